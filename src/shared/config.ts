@@ -1,0 +1,20 @@
+/** Product-wide constants shown on the site and used by the server. One place for each. */
+export const PRODUCT_NAME = 'MileNotes';
+
+/** The spec's {email}: support contact and race requests go to the same address. */
+export const SUPPORT_EMAIL = 'hello@milenotes.app';
+
+/** The runner app's App Store page. Replace the id when the app is published. */
+export const APP_STORE_URL = 'https://apps.apple.com/app/milenotes/id6740000000';
+
+export const TAGLINE = 'Voice notes from your family and friends to keep you going at every mile';
+
+/** Pre-filled e-mail for 'Get in touch' (SPEC §2, home page closing section). */
+export const RACE_REQUEST_MAILTO =
+  `mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent('New race request')}` +
+  `&body=${encodeURIComponent(
+    "Hi MileNotes team,\n\nPlease add my race:\n\nRace name:\nDate:\nCity and country:\nRace website:\n\nThanks!",
+  )}`;
+
+/** SPEC §9: load time-out for on-demand script pieces. */
+export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
