@@ -1,0 +1,49 @@
+/**
+ * Serves the built site from distDir: prerendered pages, the /r/:token shell, hashed assets
+ * (cached for a year), the service worker (never cached), and a 404 page for other paths.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+
+/** Route -> prerendered file in dist (written by scripts/prerender.tsx). */
+const PAGES: Record<string, string> = {
+  '/': 'index.html',
+  '/terms': 'terms.html',
+  '/privacy': 'privacy.html',
+  '/r/:token': 'r.html',
+};
+
+function cacheControlFor(filePath: string): string {
+  if (filePath.includes(`${path.sep}assets${path.sep}`)) return 'public, max-age=31536000, immutable';
+  if (filePath.endsWith('.html') || filePath.endsWith('sw.js')) return 'no-cache';
+  return 'public, max-age=3600';
+}
+
+export const site: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir }) => {
+  const built = existsSync(path.join(distDir, 'index.html'));
+  if (!built) app.log.warn({ distDir }, 'site is not built: run `npm run build` (npm start does it for you)');
+
+  await app.register(fastifyStatic, {
+    root: distDir,
+    index: false,
+    wildcard: true,
+    setHeaders: (res, filePath) => res.setHeader('cache-control', cacheControlFor(filePath)),
+  });
+
+  const sendPage = (reply: FastifyReply, file: string, status = 200) => {
+    if (!built) return reply.code(503).type('text/plain').send('The site is not built yet. Run `npm run build`.');
+    return reply.code(status).sendFile(file);
+  };
+
+  for (const [route, file] of Object.entries(PAGES)) {
+    app.get(route, (_req, reply) => sendPage(reply, file));
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    const wantsHtml = req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
+    if (wantsHtml && !req.url.startsWith('/api/')) return sendPage(reply, '404.html', 404);
+    return reply.code(404).send({ error: 'not_found', message: `Nothing is here: ${req.method} ${req.url.split('?')[0]}` });
+  });
+};
