@@ -29,7 +29,7 @@ export const site: FastifyPluginAsync<{ distDir: string }> = async (app, { distD
     root: distDir,
     index: false,
     wildcard: true,
-    setHeaders: (res, filePath) => res.setHeader('cache-control', cacheControlFor(filePath)),
+    setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlFor(filePath)),
   });
 
   const sendPage = (reply: FastifyReply, file: string, status = 200) => {

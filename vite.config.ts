@@ -1,0 +1,39 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// The page build. The service worker and the prerender step are built by scripts/build.mjs.
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rollupOptions: {
+      output: {
+        // The lazily loaded screen is named for what it is: assets/recorder-<hash>.js.
+        chunkFileNames: (chunk) =>
+          chunk.facadeModuleId?.includes('/src/recorder/') ? 'assets/recorder-[hash].js' : 'assets/[name]-[hash].js',
+      },
+    },
+  },
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['tests/src/**/*.test.{ts,tsx}', 'tests/sw/**/*.test.ts', 'tests/shared/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts'],
+          globalSetup: ['tests/server/globalSetup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
