@@ -1,0 +1,63 @@
+/** Note and outbox types shared by the recorder page, the service worker and the tests. */
+
+/**
+ * waiting: saved on this phone, to be uploaded; sending: an uploader has it right now;
+ * delivered: the server confirmed it (2xx); failed: the server refused it (4xx), needs the person.
+ */
+export type NoteState = 'waiting' | 'sending' | 'delivered' | 'failed';
+
+export interface OutboxNote {
+  /** Made on the device (crypto.randomUUID) so a repeated PUT is recognised by the server. */
+  id: string;
+  token: string;
+  marker: string;
+  markerLabel: string;
+  from: string;
+  /** The recorder's actual mimeType, sent as Content-Type. */
+  contentType: string;
+  bytes: number;
+  /** Hex SHA-256 of the audio, computed once at Send. */
+  sha256: string;
+  durationMs: number;
+  createdAt: number;
+  state: NoteState;
+  attempts: number;
+  /** Epoch ms before which an uploader leaves the note alone (backoff, Retry-After). */
+  nextAttemptAt: number;
+  /** HTTP status of the last attempt, 0 for a network error. */
+  lastStatus?: number;
+  /** A sentence for a person: the server's message or what went wrong. */
+  lastError?: string;
+  deliveredAt?: number;
+  /** The audio of a delivered note is freed after a while; the small record stays. */
+  audioFreed?: boolean;
+}
+
+/** A recording in progress (or cut short by a reload or crash), its chunks stored apart. */
+export interface RecordingDraft {
+  id: string;
+  token: string;
+  contentType: string;
+  startedAt: number;
+  /** Last time a chunk was written: how long the partial note is. */
+  updatedAt: number;
+}
+
+export interface AudioChunk {
+  recordingId: string;
+  seq: number;
+  data: ArrayBuffer;
+}
+
+/** What GET /api/r/:token answers; kept on the device so a link opened once works offline. */
+export interface LinkInfo {
+  runner: { displayName: string };
+  race: { id: string; name: string; date: string; units: string[] };
+  markers: { id: string; label: string; distanceMeters: number }[];
+}
+
+export interface CachedLink {
+  token: string;
+  savedAt: number;
+  link: LinkInfo;
+}

@@ -1,0 +1,7 @@
+/** The outbox: the one module that owns IndexedDB, shared by the recorder page and the service worker. */
+export * from './db.js';
+export * from './digest.js';
+export * from './errors.js';
+export * from './lock.js';
+export * from './replay.js';
+export * from './store.js';

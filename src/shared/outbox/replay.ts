@@ -1,0 +1,154 @@
+/** Owns the replay policy: which note goes next, what each server answer means, backoff. */
+import type { OutboxNote } from '../notes.js';
+import { contentDigestHeader } from './digest.js';
+import { withUploaderLock, type LockOptions } from './lock.js';
+import { allNotes, announce, freeDeliveredAudio, readAudio, updateNote } from './store.js';
+
+export const BACKOFF_BASE_MS = 2_000;
+export const BACKOFF_CAP_MS = 5 * 60_000;
+const RETRY_AFTER_CAP_MS = 60 * 60_000;
+
+export interface UploadRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: ArrayBuffer;
+}
+
+export interface UploadResponse {
+  status: number;
+  /** Response text; the server sends JSON { error, message } for errors. */
+  body: string;
+  retryAfter: string | null;
+}
+
+/** PUTs one note. Rejects only when no answer came back (network down, aborted). */
+export type Transport = (request: UploadRequest, onProgress?: (fraction: number) => void) => Promise<UploadResponse>;
+
+export interface ReplayOptions extends LockOptions {
+  /** Ignore backoff (not a server's Retry-After): the page came online, or the person asked. */
+  force?: boolean;
+  random?: () => number;
+  onDelivered?: (note: OutboxNote) => void;
+}
+
+export interface ReplayReport {
+  /** False when another uploader held the lock, so this one did nothing. */
+  ran: boolean;
+  delivered: string[];
+  failed: string[];
+  /** Notes still waiting after this run (retryable failures, or not yet due). */
+  waiting: number;
+  /** When the earliest waiting note is due, for a page timer. */
+  nextAttemptAt?: number;
+}
+
+export function uploadRequest(note: OutboxNote, body: ArrayBuffer): UploadRequest {
+  const query = new URLSearchParams({ marker: note.marker, from: note.from });
+  return {
+    url: `/api/r/${encodeURIComponent(note.token)}/notes/${encodeURIComponent(note.id)}?${query}`,
+    headers: { 'Content-Type': note.contentType, 'Content-Digest': contentDigestHeader(note.sha256) },
+    body,
+  };
+}
+
+export function backoffDelay(attempts: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
+  // Equal jitter: never sooner than half, so a flapping server is not hammered.
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** Retry-After as seconds or an HTTP date, in ms from now; 0 when absent or unreadable. */
+export function retryAfterMs(value: string | null, now: number): number {
+  if (!value) return 0;
+  const ms = /^\d+$/.test(value.trim()) ? Number(value) * 1000 : Date.parse(value) - now;
+  return Number.isFinite(ms) ? Math.min(Math.max(0, ms), RETRY_AFTER_CAP_MS) : 0;
+}
+
+export function isRetryable(status: number): boolean {
+  return status === 0 || status === 408 || status === 429 || status >= 500;
+}
+
+function serverMessage(response: UploadResponse): string {
+  try {
+    const parsed = JSON.parse(response.body) as { message?: unknown };
+    if (typeof parsed.message === 'string' && parsed.message) return parsed.message;
+  } catch {
+    // Not JSON (a proxy's page): fall through to a generic sentence.
+  }
+  return `The server could not accept this note (error ${response.status}).`;
+}
+
+function isDue(note: OutboxNote, now: number, force: boolean): boolean {
+  if (note.state !== 'waiting' && note.state !== 'sending') return false;
+  if (force && note.lastStatus !== 429) return true;
+  return note.nextAttemptAt <= now;
+}
+
+/**
+ * Uploads every due note, one at a time, each at most once per run; page and worker both call
+ * this. A note leaves 'waiting' only for 'delivered' (2xx) or 'failed' (a 4xx the person must see).
+ */
+export async function replayOutbox(transport: Transport, options: ReplayOptions = {}): Promise<ReplayReport> {
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const delivered: string[] = [];
+  const failed: string[] = [];
+  const result = await withUploaderLock(async (renew) => {
+    await freeDeliveredAudio(now());
+    const tried = new Set<string>();
+    for (;;) {
+      if (!(await renew())) break;
+      const next = (await allNotes())
+        .filter((n) => !tried.has(n.id) && isDue(n, now(), options.force ?? false))
+        .sort((a, b) => a.createdAt - b.createdAt)[0];
+      if (!next) break;
+      tried.add(next.id);
+      const outcome = await attempt(next, transport, now, random);
+      if (outcome?.state === 'delivered') {
+        delivered.push(outcome.id);
+        options.onDelivered?.(outcome);
+      } else if (outcome?.state === 'failed') failed.push(outcome.id);
+    }
+  }, options);
+  const waitingNotes = (await allNotes()).filter((n) => n.state === 'waiting' || n.state === 'sending');
+  const nextAttemptAt = waitingNotes.length ? Math.min(...waitingNotes.map((n) => n.nextAttemptAt)) : undefined;
+  return { ran: result.ran, delivered, failed, waiting: waitingNotes.length, nextAttemptAt };
+}
+
+async function attempt(note: OutboxNote, transport: Transport, now: () => number, random: () => number) {
+  const audio = await readAudio(note.id);
+  const claimed = await updateNote(note.id, (n) =>
+    n.state === 'waiting' || n.state === 'sending' ? { ...n, state: 'sending', attempts: n.attempts + 1 } : undefined,
+  );
+  if (!claimed) return undefined;
+  if (!audio) {
+    return updateNote(note.id, (n) => ({
+      ...n,
+      state: 'failed',
+      lastError: 'The recording of this note is missing on this phone. Please record it again.',
+    }));
+  }
+  let response: UploadResponse;
+  try {
+    response = await transport(uploadRequest(claimed, audio), (fraction) =>
+      announce({ type: 'outbox-progress', noteId: note.id, fraction }),
+    );
+  } catch {
+    response = { status: 0, body: '', retryAfter: null };
+  }
+  const status = response.status;
+  if (status >= 200 && status < 300) {
+    return updateNote(note.id, (n) => ({ ...n, state: 'delivered', deliveredAt: now(), lastStatus: status, lastError: undefined }));
+  }
+  if (isRetryable(status)) {
+    const wait = Math.max(backoffDelay(claimed.attempts, random), retryAfterMs(response.retryAfter, now()));
+    const lastError =
+      status === 0
+        ? 'No connection right now. The note is saved on this phone and will be sent when there is one.'
+        : `The server is busy (error ${status}). Trying again soon.`;
+    return updateNote(note.id, (n) =>
+      n.state === 'sending' ? { ...n, state: 'waiting', nextAttemptAt: now() + wait, lastStatus: status, lastError } : undefined,
+    );
+  }
+  return updateNote(note.id, (n) => ({ ...n, state: 'failed', lastStatus: status, lastError: serverMessage(response) }));
+}
