@@ -1,0 +1,102 @@
+/** Starts the real server process (site from dist/ + API) on a free loopback port for browser tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { execFile } from 'node:child_process';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  /** Runs `npm run admin -- <args>` against this server's data and returns its stdout. */
+  admin(...args: string[]): Promise<string>;
+  /** Creates a recorder link and returns its token. */
+  createLink(runner?: string, race?: string): Promise<string>;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Stops and starts the process again on the same port and data. */
+  restart(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
+    const up = await fetch(url, { method: 'HEAD' }).then(() => true, () => false);
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server did not start within 30 s:\n${output()}`);
+}
+
+export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-e2e-'));
+  const url = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    DIST_DIR: path.join(root, 'dist'),
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
+  let child: ChildProcess;
+  let log = '';
+  const launch = async () => {
+    log = '';
+    child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (d) => (log += d));
+    child.stderr?.on('data', (d) => (log += d));
+    await waitUntilUp(url, child, () => log);
+  };
+  const stopProcess = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await exited;
+  };
+  await launch();
+
+  const admin = async (...args: string[]) => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], { cwd: root, env });
+    return stdout;
+  };
+  return {
+    url,
+    port,
+    dataDir,
+    env,
+    admin,
+    async createLink(runner = 'Alex', race = 'chicago-2025') {
+      const out = await admin('create-link', '--runner', runner, '--race', race);
+      return (JSON.parse(out.trim().split('\n').pop()!) as { token: string }).token;
+    },
+    async stop(signal) {
+      await stopProcess(signal);
+      if (!signal || signal === 'SIGTERM') await rm(dataDir, { recursive: true, force: true });
+    },
+    async restart() {
+      await stopProcess();
+      await launch();
+    },
+  };
+}

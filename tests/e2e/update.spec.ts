@@ -1,0 +1,23 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test } from './fixtures';
+
+const swFile = path.resolve(import.meta.dirname, '../../dist/sw.js');
+
+test('should leave an open page alone when a new version of the site is waiting', async ({ page }) => {
+  await page.goto('/');
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
+
+  const original = await readFile(swFile, 'utf8');
+  try {
+    await writeFile(swFile, `${original}\n// a new release\n`);
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
+    await page.waitForFunction(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting));
+  } finally {
+    await writeFile(swFile, original);
+  }
+  expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state)).toBe('activated');
+});
