@@ -19,15 +19,6 @@ export interface NoteDeliveredMessage {
   noteId: string;
 }
 
-/** Page → worker: notes were queued; register a sync (or replay now where sync is missing). */
-export interface ReplayRequestMessage {
-  type: 'replay-outbox';
-}
-
 export function isNoteDelivered(data: unknown): data is NoteDeliveredMessage {
   return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'note-delivered';
-}
-
-export function isReplayRequest(data: unknown): data is ReplayRequestMessage {
-  return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'replay-outbox';
 }

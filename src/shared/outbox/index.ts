@@ -5,3 +5,4 @@ export * from './errors.js';
 export * from './lock.js';
 export * from './replay.js';
 export * from './store.js';
+export * from './transport.js';

@@ -1,0 +1,26 @@
+/// <reference lib="webworker" />
+/** Owns one worker-side outbox run: replay over the shared outbox, then tell open pages what arrived. */
+import { replayOutbox, type Transport } from '../src/shared/outbox/index.js';
+import type { NoteDeliveredMessage } from '../src/shared/messages.js';
+
+export interface SyncDeps {
+  transport: Transport;
+  /** The open pages to tell about a delivery. */
+  clients: () => Promise<readonly Pick<Client, 'postMessage'>[]>;
+}
+
+/** One sync run. Rejects while notes are still waiting, so the browser fires `sync` again later. */
+export function createOutboxSync({ transport, clients }: SyncDeps): () => Promise<void> {
+  return async () => {
+    const delivered: string[] = [];
+    const report = await replayOutbox(transport, { onDelivered: (note) => delivered.push(note.id) });
+    const open = delivered.length ? await clients() : [];
+    for (const noteId of delivered) {
+      const message: NoteDeliveredMessage = { type: 'note-delivered', noteId };
+      for (const client of open) client.postMessage(message);
+    }
+    if (report.waiting > 0) {
+      throw new Error(`${report.waiting} note(s) still waiting${report.ran ? '' : ': another uploader is busy'}`);
+    }
+  };
+}

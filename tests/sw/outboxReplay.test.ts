@@ -1,0 +1,41 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createOutboxSync } from '../../sw/outboxReplay.js';
+import { getNote } from '../../src/shared/outbox/index.js';
+import { freshDb, queuedNote, scriptedTransport } from '../shared/outbox/helpers.js';
+
+beforeEach(freshDb);
+
+function fakeClients() {
+  const received: unknown[] = [];
+  return { received, clients: async () => [{ postMessage: (m: unknown) => void received.push(m) }] };
+}
+
+describe('the service worker outbox sync', () => {
+  it('delivers queued notes and tells every open page about each one', async () => {
+    const a = await queuedNote(undefined, 'mi-1', 1);
+    const b = await queuedNote(undefined, 'mi-2', 2);
+    const { received, clients } = fakeClients();
+    await createOutboxSync({ transport: scriptedTransport([201]).transport, clients })();
+    expect(received).toEqual([
+      { type: 'note-delivered', noteId: a.id },
+      { type: 'note-delivered', noteId: b.id },
+    ]);
+  });
+
+  it('fails the sync event while notes are still waiting, so the browser tries again', async () => {
+    const note = await queuedNote();
+    const { clients } = fakeClients();
+    await expect(createOutboxSync({ transport: scriptedTransport([503]).transport, clients })()).rejects.toThrow(
+      '1 note(s) still waiting',
+    );
+    expect((await getNote(note.id))!.state).toBe('waiting');
+  });
+
+  it('completes quietly when a 4xx needs the person, since retrying in the background cannot help', async () => {
+    const note = await queuedNote();
+    const { received, clients } = fakeClients();
+    await createOutboxSync({ transport: scriptedTransport([415]).transport, clients })();
+    expect(received).toEqual([]);
+    expect((await getNote(note.id))!.state).toBe('failed');
+  });
+});
