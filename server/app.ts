@@ -1,15 +1,46 @@
 /** Builds the Fastify app: the API and the built site. Tests build it too; index.ts only listens. */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import { openRepository } from './db/index.js';
+import type { Repository } from './db/repository.js';
 import { securityHeaders } from './plugins/security.js';
+import { api } from './routes/api.js';
 import { site } from './routes/site.js';
+import type { BlobStore } from './storage/blob-store.js';
+import { openBlobStore } from './storage/index.js';
+import { startConversionWorker, type ConversionWorker } from './worker/conversion.js';
 
-export async function buildApp(config: Config): Promise<FastifyInstance> {
+export interface AppParts {
+  repo: Repository;
+  blobs: BlobStore;
+}
+
+export async function buildApp(config: Config, parts?: Partial<AppParts>): Promise<FastifyInstance & AppParts> {
   const app = Fastify({
     logger: { level: config.logLevel },
     trustProxy: true,
   });
+  const repo = parts?.repo ?? (await openRepository(config));
+  const blobs = parts?.blobs ?? openBlobStore(config);
+
+  let worker: ConversionWorker | undefined;
+  if (config.convertWorker) {
+    worker = startConversionWorker({ repo, blobs, log: app.log.child({ component: 'convert' }), ffmpegTimeoutMs: config.ffmpegTimeoutMs });
+  }
+  app.addHook('onClose', async () => {
+    await worker?.stop();
+    await repo.close();
+  });
+
   await app.register(securityHeaders);
+  await app.register(api, {
+    prefix: '/api',
+    repo,
+    blobs,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    onNoteAccepted: () => worker?.nudge(),
+  });
   await app.register(site, { distDir: config.distDir });
-  return app;
+  const built: FastifyInstance = app;
+  return Object.assign(built, { repo, blobs });
 }

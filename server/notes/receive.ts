@@ -1,0 +1,135 @@
+/**
+ * Receiving one note: check the request, stream the body into the blob store (capped, hashed,
+ * sniffed), verify the digest, then commit the row and its conversion job. Only then is it a 201.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import { MAX_NOTE_BYTES, type NoteReceipt } from '../../src/shared/api.js';
+import { markersFor } from '../../src/shared/markers.js';
+import { AudioSniffer, NotAudioError } from '../audio/sniff.js';
+import type { NoteRow, Repository } from '../db/repository.js';
+import { ApiProblem, linkNotFound } from '../http/problem.js';
+import { linkIdOf } from '../links.js';
+import { BlobTooLargeError, type BlobStore } from '../storage/blob-store.js';
+import { sha256FromContentDigest } from './digest.js';
+
+export interface NoteUpload {
+  token: string;
+  noteId: string;
+  marker: string;
+  from: string;
+  contentType: string | undefined;
+  contentLength: number | undefined;
+  contentDigest: string | string[] | undefined;
+  body: Readable | undefined;
+}
+
+export interface ReceiveDeps {
+  repo: Repository;
+  blobs: BlobStore;
+  log: FastifyBaseLogger;
+  /** Called after a new note is committed, to wake the conversion worker. */
+  onAccepted: () => void;
+}
+
+export const receiptOf = (n: NoteRow): NoteReceipt => ({
+  id: n.id,
+  marker: n.marker,
+  from: n.from,
+  contentType: n.contentType,
+  bytes: n.bytes,
+  sha256: n.sha256,
+  receivedAt: n.receivedAt,
+});
+
+const tooLarge = () =>
+  new ApiProblem(413, 'too_large', `This recording is too big to send (the limit is ${MAX_NOTE_BYTES / 1024 / 1024} MB). Please record a shorter note.`);
+const notAudio = (empty = false) =>
+  new ApiProblem(415, 'not_audio', empty ? 'The note arrived empty. Please record it again.' : "This file isn't a voice recording we can play. Please record the note again.");
+const conflict = () =>
+  new ApiProblem(409, 'note_conflict', 'A different recording was already sent with this note id. Nothing was changed.');
+
+/** The same id with the same bytes is a retry: answer as the first time. Anything else is a conflict. */
+function answerForExisting(existing: NoteRow, linkId: string, sha256: string): NoteReceipt {
+  if (existing.linkId !== linkId || existing.sha256 !== sha256) throw conflict();
+  return receiptOf(existing);
+}
+
+export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promise<NoteReceipt> {
+  const { repo, blobs, log } = deps;
+  const noteId = upload.noteId.toLowerCase();
+  const claimedSha256 = sha256FromContentDigest(upload.contentDigest);
+  if (!claimedSha256) {
+    throw new ApiProblem(400, 'digest_required', 'The upload needs a Content-Digest header with the SHA-256 of the audio (sha-256=:<base64>:).');
+  }
+  const mediaType = (upload.contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!/^audio\/[a-z0-9.+-]+$/.test(mediaType) || upload.contentType!.length > 128) throw notAudio();
+  if (upload.contentLength !== undefined && upload.contentLength > MAX_NOTE_BYTES) throw tooLarge();
+
+  const linkId = linkIdOf(upload.token);
+  const link = await repo.findLink(linkId);
+  if (!link || link.revoked) throw linkNotFound();
+  if (!markersFor(link.race.units).some((m) => m.id === upload.marker)) {
+    throw new ApiProblem(400, 'unknown_marker', `${link.race.name} has no marker '${upload.marker}'. Please pick a marker from the list.`);
+  }
+
+  const existing = await repo.findNote(noteId);
+  if (existing) return answerForExisting(existing, linkId, claimedSha256);
+  if (!upload.body || upload.contentLength === 0) throw notAudio(true);
+
+  // The random suffix means two racing uploads of one id never write the same object;
+  // the row insert below picks the winner and the loser removes its copy.
+  const key = `originals/${noteId}/${claimedSha256}-${randomBytes(6).toString('hex')}`;
+  const sniffer = new AudioSniffer();
+  upload.body.on('error', (err) => sniffer.destroy(err));
+  // The sniffer may fail before the store attaches to it; the store still sees it errored.
+  sniffer.on('error', () => {});
+  upload.body.pipe(sniffer);
+  let stored;
+  try {
+    stored = await blobs.put(key, sniffer, { maxBytes: MAX_NOTE_BYTES, contentType: upload.contentType, length: upload.contentLength });
+  } catch (thrown) {
+    const err = sniffer.errored ?? thrown;
+    if (err instanceof BlobTooLargeError) throw tooLarge();
+    if (err instanceof NotAudioError) throw notAudio(err.empty);
+    if (upload.body.errored || upload.body.destroyed) {
+      throw new ApiProblem(400, 'upload_interrupted', 'The upload was cut off before it finished. It will be sent again.');
+    }
+    throw err;
+  }
+
+  const discard = () => blobs.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not delete a discarded upload'));
+  if (stored.sha256 !== claimedSha256) {
+    await discard();
+    throw new ApiProblem(400, 'digest_mismatch', 'The recording changed on the way (its checksum does not match). It will be sent again.');
+  }
+
+  const note = {
+    id: noteId,
+    linkId,
+    marker: upload.marker,
+    from: upload.from.trim(),
+    contentType: upload.contentType!,
+    bytes: stored.bytes,
+    sha256: stored.sha256,
+    originalKey: key,
+    receivedAt: new Date().toISOString(),
+  };
+  let inserted: boolean;
+  try {
+    inserted = await repo.insertNote(note);
+  } catch (err) {
+    await discard();
+    throw err;
+  }
+  if (!inserted) {
+    await discard();
+    const winner = await repo.findNote(noteId);
+    if (!winner) throw new Error(`note ${noteId} was neither inserted nor found`);
+    return answerForExisting(winner, linkId, claimedSha256);
+  }
+  log.info({ noteId, bytes: stored.bytes, container: sniffer.container }, 'note received');
+  deps.onAccepted();
+  return receiptOf({ ...note, status: 'received', convertedKey: null, durationMs: null, failureReason: null });
+}

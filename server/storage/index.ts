@@ -1,0 +1,10 @@
+/** Picks the blob store from the configuration: S3 when S3_BUCKET is set, else DATA_DIR/blobs on local disk. */
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { BlobStore } from './blob-store.js';
+import { createLocalBlobStore } from './local.js';
+import { createS3BlobStore } from './s3.js';
+
+export function openBlobStore(config: Pick<Config, 's3' | 'dataDir'>): BlobStore {
+  return config.s3 ? createS3BlobStore(config.s3) : createLocalBlobStore(path.join(config.dataDir, 'blobs'));
+}

@@ -1,0 +1,84 @@
+/**
+ * The notes API's request and response shapes, written once with typebox: the server validates
+ * and serialises with these schemas, the recorder imports the static types.
+ */
+import { Type, type Static } from 'typebox';
+import { MARKER_ID_PATTERN } from './markers.js';
+
+/**
+ * Largest note body the server accepts. 60 s of speech at Chrome's default Opus (~128 kbps) is
+ * ~1 MB and Safari's AAC can run to ~2 MB; 3 MiB leaves headroom for container overhead.
+ */
+export const MAX_NOTE_BYTES = 3 * 1024 * 1024;
+
+/** Longest sender name ('from'), in characters. */
+export const MAX_FROM_LENGTH = 60;
+
+/** Link tokens: 32 base64url characters (192 random bits). */
+export const TOKEN_PATTERN = '^[A-Za-z0-9_-]{22,64}$';
+
+/** A client-made note id: a lower- or upper-case UUID. */
+export const NOTE_ID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+export const ApiErrorSchema = Type.Object({
+  /** Machine code, e.g. 'link_not_found', 'digest_mismatch'. */
+  error: Type.String(),
+  /** A sentence a person understands. */
+  message: Type.String(),
+});
+export type ApiError = Static<typeof ApiErrorSchema>;
+
+export const MarkerSchema = Type.Object({
+  id: Type.String(),
+  label: Type.String(),
+  distanceMeters: Type.Number(),
+});
+
+export const RecorderLinkSchema = Type.Object({
+  runner: Type.Object({ displayName: Type.String() }),
+  race: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    /** ISO yyyy-mm-dd. */
+    date: Type.String(),
+    units: Type.Array(Type.Union([Type.Literal('mi'), Type.Literal('km')])),
+  }),
+  markers: Type.Array(MarkerSchema),
+});
+export type RecorderLink = Static<typeof RecorderLinkSchema>;
+
+export const NoteReceiptSchema = Type.Object({
+  id: Type.String(),
+  marker: Type.String(),
+  from: Type.String(),
+  contentType: Type.String(),
+  bytes: Type.Integer(),
+  /** SHA-256 of the uploaded bytes, lower-case hex. */
+  sha256: Type.String(),
+  /** ISO timestamp of the first successful upload. */
+  receivedAt: Type.String(),
+});
+export type NoteReceipt = Static<typeof NoteReceiptSchema>;
+
+export const TokenParamsSchema = Type.Object({
+  token: Type.String({ pattern: TOKEN_PATTERN }),
+});
+export type TokenParams = Static<typeof TokenParamsSchema>;
+
+export const NoteParamsSchema = Type.Object({
+  token: Type.String({ pattern: TOKEN_PATTERN }),
+  noteId: Type.String({ pattern: NOTE_ID_PATTERN }),
+});
+export type NoteParams = Static<typeof NoteParamsSchema>;
+
+export const NoteQuerySchema = Type.Object({
+  marker: Type.String({ pattern: MARKER_ID_PATTERN }),
+  // A name has at least one visible character; control characters are refused.
+  from: Type.String({ minLength: 1, maxLength: MAX_FROM_LENGTH, pattern: '^[^\\u0000-\\u001f\\u007f]*\\S[^\\u0000-\\u001f\\u007f]*$' }),
+});
+export type NoteQuery = Static<typeof NoteQuerySchema>;
+
+/** The header value a client sends for a body whose SHA-256 (raw bytes) is given in base64. */
+export function contentDigestHeader(sha256Base64: string): string {
+  return `sha-256=:${sha256Base64}:`;
+}
