@@ -34,7 +34,7 @@ export async function createBackend(kind: BackendKind, overrides: NodeJS.Process
     DIST_DIR: path.join(dataDir, 'no-dist'),
     PORT: '0',
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: 'error',
     CONVERT_WORKER: 'off',
     ...overrides,
   };

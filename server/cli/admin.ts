@@ -1,0 +1,115 @@
+/**
+ * Operator CLI: `npm run admin -- <command>`. Same configuration as the server (PORT, DATA_DIR,
+ * DATABASE_URL, PUBLIC_URL). Results go to stdout as JSON; mistakes to stderr with exit code 2.
+ */
+import { parseArgs } from 'node:util';
+import { RACES } from '../../src/shared/races.js';
+import { loadConfig } from '../config.js';
+import { openRepository } from '../db/index.js';
+import type { Repository } from '../db/repository.js';
+import { linkIdOf, newToken } from '../links.js';
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-link --runner "Name" --race <race-id>   make a recording link for a runner
+  list-notes --token <token>                     list the notes sent through a link
+  revoke-link --token <token>                    stop a link from working
+
+Race ids: ${RACES.map((r) => r.id).join(', ')}`;
+
+class UsageError extends Error {}
+
+type Command = (repo: Repository, args: string[]) => Promise<unknown>;
+
+function optionsOf(args: string[], names: string[]): Record<string, string> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args, options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])), strict: true }));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  for (const name of names) {
+    const value = values[name];
+    if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`Missing --${name}.`);
+  }
+  return values as Record<string, string>;
+}
+
+async function linkFor(repo: Repository, token: string) {
+  const link = await repo.findLink(linkIdOf(token));
+  if (!link) throw new UsageError('No link has this token. Check that it was copied whole.');
+  return link;
+}
+
+const COMMANDS: Record<string, Command> = {
+  async 'create-link'(repo, args) {
+    const { runner, race } = optionsOf(args, ['runner', 'race']);
+    const name = runner!.trim();
+    if (name.length > 80) throw new UsageError('The runner name is too long (80 characters at most).');
+    if (!(await repo.getRace(race!))) throw new UsageError(`Unknown race '${race}'. Race ids: ${RACES.map((r) => r.id).join(', ')}`);
+    const token = newToken();
+    await repo.createLink({ linkId: linkIdOf(token), runnerName: name, raceId: race!, createdAt: new Date().toISOString() });
+    return { token, url: `${loadConfig().publicUrl}/r/${token}` };
+  },
+  async 'list-notes'(repo, args) {
+    const { token } = optionsOf(args, ['token']);
+    const link = await linkFor(repo, token!);
+    const notes = await repo.listNotes(link.linkId);
+    return notes.map((n) => ({
+      id: n.id,
+      marker: n.marker,
+      from: n.from,
+      contentType: n.contentType,
+      bytes: n.bytes,
+      sha256: n.sha256,
+      durationMs: n.durationMs,
+      status: n.status,
+      receivedAt: n.receivedAt,
+      ...(n.failureReason ? { failureReason: n.failureReason } : {}),
+    }));
+  },
+  async 'revoke-link'(repo, args) {
+    const { token } = optionsOf(args, ['token']);
+    const link = await linkFor(repo, token!);
+    await repo.revokeLink(link.linkId, new Date().toISOString());
+    return { token, revoked: true };
+  },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === 'help') {
+    process.stderr.write(`${USAGE}\n`);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`Unknown command '${name}'.\n\n${USAGE}\n`);
+    return 2;
+  }
+  const repo = await openRepository(loadConfig());
+  try {
+    const result = await command(repo, args);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw err;
+  } finally {
+    await repo.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`admin failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

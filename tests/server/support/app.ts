@@ -1,0 +1,27 @@
+/** Builds the real app on a test backend and tears both down. */
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppParts } from '../../../server/app.js';
+import { loadConfig } from '../../../server/config.js';
+import { createBackend, type BackendKind, type TestBackend } from './backends.js';
+
+export interface TestApp {
+  app: FastifyInstance & AppParts;
+  backend: TestBackend;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+  const backend = await createBackend(kind, env);
+  const app = await buildApp(backend.config);
+  return {
+    app,
+    backend,
+    async close() {
+      await app.close();
+      await backend.cleanup();
+    },
+  };
+}
+
+/** A second app on the same data, as after a restart. */
+export const restartOn = (backend: TestBackend, env: NodeJS.ProcessEnv = {}) => buildApp(loadConfig({ ...backend.env, ...env }));
