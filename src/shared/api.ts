@@ -74,7 +74,11 @@ export type NoteParams = Static<typeof NoteParamsSchema>;
 export const NoteQuerySchema = Type.Object({
   marker: Type.String({ pattern: MARKER_ID_PATTERN }),
   // A name has at least one visible character; control characters are refused.
-  from: Type.String({ minLength: 1, maxLength: MAX_FROM_LENGTH, pattern: '^[^\\u0000-\\u001f\\u007f]*\\S[^\\u0000-\\u001f\\u007f]*$' }),
+  from: Type.String({
+    minLength: 1,
+    maxLength: MAX_FROM_LENGTH,
+    pattern: '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$',
+  }),
 });
 export type NoteQuery = Static<typeof NoteQuerySchema>;
 
