@@ -1,4 +1,5 @@
 /** Note and outbox types shared by the recorder page, the service worker and the tests. */
+import type { RecorderLink } from './api.js';
 
 /**
  * waiting: saved on this phone, to be uploaded; sending: an uploader has it right now;
@@ -50,11 +51,7 @@ export interface AudioChunk {
 }
 
 /** What GET /api/r/:token answers; kept on the device so a link opened once works offline. */
-export interface LinkInfo {
-  runner: { displayName: string };
-  race: { id: string; name: string; date: string; units: string[] };
-  markers: { id: string; label: string; distanceMeters: number }[];
-}
+export type LinkInfo = RecorderLink;
 
 export interface CachedLink {
   token: string;

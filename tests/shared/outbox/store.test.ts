@@ -4,6 +4,7 @@ import {
   listNotes, readAudio, readRecording, retryNote, saveLink, loadLink, sha256Hex, startRecording, updateNote,
   contentDigestHeader, DELIVERED_AUDIO_TTL_MS, RecordingMissingError,
 } from '../../../src/shared/outbox/index.js';
+import type { LinkInfo } from '../../../src/shared/notes.js';
 import { TOKEN, bytes, freshDb, queuedNote } from './helpers.js';
 
 beforeEach(freshDb);
@@ -90,7 +91,7 @@ describe('the outbox store', () => {
   });
 
   it('keeps the link so a link opened once works offline', async () => {
-    const link = { runner: { displayName: 'Alex' }, race: { id: 'c', name: 'C', date: '2025-10-12', units: ['mi'] }, markers: [] };
+    const link: LinkInfo = { runner: { displayName: 'Alex' }, race: { id: 'c', name: 'C', date: '2025-10-12', units: ['mi'] }, markers: [] };
     await saveLink(TOKEN, link, 7);
     expect(await loadLink(TOKEN)).toEqual({ token: TOKEN, link, savedAt: 7 });
   });

@@ -1,0 +1,90 @@
+import { useEffect, useRef, useState } from 'react';
+import type { LinkInfo } from '../shared/notes.js';
+import { enqueueRecording } from '../shared/outbox/index.js';
+import { DetailsFields } from './DetailsFields.js';
+import { NoteList } from './NoteList.js';
+import { RecordPanel } from './RecordPanel.js';
+import { StatusLine } from './StatusLine.js';
+import { hasBackgroundSync, requestBackgroundSync, useOutbox } from './useOutbox.js';
+import { useOnline } from './useOnline.js';
+import { useRecorder } from './useRecorder.js';
+import { useStorageWarning } from './useStorageWarning.js';
+
+const NAME_KEY = 'milenotes.from';
+
+/** The recorder once the link is known: details, record panel, status and the person's notes. */
+export function RecorderScreen({ token, link }: { token: string; link: LinkInfo }) {
+  const runner = link.runner.displayName;
+  const meter = useRef<HTMLSpanElement>(null);
+  const recorder = useRecorder(token, meter);
+  const outbox = useOutbox(token);
+  const online = useOnline();
+  const storageWarning = useStorageWarning();
+  const [marker, setMarker] = useState('');
+  const [name, setName] = useState(() => localStorage.getItem(NAME_KEY) ?? '');
+  const [problem, setProblem] = useState<string>();
+  const [sending, setSending] = useState(false);
+  const [backgroundSync] = useState(hasBackgroundSync);
+
+  useEffect(() => {
+    if (name.trim()) localStorage.setItem(NAME_KEY, name.trim());
+  }, [name]);
+
+  const state = recorder.state;
+  const reviewing = state.phase === 'review' ? state.draftId : undefined;
+  const leftover = outbox.drafts.find((d) => d.id !== recorder.activeId && d.id !== reviewing && d.updatedAt > d.startedAt);
+  const waiting = outbox.notes.filter((n) => n.state === 'waiting' || n.state === 'sending').length;
+
+  async function send(draftId: string, durationMs: number) {
+    const chosen = link.markers.find((m) => m.id === marker);
+    if (!chosen) return setProblem(`Choose the marker where ${runner} should hear your note.`);
+    if (!name.trim()) return setProblem(`Add your name so ${runner} knows who it's from.`);
+    setProblem(undefined);
+    setSending(true);
+    try {
+      await enqueueRecording(draftId, { marker: chosen.id, markerLabel: chosen.label, from: name.trim(), durationMs });
+      recorder.reset();
+      await outbox.refresh();
+      outbox.replay(true);
+      void requestBackgroundSync();
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : 'This note could not be saved. Try again.');
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <>
+      <StatusLine online={online} waiting={waiting} backgroundSync={backgroundSync} />
+      <section className="rec-card" aria-label="Your note">
+        <DetailsFields markers={link.markers} marker={marker} name={name} onMarker={setMarker} onName={setName} runner={runner} />
+        {[storageWarning, recorder.warning, problem, state.phase === 'blocked' ? state.message : undefined]
+          .filter(Boolean)
+          .map((text) => (
+            <p key={text} className="rec-alert" role="alert">
+              {text}
+            </p>
+          ))}
+        <RecordPanel
+          state={state}
+          meter={meter}
+          leftover={leftover}
+          sending={sending}
+          onRecord={() => void recorder.start()}
+          onStop={recorder.stop}
+          onSend={(id, ms) => void send(id, ms)}
+          onRecordAgain={(id) => void recorder.discard(id)}
+          onListen={(id) => void recorder.review(id, true)}
+        />
+      </section>
+      <NoteList
+        runner={runner}
+        notes={outbox.notes}
+        progress={outbox.progress}
+        onRetry={(id) => void outbox.retry(id)}
+        onDelete={(id) => void outbox.remove(id)}
+      />
+    </>
+  );
+}

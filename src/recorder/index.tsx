@@ -1,0 +1,43 @@
+import { useParams } from 'react-router-dom';
+import { formatRaceDate } from '../shared/races.js';
+import { RecorderScreen } from './RecorderScreen.js';
+import { useLink } from './useLink.js';
+import './recorder.css';
+
+/** /r/:token: record a voice note for a runner. Loaded lazily behind the 'Loading...' spinner. */
+export default function Recorder() {
+  const { token = '' } = useParams();
+  const link = useLink(token);
+  if (link.status === 'loading') {
+    return (
+      <main className="rec">
+        <p className="rec-muted" role="status">
+          Loading...
+        </p>
+      </main>
+    );
+  }
+  if (link.status !== 'ready') {
+    return (
+      <main className="rec">
+        <h1 className="rec-title">{link.status === 'gone' ? 'This link is not active' : "Can't load this link"}</h1>
+        <p className="rec-alert" role="alert">
+          {link.message}
+        </p>
+      </main>
+    );
+  }
+  const { runner, race } = link.link;
+  return (
+    <main className="rec">
+      <header className="rec-header">
+        <p className="rec-eyebrow">Record a voice note for</p>
+        <h1 className="rec-title">{runner.displayName}</h1>
+        <p className="rec-muted">
+          {race.name} · {formatRaceDate(race.date)}
+        </p>
+      </header>
+      <RecorderScreen token={token} link={link.link} />
+    </main>
+  );
+}

@@ -1,0 +1,96 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { OUTBOX_CHANNEL, OUTBOX_SYNC_TAG, isNoteDelivered, type OutboxBroadcast } from '../shared/messages.js';
+import type { OutboxNote, RecordingDraft } from '../shared/notes.js';
+import { deleteNote, listDrafts, listNotes, replayOutbox, retryNote } from '../shared/outbox/index.js';
+import { xhrTransport } from './xhrTransport.js';
+
+/** Never re-check sooner than this, so a note due now cannot spin the page. */
+const MIN_TIMER_MS = 1_000;
+
+export interface OutboxView {
+  notes: OutboxNote[];
+  drafts: RecordingDraft[];
+  /** Upload progress by note id, 0..1, from whichever uploader has it. */
+  progress: Record<string, number>;
+  /** Ask for an upload now; `force` skips backoff (back online, Retry, page load). */
+  replay: (force?: boolean) => void;
+  retry: (id: string) => Promise<void>;
+  remove: (id: string) => Promise<void>;
+  refresh: () => Promise<void>;
+}
+
+/** Asks the worker for a Background Sync; where the API is missing the page's own triggers do it. */
+export async function requestBackgroundSync(): Promise<void> {
+  const registration = await navigator.serviceWorker?.getRegistration();
+  const sync = (registration as (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }) | undefined)?.sync;
+  await sync?.register(OUTBOX_SYNC_TAG).catch(() => undefined);
+}
+
+export function hasBackgroundSync(): boolean {
+  return typeof ServiceWorkerRegistration !== 'undefined' && 'sync' in ServiceWorkerRegistration.prototype;
+}
+
+/** The person's notes for this runner, kept current from IndexedDB, the other tabs and the worker. */
+export function useOutbox(token: string): OutboxView {
+  const [notes, setNotes] = useState<OutboxNote[]>([]);
+  const [drafts, setDrafts] = useState<RecordingDraft[]>([]);
+  const [progress, setProgress] = useState<Record<string, number>>({});
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  const replay = useCallback((force = false) => {
+    if (!navigator.onLine) return;
+    void replayOutbox(xhrTransport, { force }).catch((error: unknown) => console.error('Outbox replay failed', error));
+  }, []);
+
+  const refresh = useCallback(async () => {
+    const [nextNotes, nextDrafts] = await Promise.all([listNotes(token), listDrafts(token)]);
+    setNotes(nextNotes);
+    setDrafts(nextDrafts);
+    // Wake up when the earliest waiting note is due again (backoff, Retry-After).
+    clearTimeout(timer.current);
+    const due = nextNotes.filter((n) => n.state === 'waiting').map((n) => n.nextAttemptAt);
+    if (due.length) timer.current = setTimeout(() => replay(), Math.max(MIN_TIMER_MS, Math.min(...due) - Date.now()));
+  }, [token, replay]);
+
+  useEffect(() => {
+    void refresh();
+    replay(true);
+    const channel = new BroadcastChannel(OUTBOX_CHANNEL);
+    channel.onmessage = (event: MessageEvent<OutboxBroadcast>) => {
+      if (event.data.type === 'outbox-progress') {
+        const { noteId, fraction } = event.data;
+        setProgress((p) => ({ ...p, [noteId]: fraction }));
+      } else void refresh();
+    };
+    const onWorkerMessage = (event: MessageEvent) => {
+      if (isNoteDelivered(event.data)) void refresh();
+    };
+    const onOnline = () => replay(true);
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') {
+        void refresh();
+        replay();
+      }
+    };
+    navigator.serviceWorker?.addEventListener('message', onWorkerMessage);
+    window.addEventListener('online', onOnline);
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      channel.close();
+      clearTimeout(timer.current);
+      navigator.serviceWorker?.removeEventListener('message', onWorkerMessage);
+      window.removeEventListener('online', onOnline);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [refresh, replay]);
+
+  const retry = useCallback(
+    async (id: string) => {
+      await retryNote(id);
+      replay(true);
+    },
+    [replay],
+  );
+  const remove = useCallback(async (id: string) => deleteNote(id), []);
+  return { notes, drafts, progress, replay, retry, remove, refresh };
+}

@@ -1,0 +1,131 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { appendChunk, discardRecording, readRecording, startRecording, StorageFullError } from '../shared/outbox/index.js';
+import {
+  AUDIO_BITS_PER_SECOND, MAX_RECORDING_BYTES, MAX_RECORDING_MS, VOICE_CONSTRAINTS, chooseMimeType, microphoneErrorMessage, recordingUnavailableReason,
+} from './mic.js';
+import { startLevelMeter } from './levelMeter.js';
+
+export type RecorderState =
+  | { phase: 'idle' }
+  | { phase: 'starting' }
+  | { phase: 'recording'; startedAt: number }
+  | { phase: 'review'; draftId: string; durationMs: number; url: string; recovered: boolean }
+  | { phase: 'blocked'; message: string };
+
+interface Session {
+  id: string;
+  recorder: MediaRecorder;
+  stream: MediaStream;
+  startedAt: number;
+  seq: number;
+  bytes: number;
+  /** Chunk writes in order; awaited before the recording is shown for review. */
+  writes: Promise<void>;
+  stopMeter: () => void;
+  limit: ReturnType<typeof setTimeout>;
+}
+
+/** Records into IndexedDB a second at a time, so a reload or crash loses at most a second. */
+export function useRecorder(token: string, meter: React.RefObject<HTMLElement | null>) {
+  const [state, setState] = useState<RecorderState>({ phase: 'idle' });
+  const [warning, setWarning] = useState<string>();
+  const session = useRef<Session>(undefined);
+
+  const show = useCallback(async (draftId: string, recovered: boolean, durationMs?: number) => {
+    const { draft, data } = await readRecording(draftId);
+    const url = URL.createObjectURL(new Blob([data], { type: draft.contentType }));
+    setState({ phase: 'review', draftId, recovered, url, durationMs: durationMs ?? draft.updatedAt - draft.startedAt });
+  }, []);
+
+  const stop = useCallback(() => {
+    const current = session.current;
+    if (current && current.recorder.state !== 'inactive') current.recorder.stop();
+  }, []);
+
+  const start = useCallback(async () => {
+    const unavailable = recordingUnavailableReason();
+    if (unavailable) return setState({ phase: 'blocked', message: unavailable });
+    setWarning(undefined);
+    setState({ phase: 'starting' });
+    void navigator.storage?.persist?.().catch(() => false);
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia(VOICE_CONSTRAINTS);
+    } catch (error) {
+      return setState({ phase: 'blocked', message: microphoneErrorMessage(error) });
+    }
+    const mimeType = chooseMimeType();
+    const recorder = new MediaRecorder(stream, { ...(mimeType ? { mimeType } : {}), audioBitsPerSecond: AUDIO_BITS_PER_SECOND });
+    const id = crypto.randomUUID();
+    const startedAt = Date.now();
+    try {
+      await startRecording({ id, token, contentType: recorder.mimeType || mimeType || 'audio/webm', startedAt, updatedAt: startedAt });
+    } catch (error) {
+      stream.getTracks().forEach((t) => t.stop());
+      setWarning(error instanceof StorageFullError ? error.message : 'This phone could not save a recording. Reload and try again.');
+      return setState({ phase: 'idle' });
+    }
+    const current: Session = {
+      id, recorder, stream, startedAt, seq: 0, bytes: 0, writes: Promise.resolve(),
+      stopMeter: startLevelMeter(stream, meter),
+      limit: setTimeout(stop, MAX_RECORDING_MS),
+    };
+    session.current = current;
+    recorder.ondataavailable = (event) => {
+      if (event.data.size === 0) return;
+      const seq = current.seq++;
+      current.bytes += event.data.size;
+      if (current.bytes >= MAX_RECORDING_BYTES) stop();
+      // Blob → ArrayBuffer outside any transaction (FIELD-NOTES), then one write per chunk.
+      current.writes = current.writes.then(async () => {
+        try {
+          await appendChunk(id, seq, await event.data.arrayBuffer());
+        } catch (error) {
+          setWarning(error instanceof StorageFullError ? error.message : 'Part of this recording could not be saved on this phone.');
+          stop();
+        }
+      });
+    };
+    recorder.onstop = () => {
+      clearTimeout(current.limit);
+      current.stopMeter();
+      current.stream.getTracks().forEach((t) => t.stop());
+      const durationMs = Math.min(Date.now() - current.startedAt, MAX_RECORDING_MS);
+      void current.writes.then(async () => {
+        session.current = undefined;
+        await show(id, false, durationMs).catch(() => setState({ phase: 'idle' }));
+      });
+    };
+    recorder.start(1000);
+    setState({ phase: 'recording', startedAt });
+  }, [token, meter, show, stop]);
+
+  /** 'Record again' and 'Discard': the person chose to drop this take. */
+  const discard = useCallback(async (draftId: string) => {
+    await discardRecording(draftId);
+    setState({ phase: 'idle' });
+  }, []);
+
+  const reset = useCallback(() => setState({ phase: 'idle' }), []);
+
+  useEffect(() => {
+    if (state.phase !== 'review') return;
+    return () => URL.revokeObjectURL(state.url);
+  }, [state]);
+
+  // A hidden page may be frozen or killed: flush what was heard so far.
+  useEffect(() => {
+    const flush = () => {
+      const recorder = session.current?.recorder;
+      if (document.visibilityState === 'hidden' && recorder?.state === 'recording') recorder.requestData();
+    };
+    document.addEventListener('visibilitychange', flush);
+    return () => {
+      document.removeEventListener('visibilitychange', flush);
+      const current = session.current;
+      if (current?.recorder.state === 'recording') current.recorder.stop();
+    };
+  }, []);
+
+  return { state, warning, activeId: session.current?.id, start, stop, discard, reset, review: show };
+}
