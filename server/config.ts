@@ -1,5 +1,6 @@
 /** Server configuration, read once from the environment. The CLI reads the same. */
 import path from 'node:path';
+import { loadAuthConfig, type AuthConfig } from './auth/config.js';
 
 export interface S3Config {
   bucket: string;
@@ -31,6 +32,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Longest one ffmpeg conversion may run before it is killed. */
   ffmpegTimeoutMs: number;
+  /** Runner sign-in, sessions and signed audio URLs (server/auth). */
+  auth: AuthConfig;
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -59,7 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     dataDir: path.resolve(env.DATA_DIR ?? 'data'),
     databaseUrl: env.DATABASE_URL || undefined,
     s3: loadS3(env),
@@ -68,5 +71,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     convertWorker: !['off', '0', 'false'].includes((env.CONVERT_WORKER ?? 'on').toLowerCase()),
     rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 120),
     ffmpegTimeoutMs: positiveInt(env, 'FFMPEG_TIMEOUT_MS', 60_000),
+    auth: loadAuthConfig(env),
   };
 }

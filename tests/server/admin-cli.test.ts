@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS } from './support/backends.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import { fakeWebm, putNote, sha256Hex } from './support/uploads.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function admin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], { cwd: root, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe.each(BACKENDS)('npm run admin on %s', (kind) => {
+  let t: TestApp;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    env = { ...t.backend.env, PORT: '8080', PUBLIC_URL: '' };
+  });
+  afterAll(() => t.close());
+
+  it('should create a link whose token has at least 128 random bits and print it as one JSON line', async () => {
+    const { code, stdout } = await admin(env, 'create-link', '--runner', 'Pat Lee', '--race', 'chicago-2025');
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+    const { token, url } = JSON.parse(stdout);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+    expect(Buffer.from(token, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
+    expect(url).toBe(`http://localhost:8080/r/${token}`);
+    const link = await t.app.inject({ url: `/api/r/${token}` });
+    expect(link.json().runner.displayName).toBe('Pat Lee');
+  });
+
+  it('should list the notes of a link with their status, then revoke the link', async () => {
+    const { stdout } = await admin(env, 'create-link', '--runner', 'Kim', '--race', 'berlin-2025');
+    const { token } = JSON.parse(stdout);
+    const body = fakeWebm(4321);
+    const noteId = randomUUID();
+    expect((await putNote(t.app, { token, body, noteId, marker: 'km-10', from: 'Mum' })).statusCode).toBe(201);
+
+    const listed = await admin(env, 'list-notes', '--token', token);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([{
+      id: noteId, marker: 'km-10', from: 'Mum', contentType: 'audio/webm;codecs=opus', bytes: 4321,
+      sha256: sha256Hex(body), durationMs: null, status: 'received', receivedAt: expect.any(String),
+    }]);
+
+    expect((await admin(env, 'revoke-link', '--token', token)).code).toBe(0);
+    expect((await t.app.inject({ url: `/api/r/${token}` })).statusCode).toBe(404);
+  });
+
+  it.each([
+    [['create-link', '--runner', 'Pat'], /Missing --race/],
+    [['create-link', '--runner', 'Pat', '--race', 'mars-2025'], /Unknown race 'mars-2025'/],
+    [['list-notes', '--token', 'not-a-real-token'], /No link has this token/],
+    [['revoke-link'], /Missing --token/],
+    [['launch-rockets'], /Unknown command 'launch-rockets'/],
+    [[], /Usage: npm run admin/],
+  ])('should explain bad arguments %j on stderr and exit with code 2', async (args, message) => {
+    const result = await admin(env, ...args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe('');
+  });
+});
