@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import {
   appendChunk, deleteNote, discardRecording, enqueueRecording, freeDeliveredAudio, getNote, listDrafts,
   listNotes, readAudio, readRecording, retryNote, saveLink, loadLink, sha256Hex, startRecording, updateNote,
-  contentDigestHeader, DELIVERED_AUDIO_TTL_MS, RecordingMissingError,
+  contentDigestHeader, DELIVERED_AUDIO_TTL_MS, RecordingMissingError, StorageFullError, asStorageError,
 } from '../../../src/shared/outbox/index.js';
 import type { LinkInfo } from '../../../src/shared/notes.js';
 import { TOKEN, bytes, freshDb, queuedNote } from './helpers.js';
@@ -99,5 +99,13 @@ describe('the outbox store', () => {
   it('writes the Content-Digest header as base64 of the SHA-256 (RFC 9530)', async () => {
     const hex = await sha256Hex(new TextEncoder().encode('abc').buffer as ArrayBuffer);
     expect(contentDigestHeader(hex)).toBe('sha-256=:ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=:');
+  });
+
+  it("turns IndexedDB's quota failure into a message that says storage is full and what was kept", () => {
+    const full = asStorageError(new DOMException('quota', 'QuotaExceededError'));
+    expect(full).toBeInstanceOf(StorageFullError);
+    expect((full as Error).message).toMatch(/storage is full.*already recorded is kept/);
+    const other = new Error('other');
+    expect(asStorageError(other)).toBe(other);
   });
 });

@@ -1,0 +1,100 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, speechWav, test } from './fixtures';
+import {
+  fillDetails, launchPhone, noteStates, openRecorder, pageAudioSha256, record, screenshot, serverNotes,
+} from './support/recorder';
+
+const NOTE_PUT = /\/api\/r\/[^/]+\/notes\//;
+
+test.describe('the recorder when the server says no', () => {
+  test('a server answering 500 for a while is retried with backoff and the note delivered once', async ({ server }) => {
+    const token = await server.createLink('Alex');
+    const { context } = await launchPhone(await speechWav());
+    try {
+      let failuresLeft = 2;
+      let attempts = 0;
+      // context.route also sees the service worker's requests in Chromium: every uploader is covered.
+      await context.route(NOTE_PUT, async (route) => {
+        attempts++;
+        if (failuresLeft-- > 0) {
+          await route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"internal","message":"Something went wrong."}' });
+        } else await route.continue();
+      });
+      const page = await openRecorder(context, server, token);
+      await fillDetails(page, 'Mile 8', 'Ana');
+      await record(page, 2);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(page.getByText('The server is busy (error 500). Trying again soon.')).toBeVisible();
+      await expect(noteStates(page)).toHaveText(['Saved on this phone']);
+      await screenshot(page, 'server-busy');
+      await expect(noteStates(page)).toHaveText(['Delivered'], { timeout: 20_000 });
+      expect(attempts).toBe(3);
+      expect(await serverNotes(server, token)).toHaveLength(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a 4xx puts the note in 'Needs attention' with the server's reason, keeps it, and Retry delivers it", async ({ server }) => {
+    const token = await server.createLink('Alex');
+    const { context } = await launchPhone(await speechWav());
+    try {
+      const refuse = async (route: import('@playwright/test').Route) =>
+        route.fulfill({
+          status: 413,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: 'too_large', message: 'This note is too long to send. Please keep it under a minute.' }),
+        });
+      await context.route(NOTE_PUT, refuse);
+      const page = await openRecorder(context, server, token);
+      await fillDetails(page, 'Mile 3', 'Lee');
+      await record(page, 2);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(noteStates(page)).toHaveText(['Needs attention']);
+      await expect(page.getByText('This note is too long to send. Please keep it under a minute.')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Delete' })).toBeVisible();
+      await screenshot(page, 'needs-attention');
+      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+      const noteId = (await page.getByTestId('note').getAttribute('data-note-id'))!;
+      const kept = await pageAudioSha256(page, noteId);
+      await page.reload();
+      await expect(noteStates(page)).toHaveText(['Needs attention']);
+      expect(await serverNotes(server, token)).toHaveLength(0);
+
+      await context.unroute(NOTE_PUT, refuse);
+      await page.getByRole('button', { name: 'Retry' }).click();
+      await expect(noteStates(page)).toHaveText(['Delivered']);
+      const notes = await serverNotes(server, token);
+      expect(notes.map((n) => [n.id, n.sha256])).toEqual([[noteId, kept]]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("while a note uploads the person sees 'Sending' with its progress", async ({ server }) => {
+    const token = await server.createLink('Alex');
+    const { context } = await launchPhone(await speechWav());
+    try {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await context.route(NOTE_PUT, async (route) => {
+        await released;
+        await route.continue();
+      });
+      const page = await openRecorder(context, server, token);
+      await fillDetails(page, 'Mile 26', 'Max');
+      await record(page, 2);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(noteStates(page)).toHaveText([/^Sending( \d+%)?$/]);
+      await screenshot(page, 'sending');
+      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+      release();
+      await expect(noteStates(page)).toHaveText(['Delivered']);
+      expect(await serverNotes(server, token)).toHaveLength(1);
+    } finally {
+      await context.close();
+    }
+  });
+});
