@@ -5,6 +5,7 @@ import { openRepository } from './db/index.js';
 import type { Repository } from './db/repository.js';
 import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
+import { runnerApi } from './routes/runner/index.js';
 import { site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { openBlobStore } from './storage/index.js';
@@ -40,6 +41,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     rateLimitPerMinute: config.rateLimitPerMinute,
     onNoteAccepted: () => worker?.nudge(),
   });
+  await app.register(runnerApi, { prefix: '/api', repo, blobs, config });
   await app.register(site, { distDir: config.distDir });
   const built: FastifyInstance = app;
   return Object.assign(built, { repo, blobs });

@@ -1,5 +1,6 @@
 /** The repository interface: everything the routes, the worker and the CLI may ask of the database. */
 import type { DistanceUnit } from '../../src/shared/races.js';
+import type { RunnerStore } from '../runner/store.js';
 
 export type NoteStatus = 'received' | 'converted' | 'failed';
 
@@ -61,4 +62,7 @@ export interface Repository {
   claimJob(now: number, leaseMs: number): Promise<ClaimedJob | undefined>;
   markConverted(noteId: string, convertedKey: string, durationMs: number): Promise<void>;
   markFailed(noteId: string, reason: string): Promise<void>;
+
+  /** The runner app's rows (accounts, entries, receipts, shares), on the same connection. */
+  runner: RunnerStore;
 }

@@ -13,6 +13,7 @@ const PAGES: Record<string, string> = {
   '/terms': 'terms.html',
   '/privacy': 'privacy.html',
   '/r/:token': 'r.html',
+  '/s/:token': 's.html',
 };
 
 function cacheControlFor(filePath: string): string {

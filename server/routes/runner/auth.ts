@@ -1,0 +1,69 @@
+/** Sign in with Apple and session refresh: the only runner routes without a bearer token. */
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApiErrorSchema } from '../../../src/shared/api.js';
+import { AppleSignInSchema, RefreshSchema, SessionSchema, type Session } from '../../../src/shared/runnerApi.js';
+import { IdentityTokenError, JwksUnavailableError } from '../../auth/apple.js';
+import { hashToken, issueAccessToken, newRefreshToken } from '../../auth/tokens.js';
+import { ApiProblem } from '../../http/problem.js';
+import type { Account } from '../../runner/store.js';
+import type { RunnerContext } from './context.js';
+
+const signInRefused = () =>
+  new ApiProblem(401, 'sign_in_refused', 'Sign in with Apple could not be confirmed. Please try signing in again.');
+const appleUnavailable = () =>
+  new ApiProblem(503, 'apple_unavailable', "We couldn't reach Apple to confirm your sign-in. Please try again in a minute.");
+const refreshRefused = () =>
+  new ApiProblem(401, 'session_expired', 'Your session has ended. Please sign in again.');
+
+export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
+  const { auth, repo } = ctx;
+  const expiresAt = (now: number) => new Date(now + auth.refreshTtlSeconds * 1000).toISOString();
+
+  async function sessionFor(account: Account, sessionId: string, refreshToken: string): Promise<Session> {
+    return {
+      accessToken: await issueAccessToken(auth.sessionSecret, { runnerId: account.id, sessionId }, auth.accessTtlSeconds),
+      accessTokenExpiresIn: auth.accessTtlSeconds,
+      refreshToken,
+      runner: { id: account.id, createdAt: account.createdAt },
+    };
+  }
+
+  app.post('/auth/apple', {
+    schema: { body: AppleSignInSchema, response: { 200: SessionSchema, 401: ApiErrorSchema, 503: ApiErrorSchema } },
+  }, async (req) => {
+    let sub: string;
+    try {
+      ({ sub } = await ctx.verifyApple(req.body.identityToken, req.body.nonce));
+    } catch (err) {
+      if (err instanceof IdentityTokenError) {
+        req.log.info({ reason: err.reason }, 'apple identity token refused');
+        throw signInRefused();
+      }
+      if (err instanceof JwksUnavailableError) {
+        req.log.error({ err }, 'apple JWKS unavailable');
+        throw appleUnavailable();
+      }
+      throw err;
+    }
+    const now = Date.now();
+    const account = await repo.runner.accountForAppleSub(sub, new Date(now).toISOString());
+    const refreshToken = newRefreshToken();
+    const sessionId = randomUUID();
+    await repo.runner.createSession({
+      id: sessionId, accountId: account.id, refreshHash: hashToken(refreshToken), createdAt: new Date(now).toISOString(), expiresAt: expiresAt(now),
+    });
+    return sessionFor(account, sessionId, refreshToken);
+  });
+
+  app.post('/auth/refresh', {
+    schema: { body: RefreshSchema, response: { 200: SessionSchema, 401: ApiErrorSchema } },
+  }, async (req) => {
+    const now = Date.now();
+    const refreshToken = newRefreshToken();
+    const rotated = await repo.runner.rotateSession(hashToken(req.body.refreshToken), hashToken(refreshToken), new Date(now).toISOString(), expiresAt(now));
+    const account = rotated && (await repo.runner.findAccount(rotated.accountId));
+    if (!rotated || !account) throw refreshRefused();
+    return sessionFor(account, rotated.sessionId, refreshToken);
+  });
+};

@@ -1,0 +1,50 @@
+/** What the runner routes share: the stores, the auth settings, and who is asking. */
+import type { FastifyRequest } from 'fastify';
+import type { AppleVerifier } from '../../auth/apple.js';
+import type { AuthConfig } from '../../auth/config.js';
+import { readAccessToken } from '../../auth/tokens.js';
+import type { Repository } from '../../db/repository.js';
+import { ApiProblem } from '../../http/problem.js';
+import type { Account } from '../../runner/store.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+
+export interface RunnerContext {
+  repo: Repository;
+  blobs: BlobStore;
+  auth: AuthConfig;
+  publicUrl: string;
+  verifyApple: AppleVerifier;
+}
+
+export const notSignedIn = () =>
+  new ApiProblem(401, 'not_signed_in', 'Please sign in again.', { 'www-authenticate': 'Bearer' });
+
+export const entryNotFound = () => new ApiProblem(404, 'entry_not_found', 'This race entry was not found on your account.');
+export const noteNotFound = () => new ApiProblem(404, 'note_not_found', 'This note was not found.');
+
+export function bearerOf(req: FastifyRequest): string | undefined {
+  const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+  return match?.[1];
+}
+
+/** The signed-in runner, or undefined without a valid session. A deleted account's tokens stop at once. */
+export async function currentRunner(ctx: RunnerContext, req: FastifyRequest): Promise<Account | undefined> {
+  const token = bearerOf(req);
+  if (!token) return undefined;
+  const claims = await readAccessToken(ctx.auth.sessionSecret, token);
+  return claims && ctx.repo.runner.findAccount(claims.runnerId);
+}
+
+/** OpenAPI security for routes that need a session; such routes check it before validating the body. */
+export const BEARER = [{ bearer: [] }];
+
+const signedIn = new WeakMap<FastifyRequest, Account>();
+
+export async function requireRunner(ctx: RunnerContext, req: FastifyRequest): Promise<Account> {
+  const known = signedIn.get(req);
+  if (known) return known;
+  const account = await currentRunner(ctx, req);
+  if (!account) throw notSignedIn();
+  signedIn.set(req, account);
+  return account;
+}

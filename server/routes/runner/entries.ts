@@ -1,0 +1,116 @@
+/** Races, the runner's entries, their links for friends, and the notes that arrived for them. */
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApiErrorSchema } from '../../../src/shared/api.js';
+import { markersFor } from '../../../src/shared/markers.js';
+import { RACES } from '../../../src/shared/races.js';
+import {
+  EntryListSchema, EntryNotesSchema, EntrySchema, IdParamsSchema, NoContentSchema, LinkSchema, NewEntrySchema, NotesQuerySchema, RaceListSchema,
+  type Entry as EntryBody,
+} from '../../../src/shared/runnerApi.js';
+import { signAudio } from '../../auth/audio-url.js';
+import { ApiProblem } from '../../http/problem.js';
+import { linkIdOf, newToken } from '../../links.js';
+import type { Entry, EntryNote } from '../../runner/store.js';
+import { entryNotFound, requireRunner, BEARER, type RunnerContext } from './context.js';
+
+const bearer = BEARER;
+
+export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
+  const { repo } = ctx;
+
+  const entryBody = (e: Entry, token?: string): EntryBody => ({
+    id: e.id,
+    race: { id: e.race.id, name: e.race.name, date: e.race.date },
+    displayName: e.displayName,
+    createdAt: e.createdAt,
+    linkActive: e.linkActive,
+    ...(token ? { link: { token, url: `${ctx.publicUrl}/r/${token}` } } : {}),
+  });
+
+  async function ownEntry(accountId: string, id: string): Promise<Entry> {
+    const entry = await repo.runner.getEntry(accountId, id);
+    if (!entry) throw entryNotFound();
+    return entry;
+  }
+
+  const noteBody = (n: EntryNote) => {
+    const signed = n.status === 'converted' ? signAudio(ctx.auth.sessionSecret, n.id, ctx.auth.audioUrlTtlSeconds) : undefined;
+    return {
+      id: n.id,
+      from: n.from,
+      durationMs: n.durationMs,
+      status: n.status,
+      receivedAt: n.receivedAt,
+      audioUrl: signed ? `${ctx.publicUrl}/api/notes/${n.id}/audio?expires=${signed.expires}&sig=${signed.sig}` : null,
+      audioUrlExpiresAt: signed ? new Date(signed.expires * 1000).toISOString() : null,
+      heardAt: n.play?.playedAt ?? null,
+    };
+  };
+
+  app.get('/races', { schema: { response: { 200: RaceListSchema } } }, async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    return {
+      races: RACES.map((r) => ({
+        id: r.id, name: r.name, date: r.date, units: [...r.units],
+        when: r.date < today ? ('past' as const) : ('upcoming' as const),
+        markers: markersFor(r.units),
+      })),
+    };
+  });
+
+  app.get('/entries', { schema: { security: bearer, response: { 200: EntryListSchema, 401: ApiErrorSchema } } }, async (req) => {
+    const account = await requireRunner(ctx, req);
+    return { entries: (await repo.runner.listEntries(account.id)).map((e) => entryBody(e)) };
+  });
+
+  app.post('/entries', {
+    schema: { security: bearer, body: NewEntrySchema, response: { 201: EntrySchema, 400: ApiErrorSchema, 401: ApiErrorSchema } },
+  }, async (req, reply) => {
+    const account = await requireRunner(ctx, req);
+    const race = await repo.getRace(req.body.raceId);
+    if (!race) throw new ApiProblem(400, 'unknown_race', 'We don’t have that race yet. Pick one from the list, or ask us to add it.');
+    const token = newToken();
+    const entry = await repo.runner.createEntry({
+      id: randomUUID(), accountId: account.id, raceId: race.id, displayName: req.body.displayName.trim(),
+      linkId: linkIdOf(token), createdAt: new Date().toISOString(),
+    });
+    return reply.code(201).send(entryBody(entry, token));
+  });
+
+  app.post('/entries/:id/link', {
+    schema: { security: bearer, params: IdParamsSchema, response: { 200: LinkSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+  }, async (req) => {
+    const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
+    const token = newToken();
+    await repo.runner.replaceLink(entry, linkIdOf(token), new Date().toISOString());
+    return { token, url: `${ctx.publicUrl}/r/${token}` };
+  });
+
+  app.delete('/entries/:id/link', {
+    schema: { security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+  }, async (req, reply) => {
+    const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
+    await repo.runner.revokeLinks(entry, new Date().toISOString());
+    return reply.code(204).send(null);
+  });
+
+  app.get('/entries/:id/notes', {
+    schema: {
+      security: bearer, params: IdParamsSchema, querystring: NotesQuerySchema,
+      response: { 200: EntryNotesSchema, 401: ApiErrorSchema, 404: ApiErrorSchema },
+    },
+  }, async (req) => {
+    const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
+    const notes = await repo.runner.listEntryNotes(entry.id);
+    const summary = req.query.summary === '1';
+    // Every marker id there is, not only the race's, so no note can fall out of the listing.
+    const markers = markersFor(['mi', 'km'])
+      .map((m) => {
+        const here = notes.filter((n) => n.marker === m.id);
+        return { marker: m.id, label: m.label, count: here.length, ...(summary ? {} : { notes: here.map(noteBody) }) };
+      })
+      .filter((m) => m.count > 0);
+    return { entryId: entry.id, markers };
+  });
+};

@@ -1,0 +1,62 @@
+/**
+ * The runner app's API under /api (JSON, bearer sessions) and the keepsake and 'heard' routes
+ * the site uses. A sibling of the recorder API, not inside it: that one takes raw audio bodies.
+ * /api/openapi.json is generated here from the same typebox schemas the routes validate with.
+ */
+import swagger from '@fastify/swagger';
+import type { FastifyPluginAsync } from 'fastify';
+import { createAppleVerifier } from '../../auth/apple.js';
+import type { Config } from '../../config.js';
+import type { Repository } from '../../db/repository.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import { accountRoutes } from './account.js';
+import { authRoutes } from './auth.js';
+import { BEARER, requireRunner, type RunnerContext } from './context.js';
+import { entryRoutes } from './entries.js';
+import { installRunnerErrors } from './errors.js';
+import { noteRoutes } from './notes.js';
+import { shareRoutes } from './shares.js';
+
+export interface RunnerApiOptions {
+  repo: Repository;
+  blobs: BlobStore;
+  config: Pick<Config, 'auth' | 'publicUrl'>;
+}
+
+export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { repo, blobs, config }) => {
+  if (config.auth.ephemeralSecret) {
+    app.log.warn('SESSION_SECRET is not set: sessions and audio URLs last only until this process stops');
+  }
+  const ctx: RunnerContext = {
+    repo,
+    blobs,
+    auth: config.auth,
+    publicUrl: config.publicUrl,
+    verifyApple: createAppleVerifier({ jwksUrl: config.auth.appleJwksUrl, audience: config.auth.appleAudience, cooldownMs: config.auth.jwksCooldownMs }),
+  };
+  installRunnerErrors(app);
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'MileNotes runner API', version: '1.0.0', description: 'Used by the runner’s iPhone app, the keepsake page and the recorder’s “heard” status.' },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  // A missing session is the first thing to report, before any complaint about the body.
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.security !== BEARER) return;
+    const hooks = route.onRequest === undefined ? [] : [route.onRequest].flat();
+    route.onRequest = [async (req) => void (await requireRunner(ctx, req)), ...hooks];
+  });
+  for (const routes of [authRoutes, entryRoutes, noteRoutes, shareRoutes, accountRoutes]) {
+    await app.register(routes, { ctx });
+  }
+};

@@ -1,0 +1,73 @@
+/**
+ * A note's audio (its runner only: session or a short-lived signed URL), the 'heard' receipt the
+ * runner's app sends, and the sender's view of that receipt (holder of the note id and link only).
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApiErrorSchema } from '../../../src/shared/api.js';
+import { markersFor } from '../../../src/shared/markers.js';
+import {
+  AudioQuerySchema, IdParamsSchema, NoteHeardSchema, PlayedSchema, PlayReceiptSchema, RecorderNoteParamsSchema, type NoteHeard,
+} from '../../../src/shared/runnerApi.js';
+import { audioSignatureValid } from '../../auth/audio-url.js';
+import { ApiProblem } from '../../http/problem.js';
+import { linkIdOf } from '../../links.js';
+import { sendAudio } from '../../runner/audio.js';
+import { currentRunner, noteNotFound, notSignedIn, requireRunner, BEARER, type RunnerContext } from './context.js';
+
+const bearer = BEARER;
+const ALL_MARKERS = markersFor(['mi', 'km']);
+const labelOf = (marker: string) => ALL_MARKERS.find((m) => m.id === marker)?.label ?? marker;
+
+const audioLinkExpired = () =>
+  new ApiProblem(403, 'audio_link_expired', 'This audio link has expired. Open the notes again to get a fresh one.');
+
+export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
+  const { repo } = ctx;
+
+  app.get('/notes/:id/audio', {
+    schema: {
+      security: [{ bearer: [] }, {}], params: IdParamsSchema, querystring: AudioQuerySchema,
+      response: { 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema },
+    },
+  }, async (req, reply) => {
+    const { id } = req.params;
+    const { expires, sig } = req.query;
+    let allowed: boolean;
+    if (expires !== undefined && sig !== undefined) {
+      if (!audioSignatureValid(ctx.auth.sessionSecret, id, expires, sig)) throw audioLinkExpired();
+      allowed = true;
+    } else {
+      const account = await currentRunner(ctx, req);
+      if (!account) throw notSignedIn();
+      const note = await repo.runner.findOwnedNote(id);
+      allowed = note?.accountId === account.id;
+    }
+    const note = allowed ? await repo.runner.findOwnedNote(id) : undefined;
+    // Another runner's note and a missing note answer alike, so ids reveal nothing.
+    if (!note || note.status !== 'converted' || !note.convertedKey) throw noteNotFound();
+    return sendAudio(req, reply, ctx.blobs, note.convertedKey);
+  });
+
+  app.post('/notes/:id/played', {
+    schema: { security: bearer, params: IdParamsSchema, body: PlayedSchema, response: { 200: PlayReceiptSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+  }, async (req) => {
+    const account = await requireRunner(ctx, req);
+    const note = await repo.runner.findOwnedNote(req.params.id);
+    if (!note || note.accountId !== account.id) throw noteNotFound();
+    const play = await repo.runner.recordPlay(note.id, { playedAt: new Date(req.body.playedAt).toISOString(), marker: req.body.marker });
+    return { id: note.id, heardAt: play.playedAt, heardAtMarker: play.marker };
+  });
+
+  app.get('/r/:token/notes/:noteId/status', {
+    schema: { params: RecorderNoteParamsSchema, response: { 200: NoteHeardSchema, 404: ApiErrorSchema } },
+  }, async (req): Promise<NoteHeard> => {
+    const note = await repo.runner.findNoteWithPlay(req.params.noteId);
+    // The note must have come through this very link: a note id alone, or a link alone, tells nothing.
+    if (!note || note.linkId !== linkIdOf(req.params.token)) throw noteNotFound();
+    if (!note.play) return { id: note.id, status: note.status };
+    return {
+      id: note.id, status: note.status,
+      heardAt: note.play.playedAt, heardAtMarker: note.play.marker, heardAtLabel: labelOf(note.play.marker),
+    };
+  });
+};

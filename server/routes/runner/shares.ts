@@ -1,0 +1,91 @@
+/** Keepsake shares: the runner makes and removes them; the keepsake page reads them by token. Nothing is public unless shared. */
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApiErrorSchema } from '../../../src/shared/api.js';
+import { markersFor } from '../../../src/shared/markers.js';
+import {
+  IdParamsSchema, NoContentSchema, KeepsakeSchema, NewShareSchema, ShareAudioParamsSchema, ShareSchema, ShareTokenParamsSchema, type Keepsake,
+} from '../../../src/shared/runnerApi.js';
+import { hashToken } from '../../auth/tokens.js';
+import { ApiProblem } from '../../http/problem.js';
+import { newToken } from '../../links.js';
+import { sendAudio } from '../../runner/audio.js';
+import type { EntryNote, Share } from '../../runner/store.js';
+import { entryNotFound, noteNotFound, requireRunner, BEARER, type RunnerContext } from './context.js';
+
+const bearer = BEARER;
+const ALL_MARKERS = markersFor(['mi', 'km']);
+const labelOf = (marker: string) => ALL_MARKERS.find((m) => m.id === marker)?.label ?? marker;
+
+export const shareNotFound = () =>
+  new ApiProblem(404, 'share_not_found', "These notes aren't shared any more, or the link is incomplete. Ask the runner to share them again.");
+
+export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
+  const { repo } = ctx;
+
+  /** The share and the playable notes it covers, or a 404 for an unknown or removed share. */
+  async function sharedNotes(token: string): Promise<{ share: Share; notes: EntryNote[] }> {
+    const share = await repo.runner.findShare(hashToken(token));
+    if (!share) throw shareNotFound();
+    const notes = (await repo.runner.listEntryNotes(share.entryId))
+      .filter((n) => n.status === 'converted' && (share.noteId === null || n.id === share.noteId));
+    return { share, notes };
+  }
+
+  app.post('/shares', {
+    schema: { security: bearer, body: NewShareSchema, response: { 201: ShareSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+  }, async (req, reply) => {
+    const account = await requireRunner(ctx, req);
+    let entryId: string;
+    let noteId: string | null = null;
+    if ('noteId' in req.body) {
+      const note = await repo.runner.findOwnedNote(req.body.noteId);
+      if (!note || note.accountId !== account.id) throw noteNotFound();
+      ({ entryId } = note);
+      noteId = note.id;
+    } else {
+      const entry = await repo.runner.getEntry(account.id, req.body.entryId);
+      if (!entry) throw entryNotFound();
+      entryId = entry.id;
+    }
+    const token = newToken();
+    const id = randomUUID();
+    await repo.runner.createShare({ id, tokenHash: hashToken(token), accountId: account.id, entryId, noteId, createdAt: new Date().toISOString() });
+    return reply.code(201).send({ id, url: `${ctx.publicUrl}/s/${token}` });
+  });
+
+  app.delete('/shares/:id', {
+    schema: { security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+  }, async (req, reply) => {
+    const account = await requireRunner(ctx, req);
+    if (!(await repo.runner.deleteShare(account.id, req.params.id))) {
+      throw new ApiProblem(404, 'share_not_found', 'This share was not found on your account.');
+    }
+    return reply.code(204).send(null);
+  });
+
+  app.get('/s/:token', {
+    schema: { params: ShareTokenParamsSchema, response: { 200: KeepsakeSchema, 404: ApiErrorSchema } },
+  }, async (req): Promise<Keepsake> => {
+    const { share, notes } = await sharedNotes(req.params.token);
+    const entry = await repo.runner.getEntryById(share.entryId);
+    if (!entry) throw shareNotFound();
+    return {
+      runner: { displayName: entry.displayName },
+      race: { id: entry.race.id, name: entry.race.name, date: entry.race.date },
+      notes: notes.map((n) => ({
+        id: n.id, marker: n.marker, markerLabel: labelOf(n.marker), from: n.from, durationMs: n.durationMs,
+        audioUrl: `/api/s/${req.params.token}/notes/${n.id}/audio`,
+      })),
+    };
+  });
+
+  app.get('/s/:token/notes/:id/audio', {
+    schema: { params: ShareAudioParamsSchema, response: { 404: ApiErrorSchema } },
+  }, async (req, reply) => {
+    const { notes } = await sharedNotes(req.params.token);
+    const note = notes.find((n) => n.id === req.params.id);
+    if (!note?.convertedKey) throw noteNotFound();
+    return sendAudio(req, reply, ctx.blobs, note.convertedKey);
+  });
+};

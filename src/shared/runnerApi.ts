@@ -1,0 +1,144 @@
+/**
+ * The runner app's API shapes, written once with typebox: the server validates and serialises
+ * with them, /api/openapi.json is generated from them, and the keepsake page imports the types.
+ */
+import { Type, type Static } from 'typebox';
+import { MarkerSchema, NOTE_ID_PATTERN, TOKEN_PATTERN } from './api.js';
+import { MARKER_ID_PATTERN } from './markers.js';
+
+const Uuid = Type.String({ pattern: NOTE_ID_PATTERN });
+const IsoTime = Type.String({ format: 'date-time' });
+
+export const RunnerSchema = Type.Object({ id: Type.String(), createdAt: IsoTime });
+
+export const SessionSchema = Type.Object({
+  /** Bearer token for every other call; lives accessTokenExpiresIn seconds. */
+  accessToken: Type.String(),
+  accessTokenExpiresIn: Type.Integer(),
+  /** Use once with POST /api/auth/refresh; the answer carries its replacement. */
+  refreshToken: Type.String(),
+  runner: RunnerSchema,
+});
+export type Session = Static<typeof SessionSchema>;
+
+export const AppleSignInSchema = Type.Object({
+  identityToken: Type.String({ minLength: 20, maxLength: 8192 }),
+  /** The raw nonce the app made; Apple's token may carry it or its SHA-256 hex. */
+  nonce: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+});
+
+export const RefreshSchema = Type.Object({ refreshToken: Type.String({ minLength: 20, maxLength: 200 }) });
+
+export const RaceSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  date: Type.String(),
+  units: Type.Array(Type.Union([Type.Literal('mi'), Type.Literal('km')])),
+  /** 'past' once race day is over (UTC). */
+  when: Type.Union([Type.Literal('upcoming'), Type.Literal('past')]),
+  markers: Type.Array(MarkerSchema),
+});
+export const RaceListSchema = Type.Object({ races: Type.Array(RaceSchema) });
+export type RaceInfo = Static<typeof RaceSchema>;
+
+export const LinkSchema = Type.Object({
+  /** Shown once: the server keeps only its hash. */
+  token: Type.String(),
+  url: Type.String(),
+});
+
+export const NewEntrySchema = Type.Object({
+  raceId: Type.String({ minLength: 1, maxLength: 64 }),
+  displayName: Type.String({ minLength: 1, maxLength: 60, pattern: '\\S' }),
+});
+
+export const EntrySchema = Type.Object({
+  id: Type.String(),
+  race: Type.Object({ id: Type.String(), name: Type.String(), date: Type.String() }),
+  displayName: Type.String(),
+  createdAt: IsoTime,
+  linkActive: Type.Boolean(),
+  /** Only in the answers that make a link. */
+  link: Type.Optional(LinkSchema),
+});
+export type Entry = Static<typeof EntrySchema>;
+export const EntryListSchema = Type.Object({ entries: Type.Array(EntrySchema) });
+
+export const IdParamsSchema = Type.Object({ id: Uuid });
+
+export const NoteStatusSchema = Type.Union([Type.Literal('received'), Type.Literal('converted'), Type.Literal('failed')]);
+
+export const RunnerNoteSchema = Type.Object({
+  id: Type.String(),
+  from: Type.String(),
+  durationMs: Type.Union([Type.Integer(), Type.Null()]),
+  status: NoteStatusSchema,
+  receivedAt: IsoTime,
+  /** Signed, short-lived URL of the converted M4A; null until converted. */
+  audioUrl: Type.Union([Type.String(), Type.Null()]),
+  audioUrlExpiresAt: Type.Union([IsoTime, Type.Null()]),
+  heardAt: Type.Union([IsoTime, Type.Null()]),
+});
+
+export const MarkerNotesSchema = Type.Object({
+  marker: Type.String(),
+  label: Type.String(),
+  count: Type.Integer(),
+  /** Left out with ?summary=1, so the notes stay a surprise until race day. */
+  notes: Type.Optional(Type.Array(RunnerNoteSchema)),
+});
+export const EntryNotesSchema = Type.Object({ entryId: Type.String(), markers: Type.Array(MarkerNotesSchema) });
+export const NotesQuerySchema = Type.Object({ summary: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('0')])) });
+
+export const AudioQuerySchema = Type.Object({
+  expires: Type.Optional(Type.Integer()),
+  sig: Type.Optional(Type.String({ maxLength: 100 })),
+});
+
+export const PlayedSchema = Type.Object({
+  playedAt: IsoTime,
+  marker: Type.String({ pattern: MARKER_ID_PATTERN }),
+});
+export const PlayReceiptSchema = Type.Object({ id: Type.String(), heardAt: IsoTime, heardAtMarker: Type.String() });
+
+export const NewShareSchema = Type.Union([
+  Type.Object({ entryId: Uuid }, { additionalProperties: false }),
+  Type.Object({ noteId: Uuid }, { additionalProperties: false }),
+]);
+export const ShareSchema = Type.Object({ id: Type.String(), url: Type.String() });
+
+/** What the sender's recorder may learn about its own note. */
+export const NoteHeardSchema = Type.Object({
+  id: Type.String(),
+  status: NoteStatusSchema,
+  heardAt: Type.Optional(IsoTime),
+  heardAtMarker: Type.Optional(Type.String()),
+  /** 'Mile 13', ready to show as 'Heard at Mile 13'. */
+  heardAtLabel: Type.Optional(Type.String()),
+});
+export type NoteHeard = Static<typeof NoteHeardSchema>;
+export const RecorderNoteParamsSchema = Type.Object({
+  token: Type.String({ pattern: TOKEN_PATTERN }),
+  noteId: Uuid,
+});
+
+export const ShareTokenParamsSchema = Type.Object({ token: Type.String({ pattern: TOKEN_PATTERN }) });
+export const ShareAudioParamsSchema = Type.Object({ token: Type.String({ pattern: TOKEN_PATTERN }), id: Uuid });
+
+export const KeepsakeSchema = Type.Object({
+  runner: Type.Object({ displayName: Type.String() }),
+  race: Type.Object({ id: Type.String(), name: Type.String(), date: Type.String() }),
+  notes: Type.Array(Type.Object({
+    id: Type.String(),
+    marker: Type.String(),
+    markerLabel: Type.String(),
+    from: Type.String(),
+    durationMs: Type.Union([Type.Integer(), Type.Null()]),
+    /** Same-origin path of the M4A, valid while the share exists. */
+    audioUrl: Type.String(),
+  })),
+});
+export type Keepsake = Static<typeof KeepsakeSchema>;
+
+/** The body of a 204 answer. */
+export const NoContentSchema = Type.Null({ description: 'No content' });

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS } from '../support/backends.js';
+import { startRunnerApp, type RunnerTestApp } from './support.js';
+
+describe.each(BACKENDS)('runner sign-in on %s', (kind) => {
+  let t: RunnerTestApp;
+  beforeAll(async () => {
+    t = await startRunnerApp(kind);
+  });
+  afterAll(() => t.close());
+
+  const signInWith = async (identityToken: string, nonce?: string) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/apple', payload: { identityToken, ...(nonce ? { nonce } : {}) } });
+
+  it('should create the runner on first sign-in and find the same runner the next time', async () => {
+    const first = await t.signIn('apple-sub-same');
+    const second = await t.signIn('apple-sub-same');
+    expect(first.runner.id).toBe(second.runner.id);
+    expect(first.accessToken).not.toBe(second.accessToken);
+    expect(first.refreshToken).not.toBe(second.refreshToken);
+    expect(first.accessTokenExpiresIn).toBe(900);
+    const other = await t.signIn('apple-sub-other');
+    expect(other.runner.id).not.toBe(first.runner.id);
+  });
+
+  it('should refuse tampered, expired, wrong-issuer, wrong-audience and wrong-nonce tokens with 401', async () => {
+    const good = await t.apple.token();
+    const [h, p, s] = good.split('.');
+    const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
+    const tampered = `${h}.${Buffer.from(JSON.stringify({ ...claims, sub: 'x' })).toString('base64url')}.${s}`;
+    for (const token of [
+      tampered,
+      await t.apple.token({ expiresIn: -120 }),
+      await t.apple.token({ iss: 'https://evil.example' }),
+      await t.apple.token({ aud: 'com.other.app' }),
+      await t.apple.token({ foreignKey: true, kid: 'test-key-1' }),
+    ]) {
+      const res = await signInWith(token);
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: 'sign_in_refused', message: expect.stringMatching(/could not be confirmed/) });
+    }
+    expect((await signInWith(await t.apple.token({ nonce: 'one' }), 'two')).statusCode).toBe(401);
+    expect((await signInWith(await t.apple.token({ nonce: 'one' }), 'one')).statusCode).toBe(200);
+  });
+
+  it('should rotate the refresh token on use and refuse the used one', async () => {
+    const session = await t.signIn();
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: session.refreshToken } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().runner.id).toBe(session.runner.id);
+    expect(res.json().refreshToken).not.toBe(session.refreshToken);
+    const again = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: session.refreshToken } });
+    expect(again.statusCode).toBe(401);
+    expect(again.json().error).toBe('session_expired');
+    expect((await t.call(res.json(), 'GET', '/api/entries')).statusCode).toBe(200);
+  });
+
+  it('should refuse every runner route without a valid bearer token', async () => {
+    const session = await t.signIn();
+    for (const [method, url] of [['GET', '/api/entries'], ['POST', '/api/entries'], ['DELETE', '/api/me'], ['POST', '/api/shares']] as const) {
+      const none = await t.call(undefined, method, url, method === 'POST' ? {} : undefined);
+      expect(none.statusCode, `${method} ${url}`).toBe(401);
+      expect(none.headers['www-authenticate']).toBe('Bearer');
+      const forged = await t.call({ ...session, accessToken: `${session.accessToken}x` }, method, url);
+      expect(forged.statusCode).toBe(401);
+    }
+  });
+
+  it('should answer 400 for a sign-in without an identity token', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/apple', payload: {} });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/identityToken/);
+  });
+});

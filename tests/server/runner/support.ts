@@ -1,0 +1,70 @@
+/** A test app with Sign in with Apple pointed at a JWKS served in the test, and helpers to act as a runner. */
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Response as InjectResponse } from 'light-my-request';
+import { expect } from 'vitest';
+import type { Session } from '../../../src/shared/runnerApi.js';
+import { startFakeApple, type FakeApple } from '../auth/fakeApple.js';
+import type { BackendKind } from '../support/backends.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { fakeWebm, putNote } from '../support/uploads.js';
+
+export const PUBLIC_URL = 'https://milenotes.test';
+
+export interface RunnerTestApp extends TestApp {
+  apple: FakeApple;
+  signIn(sub?: string): Promise<Session>;
+  /** A runner's entry with a live link, as POST /api/entries makes it. */
+  enter(session: Session, raceId?: string, displayName?: string): Promise<{ id: string; token: string }>;
+  /** Sends a note through the recorder API and, unless told otherwise, stands in for the conversion worker. */
+  sendNote(token: string, opts?: { marker?: string; from?: string; convert?: boolean }): Promise<string>;
+  call(session: Session | undefined, method: 'GET' | 'POST' | 'DELETE', url: string, body?: object): Promise<InjectResponse>;
+}
+
+export async function startRunnerApp(kind: BackendKind): Promise<RunnerTestApp> {
+  const apple = await startFakeApple();
+  const t = await startTestApp(kind, {
+    APPLE_JWKS_URL: apple.jwksUrl,
+    APPLE_AUDIENCE: apple.audience,
+    SESSION_SECRET: 'test-secret-that-is-long-enough-0123456789',
+    PUBLIC_URL,
+  });
+  const call: RunnerTestApp['call'] = (session, method, url, body) =>
+    t.app.inject({
+      method, url,
+      headers: session ? { authorization: `Bearer ${session.accessToken}` } : {},
+      ...(body ? { payload: body } : {}),
+    });
+
+  return {
+    ...t,
+    apple,
+    call,
+    async close() {
+      await t.close();
+      await apple.close();
+    },
+    async signIn(sub = `apple-${randomUUID()}`) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/apple', payload: { identityToken: await apple.token({ sub }) } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as Session;
+    },
+    async enter(session, raceId = 'chicago-2025', displayName = 'Alex') {
+      const res = await call(session, 'POST', '/api/entries', { raceId, displayName });
+      expect(res.statusCode, res.body).toBe(201);
+      return { id: res.json().id, token: res.json().link.token };
+    },
+    async sendNote(token, opts = {}) {
+      const noteId = randomUUID();
+      const res = await putNote(t.app, { token, noteId, body: fakeWebm(), marker: opts.marker ?? 'mi-13', from: opts.from ?? 'Sam' });
+      expect(res.statusCode, res.body).toBe(201);
+      if (opts.convert !== false) {
+        const key = `converted/${noteId}.m4a`;
+        const audio = Buffer.from(`m4a bytes of ${noteId}`);
+        await t.app.blobs.put(key, Readable.from([audio]), { maxBytes: 1e6, contentType: 'audio/mp4', length: audio.length });
+        await t.app.repo.markConverted(noteId, key, 4200);
+      }
+      return noteId;
+    },
+  };
+}
