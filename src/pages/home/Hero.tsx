@@ -1,0 +1,38 @@
+import { APP_STORE_URL, TAGLINE } from '../../shared/config';
+
+/**
+ * The video is decoration over a poster that is also the section's CSS background, so the first
+ * paint never waits for it; under reduced motion the CSS hides it and the still stays.
+ */
+export function Hero() {
+  return (
+    <section className="hero" aria-labelledby="hero-title">
+      <video
+        className="hero__video"
+        autoPlay
+        loop
+        muted
+        playsInline
+        preload="metadata"
+        poster="/media/hero-poster.webp"
+        width="854"
+        height="480"
+        aria-hidden="true"
+      >
+        <source src="/media/hero.webm" type="video/webm" />
+        <source src="/media/hero.mp4" type="video/mp4" />
+      </video>
+      <div className="hero__content">
+        <p className="hero__eyebrow">For marathon runners and everyone cheering them on</p>
+        <h1 id="hero-title" className="hero__title">{TAGLINE}</h1>
+        <p className="hero__lead">
+          The people who love you record voice notes at the miles you choose. On race day, each one
+          plays the moment you reach it.
+        </p>
+        <a className="hero__badge" href={APP_STORE_URL}>
+          <img src="/badges/app-store.svg" alt="Download on the App Store" width="150" height="50" />
+        </a>
+      </div>
+    </section>
+  );
+}
