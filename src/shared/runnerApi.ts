@@ -101,10 +101,8 @@ export const PlayedSchema = Type.Object({
 });
 export const PlayReceiptSchema = Type.Object({ id: Type.String(), heardAt: IsoTime, heardAtMarker: Type.String() });
 
-export const NewShareSchema = Type.Union([
-  Type.Object({ entryId: Uuid }, { additionalProperties: false }),
-  Type.Object({ noteId: Uuid }, { additionalProperties: false }),
-]);
+/** Exactly one of the two: the whole entry (every playable note, now and later) or one note. */
+export const NewShareSchema = Type.Object({ entryId: Type.Optional(Uuid), noteId: Type.Optional(Uuid) });
 export const ShareSchema = Type.Object({ id: Type.String(), url: Type.String() });
 
 /** What the sender's recorder may learn about its own note. */

@@ -36,15 +36,18 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     schema: { security: bearer, body: NewShareSchema, response: { 201: ShareSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
   }, async (req, reply) => {
     const account = await requireRunner(ctx, req);
+    if ((req.body.entryId === undefined) === (req.body.noteId === undefined)) {
+      throw new ApiProblem(400, 'bad_request', 'Share either a race entry (entryId) or one note (noteId).');
+    }
     let entryId: string;
     let noteId: string | null = null;
-    if ('noteId' in req.body) {
+    if (req.body.noteId !== undefined) {
       const note = await repo.runner.findOwnedNote(req.body.noteId);
       if (!note || note.accountId !== account.id) throw noteNotFound();
       ({ entryId } = note);
       noteId = note.id;
     } else {
-      const entry = await repo.runner.getEntry(account.id, req.body.entryId);
+      const entry = await repo.runner.getEntry(account.id, req.body.entryId!);
       if (!entry) throw entryNotFound();
       entryId = entry.id;
     }

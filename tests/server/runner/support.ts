@@ -21,13 +21,14 @@ export interface RunnerTestApp extends TestApp {
   call(session: Session | undefined, method: 'GET' | 'POST' | 'DELETE', url: string, body?: object): Promise<InjectResponse>;
 }
 
-export async function startRunnerApp(kind: BackendKind): Promise<RunnerTestApp> {
+export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}): Promise<RunnerTestApp> {
   const apple = await startFakeApple();
   const t = await startTestApp(kind, {
     APPLE_JWKS_URL: apple.jwksUrl,
     APPLE_AUDIENCE: apple.audience,
     SESSION_SECRET: 'test-secret-that-is-long-enough-0123456789',
     PUBLIC_URL,
+    ...env,
   });
   const call: RunnerTestApp['call'] = (session, method, url, body) =>
     t.app.inject({
