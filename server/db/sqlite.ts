@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { sqliteDriver } from '../runner/driver.js';
 import { createRunnerStore } from '../runner/store.js';
-import type { Repository } from './repository.js';
+import type { NewNote, Repository } from './repository.js';
 import { toLink, toNote, toRace } from './rows.js';
 import { MIGRATIONS, SEED_RACE_SQL, SQL, seedRaceParams, statementsOf } from './schema.js';
 
@@ -26,6 +26,29 @@ export function createSqliteRepository(file: string): Repository {
     run(SQL.insertJob, n.id, n.receivedAt);
     return true;
   });
+
+  // Group commit: inserts that arrive in the same turn of the event loop share one transaction,
+  // so one WAL fsync covers many notes. better-sqlite3 blocks while it syncs, so under load the
+  // next batch gathers by itself.
+  type PendingInsert = { note: NewNote; resolve: (inserted: boolean) => void; reject: (err: unknown) => void };
+  let pending: PendingInsert[] = [];
+  const insertBatch = db.transaction((notes: NewNote[]) => notes.map((n) => insertNote(n)));
+  const flushInserts = () => {
+    const batch = pending;
+    pending = [];
+    try {
+      insertBatch.immediate(batch.map((p) => p.note)).forEach((inserted, i) => batch[i]!.resolve(inserted));
+    } catch {
+      // One failing row must not fail the others: retry each in its own transaction.
+      for (const p of batch) {
+        try {
+          p.resolve(insertNote.immediate(p.note));
+        } catch (err) {
+          p.reject(err);
+        }
+      }
+    }
+  };
 
   return {
     runner: createRunnerStore(sqliteDriver(db)),
@@ -67,8 +90,10 @@ export function createSqliteRepository(file: string): Repository {
       const row = get(SQL.findNote, id);
       return row && toNote(row);
     },
-    async insertNote(note) {
-      return insertNote.immediate(note);
+    insertNote(note) {
+      return new Promise<boolean>((resolve, reject) => {
+        if (pending.push({ note, resolve, reject }) === 1) setImmediate(flushInserts);
+      });
     },
     async listNotes(linkId) {
       return (db.prepare(SQL.listNotes).all(linkId) as Row[]).map(toNote);

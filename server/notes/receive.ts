@@ -80,7 +80,8 @@ export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promis
 
   // The random suffix means two racing uploads of one id never write the same object;
   // the row insert below picks the winner and the loser removes its copy.
-  const key = `originals/${noteId}/${claimedSha256}-${randomBytes(6).toString('hex')}`;
+  // One flat folder: a new file then needs only that folder synced, not a new folder per note too.
+  const key = `originals/${noteId}.${claimedSha256}.${randomBytes(6).toString('hex')}`;
   const sniffer = new AudioSniffer();
   upload.body.on('error', (err) => sniffer.destroy(err));
   // The sniffer may fail before the store attaches to it; the store still sees it errored.

@@ -16,7 +16,35 @@ async function fsyncPath(p: string, flags: string): Promise<void> {
   }
 }
 
+/**
+ * Folder syncs coalesced per folder: a sync started after my rename covers it, so callers that
+ * arrive while one is running share the next one (group commit for directory entries).
+ */
+function folderSyncer() {
+  const state = new Map<string, { running?: Promise<void>; next?: Promise<void> }>();
+  return (dir: string): Promise<void> => {
+    const s = state.get(dir) ?? {};
+    state.set(dir, s);
+    if (s.next) return s.next;
+    const start = (): Promise<void> => {
+      const run = fsyncPath(dir, 'r').finally(() => {
+        if (s.running === run) s.running = undefined;
+      });
+      s.running = run;
+      return run;
+    };
+    if (!s.running) return start();
+    const next: Promise<void> = s.running.catch(() => {}).then(() => {
+      s.next = undefined;
+      return start();
+    });
+    s.next = next;
+    return next;
+  };
+}
+
 export function createLocalBlobStore(root: string): BlobStore {
+  const syncFolder = folderSyncer();
   const tmpDir = path.join(root, '.incoming');
   const pathOf = (key: string) => {
     assertSafeKey(key);
@@ -36,7 +64,7 @@ export function createLocalBlobStore(root: string): BlobStore {
         await pipeline(body, meter, out);
         await fsyncPath(tmp, 'r');
         await rename(tmp, target);
-        await fsyncPath(path.dirname(target), 'r');
+        await syncFolder(path.dirname(target));
       } catch (err) {
         await rm(tmp, { force: true });
         throw err;
