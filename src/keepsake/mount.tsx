@@ -1,0 +1,20 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import Keepsake from './index.js';
+
+export const KEEPSAKE_TITLE = 'Shared voice notes · MileNotes';
+
+/** Replaces the prerendered /s/:token spinner with the keepsake screen (the on-demand chunk's entry). */
+export function mountKeepsake(root: HTMLElement): void {
+  document.title = KEEPSAKE_TITLE;
+  createRoot(root).render(
+    <StrictMode>
+      <BrowserRouter>
+        <Routes>
+          <Route path="/s/:token" element={<Keepsake />} />
+        </Routes>
+      </BrowserRouter>
+    </StrictMode>,
+  );
+}
