@@ -18,7 +18,7 @@ export function SiteFooter() {
           </ul>
         </nav>
       </div>
-      <p className="site-footer__legal">© 2025 MileNotes. All rights reserved.</p>
+      <p className="site-footer__legal">© MileNotes. All rights reserved.</p>
     </footer>
   );
 }
