@@ -24,7 +24,7 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   const [name, setName] = useState(() => localStorage.getItem(NAME_KEY) ?? '');
   const [problem, setProblem] = useState<string>();
   const [sending, setSending] = useState(false);
-  const [backgroundSync] = useState(hasBackgroundSync);
+  const [backgroundSync, setBackgroundSync] = useState(hasBackgroundSync);
 
   useEffect(() => {
     if (name.trim()) localStorage.setItem(NAME_KEY, name.trim());
@@ -46,7 +46,8 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
       recorder.reset();
       await outbox.refresh();
       outbox.replay(true);
-      void requestBackgroundSync();
+      // Only promise background sending where the browser accepted the request.
+      void requestBackgroundSync().then(setBackgroundSync);
     } catch (error) {
       setProblem(error instanceof Error ? error.message : 'This note could not be saved. Try again.');
     } finally {

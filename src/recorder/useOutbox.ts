@@ -19,11 +19,15 @@ export interface OutboxView {
   refresh: () => Promise<void>;
 }
 
-/** Asks the worker for a Background Sync; where the API is missing the page's own triggers do it. */
-export async function requestBackgroundSync(): Promise<void> {
-  const registration = await navigator.serviceWorker?.getRegistration();
+/**
+ * Asks the worker for a Background Sync; where the API is missing the page's own triggers do it.
+ * False when it cannot happen (no API, no worker, or the person turned background sync off).
+ */
+export async function requestBackgroundSync(): Promise<boolean> {
+  const registration = await navigator.serviceWorker?.getRegistration().catch(() => undefined);
   const sync = (registration as (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }) | undefined)?.sync;
-  await sync?.register(OUTBOX_SYNC_TAG).catch(() => undefined);
+  if (!sync) return false;
+  return sync.register(OUTBOX_SYNC_TAG).then(() => true, () => false);
 }
 
 export function hasBackgroundSync(): boolean {

@@ -38,11 +38,11 @@ test.describe('the recorder without signal', () => {
     }
   });
 
-  test('a note queued when the browser was closed is delivered once after the browser starts again', async ({ server }) => {
+  test('notes queued when the browser was closed are delivered once after it starts again, before the page is opened', async ({ server }) => {
     const token = await server.createLink('Alex');
     const wav = await speechWav();
     const first = await launchPhone(wav);
-    let noteId: string;
+    let noteIds: string[];
     try {
       const page = await openRecorder(first.context, server, token);
       await first.context.setOffline(true);
@@ -50,18 +50,24 @@ test.describe('the recorder without signal', () => {
       await record(page, 2);
       await page.getByRole('button', { name: 'Send' }).click();
       await expect(noteStates(page)).toHaveText(['Saved on this phone']);
-      noteId = (await page.getByTestId('note').getAttribute('data-note-id'))!;
+      await fillDetails(page, 'Mile 10', 'Kim');
+      await record(page, 2);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(noteStates(page)).toHaveText(['Saved on this phone', 'Saved on this phone']);
+      noteIds = await page.getByTestId('note').evaluateAll((items) => items.map((i) => i.getAttribute('data-note-id')!));
     } finally {
       await first.context.close();
     }
     expect(await serverNotes(server, token)).toHaveLength(0);
 
+    // Chromium fires the pending Background Sync when the browser starts: no page is open.
     const second = await launchPhone(wav, first.dir);
     try {
+      await expect.poll(async () => (await serverNotes(server, token)).map((n) => n.id).sort(), { timeout: 20_000 }).toEqual([...noteIds].sort());
       const page = await openRecorder(second.context, server, token);
-      await expect(noteStates(page)).toHaveText(['Delivered'], { timeout: 15_000 });
+      await expect(noteStates(page)).toHaveText(['Delivered', 'Delivered']);
       const notes = await serverNotes(server, token);
-      expect(notes.map((n) => n.id)).toEqual([noteId]);
+      expect(notes.map((n) => [n.marker, n.from]).sort()).toEqual([['finish', 'Kim'], ['mi-10', 'Kim']]);
     } finally {
       await second.context.close();
     }

@@ -20,7 +20,8 @@ export async function launchPhone(wav: string, profile?: string, { denyMicrophon
     // Denying: no auto-accepting fake prompt, and Chromium answers every prompt with 'Block'.
     args: [...chromiumArgs, ...(denyMicrophone ? [...mic.filter((a) => a !== '--use-fake-ui-for-media-stream'), '--deny-permission-prompts'] : mic)],
     viewport: PHONE,
-    permissions: denyMicrophone ? [] : ['microphone'],
+    // Granting a list denies what is not in it: Background Sync must be listed (it is allowed by default).
+    permissions: denyMicrophone ? ['background-sync'] : ['microphone', 'background-sync'],
   });
   return { context, dir };
 }
