@@ -1,0 +1,109 @@
+/**
+ * The keepsake page and the sender's 'heard' status in real Chromium, against the real server
+ * process: a runner signs in (Apple's JWKS served from this test), gets notes through the
+ * recorder API, converted by the real ffmpeg worker, and shares them.
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID, createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { startFakeApple, type FakeApple } from '../server/auth/fakeApple';
+import { speechWav, startServer, type RunningServer } from './fixtures';
+
+let apple: FakeApple;
+let server: RunningServer;
+let speech: Buffer;
+
+test.beforeAll(async () => {
+  apple = await startFakeApple();
+  server = await startServer({
+    APPLE_JWKS_URL: apple.jwksUrl,
+    APPLE_AUDIENCE: apple.audience,
+    SESSION_SECRET: 'e2e-secret-that-is-long-enough-0123456789',
+  });
+  const webm = path.join(os.tmpdir(), `milenotes-keepsake-${process.pid}.webm`);
+  await promisify(execFile)('ffmpeg', ['-y', '-loglevel', 'error', '-i', await speechWav(), '-t', '4', '-c:a', 'libopus', '-b:a', '32k', webm]);
+  speech = await readFile(webm);
+});
+test.afterAll(async () => {
+  await server?.stop();
+  await apple?.close();
+});
+
+async function api(method: string, url: string, accessToken?: string, body?: object) {
+  const res = await fetch(`${server.url}${url}`, {
+    method,
+    headers: { ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined };
+}
+
+/** A runner with one entry and one converted note at mile 13 from Sam. */
+async function runnerWithNote() {
+  const signIn = await api('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: randomUUID() }) });
+  expect(signIn.status).toBe(200);
+  const session = signIn.json.accessToken as string;
+  const entry = (await api('POST', '/api/entries', session, { raceId: 'chicago-2025', displayName: 'Alex' })).json;
+  const noteId = randomUUID();
+  const put = await fetch(`${server.url}/api/r/${entry.link.token}/notes/${noteId}?marker=mi-13&from=Sam`, {
+    method: 'PUT',
+    headers: { 'content-type': 'audio/webm;codecs=opus', 'content-digest': `sha-256=:${createHash('sha256').update(speech).digest('base64')}:` },
+    body: new Uint8Array(speech),
+  });
+  expect(put.status).toBe(201);
+  await expect.poll(async () => (await api('GET', `/api/entries/${entry.id}/notes`, session)).json.markers[0].notes[0].status, { timeout: 30_000 })
+    .toBe('converted');
+  return { session, entry, noteId };
+}
+
+test('the keepsake page shows the runner, the race and a shared note that plays', async ({ page }) => {
+  const { session, entry } = await runnerWithNote();
+  const share = await api('POST', '/api/shares', session, { entryId: entry.id });
+  expect(share.status).toBe(201);
+
+  await page.goto(share.json.url);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Alex');
+  await expect(page.getByText('Chicago Marathon · Oct 12, 2025')).toBeVisible();
+  const note = page.getByRole('listitem');
+  await expect(note).toHaveCount(1);
+  await expect(note.getByText('Mile 13')).toBeVisible();
+  await expect(note.getByText('From Sam')).toBeVisible();
+  expect(await new AxeBuilder({ page }).analyze().then((r) => r.violations.map((v) => v.id))).toEqual([]);
+
+  const audio = note.locator('audio');
+  // Muted so Chromium's autoplay policy lets a script start it; the decoder runs all the same.
+  await audio.evaluate((a: HTMLAudioElement) => {
+    a.muted = true;
+    void a.play();
+  });
+  await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (a.error ? `error ${a.error.code}` : a.currentTime)), { timeout: 15_000 })
+    .toBeGreaterThan(0.5);
+  expect(await audio.evaluate((a: HTMLAudioElement) => a.duration)).toBeGreaterThan(3);
+});
+
+test('a share the runner removed shows a clear message and its audio is gone', async ({ page }) => {
+  const { session, entry, noteId } = await runnerWithNote();
+  const share = await api('POST', '/api/shares', session, { entryId: entry.id });
+  const token = String(share.json.url).split('/s/')[1];
+  expect((await api('DELETE', `/api/shares/${share.json.id}`, session)).status).toBe(204);
+
+  await page.goto(share.json.url);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText("These notes aren't shared");
+  await expect(page.getByRole('alert')).toHaveText(/Ask the runner to share them again/);
+  expect((await page.request.get(`/api/s/${token}/notes/${noteId}/audio`.replace(/^/, server.url))).status()).toBe(404);
+});
+
+test("the sender's browser learns 'heard at Mile 13' for its own note once the runner's app reports it", async ({ page }) => {
+  const { session, entry, noteId } = await runnerWithNote();
+  await page.goto(entry.link.url);
+  const status = () => page.evaluate(async (url) => (await fetch(url)).json(), `/api/r/${entry.link.token}/notes/${noteId}/status`);
+  expect(await status()).toEqual({ id: noteId, status: 'converted' });
+  expect((await api('POST', `/api/notes/${noteId}/played`, session, { playedAt: '2025-10-12T15:00:00Z', marker: 'mi-13' })).status).toBe(200);
+  expect(await status()).toMatchObject({ heardAtMarker: 'mi-13', heardAtLabel: 'Mile 13' });
+});
