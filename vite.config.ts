@@ -9,9 +9,11 @@ export default defineConfig({
     emptyOutDir: true,
     rollupOptions: {
       output: {
+        // React changes less often than our screens: its own file stays cached across releases.
+        advancedChunks: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler)[\\/]/ }] },
         // The lazily loaded screen is named for what it is: assets/recorder-<hash>.js.
         chunkFileNames: (chunk) =>
-          chunk.facadeModuleId?.includes('/src/recorder/') ? 'assets/recorder-[hash].js' : 'assets/[name]-[hash].js',
+          /\/src\/(recorder\/|recorderApp)/.test(chunk.facadeModuleId ?? '') ? 'assets/recorder-[hash].js' : 'assets/[name]-[hash].js',
       },
     },
   },

@@ -1,51 +1,37 @@
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+/**
+ * Every page's markup, rendered to HTML at build time (src/entry-server.tsx). The marketing
+ * pages need no JavaScript in the browser; only /r/:token loads React, as its own chunk.
+ */
 import { Route, Routes } from 'react-router-dom';
+import { ChunkErrorScreen } from './components/ChunkErrorScreen';
 import { LoadingScreen } from './components/LoadingScreen';
-import { loadChunk } from './lazyChunk';
 import * as home from './pages/HomePage';
 import * as notFound from './pages/NotFoundPage';
 import * as privacy from './pages/PrivacyPage';
 import * as terms from './pages/TermsPage';
-import { RouteErrorBoundary } from './RouteErrorBoundary';
+import { CHUNK_ERROR_TEMPLATE_ID } from './shell';
 import './styles/site.css';
 
-const onServer = typeof window === 'undefined';
-
-// The recorder is its own chunk, fetched only on /r/:token. The prerendered shell shows the
-// spinner; on the server the import never starts.
-const Recorder = lazy(() =>
-  onServer ? new Promise<never>(() => {}) : loadChunk('recorder', () => import('./recorder/index')),
-);
-
-/** Keeps document.title right on client-side navigation; the prerender writes it into the HTML. */
-function Titled({ title, children }: { title: string; children: ReactNode }) {
-  useEffect(() => {
-    document.title = title;
-  }, [title]);
-  return children;
+/** The /r/:token shell: the spinner until the recorder chunk arrives, and its error screen in waiting. */
+function RecorderShell() {
+  return (
+    <>
+      <LoadingScreen />
+      <template id={CHUNK_ERROR_TEMPLATE_ID}>
+        <ChunkErrorScreen onRetry={() => {}} />
+      </template>
+    </>
+  );
 }
-
-export const RECORDER_TITLE = 'Record a voice note · MileNotes';
 
 export function AppRoutes() {
   return (
     <Routes>
-      <Route path="/" element={<Titled title={home.title}><home.HomePage /></Titled>} />
-      <Route path="/terms" element={<Titled title={terms.title}><terms.TermsPage /></Titled>} />
-      <Route path="/privacy" element={<Titled title={privacy.title}><privacy.PrivacyPage /></Titled>} />
-      <Route
-        path="/r/:token"
-        element={
-          <Titled title={RECORDER_TITLE}>
-            <RouteErrorBoundary>
-              <Suspense fallback={<LoadingScreen />}>
-                <Recorder />
-              </Suspense>
-            </RouteErrorBoundary>
-          </Titled>
-        }
-      />
-      <Route path="*" element={<Titled title={notFound.title}><notFound.NotFoundPage /></Titled>} />
+      <Route path="/" element={<home.HomePage />} />
+      <Route path="/terms" element={<terms.TermsPage />} />
+      <Route path="/privacy" element={<privacy.PrivacyPage />} />
+      <Route path="/r/:token" element={<RecorderShell />} />
+      <Route path="*" element={<notFound.NotFoundPage />} />
     </Routes>
   );
 }

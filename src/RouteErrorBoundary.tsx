@@ -6,10 +6,8 @@ interface State {
 }
 
 /**
- * The one visible error path for the lazily loaded screen: a failed chunk (or any crash inside
- * it) shows a plain message and 'Try again'. Trying again reloads the page, because a failed
- * dynamic import is cached by the browser and cannot be retried in place (vite #20313). The
- * reload only ever follows a person's tap, so there is no reload loop.
+ * The one visible error path for a crash inside the recorder screen: a plain message and
+ * 'Try again', which reloads the page. Notes already saved stay in IndexedDB.
  */
 export class RouteErrorBoundary extends Component<{ children: ReactNode }, State> {
   override state: State = { failed: false };

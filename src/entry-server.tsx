@@ -2,7 +2,8 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
-import { AppRoutes, RECORDER_TITLE } from './App';
+import { AppRoutes } from './App';
+import { RECORDER_TITLE } from './shell';
 import * as home from './pages/HomePage';
 import * as notFound from './pages/NotFoundPage';
 import * as privacy from './pages/PrivacyPage';
