@@ -8,7 +8,7 @@ export type LinkState =
   | { status: 'gone'; message: string }
   | { status: 'unreachable'; message: string };
 
-const GONE = "This link isn't active. It may have been mistyped or turned off by the runner. Ask them to send it again.";
+const GONE = 'It may have been mistyped or turned off by the runner. Ask them to send it again.';
 const UNREACHABLE = "We can't load this link right now. Check your connection and reload the page; it works offline once it has loaded.";
 
 /** The runner's link from the server, kept on the device so a link opened once works offline. */

@@ -79,6 +79,29 @@ test.describe('the recorder, when something is in the way', () => {
     }
   });
 
+  test('Send without a marker or a name says what is missing and keeps the recording', async ({ server }) => {
+    const token = await server.createLink('Alex');
+    const { context } = await launchPhone(await speechWav());
+    try {
+      const page = await openRecorder(context, server, token);
+      await page.getByLabel('Your name').fill('');
+      await record(page, 1);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(page.getByRole('alert')).toHaveText('Choose the marker where Alex should hear your note.');
+      await page.getByLabel('Marker').selectOption({ label: 'Mile 5' });
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(page.getByRole('alert')).toHaveText("Add your name so Alex knows who it's from.");
+      await screenshot(page, 'missing-details');
+      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+      await page.getByLabel('Your name').fill('Pat');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(noteStates(page)).toHaveText(['Delivered']);
+      expect(await serverNotes(server, token)).toMatchObject([{ marker: 'mi-5', from: 'Pat' }]);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a denied microphone gets a message that says how to turn it on', async ({ server }) => {
     const token = await server.createLink('Alex');
     const { context } = await launchPhone(await speechWav(), undefined, { denyMicrophone: true });

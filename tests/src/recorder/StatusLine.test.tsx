@@ -1,0 +1,21 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { StatusLine } from '../../../src/recorder/StatusLine.js';
+
+const text = (html: string) => html.replace(/<[^>]+>/g, '').replaceAll('&#x27;', "'");
+
+describe('the status line', () => {
+  it('says the phone is online and how many notes wait', () => {
+    expect(text(renderToStaticMarkup(<StatusLine online waiting={0} backgroundSync />))).toBe('Online.');
+    expect(text(renderToStaticMarkup(<StatusLine online waiting={2} backgroundSync />))).toBe('Online. 2 notes waiting to send.');
+  });
+
+  it("promises automatic sending only where Background Sync works", () => {
+    const withSync = text(renderToStaticMarkup(<StatusLine online={false} waiting={1} backgroundSync />));
+    expect(withSync).toContain("You're offline. 1 note waiting on this phone.");
+    expect(withSync).toContain("Your notes will send automatically when you're back online");
+    const withoutSync = text(renderToStaticMarkup(<StatusLine online={false} waiting={1} backgroundSync={false} />));
+    expect(withoutSync).not.toContain('automatically');
+    expect(withoutSync).toContain('They will send the next time you open this page');
+  });
+});
