@@ -19,6 +19,8 @@ interface Session {
   startedAt: number;
   seq: number;
   bytes: number;
+  /** Chunks safely in IndexedDB: the length of what can be sent, about a second each. */
+  stored: number;
   /** Chunk writes in order; awaited before the recording is shown for review. */
   writes: Promise<void>;
   stopMeter: () => void;
@@ -66,7 +68,7 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
       return setState({ phase: 'idle' });
     }
     const current: Session = {
-      id, recorder, stream, startedAt, seq: 0, bytes: 0, writes: Promise.resolve(),
+      id, recorder, stream, startedAt, seq: 0, bytes: 0, stored: 0, writes: Promise.resolve(),
       stopMeter: startLevelMeter(stream, meter),
       limit: setTimeout(stop, MAX_RECORDING_MS),
     };
@@ -80,6 +82,7 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
       current.writes = current.writes.then(async () => {
         try {
           await appendChunk(id, seq, await event.data.arrayBuffer());
+          current.stored++;
         } catch (error) {
           setWarning(error instanceof StorageFullError ? error.message : 'Part of this recording could not be saved on this phone.');
           stop();
@@ -90,8 +93,8 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
       clearTimeout(current.limit);
       current.stopMeter();
       current.stream.getTracks().forEach((t) => t.stop());
-      const durationMs = Math.min(Date.now() - current.startedAt, MAX_RECORDING_MS);
       void current.writes.then(async () => {
+        const durationMs = Math.min(Date.now() - current.startedAt, MAX_RECORDING_MS, current.stored * 1000);
         session.current = undefined;
         await show(id, false, durationMs).catch(() => setState({ phase: 'idle' }));
       });

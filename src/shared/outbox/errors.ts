@@ -4,8 +4,8 @@ export class StorageFullError extends Error {
   override name = 'StorageFullError';
   constructor() {
     super(
-      "Your phone's storage is full, so this recording can't be saved here. What you have already " +
-        'recorded is kept. Free some space (delete photos or videos), then try again.',
+      "Your phone's storage is full, so recording stopped. What you had already recorded is kept and " +
+        'you can still send it. To record more, free some space (delete photos or videos) first.',
     );
   }
 }
