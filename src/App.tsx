@@ -31,6 +31,8 @@ export function AppRoutes() {
       <Route path="/terms" element={<terms.TermsPage />} />
       <Route path="/privacy" element={<privacy.PrivacyPage />} />
       <Route path="/r/:token" element={<RecorderShell />} />
+      {/* The keepsake page needs the same shell: a spinner, then its own chunk (src/keepsake). */}
+      <Route path="/s/:token" element={<RecorderShell />} />
       <Route path="*" element={<notFound.NotFoundPage />} />
     </Routes>
   );

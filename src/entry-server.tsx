@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { AppRoutes } from './App';
+import { KEEPSAKE_TITLE } from './keepsake/title';
 import { RECORDER_TITLE } from './shell';
 import * as home from './pages/HomePage';
 import * as notFound from './pages/NotFoundPage';
@@ -25,6 +26,7 @@ export const PAGES: PrerenderedPage[] = [
   { url: '/terms', file: 'terms.html', title: terms.title, description: terms.description, showsToday: true },
   { url: '/privacy', file: 'privacy.html', title: privacy.title, description: privacy.description, showsToday: true },
   { url: '/r/_', file: 'r.html', title: RECORDER_TITLE, description: 'Record a voice note for a marathon runner.', showsToday: false },
+  { url: '/s/_', file: 's.html', title: KEEPSAKE_TITLE, description: 'Voice notes a marathon runner chose to share.', showsToday: false },
   { url: '/__not-found', file: '404.html', title: notFound.title, description: notFound.description, showsToday: false },
 ];
 

@@ -19,4 +19,12 @@ if (/^\/r\/[^/]+\/?$/.test(window.location.pathname)) {
       showChunkError(root);
     },
   );
+} else if (/^\/s\/[^/]+\/?$/.test(window.location.pathname)) {
+  loadChunk('keepsake', () => import('./keepsake/keepsakeApp')).then(
+    ({ mountKeepsake }) => mountKeepsake(root),
+    (error: unknown) => {
+      console.error(error);
+      showChunkError(root);
+    },
+  );
 }

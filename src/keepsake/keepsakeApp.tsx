@@ -2,8 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import Keepsake from './index.js';
-
-export const KEEPSAKE_TITLE = 'Shared voice notes · MileNotes';
+import { KEEPSAKE_TITLE } from './title.js';
 
 /** Replaces the prerendered /s/:token spinner with the keepsake screen (the on-demand chunk's entry). */
 export function mountKeepsake(root: HTMLElement): void {
