@@ -83,7 +83,8 @@ export const RUNNER_SQL = {
     `DELETE FROM note_plays WHERE note_id IN (${ACCOUNT_NOTE_IDS})`,
     `DELETE FROM jobs WHERE note_id IN (${ACCOUNT_NOTE_IDS})`,
     'DELETE FROM shares WHERE account_id = ?',
-    `DELETE FROM notes WHERE id IN (${ACCOUNT_NOTE_IDS})`,
+    // RETURNING: a note that slipped in after the files were listed still gets its files deleted.
+    `DELETE FROM notes WHERE id IN (${ACCOUNT_NOTE_IDS}) RETURNING id, original_key, converted_key`,
     `DELETE FROM links WHERE runner_id IN (${ACCOUNT_RUNNER_IDS})`,
     `DELETE FROM runners WHERE id IN (${ACCOUNT_RUNNER_IDS})`,
     'DELETE FROM sessions WHERE account_id = ?',

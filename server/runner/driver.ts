@@ -8,14 +8,17 @@ export interface SqlDriver {
   all(sql: string, params?: unknown[]): Promise<Row[]>;
   /** Rows changed. */
   run(sql: string, params?: unknown[]): Promise<number>;
-  /** Runs the statements in one transaction; all or nothing. Returns rows changed by each. */
-  batch(statements: ReadonlyArray<readonly [string, unknown[]]>): Promise<number[]>;
+  /** Runs the statements in one transaction; all or nothing. Returns the rows each one returned (RETURNING), if any. */
+  batch(statements: ReadonlyArray<readonly [string, unknown[]]>): Promise<Row[][]>;
 }
 
 export function sqliteDriver(db: Database.Database): SqlDriver {
   // better-sqlite3 is synchronous, so a transaction here cannot interleave with other requests.
   const batch = db.transaction((statements: ReadonlyArray<readonly [string, unknown[]]>) =>
-    statements.map(([sql, params]) => db.prepare(sql).run(...params).changes),
+    statements.map(([sql, params]) => {
+      const statement = db.prepare(sql);
+      return statement.reader ? (statement.all(...params) as Row[]) : (statement.run(...params), []);
+    }),
   );
   return {
     async all(sql, params = []) {
@@ -49,10 +52,10 @@ export function postgresDriver(pool: pg.Pool): SqlDriver {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const counts: number[] = [];
-        for (const [sql, params] of statements) counts.push((await client.query(toPg(sql), params)).rowCount ?? 0);
+        const results: Row[][] = [];
+        for (const [sql, params] of statements) results.push((await client.query(toPg(sql), params)).rows as Row[]);
         await client.query('COMMIT');
-        return counts;
+        return results;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => {});
         throw err;

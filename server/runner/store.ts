@@ -66,6 +66,11 @@ const toEntryNote = (r: Row): EntryNote => ({
   ...toNote(r),
   play: r.played_at === null || r.played_at === undefined ? null : { playedAt: String(r.played_at), marker: String(r.played_marker) },
 });
+const toBlobKeys = (r: Row): BlobKeys => ({
+  noteId: String(r.id),
+  originalKey: String(r.original_key),
+  convertedKey: r.converted_key === null || r.converted_key === undefined ? null : String(r.converted_key),
+});
 const toShare = (r: Row): Share => ({
   id: String(r.id),
   accountId: String(r.account_id),
@@ -164,15 +169,12 @@ export function createRunnerStore(sql: SqlDriver) {
       await sql.run(SQL.revokeAccountLinks, [now, accountId]);
     },
     async accountBlobKeys(accountId: string): Promise<BlobKeys[]> {
-      return (await sql.all(SQL.accountBlobKeys, [accountId])).map((r) => ({
-        noteId: String(r.id),
-        originalKey: String(r.original_key),
-        convertedKey: r.converted_key === null ? null : String(r.converted_key),
-      }));
+      return (await sql.all(SQL.accountBlobKeys, [accountId])).map(toBlobKeys);
     },
-    /** Every row of the account, in one transaction. */
-    async deleteAccount(accountId: string): Promise<void> {
-      await sql.batch(SQL.deleteAccount.map((statement) => [statement, [accountId]] as const));
+    /** Every row of the account, in one transaction; returns the files of the notes it deleted. */
+    async deleteAccount(accountId: string): Promise<BlobKeys[]> {
+      const results = await sql.batch(SQL.deleteAccount.map((statement) => [statement, [accountId]] as const));
+      return results.flat().filter((r) => r.original_key !== undefined).map(toBlobKeys);
     },
   };
 }

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteRunnerAccount } from '../../../server/runner/deletion.js';
 import { makeSpeech } from '../support/audio.js';
 import type { BackendKind } from '../support/backends.js';
 import { digestOf } from '../support/uploads.js';
@@ -127,5 +128,17 @@ describe.each([['sqlite', 'disk'], ['postgres', 'S3']] as const)('DELETE /api/me
     const kept = (await t.call(staying.session, 'GET', `/api/entries/${staying.entry.id}/notes`)).json();
     const audio = await t.app.inject({ url: new URL(kept.markers[0].notes[0].audioUrl).pathname + new URL(kept.markers[0].notes[0].audioUrl).search });
     expect(audio.statusCode).toBe(200);
+  });
+
+  it('should also delete the files of a note that arrived after the files were listed', async () => {
+    const session = await t.signIn();
+    const entry = await t.enter(session);
+    const noteId = await t.sendNote(entry.token);
+    expect((await allFiles(t, storage)).filter((f) => f.includes(noteId))).toHaveLength(2);
+    // As if the note's row was committed just after deletion listed the account's files.
+    const repo = { ...t.app.repo, runner: { ...t.app.repo.runner, accountBlobKeys: async () => [] } };
+    await deleteRunnerAccount(repo, t.app.blobs, session.runner.id);
+    expect((await allFiles(t, storage)).filter((f) => f.includes(noteId))).toEqual([]);
+    expect((await allRows(t, kind)).filter((r) => r.includes(noteId))).toEqual([]);
   });
 });
