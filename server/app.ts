@@ -6,6 +6,7 @@ import type { Repository } from './db/repository.js';
 import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
 import { runnerApi } from './routes/runner/index.js';
+import { openApi } from './routes/runner/openapi.js';
 import { site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { openBlobStore } from './storage/index.js';
@@ -34,6 +35,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   });
 
   await app.register(securityHeaders);
+  await app.register(openApi, { publicUrl: config.publicUrl });
   await app.register(api, {
     prefix: '/api',
     repo,

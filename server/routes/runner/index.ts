@@ -1,9 +1,8 @@
 /**
  * The runner app's API under /api (JSON, bearer sessions) and the keepsake and 'heard' routes
  * the site uses. A sibling of the recorder API, not inside it: that one takes raw audio bodies.
- * /api/openapi.json is generated here from the same typebox schemas the routes validate with.
+ * /api/openapi.json (./openapi.ts) is generated from the typebox schemas the routes validate with.
  */
-import swagger from '@fastify/swagger';
 import type { FastifyPluginAsync } from 'fastify';
 import { createAppleVerifier } from '../../auth/apple.js';
 import type { Config } from '../../config.js';
@@ -39,16 +38,6 @@ export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { rep
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
-
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'MileNotes runner API', version: '1.0.0', description: 'Used by the runner’s iPhone app, the keepsake page and the recorder’s “heard” status.' },
-      servers: [{ url: config.publicUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-    },
-  });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   // A missing session is the first thing to report, before any complaint about the body.
   app.addHook('onRoute', (route) => {

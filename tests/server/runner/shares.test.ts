@@ -81,11 +81,13 @@ describe('the OpenAPI document', () => {
       ['/api/entries/{id}/link', 'post'], ['/api/entries/{id}/link', 'delete'], ['/api/entries/{id}/notes', 'get'],
       ['/api/notes/{id}/audio', 'get'], ['/api/notes/{id}/played', 'post'], ['/api/shares', 'post'], ['/api/shares/{id}', 'delete'],
       ['/api/me', 'delete'], ['/api/s/{token}', 'get'], ['/api/r/{token}/notes/{noteId}/status', 'get'],
+      ['/api/r/{token}', 'get'], ['/api/r/{token}/notes/{noteId}', 'put'],
     ] as const) {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     }
     const signIn = doc.paths['/api/auth/apple'].post;
     expect(signIn.requestBody.content['application/json'].schema.required).toEqual(['identityToken']);
     expect(doc.paths['/api/entries'].post.security).toEqual([{ bearer: [] }]);
+    expect(Object.keys(doc.paths).every((p) => p.startsWith('/api/'))).toBe(true);
   });
 });
