@@ -1,0 +1,17 @@
+/**
+ * The delivery benchmark's second baseline, bench-only: Workbox's stock BackgroundSyncPlugin on the
+ * note PUT, exactly as its docs show it, served at /bench/baseline-sw.js with scope /bench/.
+ */
+import { BackgroundSyncPlugin } from 'workbox-background-sync';
+import { clientsClaim } from 'workbox-core';
+import { registerRoute } from 'workbox-routing';
+import { NetworkOnly } from 'workbox-strategies';
+
+registerRoute(
+  ({ url }) => /^\/api\/r\/[^/]+\/notes\//.test(url.pathname),
+  new NetworkOnly({ plugins: [new BackgroundSyncPlugin('bench-notes', { maxRetentionTime: 24 * 60 })] }),
+  'PUT',
+);
+
+(self as unknown as { skipWaiting(): Promise<void> }).skipWaiting();
+clientsClaim();

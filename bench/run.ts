@@ -1,0 +1,72 @@
+/**
+ * npm run bench: every benchmark against the production build, each figure beside a baseline
+ * measured in the same run. Prints the table and writes bench/report.md and one SVG per section.
+ *   BENCH_SMOKE=1        tiny sizes, for the smoke test (figures are not meaningful)
+ *   BENCH_SECTIONS=a,b   only these sections (pages, audio, delivery, ingest, growth)
+ *   BENCH_OUT=dir        where the report goes (default bench/)
+ */
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer } from '../tests/e2e/support/server.js';
+import { printTable, writeReport, type Section } from './report.js';
+import { audioSection } from './sections/audio.js';
+import type { BenchContext } from './sections/context.js';
+import { deliverySection } from './sections/delivery.js';
+import { growthSection } from './sections/growth.js';
+import { ingestSection } from './sections/ingest.js';
+import { pagesSection } from './sections/pages.js';
+import { ensureBuilt, prepareSite, root } from './site.js';
+
+const SECTIONS: Record<string, (ctx: BenchContext) => Promise<Section>> = {
+  pages: pagesSection,
+  audio: audioSection,
+  delivery: deliverySection,
+  ingest: ingestSection,
+  growth: growthSection,
+};
+
+const started = new Date();
+const elapsed = () => ((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(4);
+const log = (message: string) => console.log(`[${elapsed()} s] ${message}`);
+
+async function main(): Promise<void> {
+  const smoke = process.env.BENCH_SMOKE === '1';
+  const wanted = (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = wanted.filter((s) => !(s in SECTIONS));
+  if (unknown.length) throw new Error(`unknown section(s) ${unknown.join(', ')}; choose from ${Object.keys(SECTIONS).join(', ')}`);
+  const outDir = path.resolve(process.env.BENCH_OUT ?? path.join(root, 'bench'));
+
+  // Vite sets NODE_ENV=production in this process, and a production server insists on a session
+  // secret: give every server the benchmark starts one (set your own to override it).
+  process.env.SESSION_SECRET ||= 'benchmark-session-secret-0123456789abcdef';
+  await ensureBuilt(log);
+  log('preparing the bench copy of the site (static baseline page, Workbox baseline worker)');
+  const site = await prepareSite();
+  const server = await startServer({ DIST_DIR: site.dir });
+  log(`production server on ${server.url}${smoke ? ' (SMOKE run)' : ''}`);
+  const sections: Section[] = [];
+  try {
+    for (const id of wanted) {
+      log(`section ${id}`);
+      sections.push(await SECTIONS[id]!({ smoke, site, server, log }));
+    }
+  } finally {
+    await server.stop();
+    await rm(site.dir, { recursive: true, force: true });
+  }
+
+  const seconds = (Date.now() - started.getTime()) / 1000;
+  console.log(`\n${printTable(sections)}\n`);
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'cpu'}, Node ${process.version}`;
+  const files = await writeReport(outDir, sections, { started, seconds, machine, smoke });
+  const short = sections.flatMap((s) => s.rows.filter((r) => r.aim && !r.aim.met).map((r) => `${s.id}: ${r.metric}`));
+  if (short.length) console.log(`short of an aim:\n  ${short.join('\n  ')}`);
+  log(`wrote ${files.map((f) => path.relative(process.cwd(), f)).join(', ')}`);
+  log(`benchmark finished in ${seconds.toFixed(0)} s`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`benchmark failed: ${error instanceof Error ? error.stack : String(error)}`);
+  process.exitCode = 1;
+});

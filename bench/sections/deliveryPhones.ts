@@ -1,0 +1,88 @@
+/**
+ * The three phones of the delivery benchmark: ours (the real recorder screen), and two baseline
+ * pages that upload the very bytes ours recorded: a plain fetch PUT (what a naive recorder does)
+ * and the same PUT through Workbox's stock BackgroundSyncPlugin in a bench-only service worker.
+ */
+import { createHash } from 'node:crypto';
+import type { BrowserContext, Page } from '@playwright/test';
+import { contentDigestHeader } from '../../src/shared/api.js';
+
+export interface RecordedNote {
+  id: string;
+  contentType: string;
+  audio: Buffer;
+}
+
+/** The newest note our recorder put in its outbox that is not in `known`, with its audio, read from IndexedDB. */
+export async function newestOutboxNote(page: Page, known: ReadonlySet<string>): Promise<RecordedNote> {
+  const found = await page.evaluate(async (knownIds) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('milenotes');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const read = <T,>(store: string, key?: string) =>
+      new Promise<T>((resolve, reject) => {
+        const os = db.transaction(store).objectStore(store);
+        const req = key === undefined ? os.getAll() : os.get(key);
+        req.onsuccess = () => resolve(req.result as T);
+        req.onerror = () => reject(req.error);
+      });
+    const notes = (await read<Array<{ id: string; createdAt: number; contentType: string }>>('notes'))
+      .filter((n) => !knownIds.includes(n.id))
+      .sort((a, b) => b.createdAt - a.createdAt);
+    const note = notes[0];
+    if (!note) return undefined;
+    const audio = await read<{ data: ArrayBuffer } | undefined>('audio', note.id);
+    db.close();
+    if (!audio) return undefined;
+    let binary = '';
+    for (const b of new Uint8Array(audio.data)) binary += String.fromCharCode(b);
+    return { id: note.id, contentType: note.contentType, base64: btoa(binary) };
+  }, [...known]);
+  if (!found) throw new Error('the note just sent is not in the outbox (or its audio is gone)');
+  return { id: found.id, contentType: found.contentType, audio: Buffer.from(found.base64, 'base64') };
+}
+
+export type BaselineKind = 'plain fetch' | 'Workbox BackgroundSyncPlugin';
+
+/** Opens a blank page under /bench/ on the proxy; for Workbox, with the stock plugin's worker in control. */
+export async function openBaselinePage(context: BrowserContext, origin: string, kind: BaselineKind): Promise<Page> {
+  const page = context.pages()[0] ?? (await context.newPage());
+  if (kind === 'plain fetch') {
+    await page.goto(`${origin}/bench/naive.html`);
+    return page;
+  }
+  await page.goto(`${origin}/bench/workbox.html`);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.register('/bench/baseline-sw.js', { scope: '/bench/' });
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+    }
+  });
+  return page;
+}
+
+/** Starts one PUT from the baseline page and returns at once; the page counts how its fetches settled. */
+export async function sendFromBaseline(page: Page, token: string, noteId: string, note: RecordedNote): Promise<void> {
+  const digest = contentDigestHeader(createHash('sha256').update(note.audio).digest('base64'));
+  await page.evaluate(
+    ({ url, contentType, digest, base64 }) => {
+      const w = window as unknown as { settled?: number };
+      w.settled ??= 0;
+      const body = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      // What a naive recorder does: one try; an error or a non-2xx answer is shown and the note is gone.
+      void fetch(url, { method: 'PUT', headers: { 'Content-Type': contentType, 'Content-Digest': digest }, body })
+        .then((r) => r.arrayBuffer())
+        .catch(() => undefined)
+        .finally(() => (w.settled = (w.settled ?? 0) + 1));
+    },
+    { url: `/api/r/${token}/notes/${noteId}?marker=mi-1&from=Bench`, contentType: note.contentType, digest, base64: note.audio.toString('base64') },
+  );
+}
+
+/** How many of the page's fetches have settled (answered or failed). */
+export function settledCount(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { settled?: number }).settled ?? 0);
+}
