@@ -12,7 +12,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { contentDigestHeader } from '../src/shared/api.js';
 import { openRepository } from '../server/db/index.js';
 import { linkIdOf, newToken } from '../server/links.js';
@@ -111,7 +111,7 @@ async function uploadAll(base: string, pathFor: (id: string) => string, count: n
   return latencies;
 }
 
-interface Result {
+export interface Result {
   name: string;
   notesPerSecond: number;
   p50: number;
@@ -123,22 +123,31 @@ interface Result {
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Uploads NOTES notes once, returning throughput, latencies and the process's peak memory in that run. */
-async function measure(name: string, pid: number, base: string, pathFor: (id: string) => string): Promise<Result> {
+async function measure(name: string, pid: number, base: string, pathFor: (id: string) => string, notes: number): Promise<Result> {
   await resetPeakRss(pid);
   const started = performance.now();
-  const latencies = await uploadAll(base, pathFor, NOTES, Math.floor(Math.random() * 1e9));
+  const latencies = await uploadAll(base, pathFor, notes, Math.floor(Math.random() * 1e9));
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { name, notesPerSecond: NOTES / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99), idleRssMb: 0, peakRssMb: await peakRssMb(pid) };
+  return { name, notesPerSecond: notes / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99), idleRssMb: 0, peakRssMb: await peakRssMb(pid) };
 }
 
 /** The disk here is shared and noisy: alternate the two servers and keep each one's better round. */
 const ROUNDS = 2;
 const best = (results: Result[]) => results.reduce((a, b) => (b.notesPerSecond > a.notesPerSecond ? b : a));
 
-async function main(): Promise<void> {
-  if (process.argv[2] === '--bare-server') return runBareServer(process.argv[3]!, Number(process.argv[4]));
+export interface IngestResult {
+  ours: Result;
+  baseline: Result;
+  notes: number;
+  noteBytes: number;
+  concurrency: number;
+  rounds: number;
+  warmup: number;
+}
 
+/** Runs the whole comparison and returns the figures (bench/run.ts calls this; main() prints them). */
+export async function runIngest({ notes = NOTES, warmup = WARMUP } = {}): Promise<IngestResult> {
   // On the real disk (bench/out), not a RAM-backed /tmp, so fsync costs what it costs.
   const work = await mkdtemp(path.join(root, 'bench', 'out-'));
   const children: ChildProcess[] = [];
@@ -171,15 +180,25 @@ async function main(): Promise<void> {
     const idle = new Map<string, number>();
     for (const t of targets) {
       await waitUntilUp(t.base, t.child);
-      await uploadAll(t.base, t.pathFor, WARMUP, 2_000_000_000);
+      await uploadAll(t.base, t.pathFor, warmup, 2_000_000_000);
       idle.set(t.name, await peakRssMb(t.child.pid!));
     }
     const rounds: Result[][] = [[], []];
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [i, t] of targets.entries()) rounds[i]!.push(await measure(t.name, t.child.pid!, t.base, t.pathFor));
+      for (const [i, t] of targets.entries()) rounds[i]!.push(await measure(t.name, t.child.pid!, t.base, t.pathFor, notes));
     }
     const [ours, baseline] = rounds.map((r) => ({ ...best(r), idleRssMb: idle.get(r[0]!.name)!, peakRssMb: Math.max(...r.map((x) => x.peakRssMb)) })) as [Result, Result];
+    return { ours, baseline, notes, noteBytes: NOTE_BYTES, concurrency: CONCURRENCY, rounds: ROUNDS, warmup };
+  } finally {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await rm(work, { recursive: true, force: true });
+  }
+}
 
+async function main(): Promise<void> {
+  if (process.argv[2] === '--bare-server') return runBareServer(process.argv[3]!, Number(process.argv[4]));
+  const { ours, baseline } = await runIngest();
+  {
     console.log(`\ningest: ${NOTES} notes of ${NOTE_BYTES / 1024} KB, ${CONCURRENCY} at a time, best of ${ROUNDS} alternating rounds (after ${WARMUP} warm-up)\n`);
     console.table([ours, baseline].map((r) => ({
       server: r.name,
@@ -193,10 +212,8 @@ async function main(): Promise<void> {
     console.log(`throughput ratio (MileNotes / bare): ${ratio.toFixed(2)}  (aim: >= 0.80)`);
     console.log(`peak memory over idle: ${(ours.peakRssMb - ours.idleRssMb).toFixed(0)} MB for ${CONCURRENCY} concurrent bodies of ${NOTE_BYTES / 1024} KB ` +
       `(${((CONCURRENCY * NOTE_BYTES) / 1024 / 1024).toFixed(1)} MB if held whole)`);
-  } finally {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    await rm(work, { recursive: true, force: true });
   }
 }
 
-await main();
+// Run as a script (npm run bench:ingest, or the bare server's child process); bench/run.ts imports it.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
