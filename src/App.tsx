@@ -12,8 +12,8 @@ import * as terms from './pages/TermsPage';
 import { CHUNK_ERROR_TEMPLATE_ID } from './shell';
 import './styles/site.css';
 
-/** The /r/:token shell: the spinner until the recorder chunk arrives, and its error screen in waiting. */
-function RecorderShell() {
+/** The shell of an on-demand screen: the spinner until its chunk arrives, and its error screen in waiting. */
+function ScreenShell() {
   return (
     <>
       <LoadingScreen />
@@ -30,9 +30,8 @@ export function AppRoutes() {
       <Route path="/" element={<home.HomePage />} />
       <Route path="/terms" element={<terms.TermsPage />} />
       <Route path="/privacy" element={<privacy.PrivacyPage />} />
-      <Route path="/r/:token" element={<RecorderShell />} />
-      {/* The keepsake page needs the same shell: a spinner, then its own chunk (src/keepsake). */}
-      <Route path="/s/:token" element={<RecorderShell />} />
+      <Route path="/r/:token" element={<ScreenShell />} />
+      <Route path="/s/:token" element={<ScreenShell />} />
       <Route path="*" element={<notFound.NotFoundPage />} />
     </Routes>
   );

@@ -1,27 +1,27 @@
 /**
- * The only script every page loads: it registers the service worker and, on /r/:token,
- * fetches the recorder (React and the screen) as one on-demand chunk. The spinner and the
- * marketing pages are plain prerendered HTML, so they paint without waiting for this.
+ * The only script every page loads: it registers the service worker and, on a screen that
+ * needs one (/r/:token, /s/:token), fetches that screen (React and the screen) as one
+ * on-demand chunk. Spinners and marketing pages are prerendered HTML and paint without it.
  */
 import { showChunkError } from './chunkError';
 import { loadChunk } from './lazyChunk';
 import { registerServiceWorker } from './serviceWorker';
 import './styles/site.css';
 
+type Mount = (root: HTMLElement) => void;
+
+const SCREENS: Array<{ path: RegExp; chunk: string; load: () => Promise<Mount> }> = [
+  { path: /^\/r\/[^/]+\/?$/, chunk: 'recorder', load: () => import('./recorderApp').then((m) => m.mountRecorder) },
+  { path: /^\/s\/[^/]+\/?$/, chunk: 'keepsake', load: () => import('./keepsake/keepsakeApp').then((m) => m.mountKeepsake) },
+];
+
 registerServiceWorker();
 
 const root = document.getElementById('root')!;
-if (/^\/r\/[^/]+\/?$/.test(window.location.pathname)) {
-  loadChunk('recorder', () => import('./recorderApp')).then(
-    ({ mountRecorder }) => mountRecorder(root),
-    (error: unknown) => {
-      console.error(error);
-      showChunkError(root);
-    },
-  );
-} else if (/^\/s\/[^/]+\/?$/.test(window.location.pathname)) {
-  loadChunk('keepsake', () => import('./keepsake/keepsakeApp')).then(
-    ({ mountKeepsake }) => mountKeepsake(root),
+const screen = SCREENS.find(({ path }) => path.test(window.location.pathname));
+if (screen) {
+  loadChunk(screen.chunk, screen.load).then(
+    (mount) => mount(root),
     (error: unknown) => {
       console.error(error);
       showChunkError(root);
