@@ -17,6 +17,8 @@ export interface AuthConfig {
   audioUrlTtlSeconds: number;
   /** Wait this long after one JWKS fetch before another; stops forged key ids from hammering Apple. */
   jwksCooldownMs: number;
+  /** Sign-in and refresh attempts allowed per IP per minute. */
+  signInPerMinute: number;
 }
 
 function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -44,5 +46,6 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
     refreshTtlSeconds: seconds(env, 'REFRESH_TOKEN_TTL_SECONDS', 60 * 24 * 3600),
     audioUrlTtlSeconds: seconds(env, 'AUDIO_URL_TTL_SECONDS', 10 * 60),
     jwksCooldownMs: seconds(env, 'APPLE_JWKS_COOLDOWN_SECONDS', 30) * 1000,
+    signInPerMinute: seconds(env, 'SIGN_IN_RATE_LIMIT_PER_MINUTE', 30) || 30,
   };
 }

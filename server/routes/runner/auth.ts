@@ -1,5 +1,6 @@
 /** Sign in with Apple and session refresh: the only runner routes without a bearer token. */
 import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiErrorSchema } from '../../../src/shared/api.js';
 import { AppleSignInSchema, RefreshSchema, SessionSchema, type Session } from '../../../src/shared/runnerApi.js';
@@ -18,6 +19,16 @@ const refreshRefused = () =>
 
 export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
   const { auth, repo } = ctx;
+  // Per server process, like the recorder's limit: enough for a person retrying, not for a script guessing.
+  await app.register(rateLimit, {
+    max: auth.signInPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (req) => req.ip,
+    errorResponseBuilder: (_req, context) =>
+      new ApiProblem(429, 'rate_limited', 'Too many sign-in attempts. Please wait a minute and try again.', {
+        'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))),
+      }),
+  });
   const expiresAt = (now: number) => new Date(now + auth.refreshTtlSeconds * 1000).toISOString();
 
   async function sessionFor(account: Account, sessionId: string, refreshToken: string): Promise<Session> {
@@ -30,7 +41,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   }
 
   app.post('/auth/apple', {
-    schema: { body: AppleSignInSchema, response: { 200: SessionSchema, 401: ApiErrorSchema, 503: ApiErrorSchema } },
+    schema: { body: AppleSignInSchema, summary: 'Sign in with Apple: exchange an identity token for a session', response: { 200: SessionSchema, 401: ApiErrorSchema, 429: ApiErrorSchema, 503: ApiErrorSchema } },
   }, async (req) => {
     let sub: string;
     try {
@@ -57,7 +68,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   });
 
   app.post('/auth/refresh', {
-    schema: { body: RefreshSchema, response: { 200: SessionSchema, 401: ApiErrorSchema } },
+    schema: { body: RefreshSchema, summary: 'Swap a refresh token (used once) for a new session', response: { 200: SessionSchema, 401: ApiErrorSchema, 429: ApiErrorSchema } },
   }, async (req) => {
     const now = Date.now();
     const refreshToken = newRefreshToken();

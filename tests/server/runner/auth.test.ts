@@ -72,3 +72,22 @@ describe.each(BACKENDS)('runner sign-in on %s', (kind) => {
     expect(res.json().message).toMatch(/identityToken/);
   });
 });
+
+describe('sign-in attempts', () => {
+  let t: RunnerTestApp;
+  beforeAll(async () => {
+    t = await startRunnerApp('sqlite', { SIGN_IN_RATE_LIMIT_PER_MINUTE: '3' });
+  });
+  afterAll(() => t.close());
+
+  it('should be limited per IP with a clear message and a Retry-After', async () => {
+    const attempt = () => t.app.inject({ method: 'POST', url: '/api/auth/apple', payload: { identityToken: 'x'.repeat(40) } });
+    for (let i = 0; i < 3; i++) expect((await attempt()).statusCode).toBe(401);
+    const limited = await attempt();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ error: 'rate_limited', message: expect.stringMatching(/wait a minute/) });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Other runner routes are not counted against it.
+    expect((await t.app.inject({ url: '/api/races' })).statusCode).toBe(200);
+  });
+});
