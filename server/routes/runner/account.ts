@@ -6,7 +6,7 @@ import { deleteRunnerAccount } from '../../runner/deletion.js';
 import { BEARER, requireRunner, type RunnerContext } from './context.js';
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
-  app.delete('/me', { schema: { security: BEARER, response: { 204: NoContentSchema, 401: ApiErrorSchema } } }, async (req, reply) => {
+  app.delete('/me', { schema: { summary: 'Delete the account: every entry, link, note, receipt, share and audio file', security: BEARER, response: { 204: NoContentSchema, 401: ApiErrorSchema } } }, async (req, reply) => {
     const account = await requireRunner(ctx, req);
     const { files } = await deleteRunnerAccount(ctx.repo, ctx.blobs, account.id);
     req.log.info({ files }, 'runner account deleted');

@@ -48,7 +48,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     };
   };
 
-  app.get('/races', { schema: { response: { 200: RaceListSchema } } }, async () => {
+  app.get('/races', { schema: { summary: 'Races, upcoming and past, with their markers', response: { 200: RaceListSchema } } }, async () => {
     const today = new Date().toISOString().slice(0, 10);
     return {
       races: RACES.map((r) => ({
@@ -59,13 +59,13 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     };
   });
 
-  app.get('/entries', { schema: { security: bearer, response: { 200: EntryListSchema, 401: ApiErrorSchema } } }, async (req) => {
+  app.get('/entries', { schema: { summary: 'The runner’s entries', security: bearer, response: { 200: EntryListSchema, 401: ApiErrorSchema } } }, async (req) => {
     const account = await requireRunner(ctx, req);
     return { entries: (await repo.runner.listEntries(account.id)).map((e) => entryBody(e)) };
   });
 
   app.post('/entries', {
-    schema: { security: bearer, body: NewEntrySchema, response: { 201: EntrySchema, 400: ApiErrorSchema, 401: ApiErrorSchema } },
+    schema: { summary: 'Enter a race; the answer carries the link for friends (shown once)', security: bearer, body: NewEntrySchema, response: { 201: EntrySchema, 400: ApiErrorSchema, 401: ApiErrorSchema } },
   }, async (req, reply) => {
     const account = await requireRunner(ctx, req);
     const race = await repo.getRace(req.body.raceId);
@@ -79,7 +79,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.post('/entries/:id/link', {
-    schema: { security: bearer, params: IdParamsSchema, response: { 200: LinkSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+    schema: { summary: 'Issue a new link for friends and revoke the old one', security: bearer, params: IdParamsSchema, response: { 200: LinkSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
   }, async (req) => {
     const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
     const token = newToken();
@@ -88,7 +88,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.delete('/entries/:id/link', {
-    schema: { security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+    schema: { summary: 'Revoke the link for friends', security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
   }, async (req, reply) => {
     const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
     await repo.runner.revokeLinks(entry, new Date().toISOString());
@@ -96,7 +96,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.get('/entries/:id/notes', {
-    schema: {
+    schema: { summary: 'Notes grouped by marker (?summary=1: counts only)',
       security: bearer, params: IdParamsSchema, querystring: NotesQuerySchema,
       response: { 200: EntryNotesSchema, 401: ApiErrorSchema, 404: ApiErrorSchema },
     },

@@ -25,7 +25,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   const { repo } = ctx;
 
   app.get('/notes/:id/audio', {
-    schema: {
+    schema: { summary: 'A converted note (M4A) for its runner: bearer session or the signed audioUrl',
       security: [{ bearer: [] }, {}], params: IdParamsSchema, querystring: AudioQuerySchema,
       response: { 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema },
     },
@@ -49,7 +49,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   });
 
   app.post('/notes/:id/played', {
-    schema: { security: bearer, params: IdParamsSchema, body: PlayedSchema, response: { 200: PlayReceiptSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+    schema: { summary: 'Report that a note was played; its sender then sees “Heard at …”', security: bearer, params: IdParamsSchema, body: PlayedSchema, response: { 200: PlayReceiptSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
   }, async (req) => {
     const account = await requireRunner(ctx, req);
     const note = await repo.runner.findOwnedNote(req.params.id);
@@ -59,7 +59,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   });
 
   app.get('/r/:token/notes/:noteId/status', {
-    schema: { params: RecorderNoteParamsSchema, response: { 200: NoteHeardSchema, 404: ApiErrorSchema } },
+    schema: { summary: 'For the sender’s recorder: whether its own note was heard, and where', params: RecorderNoteParamsSchema, response: { 200: NoteHeardSchema, 404: ApiErrorSchema } },
   }, async (req): Promise<NoteHeard> => {
     const note = await repo.runner.findNoteWithPlay(req.params.noteId);
     // The note must have come through this very link: a note id alone, or a link alone, tells nothing.

@@ -33,7 +33,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   }
 
   app.post('/shares', {
-    schema: { security: bearer, body: NewShareSchema, response: { 201: ShareSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+    schema: { summary: 'Share an entry or one note as a keepsake page', security: bearer, body: NewShareSchema, response: { 201: ShareSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
   }, async (req, reply) => {
     const account = await requireRunner(ctx, req);
     if ((req.body.entryId === undefined) === (req.body.noteId === undefined)) {
@@ -58,7 +58,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.delete('/shares/:id', {
-    schema: { security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+    schema: { summary: 'Stop sharing', security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
   }, async (req, reply) => {
     const account = await requireRunner(ctx, req);
     if (!(await repo.runner.deleteShare(account.id, req.params.id))) {
@@ -68,7 +68,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.get('/s/:token', {
-    schema: { params: ShareTokenParamsSchema, response: { 200: KeepsakeSchema, 404: ApiErrorSchema } },
+    schema: { summary: 'The keepsake page’s data', params: ShareTokenParamsSchema, response: { 200: KeepsakeSchema, 404: ApiErrorSchema } },
   }, async (req): Promise<Keepsake> => {
     const { share, notes } = await sharedNotes(req.params.token);
     const entry = await repo.runner.getEntryById(share.entryId);
@@ -84,7 +84,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.get('/s/:token/notes/:id/audio', {
-    schema: { params: ShareAudioParamsSchema, response: { 404: ApiErrorSchema } },
+    schema: { summary: 'A shared note’s audio, while it is shared', params: ShareAudioParamsSchema, response: { 404: ApiErrorSchema } },
   }, async (req, reply) => {
     const { notes } = await sharedNotes(req.params.token);
     const note = notes.find((n) => n.id === req.params.id);
