@@ -37,6 +37,9 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
   if ((secret === undefined || secret === '') && env.NODE_ENV === 'production') {
     throw new Error('SESSION_SECRET is required in production: sessions and audio URLs are signed with it.');
   }
+  if (!env.APPLE_AUDIENCE && env.NODE_ENV === 'production') {
+    throw new Error("APPLE_AUDIENCE is required in production: it is the app's bundle id, the audience of Apple's identity tokens.");
+  }
   return {
     appleJwksUrl: env.APPLE_JWKS_URL || APPLE_JWKS_DEFAULT,
     appleAudience: env.APPLE_AUDIENCE || 'com.milenotes.app',
