@@ -57,7 +57,13 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
       return setState({ phase: 'blocked', message: microphoneErrorMessage(error) });
     }
     const mimeType = chooseMimeType();
-    const recorder = new MediaRecorder(stream, { ...(mimeType ? { mimeType } : {}), audioBitsPerSecond: AUDIO_BITS_PER_SECOND });
+    let recorder: MediaRecorder;
+    try {
+      recorder = new MediaRecorder(stream, { ...(mimeType ? { mimeType } : {}), audioBitsPerSecond: AUDIO_BITS_PER_SECOND });
+    } catch (error) {
+      stream.getTracks().forEach((t) => t.stop());
+      return setState({ phase: 'blocked', message: `This browser could not start recording (${(error as Error).name}). Try Safari or Chrome.` });
+    }
     const id = crypto.randomUUID();
     const startedAt = Date.now();
     try {

@@ -7,11 +7,11 @@ test.describe('the recorder without signal', () => {
     const token = await server.createLink('Alex');
     const { context } = await launchPhone(await speechWav());
     try {
-      const page = await openRecorder(context, server, token);
+      const page = await test.step('open the link online', () => openRecorder(context, server, token));
       const status = page.getByTestId('status-line');
       await expect(status).toHaveText('Online.');
 
-      await context.setOffline(true);
+      await test.step('go offline', () => context.setOffline(true));
       await expect(status).toContainText("You're offline. 0 notes waiting on this phone.");
       await fillDetails(page, 'Mile 20', 'Sam');
       await record(page, 3);

@@ -30,11 +30,9 @@ export async function launchPhone(wav: string, profile?: string, { denyMicrophon
 export async function openRecorder(context: BrowserContext, server: RunningServer, token: string): Promise<Page> {
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(`${server.url}/r/${token}`);
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) {
-      await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
-    }
+  // A worker that never takes control (its precache failed, e.g. dist/ rebuilt mid-test) fails here, not in a later step.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 }).catch(() => {
+    throw new Error('The service worker did not take control of the recorder within 20 s (was dist/ rebuilt during the test?)');
   });
   await expect(page.getByRole('button', { name: 'Record' })).toBeVisible();
   return page;
