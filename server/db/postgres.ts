@@ -99,9 +99,10 @@ export function createPostgresRepository(connectionString: string): Repository {
       return row && { noteId: String(row.note_id), attempts: Number(row.attempts) };
     },
     async markConverted(noteId, convertedKey, durationMs) {
-      await inTransaction(async (c) => {
-        await query(c, SQL.markConverted, [convertedKey, durationMs, noteId]);
+      return inTransaction(async (c) => {
+        const updated = await query(c, SQL.markConverted, [convertedKey, durationMs, noteId]);
         await query(c, SQL.deleteJob, [noteId]);
+        return updated.length > 0;
       });
     },
     async markFailed(noteId, reason) {

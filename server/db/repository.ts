@@ -60,7 +60,8 @@ export interface Repository {
 
   /** Takes the oldest job whose lease has run out, leasing it until now + leaseMs. */
   claimJob(now: number, leaseMs: number): Promise<ClaimedJob | undefined>;
-  markConverted(noteId: string, convertedKey: string, durationMs: number): Promise<void>;
+  /** False when the note was deleted meanwhile: its converted file is then the caller's to remove. */
+  markConverted(noteId: string, convertedKey: string, durationMs: number): Promise<boolean>;
   markFailed(noteId: string, reason: string): Promise<void>;
 
   /** The runner app's rows (accounts, entries, receipts, shares), on the same connection. */

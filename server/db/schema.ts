@@ -80,7 +80,7 @@ export const SQL = {
     'UPDATE jobs SET locked_until = ?, attempts = attempts + 1 ' +
     'WHERE note_id = (SELECT note_id FROM jobs WHERE locked_until < ? ORDER BY created_at, note_id LIMIT 1) ' +
     'AND locked_until < ? RETURNING note_id, attempts',
-  markConverted: "UPDATE notes SET status = 'converted', converted_key = ?, duration_ms = ?, failure_reason = NULL WHERE id = ?",
+  markConverted: "UPDATE notes SET status = 'converted', converted_key = ?, duration_ms = ?, failure_reason = NULL WHERE id = ? RETURNING id",
   markFailed: "UPDATE notes SET status = 'failed', failure_reason = ? WHERE id = ?",
   deleteJob: 'DELETE FROM jobs WHERE note_id = ?',
 } as const;

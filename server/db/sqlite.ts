@@ -103,9 +103,10 @@ export function createSqliteRepository(file: string): Repository {
       return row && { noteId: String(row.note_id), attempts: Number(row.attempts) };
     },
     async markConverted(noteId, convertedKey, durationMs) {
-      db.transaction(() => {
-        run(SQL.markConverted, convertedKey, durationMs, noteId);
+      return db.transaction(() => {
+        const updated = db.prepare(SQL.markConverted).get(convertedKey, durationMs, noteId);
         run(SQL.deleteJob, noteId);
+        return updated !== undefined;
       })();
     },
     async markFailed(noteId, reason) {

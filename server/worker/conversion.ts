@@ -77,7 +77,12 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       const key = `converted/${note.id}.m4a`;
       const { size } = await stat(output);
       await blobs.put(key, createReadStream(output), { maxBytes: Number.MAX_SAFE_INTEGER, contentType: 'audio/mp4', length: size });
-      await repo.markConverted(note.id, key, durationMs);
+      if (!(await repo.markConverted(note.id, key, durationMs))) {
+        // The runner deleted their account while ffmpeg ran: leave no file of theirs behind.
+        await blobs.delete(key);
+        log.info({ noteId: note.id }, 'note deleted during conversion; its converted file was removed');
+        return;
+      }
       log.info({ noteId: note.id, durationMs }, 'note converted');
     } finally {
       await rm(dir, { recursive: true, force: true });

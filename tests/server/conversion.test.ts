@@ -75,6 +75,37 @@ describe('audio conversion', () => {
 });
 
 describe('conversion jobs', () => {
+  it('should leave no converted file behind when the note is deleted while ffmpeg runs', async () => {
+    const first = await startTestApp('sqlite', { CONVERT_WORKER: 'off' });
+    const tok = await makeLink(first.app.repo);
+    const noteId = randomUUID();
+    const body = await readFile(path.join(dir, FORMATS['WebM/Opus'].file));
+    expect((await putNote(first.app, { token: tok, body, noteId })).statusCode).toBe(201);
+    await first.app.close();
+
+    // The account is deleted between the worker claiming the job and recording its result.
+    const second = await restartOn(first.backend, { CONVERT_WORKER: 'off' });
+    const repo = second.repo;
+    let convertedKey = '';
+    const vanishing = Object.assign(Object.create(repo) as typeof repo, {
+      markConverted: async (id: string, key: string, ms: number) => {
+        convertedKey = key;
+        await repo.markConverted(id, key, ms);
+        return false;
+      },
+    });
+    const { startConversionWorker } = await import('../../server/worker/conversion.js');
+    const worker = startConversionWorker({ repo: vanishing, blobs: second.blobs, log: second.log, ffmpegTimeoutMs: 30_000, pollMs: 50 });
+    try {
+      await vi.waitFor(() => expect(convertedKey).not.toBe(''), { timeout: 30_000, interval: 50 });
+      await vi.waitFor(async () => expect(await second.blobs.exists(convertedKey)).toBe(false), { timeout: 10_000, interval: 50 });
+    } finally {
+      await worker.stop();
+      await second.close();
+      await first.backend.cleanup();
+    }
+  });
+
   it('should survive a restart: a note received while no worker ran is converted by the next server', async () => {
     const first = await startTestApp('sqlite', { CONVERT_WORKER: 'off' });
     const tok = await makeLink(first.app.repo);
