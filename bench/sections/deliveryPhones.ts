@@ -15,25 +15,25 @@ export interface RecordedNote {
 
 /** The newest note our recorder put in its outbox that is not in `known`, with its audio, read from IndexedDB. */
 export async function newestOutboxNote(page: Page, known: ReadonlySet<string>): Promise<RecordedNote> {
+  // No named helpers in here: the bundler's name-keeping wrapper does not exist in the page.
   const found = await page.evaluate(async (knownIds) => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const open = indexedDB.open('milenotes');
       open.onsuccess = () => resolve(open.result);
       open.onerror = () => reject(open.error);
     });
-    const read = <T,>(store: string, key?: string) =>
-      new Promise<T>((resolve, reject) => {
-        const os = db.transaction(store).objectStore(store);
-        const req = key === undefined ? os.getAll() : os.get(key);
-        req.onsuccess = () => resolve(req.result as T);
-        req.onerror = () => reject(req.error);
-      });
-    const notes = (await read<Array<{ id: string; createdAt: number; contentType: string }>>('notes'))
-      .filter((n) => !knownIds.includes(n.id))
-      .sort((a, b) => b.createdAt - a.createdAt);
-    const note = notes[0];
+    const all = await new Promise<Array<{ id: string; createdAt: number; contentType: string }>>((resolve, reject) => {
+      const req = db.transaction('notes').objectStore('notes').getAll();
+      req.onsuccess = () => resolve(req.result as Array<{ id: string; createdAt: number; contentType: string }>);
+      req.onerror = () => reject(req.error);
+    });
+    const note = all.filter((n) => !knownIds.includes(n.id)).sort((a, b) => b.createdAt - a.createdAt)[0];
     if (!note) return undefined;
-    const audio = await read<{ data: ArrayBuffer } | undefined>('audio', note.id);
+    const audio = await new Promise<{ data: ArrayBuffer } | undefined>((resolve, reject) => {
+      const req = db.transaction('audio').objectStore('audio').get(note.id);
+      req.onsuccess = () => resolve(req.result as { data: ArrayBuffer } | undefined);
+      req.onerror = () => reject(req.error);
+    });
     db.close();
     if (!audio) return undefined;
     let binary = '';

@@ -45,6 +45,18 @@ async function audit(url: string, port: number): Promise<PageRun> {
   };
 }
 
+/** Lighthouse now and then loses a trace (NO_NAVSTART, NO_FCP): such a run is repeated, up to twice. */
+async function auditWithRetry(ctx: BenchContext, url: string, port: number): Promise<PageRun> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await audit(url, port);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      ctx.log(`pages: ${(error as Error).message}; running it again`);
+    }
+  }
+}
+
 const gzipKb = async (dir: string, files: string[]) => {
   let total = 0;
   for (const f of new Set(files)) total += gzipSync(await readFile(path.join(dir, f)), { level: 9 }).length;
@@ -66,7 +78,7 @@ export async function pagesSection(ctx: BenchContext): Promise<Section> {
     for (let round = 1; round <= runs; round++) {
       for (const t of targets) {
         ctx.log(`pages: Lighthouse round ${round}/${runs} ${t.label}`);
-        results.get(t.label)!.push(await audit(ctx.server.url + t.path, chrome.port));
+        results.get(t.label)!.push(await auditWithRetry(ctx, ctx.server.url + t.path, chrome.port));
       }
     }
   } finally {
