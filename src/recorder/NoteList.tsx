@@ -4,6 +4,8 @@ interface Props {
   runner: string;
   notes: OutboxNote[];
   progress: Record<string, number>;
+  /** Where the runner heard a delivered note, e.g. 'Mile 13' (src/recorder/useHeard.ts). */
+  heard: Record<string, string | null>;
   onRetry: (id: string) => void;
   onDelete: (id: string) => void;
 }
@@ -24,7 +26,7 @@ function stateLabel(note: OutboxNote, progress: number | undefined): string {
 const time = (ms: number) => new Date(ms).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
 
 /** Every note this person made for this runner, newest last, with what is happening to it. */
-export function NoteList({ runner, notes, progress, onRetry, onDelete }: Props) {
+export function NoteList({ runner, notes, progress, heard, onRetry, onDelete }: Props) {
   if (!notes.length) return null;
   return (
     <section className="rec-card" aria-labelledby="rec-notes-title">
@@ -41,6 +43,11 @@ export function NoteList({ runner, notes, progress, onRetry, onDelete }: Props) 
             <p className="rec-note-state" data-testid="note-state">
               {stateLabel(note, progress[note.id])}
             </p>
+            {note.state === 'delivered' && heard[note.id] ? (
+              <p className="rec-note-heard" data-testid="note-heard">
+                Heard at {heard[note.id]}
+              </p>
+            ) : null}
             {note.state !== 'delivered' && note.lastError ? <p className="rec-note-reason">{note.lastError}</p> : null}
             {note.state === 'failed' ? (
               <div className="rec-actions">

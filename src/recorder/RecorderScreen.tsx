@@ -5,6 +5,7 @@ import { DetailsFields } from './DetailsFields.js';
 import { NoteList } from './NoteList.js';
 import { RecordPanel } from './RecordPanel.js';
 import { StatusLine } from './StatusLine.js';
+import { useHeard } from './useHeard.js';
 import { hasBackgroundSync, requestBackgroundSync, useOutbox } from './useOutbox.js';
 import { useOnline } from './useOnline.js';
 import { useRecorder } from './useRecorder.js';
@@ -18,6 +19,7 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   const meter = useRef<HTMLSpanElement>(null);
   const recorder = useRecorder(token, meter);
   const outbox = useOutbox(token);
+  const heard = useHeard(token, outbox.notes);
   const online = useOnline();
   const storageWarning = useStorageWarning();
   const [marker, setMarker] = useState('');
@@ -83,6 +85,7 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
         runner={runner}
         notes={outbox.notes}
         progress={outbox.progress}
+        heard={heard}
         onRetry={(id) => void outbox.retry(id)}
         onDelete={(id) => void outbox.remove(id)}
       />

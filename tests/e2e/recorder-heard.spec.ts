@@ -1,0 +1,58 @@
+/**
+ * 'Heard at Mile N' in the sender's recorder: a friend records a note for a runner who signed in
+ * with Apple (JWKS served by this test); the runner's app reports the note played at mile 13.
+ */
+import { randomUUID } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { startFakeApple, type FakeApple } from '../server/auth/fakeApple';
+import { speechWav, startServer, type RunningServer } from './fixtures';
+import { fillDetails, launchPhone, noteStates, openRecorder, record, screenshot } from './support/recorder';
+
+let apple: FakeApple;
+let server: RunningServer;
+
+test.beforeAll(async () => {
+  apple = await startFakeApple();
+  server = await startServer({ APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'e2e-secret-that-is-long-enough-0123456789' });
+});
+test.afterAll(async () => {
+  await server?.stop();
+  await apple?.close();
+});
+
+async function api(method: string, url: string, accessToken?: string, body?: object) {
+  const res = await fetch(`${server.url}${url}`, {
+    method,
+    headers: { ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, json: await res.json().catch(() => undefined) };
+}
+
+test("the sender's recorder shows 'Heard at Mile 13' once the runner's app reports the note played", async () => {
+  const signIn = await api('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: randomUUID() }) });
+  const session = signIn.json.accessToken as string;
+  const entry = (await api('POST', '/api/entries', session, { raceId: 'chicago-2025', displayName: 'Alex' })).json;
+
+  const { context } = await launchPhone(await speechWav());
+  try {
+    const page = await openRecorder(context, server, entry.link.token);
+    await fillDetails(page, 'Mile 13', 'Sam');
+    await record(page, 2);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(noteStates(page)).toHaveText(['Delivered']);
+    await expect(page.getByTestId('note-heard')).toHaveCount(0);
+
+    const noteId = (await page.getByTestId('note').getAttribute('data-note-id'))!;
+    expect((await api('POST', `/api/notes/${noteId}/played`, session, { playedAt: new Date().toISOString(), marker: 'mi-13' })).status).toBe(200);
+
+    await page.reload();
+    await expect(page.getByTestId('note-heard')).toHaveText('Heard at Mile 13');
+    await expect(noteStates(page)).toHaveText(['Delivered']);
+    await screenshot(page, 'heard');
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
