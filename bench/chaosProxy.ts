@@ -50,6 +50,8 @@ export interface ChaosProxy {
   now(): number;
   readonly schedule: VenueSchedule;
   readonly log: ProxyLogEntry[];
+  /** Connections refused in offline windows (they never became a logged request). */
+  refused(): number;
   close(): Promise<void>;
 }
 
@@ -114,6 +116,7 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
   const sockets = new Set<Socket>();
   const timers: NodeJS.Timeout[] = [];
   let startedAt: number | undefined;
+  let refused = 0;
 
   const now = () => (startedAt === undefined ? -1 : performance.now() - startedAt);
   const inSchedule = () => startedAt !== undefined && now() < schedule.durationMs;
@@ -182,7 +185,10 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
     }
   });
   server.on('connection', (socket: Socket) => {
-    if (offlineNow()) return socket.destroy();
+    if (offlineNow()) {
+      refused++;
+      return socket.destroy();
+    }
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -195,6 +201,7 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
     schedule,
     log,
     now,
+    refused: () => refused,
     start() {
       startedAt = performance.now();
       // The signal drops: whatever is in flight dies with it.

@@ -94,8 +94,10 @@ function bars(chart: BarChart): string {
 function lines(chart: LineChart): string {
   const values = chart.series.flatMap((s) => s.values).filter((v): v is number => v !== null && Number.isFinite(v));
   const max = niceMax(Math.max(0, ...values, chart.line?.value ?? 0));
-  const step = plotW / Math.max(1, chart.xLabels.length - 1);
-  const x = (i: number) => M.left + (chart.xLabels.length === 1 ? plotW / 2 : i * step);
+  // Inset the first and last points so their labels fit inside the picture.
+  const inset = 50;
+  const step = (plotW - 2 * inset) / Math.max(1, chart.xLabels.length - 1);
+  const x = (i: number) => M.left + (chart.xLabels.length === 1 ? plotW / 2 : inset + i * step);
   const y = (v: number) => M.top + plotH - (v / max) * plotH;
   const body: string[] = chart.xLabels.map((l, i) => `<text x="${x(i)}" y="${M.top + plotH + 18}" text-anchor="middle">${esc(l)}</text>`);
   chart.series.forEach((s, si) => {

@@ -65,7 +65,11 @@ function outcomeOf(db: Database.Database, run: SystemRun, audioBytes: number): O
   const repeated201s = [...okAnswers.values()].reduce((sum, n) => sum + n - 1, 0);
   const lastMs = Math.max(-Infinity, ...stored.map((n) => Date.parse(n.receivedAt) - run.startedWallMs));
   const fates: Record<string, number> = {};
-  for (const e of uploads) fates[e.fate] = (fates[e.fate] ?? 0) + 1;
+  for (const e of uploads) {
+    const key = `${e.fate}${e.status ? ` ${e.status}` : ''}`;
+    fates[key] = (fates[key] ?? 0) + 1;
+  }
+  if (run.proxy.refused()) fates['connection refused (offline)'] = run.proxy.refused();
   return {
     delivered: stored.length,
     duplicates: stored.length - shas.size + repeated201s,
@@ -143,6 +147,21 @@ export async function deliverySection(ctx: BenchContext): Promise<Section> {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
     ctx.log('delivery: measuring what arrived');
+    // Why a note of ours did not arrive, in the outbox's own words.
+    const stuck = await page.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open('milenotes');
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      const all = await new Promise<Array<{ state: string; attempts: number; lastStatus?: number; lastError?: string }>>((resolve, reject) => {
+        const req = db.transaction('notes').objectStore('notes').getAll();
+        req.onsuccess = () => resolve(req.result as Array<{ state: string; attempts: number; lastStatus?: number; lastError?: string }>);
+        req.onerror = () => reject(req.error);
+      });
+      db.close();
+      return all.filter((n) => n.state !== 'delivered').map((n) => `${n.state} after ${n.attempts} attempts, last status ${n.lastStatus ?? '-'}: ${n.lastError ?? ''}`);
+    });
 
     const [o, p, w] = [outcomeOf(db, ours, audioBytes), outcomeOf(db, naive, audioBytes), outcomeOf(db, workbox, audioBytes)];
     const pct = (x: Outcome) => (100 * x.delivered) / n;
@@ -181,6 +200,7 @@ export async function deliverySection(ctx: BenchContext): Promise<Section> {
         `Notes of ${seconds} s recorded through the fake microphone; ${audioBytes} audio bytes in all. Wire bytes count the request bodies the phone pushed through the proxy, whole or cut; headers and answers came to ${o.headerBytes} B more for ours.`,
         `Delivered = stored on the server under the note's id (read from its database); the time of delivery is the server's receivedAt. Duplicates = the same audio stored under two ids plus repeated 201s for one id that reached the phone.`,
         `Upload attempts and their fates at the proxy: ours ${o.attempts} (${fates(o)}); plain fetch ${p.attempts} (${fates(p)}); Workbox ${w.attempts} (${fates(w)}).`,
+        `Our outbox at the end: ${stuck.length ? stuck.join(' | ') : 'every note delivered'}.`,
         `Waited up to ${waitAfterGood.ours / 1000} s after the good link for ours and ${waitAfterGood.baselines / 1000} s for the baselines.`,
       ],
     };
