@@ -8,10 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import {
-  analyseAudio, blobsWithSha256, fillDetails, launchPhone, noteStates, openRecorder, record, serverNotes,
+  analyseAudio, blobsWithSha256, fillDetails, launchPhone, noteStates, openRecorder, serverNotes,
 } from '../../tests/e2e/support/recorder.js';
 import { speechWav } from '../../tests/e2e/support/speech.js';
 import type { Section } from '../report.js';
+import { recordAtLeast } from './deliveryPhones.js';
 import type { BenchContext } from './context.js';
 
 /** Chrome's defaults on the same microphone: getUserMedia({ audio: true }), new MediaRecorder(stream). */
@@ -44,7 +45,7 @@ export async function audioSection(ctx: BenchContext): Promise<Section> {
     const page = await openRecorder(context, ctx.server, token);
     await fillDetails(page, 'Mile 1', 'Bench');
     ctx.log(`audio: recording ${seconds} s with our recorder`);
-    await record(page, seconds);
+    await recordAtLeast(page, seconds);
     await page.getByRole('button', { name: 'Send' }).click();
     await noteStates(page).filter({ hasText: 'Delivered' }).first().waitFor({ timeout: 30_000 });
     const [note] = await serverNotes(ctx.server, token);

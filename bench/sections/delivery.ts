@@ -10,12 +10,12 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { BrowserContext } from '@playwright/test';
 import { linkIdOf } from '../../server/links.js';
-import { fillDetails, launchPhone, openRecorder, record } from '../../tests/e2e/support/recorder.js';
+import { fillDetails, launchPhone, openRecorder } from '../../tests/e2e/support/recorder.js';
 import { speechWav } from '../../tests/e2e/support/speech.js';
 import { startChaosProxy, type ChaosProxy, type VenueSchedule } from '../chaosProxy.js';
 import type { Row, Section } from '../report.js';
 import type { BenchContext } from './context.js';
-import { newestOutboxNote, openBaselinePage, sendFromBaseline, settledCount, type BaselineKind, type RecordedNote } from './deliveryPhones.js';
+import { newestOutboxNote, openBaselinePage, recordAtLeast, sendFromBaseline, settledCount, type BaselineKind, type RecordedNote } from './deliveryPhones.js';
 
 const NOTE_PATH = /^\/api\/r\/[^/]+\/notes\/([0-9a-fA-F-]{36})(\?|$)/;
 
@@ -122,7 +122,7 @@ export async function deliverySection(ctx: BenchContext): Promise<Section> {
     ctx.log(`delivery: venue schedule started (${schedule.durationMs / 1000} s); recording ${n} notes of ${seconds} s`);
     let audioBytes = 0;
     for (let i = 0; i < n; i++) {
-      await record(page, seconds);
+      await recordAtLeast(page, seconds);
       await page.getByRole('button', { name: 'Send' }).click();
       await page.getByRole('button', { name: 'Record' }).waitFor();
       const note: RecordedNote = await newestOutboxNote(page, new Set(ours.ids));

@@ -14,7 +14,7 @@ export interface RecordedNote {
 }
 
 /** The newest note our recorder put in its outbox that is not in `known`, with its audio, read from IndexedDB. */
-export async function newestOutboxNote(page: Page, known: ReadonlySet<string>): Promise<RecordedNote> {
+async function readNewestOutboxNote(page: Page, known: ReadonlySet<string>): Promise<RecordedNote | undefined> {
   // No named helpers in here: the bundler's name-keeping wrapper does not exist in the page.
   const found = await page.evaluate(async (knownIds) => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
@@ -40,8 +40,18 @@ export async function newestOutboxNote(page: Page, known: ReadonlySet<string>): 
     for (const b of new Uint8Array(audio.data)) binary += String.fromCharCode(b);
     return { id: note.id, contentType: note.contentType, base64: btoa(binary) };
   }, [...known]);
-  if (!found) throw new Error('the note just sent is not in the outbox (or its audio is gone)');
-  return { id: found.id, contentType: found.contentType, audio: Buffer.from(found.base64, 'base64') };
+  return found && { id: found.id, contentType: found.contentType, audio: Buffer.from(found.base64, 'base64') };
+}
+
+/** Waits for the note just sent to be in the outbox (Send returns to the Record button before the write settles). */
+export async function newestOutboxNote(page: Page, known: ReadonlySet<string>): Promise<RecordedNote> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const note = await readNewestOutboxNote(page, known);
+    if (note) return note;
+    if (Date.now() > deadline) throw new Error('the note just sent did not appear in the outbox within 15 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 export type BaselineKind = 'plain fetch' | 'Workbox BackgroundSyncPlugin';
@@ -85,4 +95,22 @@ export async function sendFromBaseline(page: Page, token: string, noteId: string
 /** How many of the page's fetches have settled (answered or failed). */
 export function settledCount(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { settled?: number }).settled ?? 0);
+}
+
+/**
+ * Records until the screen's clock shows at least `seconds`, then stops. Unlike waiting for one
+ * exact label, a busy machine that skips a tick cannot make it miss the moment.
+ */
+export async function recordAtLeast(page: Page, seconds: number): Promise<void> {
+  await page.getByRole('button', { name: 'Record' }).click();
+  await page.waitForFunction(
+    (s) => {
+      const m = /(\d+):(\d\d)/.exec(document.querySelector('[data-testid="elapsed"]')?.textContent ?? '');
+      return m !== null && Number(m[1]) * 60 + Number(m[2]) >= s;
+    },
+    seconds,
+    { timeout: (seconds + 20) * 1000 },
+  );
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await page.getByRole('button', { name: 'Send' }).waitFor();
 }
