@@ -135,7 +135,7 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
       entry.fate = r < third ? 'bad-gateway' : r < 2 * third ? 'cut-request' : r < 3 * third ? 'cut-answer' : 'ok';
     }
     const slow = () => chaos && inSchedule();
-    const cut = () => req.socket.destroy();
+    const cut = () => req.socket?.destroy();
     try {
       if (offlineNow()) {
         entry.fate = 'offline';
@@ -155,7 +155,7 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
       }
       const upstream = http.request({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers });
       upstream.on('error', () => {
-        if (!res.headersSent && !req.socket.destroyed) res.writeHead(502).end();
+        if (!res.headersSent && !res.destroyed) res.writeHead(502).end();
       });
       res.on('close', () => upstream.destroy());
       const answer = new Promise<http.IncomingMessage>((resolve) => upstream.on('response', resolve));
