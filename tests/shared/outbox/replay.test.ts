@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
-  BACKOFF_CAP_MS, backoffDelay, getNote, readAudio, replayOutbox, retryAfterMs, retryNote,
+  BACKOFF_CAP_MS, NETWORK_BACKOFF_CAP_MS, backoffDelay, getNote, readAudio, replayOutbox, retryAfterMs, retryNote,
 } from '../../../src/shared/outbox/index.js';
 import { clock, freshDb, queuedNote, scriptedTransport } from './helpers.js';
 
@@ -93,6 +93,31 @@ describe('replaying the outbox', () => {
     expect(forced.delivered).toEqual([offline.id]);
   });
 
+  it('never waits more than 30 s after a network error, however many came before', async () => {
+    const t = clock();
+    const note = await queuedNote();
+    const { transport, calls } = scriptedTransport(['network']);
+    for (let run = 0; run < 12; run++) {
+      await replayOutbox(transport, { ...base, now: t.now });
+      const waiting = await getNote(note.id);
+      expect(waiting!.nextAttemptAt - t.now()).toBeLessThanOrEqual(NETWORK_BACKOFF_CAP_MS);
+      t.advance(waiting!.nextAttemptAt - t.now());
+    }
+    expect(calls).toHaveLength(12);
+  });
+
+  it('sends notes that waited on a network error at once when another note gets through', async () => {
+    const t = clock();
+    const older = await queuedNote(undefined, 'mi-1', 1);
+    await replayOutbox(scriptedTransport(['network']).transport, { ...base, now: t.now });
+    expect((await getNote(older.id))!.nextAttemptAt).toBeGreaterThan(t.now());
+    const newer = await queuedNote(undefined, 'mi-2', 2);
+    const { transport, calls } = scriptedTransport([201, 201]);
+    const report = await replayOutbox(transport, { ...base, now: t.now });
+    expect(report.delivered.sort()).toEqual([older.id, newer.id].sort());
+    expect(calls).toHaveLength(2);
+  });
+
   it('tries each note at most once per run, so a forced run ends while the network is down', async () => {
     await queuedNote();
     await queuedNote();
@@ -149,6 +174,7 @@ describe('backoff', () => {
     expect(backoffDelay(3, () => 1)).toBe(8_000);
     expect(backoffDelay(30, () => 1)).toBe(BACKOFF_CAP_MS);
     expect(backoffDelay(30, () => 0)).toBe(BACKOFF_CAP_MS / 2);
+    expect(backoffDelay(30, () => 1, NETWORK_BACKOFF_CAP_MS)).toBe(NETWORK_BACKOFF_CAP_MS);
   });
 
   it('reads Retry-After as seconds or as a date, and ignores nonsense', () => {
