@@ -2,7 +2,7 @@
  * The benchmark's output: one table (ours, baseline, ratio, aim) printed and written to
  * report.md, and one SVG chart per section beside it.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { renderChart, type Chart } from './svg.js';
 
@@ -78,6 +78,7 @@ export function markdown(sections: Section[], meta: { started: Date; seconds: nu
 }
 
 export async function writeReport(dir: string, sections: Section[], meta: Parameters<typeof markdown>[1]): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
   const files = [path.join(dir, 'report.md')];
   await writeFile(files[0]!, markdown(sections, meta));
   for (const s of sections) {
