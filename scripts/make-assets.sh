@@ -17,7 +17,7 @@ IM=$(command -v convert-im6.q16 || command -v convert)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "hero video: rendering 6 s at 854x480 (about a minute and a half)"
+echo "hero video: rendering 6 s at 854x480 (a minute and a half on 2 idle cores)"
 ffmpeg -hide_banner -loglevel error -y -f lavfi -i "color=c=black:s=854x480:r=24:d=6" \
   -vf "$(node scripts/assets/hero-filter.mjs),gblur=sigma=0.7" -c:v ffv1 "$tmp/hero.mkv"
 ffmpeg -hide_banner -loglevel error -y -i "$tmp/hero.mkv" -an -c:v libx264 -preset veryslow -crf 26 \

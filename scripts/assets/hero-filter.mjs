@@ -4,13 +4,13 @@
 const LOOP_S = 6;
 const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
 const C = {
-  skyTop: hex('#1c2447'),
-  skyLow: hex('#f08a5d'),
+  skyTop: hex('#3d4d8f'),
+  skyLow: hex('#ffa270'),
   sun: hex('#ffe2a8'),
-  hill: hex('#4a3658'),
-  grassA: hex('#2c3f3a'),
-  grassB: hex('#334a42'),
-  road: hex('#3a3846'),
+  hill: hex('#5b4470'),
+  grassA: hex('#35504a'),
+  grassB: hex('#3d5a52'),
+  road: hex('#46444f'),
   edge: hex('#d9d4cf'),
   dash: hex('#f6c453'),
   post: hex('#ece6dc'),
@@ -33,7 +33,7 @@ function channel(i) {
     `  if(lt(Y,ld(7)-0.26*H*ld(9)),${c('sign')},${c('post')})*(0.55+0.45*min(1,ld(9)*2)),`,
     `if(lt(Y,ld(0)),`,
     // Sky: gradient to the horizon, a sun sitting on it, a soft glow around it, far hills.
-    `  st(5,pow(Y/ld(0),1.6));`,
+    `  st(5,pow(Y/ld(0),1.1));`,
     `  st(6,hypot(X-W/2,(Y-ld(0))*1.0));`,
     `  st(7,ld(0)-H*(0.05+0.025*sin(X/W*9.4+1)+0.015*sin(X/W*23)));`,
     `  if(gt(Y,ld(7)),${c('hill')}+(${c('skyLow')}-${c('hill')})*0.25*exp(-ld(6)/(0.09*W)),`,

@@ -146,6 +146,16 @@ test.describe('the legal pages', () => {
     await expect(page.getByText(/^Last updated:/)).toHaveText(`Last updated: ${FAKE_TODAY}`);
   });
 
+  test('should open a legal page at its top when reached from the footer at the bottom of the home page', async ({ page }) => {
+    await page.goto('/');
+    const link = page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' });
+    await link.scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await link.click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Terms of Service');
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
   test('should state who signs in how, who records where, who may listen, and the minimum age in the Terms', async ({ page }) => {
     await page.goto('/terms');
     const main = page.getByRole('main');
