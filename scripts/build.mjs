@@ -57,7 +57,7 @@ async function buildServiceWorker() {
     globDirectory: dist,
     // The hero video is left to the network: the poster stands in for it offline.
     globPatterns: ['**/*.{html,js,css,svg,png,webp,webmanifest}'],
-    globIgnores: ['sw.js', 'media/*.{mp4,webm}'],
+    globIgnores: ['sw.js', 'media/*.mp4'],
     dontCacheBustURLsMatching: /^assets\//,
   });
   for (const warning of warnings) console.warn(warning);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the site's raster and video assets from their sources, so none is downloaded:
-#   public/media/hero.{mp4,webm} + hero-poster.webp  <- ffmpeg lavfi (scripts/assets/hero-filter.mjs)
+#   public/media/hero.mp4 + hero-poster.webp  <- ffmpeg lavfi (scripts/assets/hero-filter.mjs)
 #   public/icons/*.png                               <- public/icons/icon.svg (rsvg-convert + ImageMagick)
 # The SVGs (public/icons/icon.svg, public/races/*.svg, public/badges/app-store.svg) are hand-written
 # sources themselves. Outputs are committed; run this only after changing a source.
@@ -22,8 +22,6 @@ ffmpeg -hide_banner -loglevel error -y -f lavfi -i "color=c=black:s=854x480:r=24
   -vf "$(node scripts/assets/hero-filter.mjs),gblur=sigma=0.7" -c:v ffv1 "$tmp/hero.mkv"
 ffmpeg -hide_banner -loglevel error -y -i "$tmp/hero.mkv" -an -c:v libx264 -preset veryslow -crf 26 \
   -tune animation -pix_fmt yuv420p -profile:v high -movflags +faststart public/media/hero.mp4
-ffmpeg -hide_banner -loglevel error -y -i "$tmp/hero.mkv" -an -c:v libvpx-vp9 -b:v 0 -crf 36 \
-  -row-mt 1 -deadline good -pix_fmt yuv420p public/media/hero.webm
 # The poster is the first frame of the encoded video, so swapping poster for video shows no jump.
 ffmpeg -hide_banner -loglevel error -y -i public/media/hero.mp4 -frames:v 1 -c:v libwebp -quality 70 \
   public/media/hero-poster.webp

@@ -19,7 +19,6 @@ export function Hero() {
         height="480"
         aria-hidden="true"
       >
-        <source src="/media/hero.webm" type="video/webm" />
         <source src="/media/hero.mp4" type="video/mp4" />
       </video>
       <div className="hero__content">
