@@ -13,6 +13,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { startFakeApple, type FakeApple } from '../server/auth/fakeApple';
 import { speechWav, startServer, type RunningServer } from './fixtures';
+import { runnerApi } from './support/runner';
 
 let apple: FakeApple;
 let server: RunningServer;
@@ -34,15 +35,7 @@ test.afterAll(async () => {
   await apple?.close();
 });
 
-async function api(method: string, url: string, accessToken?: string, body?: object) {
-  const res = await fetch(`${server.url}${url}`, {
-    method,
-    headers: { ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
+const api = (method: string, url: string, accessToken?: string, body?: object) => runnerApi(server.url, method, url, accessToken, body);
 
 /** A runner with one entry and one converted note at mile 13 from Sam. */
 async function runnerWithNote() {

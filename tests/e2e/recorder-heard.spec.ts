@@ -7,6 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { startFakeApple, type FakeApple } from '../server/auth/fakeApple';
 import { speechWav, startServer, type RunningServer } from './fixtures';
+import { runnerApi } from './support/runner';
 import { fillDetails, launchPhone, noteStates, openRecorder, record, screenshot } from './support/recorder';
 
 let apple: FakeApple;
@@ -21,14 +22,7 @@ test.afterAll(async () => {
   await apple?.close();
 });
 
-async function api(method: string, url: string, accessToken?: string, body?: object) {
-  const res = await fetch(`${server.url}${url}`, {
-    method,
-    headers: { ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, json: await res.json().catch(() => undefined) };
-}
+const api = (method: string, url: string, accessToken?: string, body?: object) => runnerApi(server.url, method, url, accessToken, body);
 
 test("the sender's recorder shows 'Heard at Mile 13' once the runner's app reports the note played", async () => {
   const signIn = await api('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: randomUUID() }) });

@@ -1,0 +1,10 @@
+/** The runner's app as a test sees it: JSON calls to the runner API with an optional bearer token. */
+export async function runnerApi(baseUrl: string, method: string, url: string, accessToken?: string, body?: object) {
+  const res = await fetch(`${baseUrl}${url}`, {
+    method,
+    headers: { ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined };
+}
