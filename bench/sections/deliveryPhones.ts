@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { BrowserContext, Page } from '@playwright/test';
-import { contentDigestHeader } from '../../src/shared/api.js';
+import { contentDigestHeader } from '../../src/shared/contentDigest.js';
 
 export interface RecordedNote {
   id: string;
@@ -76,7 +76,7 @@ export async function openBaselinePage(context: BrowserContext, origin: string, 
 
 /** Starts one PUT from the baseline page and returns at once; the page counts how its fetches settled. */
 export async function sendFromBaseline(page: Page, token: string, noteId: string, note: RecordedNote): Promise<void> {
-  const digest = contentDigestHeader(createHash('sha256').update(note.audio).digest('base64'));
+  const digest = contentDigestHeader(createHash('sha256').update(note.audio).digest('hex'));
   await page.evaluate(
     ({ url, contentType, digest, base64 }) => {
       const w = window as unknown as { settled?: number };

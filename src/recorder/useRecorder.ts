@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { MAX_RECORDING_MS } from '../shared/limits.js';
 import { appendChunk, discardRecording, readRecording, startRecording, StorageFullError } from '../shared/outbox/index.js';
 import {
-  AUDIO_BITS_PER_SECOND, MAX_RECORDING_BYTES, MAX_RECORDING_MS, VOICE_CONSTRAINTS, chooseMimeType, microphoneErrorMessage, recordingUnavailableReason,
+  AUDIO_BITS_PER_SECOND, MAX_RECORDING_BYTES, VOICE_CONSTRAINTS, chooseMimeType, microphoneErrorMessage, recordingUnavailableReason,
 } from './mic.js';
 import { startLevelMeter } from './levelMeter.js';
 
