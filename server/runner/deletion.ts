@@ -5,8 +5,7 @@
  * file is not an error). The row deletion returns the notes it removed, and their files are
  * deleted once more: that catches an upload that was past the link check when we started.
  */
-import type { Repository } from '../db/repository.js';
-import type { BlobKeys } from './store.js';
+import type { BlobKeys, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
 
 function keysOf(notes: BlobKeys[]): Set<string> {
