@@ -7,6 +7,7 @@
  */
 import type { BlobKeys, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { convertedKey } from '../storage/keys.js';
 
 function keysOf(notes: BlobKeys[]): Set<string> {
   const keys = new Set<string>();
@@ -14,7 +15,7 @@ function keysOf(notes: BlobKeys[]): Set<string> {
     keys.add(note.originalKey);
     if (note.convertedKey) keys.add(note.convertedKey);
     // The conversion worker writes here before it records the key: catch a conversion in flight.
-    keys.add(`converted/${note.noteId}.m4a`);
+    keys.add(convertedKey(note.noteId));
   }
   return keys;
 }
