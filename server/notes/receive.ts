@@ -2,7 +2,6 @@
  * Receiving one note: check the request, stream the body into the blob store (capped, hashed,
  * sniffed), verify the digest, then commit the row and its conversion job. Only then is it a 201.
  */
-import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { NoteReceipt } from '../../src/shared/api.js';
@@ -13,6 +12,7 @@ import type { NoteRow, Repository } from '../db/repository.js';
 import { ApiProblem, linkNotFound } from '../http/problem.js';
 import { linkIdOf } from '../links.js';
 import { BlobTooLargeError, type BlobStore } from '../storage/blob-store.js';
+import { newOriginalKey } from '../storage/keys.js';
 import { sha256FromContentDigest } from './digest.js';
 
 export interface NoteUpload {
@@ -79,10 +79,7 @@ export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promis
   if (existing) return answerForExisting(existing, linkId, claimedSha256);
   if (!upload.body || upload.contentLength === 0) throw notAudio(true);
 
-  // The random suffix means two racing uploads of one id never write the same object;
-  // the row insert below picks the winner and the loser removes its copy.
-  // One flat folder: a new file then needs only that folder synced, not a new folder per note too.
-  const key = `originals/${noteId}.${claimedSha256}.${randomBytes(6).toString('hex')}`;
+  const key = newOriginalKey(noteId, claimedSha256);
   const sniffer = new AudioSniffer();
   upload.body.on('error', (err) => sniffer.destroy(err));
   // The sniffer may fail before the store attaches to it; the store still sees it errored.

@@ -3,9 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AppleVerifier } from '../../auth/apple.js';
 import type { AuthConfig } from '../../auth/config.js';
 import { readAccessToken } from '../../auth/tokens.js';
-import type { Repository } from '../../db/repository.js';
+import type { Account, Repository } from '../../db/repository.js';
 import { ApiProblem } from '../../http/problem.js';
-import type { Account } from '../../runner/store.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 
 export interface RunnerContext {

@@ -11,7 +11,7 @@ import {
 import { signAudio } from '../../auth/audio-url.js';
 import { ApiProblem } from '../../http/problem.js';
 import { linkIdOf, newToken } from '../../links.js';
-import type { Entry, EntryNote } from '../../runner/store.js';
+import type { Entry, EntryNote } from '../../db/repository.js';
 import { entryNotFound, requireRunner, BEARER, type RunnerContext } from './context.js';
 
 const bearer = BEARER;

@@ -10,7 +10,7 @@ import { hashToken } from '../../auth/tokens.js';
 import { ApiProblem } from '../../http/problem.js';
 import { newToken } from '../../links.js';
 import { sendAudio } from '../../runner/audio.js';
-import type { EntryNote, Share } from '../../runner/store.js';
+import type { EntryNote, Share } from '../../db/repository.js';
 import { entryNotFound, noteNotFound, requireRunner, BEARER, type RunnerContext } from './context.js';
 
 const bearer = BEARER;
