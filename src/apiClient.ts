@@ -1,10 +1,15 @@
 /**
  * The page's one client for the server's JSON API (the recorder and the keepsake). No React:
  * each function returns the answer as data, so a hook only decides what the person sees.
- * Note uploads go through the outbox (src/shared/outbox/replay.ts) with the recorder's XHR transport.
  */
 import type { LinkInfo } from './shared/notes.js';
 import type { Keepsake, NoteHeard } from './shared/runnerApi.js';
+
+/**
+ * PUT /api/r/:token/notes/:id: the page's note upload, handed to the outbox's replay
+ * (src/shared/outbox/replay.ts), which owns the request and what each answer means.
+ */
+export { xhrTransport as uploadNote } from './recorder/xhrTransport.js';
 
 export type ApiAnswer<T> =
   | { ok: true; value: T }

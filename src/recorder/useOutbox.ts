@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { uploadNote } from '../apiClient.js';
 import { OUTBOX_CHANNEL, OUTBOX_SYNC_TAG, isNoteDelivered, type OutboxBroadcast } from '../shared/messages.js';
 import type { OutboxNote, RecordingDraft } from '../shared/notes.js';
 import { deleteNote, listDrafts, listNotes, replayOutbox, retryNote } from '../shared/outbox/index.js';
 import { FAILED, describeFailure } from './failures.js';
-import { xhrTransport } from './xhrTransport.js';
 
 /** Never re-check sooner than this, so a note due now cannot spin the page. */
 const MIN_TIMER_MS = 1_000;
@@ -48,7 +48,7 @@ export function useOutbox(token: string): OutboxView {
   const replay = useCallback((force = false) => {
     if (!navigator.onLine) return;
     // A note's own problems are on the note (lastError); this is the outbox itself failing.
-    void replayOutbox(xhrTransport, { force }).catch((error: unknown) => setFailure(describeFailure(error, FAILED.send)));
+    void replayOutbox(uploadNote, { force }).catch((error: unknown) => setFailure(describeFailure(error, FAILED.send)));
   }, []);
 
   const refresh = useCallback(async () => {
