@@ -8,15 +8,15 @@ import type { NoteReceipt } from '../../src/shared/api.js';
 import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
 import { markersFor } from '../../src/shared/markers.js';
 import { AudioSniffer, NotAudioError } from '../audio/sniff.js';
-import type { NoteRow, Repository } from '../db/repository.js';
-import { ApiProblem, linkNotFound } from '../http/problem.js';
-import { linkIdOf } from '../links.js';
+import type { LinkView, NoteRow, Repository } from '../db/repository.js';
+import { ApiProblem } from '../http/problem.js';
 import { BlobTooLargeError, type BlobStore } from '../storage/blob-store.js';
 import { newOriginalKey } from '../storage/keys.js';
 import { sha256FromContentDigest } from './digest.js';
 
 export interface NoteUpload {
-  token: string;
+  /** The live link the note came through, checked by the recorder's routes. */
+  link: LinkView;
   noteId: string;
   marker: string;
   from: string;
@@ -68,9 +68,8 @@ export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promis
   if (!/^audio\/[a-z0-9.+-]+$/.test(mediaType) || upload.contentType!.length > 128) throw notAudio();
   if (upload.contentLength !== undefined && upload.contentLength > MAX_NOTE_BYTES) throw tooLarge();
 
-  const linkId = linkIdOf(upload.token);
-  const link = await repo.findLink(linkId);
-  if (!link || link.revoked) throw linkNotFound();
+  const { link } = upload;
+  const { linkId } = link;
   if (!markersFor(link.race.units).some((m) => m.id === upload.marker)) {
     throw new ApiProblem(400, 'unknown_marker', `${link.race.name} has no marker '${upload.marker}'. Please pick a marker from the list.`);
   }

@@ -18,8 +18,6 @@ export interface RunnerContext {
 export const notSignedIn = () =>
   new ApiProblem(401, 'not_signed_in', 'Please sign in again.', { 'www-authenticate': 'Bearer' });
 
-export const entryNotFound = () => new ApiProblem(404, 'entry_not_found', 'This race entry was not found on your account.');
-export const noteNotFound = () => new ApiProblem(404, 'note_not_found', 'This note was not found.');
 
 export function bearerOf(req: FastifyRequest): string | undefined {
   const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
