@@ -95,21 +95,3 @@ export async function sendFromBaseline(page: Page, token: string, noteId: string
 export function settledCount(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { settled?: number }).settled ?? 0);
 }
-
-/**
- * Records until the screen's clock shows at least `seconds`, then stops. Unlike waiting for one
- * exact label, a busy machine that skips a tick cannot make it miss the moment.
- */
-export async function recordAtLeast(page: Page, seconds: number): Promise<void> {
-  await page.getByRole('button', { name: 'Record' }).click();
-  await page.waitForFunction(
-    (s) => {
-      const m = /(\d+):(\d\d)/.exec(document.querySelector('[data-testid="elapsed"]')?.textContent ?? '');
-      return m !== null && Number(m[1]) * 60 + Number(m[2]) >= s;
-    },
-    seconds,
-    { timeout: (seconds + 20) * 1000 },
-  );
-  await page.getByRole('button', { name: 'Stop' }).click();
-  await page.getByRole('button', { name: 'Send' }).waitFor();
-}
