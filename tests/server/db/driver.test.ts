@@ -127,6 +127,15 @@ describe.each(BACKENDS)('the SQL driver on %s', (kind) => {
     expect(await db.all('SELECT id FROM more_things')).toEqual([]);
   });
 
+  it('should apply a migration recorded below the highest version when a database lacks it', async () => {
+    const db = await open(false);
+    await db.exclusive((tx) => applyMigrations(tx, [THINGS]));
+    // A database that ran version 3 while version 2 was still on another branch.
+    await db.run('INSERT INTO schema_migrations (version) VALUES (?)', [3]);
+    expect(await db.exclusive((tx) => applyMigrations(tx, [THINGS, MORE, 'CREATE TABLE third_things (id TEXT)']))).toEqual([2]);
+    await expect(db.all('SELECT id FROM more_things')).resolves.toEqual([]);
+  });
+
   it('should let servers starting together migrate once between them', async () => {
     const first = await open(false);
     const others = await Promise.all([open(false), open(false), open(false)]);
