@@ -27,7 +27,10 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
 
   let worker: ConversionWorker | undefined;
   if (config.convertWorker) {
-    worker = startConversionWorker({ repo, blobs, log: app.log.child({ component: 'convert' }), ffmpegTimeoutMs: config.ffmpegTimeoutMs });
+    worker = startConversionWorker({
+      repo, blobs, log: app.log.child({ component: 'convert' }),
+      ffmpegTimeoutMs: config.ffmpegTimeoutMs, maxNoteSeconds: config.maxNoteSeconds, concurrency: config.convertConcurrency,
+    });
   }
   app.addHook('onClose', async () => {
     await worker?.stop();
@@ -42,6 +45,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     blobs,
     rateLimitPerMinute: config.rateLimitPerMinute,
     onNoteAccepted: () => worker?.nudge(),
+    maxNoteSeconds: config.maxNoteSeconds,
   });
   await app.register(runnerApi, { prefix: '/api', repo, blobs, config });
   await app.register(site, { distDir: config.distDir });

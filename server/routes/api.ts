@@ -12,6 +12,7 @@ export interface ApiOptions {
   blobs: BlobStore;
   rateLimitPerMinute: number;
   onNoteAccepted: () => void;
+  maxNoteSeconds: number;
 }
 
 export const api: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
@@ -38,5 +39,5 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
       }),
   });
 
-  await app.register(recorderRoutes, { repo: opts.repo, blobs: opts.blobs, onNoteAccepted: opts.onNoteAccepted });
+  await app.register(recorderRoutes, { repo: opts.repo, blobs: opts.blobs, onNoteAccepted: opts.onNoteAccepted, maxNoteSeconds: opts.maxNoteSeconds });
 };

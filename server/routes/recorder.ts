@@ -21,9 +21,10 @@ export interface RecorderRoutesOptions {
   repo: Repository;
   blobs: BlobStore;
   onNoteAccepted: () => void;
+  maxNoteSeconds: number;
 }
 
-export const recorderRoutes: FastifyPluginAsyncTypebox<RecorderRoutesOptions> = async (app, { repo, blobs, onNoteAccepted }) => {
+export const recorderRoutes: FastifyPluginAsyncTypebox<RecorderRoutesOptions> = async (app, { repo, blobs, onNoteAccepted, maxNoteSeconds }) => {
   app.get('/r/:token', {
     schema: { params: TokenParamsSchema, response: { 200: RecorderLinkSchema, 404: ApiErrorSchema } },
   }, async (req) => {
@@ -42,7 +43,7 @@ export const recorderRoutes: FastifyPluginAsyncTypebox<RecorderRoutesOptions> = 
     schema: { params: NoteParamsSchema, querystring: NoteQuerySchema, response: { 201: NoteReceiptSchema } },
   }, async (req, reply) => {
     const declared = req.headers['content-length'];
-    const receipt = await receiveNote({ repo, blobs, log: req.log, onAccepted: onNoteAccepted }, {
+    const receipt = await receiveNote({ repo, blobs, log: req.log, onAccepted: onNoteAccepted, maxNoteSeconds }, {
       token: req.params.token,
       noteId: req.params.noteId,
       marker: req.query.marker,
