@@ -49,6 +49,9 @@ export interface ConversionWorker {
   stop(): Promise<void>;
 }
 
+/** Where a note's converted M4A is written, before its row records it. */
+export const convertedKeyOf = (noteId: string) => `converted/${noteId}.m4a`;
+
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 300);
 
 /** The original's container, judged again from its first bytes as at upload (the row does not keep it). */
@@ -110,7 +113,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
         if (!(err instanceof MediaToolError) || err.timedOut) throw err;
         return await fail(note.id, `The audio could not be converted: ${oneLine(err.message)}`);
       }
-      const key = `converted/${note.id}.m4a`;
+      const key = convertedKeyOf(note.id);
       const { size } = await stat(output);
       await blobs.put(key, createReadStream(output), { maxBytes: Number.MAX_SAFE_INTEGER, contentType: 'audio/mp4', length: size });
       if (!(await repo.markConverted(note.id, key, durationMs))) {
