@@ -11,7 +11,7 @@ import type { NoteRow } from '../../../server/db/repository.js';
 import { linkIdOf } from '../../../server/links.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { FORMATS, makeSpeech } from '../support/audio.js';
-import { ffconcatNaming, hlsNaming, webmThen, withId3 } from '../support/hostile.js';
+import { ffconcatNaming, hlsNaming, mp4Referencing, webmThen, withId3 } from '../support/hostile.js';
 import { makeLink, putNote, sha256Hex } from '../support/uploads.js';
 
 // Runner A's converted note is a file on this server's disk; runner B tries to have it converted as B's own.
@@ -79,6 +79,16 @@ describe('an upload that names another note’s file', () => {
       expect({ name, status: note.status, durationMs: note.durationMs }).toEqual({ name, status: 'failed', durationMs: null });
       expect(note.failureReason).toMatch(/not WebM, Ogg or MP4/);
     }
+  });
+});
+
+describe('an MP4 whose track’s data lives in another note’s file', () => {
+  it('should be accepted as MP4 but never converted into the other note', async () => {
+    const body = mp4Referencing(await readFile(secretFile), secretFile);
+    const noteId = randomUUID();
+    expect((await putNote(t.app, { token: tokenB, body, noteId, contentType: 'audio/mp4' })).statusCode).toBe(201);
+    const note = await settled(noteId);
+    expect({ status: note.status, durationMs: note.durationMs }).toEqual({ status: 'failed', durationMs: null });
   });
 });
 
