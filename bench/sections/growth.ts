@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { contentDigestHeader } from '../../src/shared/api.js';
-import { RUNNER_SQL } from '../../server/db/runner-schema.js';
+import { RUNNER_SQL } from '../../server/db/runner-sql.js';
 import { startServer } from '../../tests/e2e/support/server.js';
 import { startFakeApple } from '../../tests/server/auth/fakeApple.js';
 import type { Row, Section } from '../report.js';
@@ -18,7 +18,8 @@ const NOTE_BYTES = 8 * 1024;
 
 function noteBody(): Buffer {
   const body = Buffer.alloc(NOTE_BYTES);
-  Buffer.from([0x1a, 0x45, 0xdf, 0xa3]).copy(body); // a WebM header, so the sniffer accepts it
+  // Chrome's EBML header (DocType "webm"), so the sniffer accepts it.
+  Buffer.from('1a45dfa39f4286810142f7810142f2810442f381084282847765626d4287810442858102', 'hex').copy(body);
   Buffer.from(randomUUID()).copy(body, 16);
   return body;
 }

@@ -1,5 +1,5 @@
 /** Owns one question for the orphan sweep: which blob keys do rows still refer to (notes, and notes still waiting for conversion). */
-import type { SqlDriver } from '../runner/driver.js';
+import type { SqlDriver } from './driver.js';
 
 export interface BlobRefStore {
   /** The keys among `keys` that a note's original_key or converted_key names. */

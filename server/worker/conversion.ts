@@ -17,6 +17,7 @@ import { checkNoteLength, NoteTooLongError } from '../audio/length.js';
 import { SNIFF_BYTES, sniffAudio, type AudioContainer } from '../audio/sniff.js';
 import type { ClaimedJob, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { convertedKey } from '../storage/keys.js';
 
 /**
  * A job whose attempts keep failing for reasons other than the audio itself (storage, database,
@@ -48,9 +49,6 @@ export interface ConversionWorker {
   /** Finishes the jobs in hand, then stops. */
   stop(): Promise<void>;
 }
-
-/** Where a note's converted M4A is written, before its row records it. */
-export const convertedKeyOf = (noteId: string) => `converted/${noteId}.m4a`;
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 300);
 
@@ -113,7 +111,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
         if (!(err instanceof MediaToolError) || err.timedOut) throw err;
         return await fail(note.id, `The audio could not be converted: ${oneLine(err.message)}`);
       }
-      const key = convertedKeyOf(note.id);
+      const key = convertedKey(note.id);
       const { size } = await stat(output);
       await blobs.put(key, createReadStream(output), { maxBytes: Number.MAX_SAFE_INTEGER, contentType: 'audio/mp4', length: size });
       if (!(await repo.markConverted(note.id, key, durationMs))) {

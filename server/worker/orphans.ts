@@ -9,7 +9,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { BlobRefStore } from '../db/blob-refs-store.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import { convertedKeyOf } from './conversion.js';
+import { convertedKey } from '../storage/keys.js';
 
 /** The prefixes the sweep owns; anything else in the store (another feature's files) is left alone. */
 const SWEPT_PREFIXES = ['originals/', 'converted/'];
@@ -29,7 +29,7 @@ export async function sweepOrphans(blobs: BlobStore, refs: BlobRefStore, minAgeM
   }
   // Asked after listing: a row committed meanwhile still protects its file.
   const referenced = await refs.referencedKeys(old);
-  const converting = new Set([...(await refs.notesAwaitingConversion())].map(convertedKeyOf));
+  const converting = new Set([...(await refs.notesAwaitingConversion())].map(convertedKey));
   const orphans = old.filter((key) => !referenced.has(key) && !converting.has(key));
   for (const key of orphans) await blobs.delete(key);
   return { blobs: orphans, tempFiles: await blobs.removeStaleTemp(before) };

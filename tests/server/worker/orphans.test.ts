@@ -13,7 +13,7 @@ import { linkIdOf } from '../../../server/links.js';
 import type { BlobStore } from '../../../server/storage/blob-store.js';
 import { createLocalBlobStore } from '../../../server/storage/local.js';
 import { createS3BlobStore } from '../../../server/storage/s3.js';
-import { convertedKeyOf } from '../../../server/worker/conversion.js';
+import { convertedKey } from '../../../server/storage/keys.js';
 import { sweepOrphans } from '../../../server/worker/orphans.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
 import { makeLink, sha256Hex } from '../support/uploads.js';
@@ -80,14 +80,14 @@ describe.each(BACKENDS)('the orphan sweep on %s', (kind) => {
     // A converted note, and a note whose converter wrote its M4A but has not recorded it yet.
     const done = randomUUID();
     await insert(done, `originals/${done}.a`);
-    await put(blobs, convertedKeyOf(done));
-    await repo.markConverted(done, convertedKeyOf(done), 1000);
+    await put(blobs, convertedKey(done));
+    await repo.markConverted(done, convertedKey(done), 1000);
     const converting = randomUUID();
     await insert(converting, `originals/${converting}.b`);
-    await put(blobs, convertedKeyOf(converting));
+    await put(blobs, convertedKey(converting));
     // Left by crashes: an upload's file without its row, a deleted note's M4A, an upload cut off mid-way.
     const lostUpload = `originals/${randomUUID()}.c`;
-    const deletedNote = convertedKeyOf(randomUUID());
+    const deletedNote = convertedKey(randomUUID());
     await put(blobs, lostUpload);
     await put(blobs, deletedNote);
     await mkdir(tempDir, { recursive: true });
@@ -102,7 +102,7 @@ describe.each(BACKENDS)('the orphan sweep on %s', (kind) => {
     expect(later.blobs.sort()).toEqual([lostUpload, deletedNote].sort());
     expect(later.tempFiles).toBe(1);
     for (const key of [lostUpload, deletedNote]) expect(await blobs.exists(key)).toBe(false);
-    for (const key of [`originals/${done}.a`, convertedKeyOf(done), `originals/${converting}.b`, convertedKeyOf(converting), 'elsewhere/kept']) {
+    for (const key of [`originals/${done}.a`, convertedKey(done), `originals/${converting}.b`, convertedKey(converting), 'elsewhere/kept']) {
       expect({ key, exists: await blobs.exists(key) }).toEqual({ key, exists: true });
     }
     expect(await readdir(tempDir)).toEqual([]);
