@@ -20,7 +20,7 @@ function noteBody(): Buffer {
   const body = Buffer.alloc(NOTE_BYTES);
   // Chrome's EBML header (DocType "webm"), so the sniffer accepts it.
   Buffer.from('1a45dfa39f4286810142f7810142f2810442f381084282847765626d4287810442858102', 'hex').copy(body);
-  Buffer.from(randomUUID()).copy(body, 16);
+  Buffer.from(randomUUID()).copy(body, 64); // after the header
   return body;
 }
 
