@@ -32,7 +32,7 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Longest one ffmpeg conversion may run before it is killed. */
   ffmpegTimeoutMs: number;
-  /** Notes longer than this are refused at upload and never converted (server/audio/length.ts). */
+  /** Notes longer than this are failed with the reason, never converted (server/audio/length.ts). */
   maxNoteSeconds: number;
   /** Conversions run side by side in this process, so one slow file never holds up the rest. */
   convertConcurrency: number;

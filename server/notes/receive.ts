@@ -12,7 +12,6 @@ import { ApiProblem } from '../http/problem.js';
 import { BlobTooLargeError, type BlobStore } from '../storage/blob-store.js';
 import { newOriginalKey } from '../storage/keys.js';
 import { sha256FromContentDigest } from './digest.js';
-import { refuseTooLongNote } from './length-check.js';
 
 export interface NoteUpload {
   /** The live link the note came through, checked by the recorder's routes. */
@@ -32,8 +31,6 @@ export interface ReceiveDeps {
   log: FastifyBaseLogger;
   /** Called after a new note is committed, to wake the conversion worker. */
   onAccepted: () => void;
-  /** Longer notes are refused with a 422 (server/audio/length.ts). */
-  maxNoteSeconds: number;
 }
 
 export const receiptOf = (n: NoteRow): NoteReceipt => ({
@@ -104,7 +101,6 @@ export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promis
     await discard();
     throw new ApiProblem(400, 'digest_mismatch', 'The recording changed on the way (its checksum does not match). It will be sent again.');
   }
-  await refuseTooLongNote(blobs, key, sniffer.container!, deps.maxNoteSeconds, discard);
 
   const note = {
     id: noteId,

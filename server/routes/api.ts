@@ -14,7 +14,7 @@ import { runnerApi } from './runner/index.js';
 export interface ApiOptions {
   repo: Repository;
   blobs: BlobStore;
-  config: Pick<Config, 'auth' | 'publicUrl' | 'rateLimitPerMinute' | 'maxNoteSeconds'>;
+  config: Pick<Config, 'auth' | 'publicUrl' | 'rateLimitPerMinute'>;
   onNoteAccepted: () => void;
 }
 
@@ -27,6 +27,6 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
-  await app.register(recorderApi, { repo, blobs, rateLimitPerMinute: config.rateLimitPerMinute, onNoteAccepted, maxNoteSeconds: config.maxNoteSeconds });
+  await app.register(recorderApi, { repo, blobs, rateLimitPerMinute: config.rateLimitPerMinute, onNoteAccepted });
   await app.register(runnerApi, { repo, blobs, config });
 };

@@ -23,7 +23,6 @@ export interface RecorderApiOptions {
   blobs: BlobStore;
   rateLimitPerMinute: number;
   onNoteAccepted: () => void;
-  maxNoteSeconds: number;
 }
 
 const ALL_MARKERS = markersFor(['mi', 'km']);
@@ -75,7 +74,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
     schema: { summary: 'Send a note (idempotent by note id and Content-Digest)', params: NoteParamsSchema, querystring: NoteQuerySchema, response: { 201: NoteReceiptSchema } },
   }, async (req, reply) => {
     const declared = req.headers['content-length'];
-    const receipt = await receiveNote({ repo, blobs, log: req.log, onAccepted: opts.onNoteAccepted, maxNoteSeconds: opts.maxNoteSeconds }, {
+    const receipt = await receiveNote({ repo, blobs, log: req.log, onAccepted: opts.onNoteAccepted }, {
       link: liveLink(req),
       noteId: req.params.noteId,
       marker: req.query.marker,

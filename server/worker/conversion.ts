@@ -103,7 +103,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       const output = path.join(dir, 'note.m4a');
       let durationMs: number;
       try {
-        await checkNoteLength(async () => createReadStream(input), container, maxNoteSeconds, ffmpegTimeoutMs);
+        await checkNoteLength(createReadStream(input), container, maxNoteSeconds, ffmpegTimeoutMs);
         await convertToM4a(createReadStream(input), container, output, { timeoutMs: ffmpegTimeoutMs, maxSeconds: maxNoteSeconds });
         durationMs = await probeDurationMs(output, ffmpegTimeoutMs);
       } catch (err) {

@@ -1,16 +1,14 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { NoteRow } from '../../../server/db/repository.js';
-import { linkIdOf } from '../../../server/links.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { FORMATS, makeSpeech } from '../support/audio.js';
-import { makeLink, putNote, sha256Hex } from '../support/uploads.js';
+import { makeLink, putNote } from '../support/uploads.js';
 
 const run = promisify(execFile);
 let dir: string;
@@ -53,26 +51,10 @@ afterAll(async () => {
 });
 
 describe('a note longer than the recorder allows', () => {
-  it('should be refused at upload with 422 and a sentence the sender can act on, and nothing kept', async () => {
-    const token = await makeLink(t.app.repo);
-    const res = await putNote(t.app, { token, body: twoHours, contentType: 'audio/ogg;codecs=opus' });
-    expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ error: 'too_long', message: expect.stringMatching(/longer than 75 seconds.*shorter note/) });
-    expect(await t.app.repo.listNotes(linkIdOf(token))).toEqual([]);
-    const originals = await readdir(path.join(t.backend.config.dataDir, 'blobs', 'originals')).catch(() => []);
-    expect(originals).toEqual([]);
-  });
-
-  it('should fail with the reason, within seconds, when already queued, and a real note behind it should convert within 20 s', async () => {
-    // As if stored by a server from before the length rule: the converter must not spend minutes on it.
+  it('should be failed with the reason within seconds, and a real note sent right behind it should convert within 20 s', async () => {
     const token = await makeLink(t.app.repo);
     const longId = randomUUID();
-    const originalKey = `originals/${longId}.${sha256Hex(twoHours)}.old`;
-    await t.app.blobs.put(originalKey, Readable.from([twoHours]), { maxBytes: 4e6 });
-    await t.app.repo.insertNote({
-      id: longId, linkId: linkIdOf(token), marker: 'mi-13', from: 'Mallory', contentType: 'audio/ogg',
-      bytes: twoHours.length, sha256: sha256Hex(twoHours), originalKey, receivedAt: new Date().toISOString(),
-    });
+    expect((await putNote(t.app, { token, body: twoHours, noteId: longId, contentType: 'audio/ogg;codecs=opus' })).statusCode).toBe(201);
     const realId = randomUUID();
     const body = await readFile(path.join(dir, FORMATS['WebM/Opus'].file));
     const sent = Date.now();
@@ -80,13 +62,39 @@ describe('a note longer than the recorder allows', () => {
 
     const real = await settled(realId);
     const waitedMs = Date.now() - sent;
-    console.log(`a real note queued behind two hours of DTX Ogg was converted ${waitedMs} ms after its 201`);
+    console.log(`a real note sent right behind two hours of DTX Ogg was converted ${waitedMs} ms after its 201`);
     expect(real.status).toBe('converted');
     expect(waitedMs).toBeLessThan(20_000);
 
     const long = await settled(longId);
     expect(long.status).toBe('failed');
-    expect(long.failureReason).toMatch(/longer than 75 s/);
+    expect(long.failureReason).toBe('The recording is longer than 75 s, the most a note may last. It was not converted.');
     expect(long.convertedKey).toBeNull();
+    // What the sender's recorder can ask: the note arrived, and it failed.
+    const status = await t.app.inject({ method: 'GET', url: `/api/r/${token}/notes/${longId}/status` });
+    expect(status.json()).toEqual({ id: longId, status: 'failed' });
+  }, 180_000);
+
+  it('should be failed the same way on one worker alone, the real note waiting only for the probe', async () => {
+    const single = await startTestApp('sqlite', { CONVERT_WORKER: 'on', CONVERT_CONCURRENCY: '1' });
+    try {
+      const token = await makeLink(single.app.repo);
+      const longId = randomUUID();
+      expect((await putNote(single.app, { token, body: twoHours, noteId: longId, contentType: 'audio/ogg' })).statusCode).toBe(201);
+      const realId = randomUUID();
+      const sent = Date.now();
+      expect((await putNote(single.app, { token, body: await readFile(path.join(dir, FORMATS['Ogg/Opus'].file)), noteId: realId, contentType: 'audio/ogg' })).statusCode).toBe(201);
+      const real = await vi.waitFor(async () => {
+        const note = await single.app.repo.findNote(realId);
+        if (note?.status !== 'converted') throw new Error('not converted yet');
+        return note;
+      }, { timeout: 120_000, interval: 100 });
+      console.log(`with one conversion at a time: ${Date.now() - sent} ms`);
+      expect(real.status).toBe('converted');
+      expect(Date.now() - sent).toBeLessThan(20_000);
+      expect((await single.app.repo.findNote(longId))?.status).toBe('failed');
+    } finally {
+      await single.close();
+    }
   }, 180_000);
 });
