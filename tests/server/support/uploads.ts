@@ -34,7 +34,7 @@ export function putNote(app: FastifyInstance, n: PutNote) {
 }
 
 /** The EBML header Chrome's MediaRecorder writes (DocType "webm"), which the sniffer looks for. */
-export const WEBM_HEADER = Buffer.from('1a45dfa39f4286810142f7810142f2810442f381084282847765626d42878104428581 02'.replace(/ /g, ''), 'hex');
+export const WEBM_HEADER = Buffer.from('1a45dfa39f4286810142f7810142f2810442f381084282847765626d4287810442858102', 'hex');
 
 /** Bytes that pass the audio sniffer (a WebM header) but are not a decodable recording. */
 export const fakeWebm = (size = 2048) => {
