@@ -8,9 +8,10 @@ import { createLinkStore, type LinkStore } from './link-store.js';
 import { migrate } from './migrate.js';
 import { createNoteStore, type NoteStore } from './note-store.js';
 import { createRunnerStore, type RunnerStore } from './runner-store.js';
+import { createBlobRefStore, type BlobRefStore } from './blob-refs-store.js';
 
 export type * from './types.js';
-export type { JobStore, LinkStore, NoteStore, RunnerStore };
+export type { BlobRefStore, JobStore, LinkStore, NoteStore, RunnerStore };
 
 export interface Repository extends LinkStore, NoteStore, JobStore {
   /** Creates the tables when missing and seeds the races. Safe to run on every start. */
@@ -18,6 +19,8 @@ export interface Repository extends LinkStore, NoteStore, JobStore {
   close(): Promise<void>;
   /** The runner app's rows (accounts, entries, receipts, shares), on the same connection. */
   runner: RunnerStore;
+  /** Which blob keys rows refer to, for the orphan sweep. */
+  blobRefs: BlobRefStore;
 }
 
 export function createRepository(db: Database): Repository {
@@ -26,6 +29,7 @@ export function createRepository(db: Database): Repository {
     ...createNoteStore(db),
     ...createJobStore(db),
     runner: createRunnerStore(db),
+    blobRefs: createBlobRefStore(db),
     migrate: () => migrate(db),
     close: () => db.close(),
   };
