@@ -24,6 +24,19 @@ const MAX_BYTES_PER_SECOND = 4_500;
 
 const PAGE_ONLY_SENDING = 'This browser sends them only while this page is open: keep it open, or open it again when you have signal.';
 
+/** moof boxes not followed by their mdat, in a fragmented MP4 (0 for other containers). */
+function danglingMp4Fragments(file: Buffer): number {
+  if (file.subarray(4, 8).toString('latin1') !== 'ftyp') return 0;
+  const boxes: string[] = [];
+  for (let at = 0; at + 8 <= file.length; ) {
+    const size = file.readUInt32BE(at);
+    boxes.push(file.subarray(at + 4, at + 8).toString('latin1'));
+    if (size < 8) break;
+    at += size;
+  }
+  return boxes.filter((box, i) => box === 'moof' && boxes[i + 1] !== 'mdat').length;
+}
+
 const hasBackgroundSync = (tab: EnginePage) => tab.run(() => typeof ServiceWorkerRegistration !== 'undefined' && 'sync' in ServiceWorkerRegistration.prototype);
 
 test.describe('the recorder in every engine', () => {
@@ -51,10 +64,12 @@ test.describe('the recorder in every engine', () => {
     const [kept] = await tab.outboxNotes();
     const seconds = kept!.durationMs / 1000;
     const converted = await analyseAudio(await convertedFile(server, note!.id));
-    // WebKitGTK 2.50 now and then ends a recording with a fragment header whose data never comes
-    // (moof, moof, mdat): about the last second does not decode. Seen in about a third of its
-    // recordings; the other engines lose nothing. Hence the second of slack, for every engine.
-    expect(converted.seconds, 'the converted note is as long as the recording').toBeGreaterThan(seconds - 1.2);
+    // WebKitGTK 2.50 often (half of our runs) ends a recording with a fragment header whose data
+    // never comes (moof, moof, mdat): that fragment is lost and the next does not decode. Checked
+    // from the engine's own bytes, so the slack is given only where the bug is in the file.
+    const dangling = danglingMp4Fragments(await readFile(original!));
+    if (dangling) testInfo.annotations.push({ type: 'engine bug', description: `${dangling} MP4 fragment(s) without data at the end of the recording` });
+    expect(converted.seconds, 'the converted note is as long as the recording').toBeGreaterThan(seconds - 1 - 2 * dangling);
     expect(converted.activeShare, 'the converted note holds speech, not silence').toBeGreaterThan(0.5);
 
     const bytesPerSecond = Math.round(note!.bytes / seconds);
