@@ -147,7 +147,7 @@ test.describe('the recorder in every engine', () => {
     await tab.waitForTexts('note-state', ['Saved on this phone']);
     const ids = await listedNoteIds(tab);
 
-    await test.step(engine.restartKind === 'browser' ? 'restart the browser on the same profile' : 'close the tab and open a new one', () => engine.restart());
+    await test.step(engine.restartKind === 'browser' ? 'restart the browser on the same profile' : 'close the tab and open a new one (MiniBrowser keeps no storage across browser starts)', () => engine.restart());
     faults.up();
     await openRecorder(tab, faults.url, token);
     await tab.waitForTexts('note-state', ['Delivered']);

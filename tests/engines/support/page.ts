@@ -16,7 +16,10 @@ export class EnginePage {
     return this.engine.evaluate<Awaited<T>>(`(${fn.toString()})(...${JSON.stringify(args)})`);
   }
 
-  /** Polls `fn` in the page until it returns something truthy; fails saying what it waited for and what it last saw. */
+  /**
+   * Polls `fn` in the page until it returns something truthy; fails saying what it waited for and
+   * what it last saw. `fn` may return { pending: what it saw } to keep waiting and say why.
+   */
   async waitFor<T, A extends unknown[]>(what: string, timeoutMs: number, fn: (...args: A) => T | Promise<T>, ...args: A): Promise<Awaited<T>> {
     const started = Date.now();
     const deadline = started + timeoutMs;
@@ -24,7 +27,8 @@ export class EnginePage {
     for (;;) {
       try {
         last = await this.run(fn, ...args);
-        if (last) {
+        if (last && typeof last === 'object' && 'pending' in last) last = (last as { pending: unknown }).pending;
+        else if (last) {
           if (process.env.ENGINES_DEBUG) console.log(`[${this.engine.name}] ${what}: ${Date.now() - started} ms`);
           return last as Awaited<T>;
         }
@@ -41,7 +45,8 @@ export class EnginePage {
   async waitForTexts(testId: string, expected: string[], timeoutMs = 15_000): Promise<void> {
     await this.waitFor(`${testId} to read ${JSON.stringify(expected)}`, timeoutMs, (id, want) => {
       const got = [...document.querySelectorAll(`[data-testid="${id}"]`)].map((e) => (e.textContent ?? '').replace(/\s+/g, ' ').trim());
-      return JSON.stringify(got) === JSON.stringify(want) ? got : false;
+      const status = document.querySelector('[data-testid="status-line"]')?.textContent;
+      return JSON.stringify(got) === JSON.stringify(want) ? got : { pending: { [id]: got, status } };
     }, testId, expected);
   }
 
