@@ -1,10 +1,12 @@
-// Builds the site into dist/: the page bundle (Vite), prerendered HTML for each page, and the
-// service worker (Vite bundle + Workbox precache manifest). npm start runs this when needed.
+// Builds the site into dist/: the page bundle (Vite), prerendered HTML for each page, the
+// service worker (Vite bundle + Workbox precache manifest), and .br/.gz copies of the
+// text files. npm start runs this when needed.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { injectManifest } from 'workbox-build';
+import { precompress } from './precompress.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -22,6 +24,8 @@ export async function buildSite() {
   });
   await prerender();
   await buildServiceWorker();
+  const { raw, br } = await precompress(dist);
+  console.log(`text files precompressed: ${(raw / 1024).toFixed(0)} KiB -> ${(br / 1024).toFixed(0)} KiB brotli`);
 
   await writeFile(path.join(dist, '.build-stamp'), new Date().toISOString());
   console.log(`site built into dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
