@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { LinkInfo } from '../shared/notes.js';
+import { linkUrl, takePrefetchedLink } from '../linkPrefetch.js';
 import { loadLink, saveLink } from '../shared/outbox/index.js';
 
 export type LinkState =
@@ -26,7 +27,8 @@ export function useLink(token: string): LinkState {
     void (async () => {
       let cachedOnFailure: LinkInfo | undefined;
       try {
-        const response = await fetch(`/api/r/${encodeURIComponent(token)}`, { headers: { Accept: 'application/json' } });
+        // The shell started this request beside the recorder's JavaScript (src/linkPrefetch.ts).
+        const response = await (takePrefetchedLink(token) ?? fetch(linkUrl(token), { headers: { Accept: 'application/json' } }));
         if (response.ok) {
           const link = (await response.json()) as LinkInfo;
           fresh = true;
