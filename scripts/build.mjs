@@ -22,8 +22,11 @@ export async function buildSite() {
     ...quiet,
     build: { ssr: 'src/entry-server.tsx', outDir: path.join(work, 'ssr'), emptyOutDir: true, copyPublicDir: false },
   });
-  await prerender();
-  await buildServiceWorker();
+  // Vite's manifest is read here, not served.
+  const manifest = JSON.parse(await readFile(path.join(dist, '.vite', 'manifest.json'), 'utf8'));
+  await rm(path.join(dist, '.vite'), { recursive: true });
+  await prerender(manifest);
+  await buildServiceWorker(installSet(manifest));
   const { raw, br } = await precompress(dist);
   console.log(`text files precompressed: ${(raw / 1024).toFixed(0)} KiB -> ${(br / 1024).toFixed(0)} KiB brotli`);
 
@@ -34,11 +37,8 @@ export async function buildSite() {
 /** The on-demand screen behind each prerendered shell: its files are preloaded from the shell. */
 const SCREEN_OF_SHELL = { 'r.html': 'src/recorderApp.tsx', 's.html': 'src/keepsake/keepsakeApp.tsx' };
 
-/**
- * <link>s that start downloading a screen's chunks and stylesheet while the HTML is parsed, in
- * parallel with the shell's script, instead of after it has run. Read from Vite's manifest.
- */
-function screenPreloads(manifest, entry) {
+/** A screen's chunks (without the shell's entry) and stylesheets, from Vite's manifest. */
+function screenFiles(manifest, entry) {
   const scripts = new Set();
   const styles = new Set();
   const visit = (key) => {
@@ -50,17 +50,37 @@ function screenPreloads(manifest, entry) {
   };
   visit(entry);
   if (scripts.size === 0) throw new Error(`Vite's manifest has no chunk for ${entry}`);
+  return { scripts: [...scripts], styles: [...styles] };
+}
+
+/**
+ * <link>s that start downloading a screen's chunks and stylesheet while the HTML is parsed, in
+ * parallel with the shell's script, instead of after it has run.
+ */
+function screenPreloads(manifest, entry) {
+  const { scripts, styles } = screenFiles(manifest, entry);
   return [
-    ...[...scripts].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
-    ...[...styles].map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`),
+    ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+    ...styles.map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`),
   ].join('\n    ');
 }
 
-async function prerender() {
+/**
+ * What the service worker's install fetches: everything that opens /r/ offline (its shell, the
+ * shell's script and style, the recorder's chunks) and the small HTML of the other pages. All
+ * else it may cache (pictures, icons, the keepsake screen) waits for later (sw/laterCache.ts).
+ */
+function installSet(manifest) {
+  const shell = manifest['index.html'];
+  const recorder = screenFiles(manifest, SCREEN_OF_SHELL['r.html']);
+  return [
+    'r.html', 'index.html', 'terms.html', 'privacy.html', '404.html', 'manifest.webmanifest', 'icons/icon.svg',
+    shell.file, ...(shell.css ?? []), ...recorder.scripts, ...recorder.styles,
+  ];
+}
+
+async function prerender(manifest) {
   const template = await readFile(path.join(dist, 'index.html'), 'utf8');
-  const manifestFile = path.join(dist, '.vite', 'manifest.json');
-  const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
-  await rm(path.join(dist, '.vite'), { recursive: true });
   const { PAGES, render, TODAY_SCRIPT } = await import(pathToFileURL(path.join(work, 'ssr', 'entry-server.js')).href);
   for (const page of PAGES) {
     let head = `<title>${escapeHtml(page.title)}</title>\n    <meta name="description" content="${escapeHtml(page.description)}" />`;
@@ -73,7 +93,7 @@ async function prerender() {
   }
 }
 
-async function buildServiceWorker() {
+async function buildServiceWorker(installFiles) {
   await build({
     ...quiet,
     publicDir: false,
@@ -84,17 +104,27 @@ async function buildServiceWorker() {
       lib: { entry: path.join(root, 'sw/sw.ts'), formats: ['iife'], name: 'milenotesSw', fileName: () => 'sw.js' },
     },
   });
-  const { count, size, warnings } = await injectManifest({
+  // Two lists go into the worker: self.__WB_MANIFEST, precached at install, and self.__WB_LATER.
+  const common = { globDirectory: dist, dontCacheBustURLsMatching: /^assets\//, maximumFileSizeToCacheInBytes: 4 * 1024 * 1024 };
+  const install = await injectManifest({
+    ...common,
     swSrc: path.join(work, 'sw', 'sw.js'),
-    swDest: path.join(dist, 'sw.js'),
-    globDirectory: dist,
-    // The hero video is left to the network: the poster stands in for it offline.
-    globPatterns: ['**/*.{html,js,css,svg,png,webp,webmanifest}'],
-    globIgnores: ['sw.js', 'media/*.mp4'],
-    dontCacheBustURLsMatching: /^assets\//,
+    swDest: path.join(work, 'sw', 'sw.install.js'),
+    globPatterns: installFiles,
   });
-  for (const warning of warnings) console.warn(warning);
-  console.log(`service worker precaches ${count} files, ${(size / 1024).toFixed(0)} KiB`);
+  const later = await injectManifest({
+    ...common,
+    swSrc: path.join(work, 'sw', 'sw.install.js'),
+    swDest: path.join(dist, 'sw.js'),
+    injectionPoint: 'self.__WB_LATER',
+    globPatterns: ['**/*.{html,js,css,svg,png,webp,webmanifest}'],
+    // The hero video is left to the network: the poster stands in for it offline.
+    globIgnores: ['sw.js', 'media/*.mp4', ...installFiles],
+  });
+  for (const warning of [...install.warnings, ...later.warnings]) console.warn(warning);
+  if (install.count !== installFiles.length) throw new Error(`the install set names ${installFiles.length} files but ${install.count} exist`);
+  const kib = (n) => (n / 1024).toFixed(0);
+  console.log(`service worker precaches ${install.count} files, ${kib(install.size)} KiB; later or on use: ${later.count} files, ${kib(later.size)} KiB`);
 }
 
 function escapeHtml(text) {

@@ -26,11 +26,10 @@ function decodeToken(raw: string): string {
   }
 }
 
-registerServiceWorker();
-
 const root = document.getElementById('root')!;
 const pathname = window.location.pathname;
 const screen = SCREENS.find(({ path }) => path.test(pathname));
+registerServiceWorker({ cacheRest: !screen });
 if (screen) {
   const token = decodeToken(screen.path.exec(pathname)![1]!);
   screen.prefetch?.(token);

@@ -22,3 +22,12 @@ export interface NoteDeliveredMessage {
 export function isNoteDelivered(data: unknown): data is NoteDeliveredMessage {
   return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'note-delivered';
 }
+
+/** Page → worker: the page has loaded; cache the rest of the site if no note is waiting (sw/laterCache.ts). */
+export interface CacheLaterMessage {
+  type: 'cache-later';
+}
+
+export function isCacheLater(data: unknown): data is CacheLaterMessage {
+  return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'cache-later';
+}
