@@ -85,10 +85,14 @@ async function prerender(manifest) {
   for (const page of PAGES) {
     let head = `<title>${escapeHtml(page.title)}</title>\n    <meta name="description" content="${escapeHtml(page.description)}" />`;
     if (SCREEN_OF_SHELL[page.file]) head += `\n    ${screenPreloads(manifest, SCREEN_OF_SHELL[page.file])}`;
-    const html = template
+    let html = template
       .replace('<!--head-->', head)
       .replace('<!--app-html-->', render(page.url))
       .replace('<!--today-script-->', page.showsToday ? `<script>${TODAY_SCRIPT}</script>` : '');
+    // A page without a screen runs the script only to register the worker after load: at low
+    // priority it no longer competes with the stylesheet and the hero for the first paint.
+    if (!SCREEN_OF_SHELL[page.file]) html = html.replace('<script type="module" crossorigin', '<script type="module" fetchpriority="low" crossorigin');
+    if (!SCREEN_OF_SHELL[page.file] && !html.includes('fetchpriority="low"')) throw new Error(`${page.file}: the entry script tag was not found`);
     await writeFile(path.join(dist, page.file), html);
   }
 }
