@@ -20,21 +20,27 @@ async function* filesUnder(dir) {
   }
 }
 
+/** Writes file.br and file.gz beside one file; returns the sizes of the original and the .br. */
+export async function precompressFile(file) {
+  const body = await readFile(file);
+  const [brBody, gzBody] = await Promise.all([
+    brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    gz(body, { level: 9 }),
+  ]);
+  await writeFile(`${file}.br`, brBody);
+  await writeFile(`${file}.gz`, gzBody);
+  return { raw: body.length, br: brBody.length };
+}
+
 /** Compresses every text file under dir; returns how many bytes the originals and the .br files hold. */
 export async function precompress(dir) {
   let raw = 0;
   let br = 0;
   for await (const file of filesUnder(dir)) {
     if (!COMPRESSIBLE.test(file)) continue;
-    const body = await readFile(file);
-    const [brBody, gzBody] = await Promise.all([
-      brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-      gz(body, { level: 9 }),
-    ]);
-    await writeFile(`${file}.br`, brBody);
-    await writeFile(`${file}.gz`, gzBody);
-    raw += body.length;
-    br += brBody.length;
+    const sizes = await precompressFile(file);
+    raw += sizes.raw;
+    br += sizes.br;
   }
   return { raw, br };
 }
