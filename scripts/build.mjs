@@ -81,7 +81,7 @@ function installSet(manifest) {
 
 async function prerender(manifest) {
   const template = await readFile(path.join(dist, 'index.html'), 'utf8');
-  const { PAGES, render, TODAY_SCRIPT } = await import(pathToFileURL(path.join(work, 'ssr', 'entry-server.js')).href);
+  const { PAGES, render, TODAY_SCRIPT, REGISTER_WORKER_SCRIPT } = await import(pathToFileURL(path.join(work, 'ssr', 'entry-server.js')).href);
   for (const page of PAGES) {
     let head = `<title>${escapeHtml(page.title)}</title>\n    <meta name="description" content="${escapeHtml(page.description)}" />`;
     if (SCREEN_OF_SHELL[page.file]) head += `\n    ${screenPreloads(manifest, SCREEN_OF_SHELL[page.file])}`;
@@ -89,10 +89,13 @@ async function prerender(manifest) {
       .replace('<!--head-->', head)
       .replace('<!--app-html-->', render(page.url))
       .replace('<!--today-script-->', page.showsToday ? `<script>${TODAY_SCRIPT}</script>` : '');
-    // A page without a screen runs the script only to register the worker after load: at low
-    // priority it no longer competes with the stylesheet and the hero for the first paint.
-    if (!SCREEN_OF_SHELL[page.file]) html = html.replace('<script type="module" crossorigin', '<script type="module" fetchpriority="low" crossorigin');
-    if (!SCREEN_OF_SHELL[page.file] && !html.includes('fetchpriority="low"')) throw new Error(`${page.file}: the entry script tag was not found`);
+    html = html.replace('</body>', `  <script>${REGISTER_WORKER_SCRIPT}</script>\n  </body>`);
+    // A page without a screen needs no file of script at all: its only script is the inline one above.
+    if (!SCREEN_OF_SHELL[page.file]) {
+      const entry = /\s*<script type="module" crossorigin src="\/assets\/[^"]+"><\/script>/;
+      if (!entry.test(html)) throw new Error(`${page.file}: the entry script tag was not found`);
+      html = html.replace(entry, '');
+    }
     await writeFile(path.join(dist, page.file), html);
   }
 }

@@ -11,6 +11,7 @@ import * as privacy from './pages/PrivacyPage';
 import * as terms from './pages/TermsPage';
 
 export { TODAY_SCRIPT } from './shared/today';
+export { REGISTER_WORKER_SCRIPT } from './shared/registerWorker';
 
 export interface PrerenderedPage {
   url: string;

@@ -1,13 +1,12 @@
 /**
- * The only script every page loads: it registers the service worker and, on a screen that
- * needs one (/r/:token, /s/:token), fetches that screen (React and the screen) as one
- * on-demand chunk. Spinners and marketing pages are prerendered HTML and paint without it.
+ * The script of the screens' shells (/r/:token, /s/:token): it fetches the screen (React and the
+ * screen) as one on-demand chunk. Marketing pages are prerendered HTML and load no script file;
+ * every page registers the service worker with an inline script (src/shared/registerWorker.ts).
  * The recorder's link data is asked for here, beside its chunk, not after it.
  */
 import { showChunkError } from './chunkError';
 import { loadChunk } from './lazyChunk';
 import { prefetchLink } from './linkPrefetch';
-import { registerServiceWorker } from './serviceWorker';
 import './styles/site.css';
 
 type Mount = (root: HTMLElement, token: string) => void;
@@ -29,7 +28,6 @@ function decodeToken(raw: string): string {
 const root = document.getElementById('root')!;
 const pathname = window.location.pathname;
 const screen = SCREENS.find(({ path }) => path.test(pathname));
-registerServiceWorker({ cacheRest: !screen });
 if (screen) {
   const token = decodeToken(screen.path.exec(pathname)![1]!);
   screen.prefetch?.(token);

@@ -23,11 +23,12 @@ export function isNoteDelivered(data: unknown): data is NoteDeliveredMessage {
   return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'note-delivered';
 }
 
-/** Page → worker: the page has loaded; cache the rest of the site if no note is waiting (sw/laterCache.ts). */
+/** Page → worker: a marketing page has loaded; cache the rest of the site if no note is waiting (sw/laterCache.ts). */
+export const CACHE_LATER = 'cache-later';
 export interface CacheLaterMessage {
-  type: 'cache-later';
+  type: typeof CACHE_LATER;
 }
 
 export function isCacheLater(data: unknown): data is CacheLaterMessage {
-  return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'cache-later';
+  return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === CACHE_LATER;
 }
