@@ -1,7 +1,7 @@
 /**
  * The shell asks for the link's data (GET /api/r/<token>) at once, while the recorder's
  * JavaScript is still downloading, so the two travel side by side instead of one after the other
- * on a slow connection. The recorder takes that response when it mounts (src/recorder/useLink.ts).
+ * on a slow connection. The recorder takes that response when it mounts (getLink in src/apiClient.ts).
  */
 const pending = new Map<string, Promise<Response>>();
 

@@ -4,8 +4,8 @@
  * and the same PUT through Workbox's stock BackgroundSyncPlugin in a bench-only service worker.
  */
 import { createHash } from 'node:crypto';
-import type { BrowserContext, Page } from '@playwright/test';
-import { contentDigestHeader } from '../../src/shared/api.js';
+import type { Page } from '@playwright/test';
+import { contentDigestHeader } from '../../src/shared/contentDigest.js';
 
 export interface RecordedNote {
   id: string;
@@ -56,9 +56,8 @@ export async function newestOutboxNote(page: Page, known: ReadonlySet<string>): 
 
 export type BaselineKind = 'plain fetch' | 'Workbox BackgroundSyncPlugin';
 
-/** Opens a blank page under /bench/ on the proxy; for Workbox, with the stock plugin's worker in control. */
-export async function openBaselinePage(context: BrowserContext, origin: string, kind: BaselineKind): Promise<Page> {
-  const page = context.pages()[0] ?? (await context.newPage());
+/** Opens a blank page under /bench/ on the proxy in `page`; for Workbox, with the stock plugin's worker in control. */
+export async function openBaselinePage(page: Page, origin: string, kind: BaselineKind): Promise<Page> {
   if (kind === 'plain fetch') {
     await page.goto(`${origin}/bench/naive.html`);
     return page;
@@ -76,7 +75,7 @@ export async function openBaselinePage(context: BrowserContext, origin: string, 
 
 /** Starts one PUT from the baseline page and returns at once; the page counts how its fetches settled. */
 export async function sendFromBaseline(page: Page, token: string, noteId: string, note: RecordedNote): Promise<void> {
-  const digest = contentDigestHeader(createHash('sha256').update(note.audio).digest('base64'));
+  const digest = contentDigestHeader(createHash('sha256').update(note.audio).digest('hex'));
   await page.evaluate(
     ({ url, contentType, digest, base64 }) => {
       const w = window as unknown as { settled?: number };
