@@ -7,10 +7,13 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // Read by scripts/build.mjs to preload each screen's files from its prerendered shell.
+    manifest: true,
     rollupOptions: {
       output: {
         // React changes less often than our screens: its own file stays cached across releases.
-        advancedChunks: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler)[\\/]/ }] },
+        // (react-router is only used to prerender the pages; no screen in the browser needs it.)
+        advancedChunks: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] },
         // The lazily loaded screen is named for what it is: assets/recorder-<hash>.js.
         chunkFileNames: (chunk) =>
           /\/src\/(recorder\/|recorderApp)/.test(chunk.facadeModuleId ?? '') ? 'assets/recorder-[hash].js' : 'assets/[name]-[hash].js',

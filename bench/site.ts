@@ -8,9 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
+import { precompressFile } from '../scripts/precompress.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCES = ['src', 'sw', 'public', 'index.html', 'vite.config.ts', 'package-lock.json', 'scripts/build.mjs'];
+const SOURCES = ['src', 'sw', 'public', 'index.html', 'vite.config.ts', 'package-lock.json', 'scripts/build.mjs', 'scripts/precompress.mjs'];
 
 async function newestMtime(p: string): Promise<number> {
   const info = await stat(p).catch(() => undefined);
@@ -57,6 +58,8 @@ export async function prepareSite(): Promise<BenchSite> {
     });
   }
   await writeFile(path.join(dir, 'baseline.html'), staticCopyOf(home));
+  // Served like the real pages: compressed by the build's own step.
+  await precompressFile(path.join(dir, 'baseline.html'));
   await mkdir(path.join(dir, 'bench'), { recursive: true });
   await writeFile(path.join(dir, 'bench', 'naive.html'), BLANK_PAGE);
   await writeFile(path.join(dir, 'bench', 'workbox.html'), BLANK_PAGE);

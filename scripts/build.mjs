@@ -1,10 +1,12 @@
-// Builds the site into dist/: the page bundle (Vite), prerendered HTML for each page, and the
-// service worker (Vite bundle + Workbox precache manifest). npm start runs this when needed.
+// Builds the site into dist/: the page bundle (Vite), prerendered HTML for each page, the
+// service worker (Vite bundle + Workbox precache manifest), and .br/.gz copies of the
+// text files. npm start runs this when needed.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { injectManifest } from 'workbox-build';
+import { precompress } from './precompress.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -20,27 +22,85 @@ export async function buildSite() {
     ...quiet,
     build: { ssr: 'src/entry-server.tsx', outDir: path.join(work, 'ssr'), emptyOutDir: true, copyPublicDir: false },
   });
-  await prerender();
-  await buildServiceWorker();
+  // Vite's manifest is read here, not served.
+  const manifest = JSON.parse(await readFile(path.join(dist, '.vite', 'manifest.json'), 'utf8'));
+  await rm(path.join(dist, '.vite'), { recursive: true });
+  await prerender(manifest);
+  await buildServiceWorker(installSet(manifest));
+  const { raw, br } = await precompress(dist);
+  console.log(`text files precompressed: ${(raw / 1024).toFixed(0)} KiB -> ${(br / 1024).toFixed(0)} KiB brotli`);
 
   await writeFile(path.join(dist, '.build-stamp'), new Date().toISOString());
   console.log(`site built into dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-async function prerender() {
+/** The on-demand screen behind each prerendered shell: its files are preloaded from the shell. */
+const SCREEN_OF_SHELL = { 'r.html': 'src/recorderApp.tsx', 's.html': 'src/keepsake/keepsakeApp.tsx' };
+
+/** A screen's chunks (without the shell's entry) and stylesheets, from Vite's manifest. */
+function screenFiles(manifest, entry) {
+  const scripts = new Set();
+  const styles = new Set();
+  const visit = (key) => {
+    const chunk = manifest[key];
+    if (!chunk || chunk.isEntry || scripts.has(chunk.file)) return;
+    scripts.add(chunk.file);
+    for (const css of chunk.css ?? []) styles.add(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(entry);
+  if (scripts.size === 0) throw new Error(`Vite's manifest has no chunk for ${entry}`);
+  return { scripts: [...scripts], styles: [...styles] };
+}
+
+/**
+ * <link>s that start downloading a screen's chunks and stylesheet while the HTML is parsed, in
+ * parallel with the shell's script, instead of after it has run.
+ */
+function screenPreloads(manifest, entry) {
+  const { scripts, styles } = screenFiles(manifest, entry);
+  return [
+    ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+    ...styles.map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`),
+  ].join('\n    ');
+}
+
+/**
+ * What the service worker's install fetches: everything that opens /r/ offline (its shell, the
+ * shell's script and style, the recorder's chunks) and the small HTML of the other pages. All
+ * else it may cache (pictures, icons, the keepsake screen) waits for later (sw/laterCache.ts).
+ */
+function installSet(manifest) {
+  const shell = manifest['index.html'];
+  const recorder = screenFiles(manifest, SCREEN_OF_SHELL['r.html']);
+  return [
+    'r.html', 'index.html', 'terms.html', 'privacy.html', '404.html', 'manifest.webmanifest', 'icons/icon.svg',
+    shell.file, ...(shell.css ?? []), ...recorder.scripts, ...recorder.styles,
+  ];
+}
+
+async function prerender(manifest) {
   const template = await readFile(path.join(dist, 'index.html'), 'utf8');
-  const { PAGES, render, TODAY_SCRIPT } = await import(pathToFileURL(path.join(work, 'ssr', 'entry-server.js')).href);
+  const { PAGES, render, TODAY_SCRIPT, REGISTER_WORKER_SCRIPT } = await import(pathToFileURL(path.join(work, 'ssr', 'entry-server.js')).href);
   for (const page of PAGES) {
-    const head = `<title>${escapeHtml(page.title)}</title>\n    <meta name="description" content="${escapeHtml(page.description)}" />`;
-    const html = template
+    let head = `<title>${escapeHtml(page.title)}</title>\n    <meta name="description" content="${escapeHtml(page.description)}" />`;
+    if (SCREEN_OF_SHELL[page.file]) head += `\n    ${screenPreloads(manifest, SCREEN_OF_SHELL[page.file])}`;
+    let html = template
       .replace('<!--head-->', head)
       .replace('<!--app-html-->', render(page.url))
       .replace('<!--today-script-->', page.showsToday ? `<script>${TODAY_SCRIPT}</script>` : '');
+    html = html.replace('</body>', `  <script>${REGISTER_WORKER_SCRIPT}</script>\n  </body>`);
+    // A page without a screen needs no file of script at all: its only script is the inline one above.
+    if (!SCREEN_OF_SHELL[page.file]) {
+      const entry = /\s*<script type="module" crossorigin src="\/assets\/[^"]+"><\/script>/;
+      if (!entry.test(html)) throw new Error(`${page.file}: the entry script tag was not found`);
+      html = html.replace(entry, '');
+    }
     await writeFile(path.join(dist, page.file), html);
   }
 }
 
-async function buildServiceWorker() {
+async function buildServiceWorker(installFiles) {
   await build({
     ...quiet,
     publicDir: false,
@@ -51,17 +111,27 @@ async function buildServiceWorker() {
       lib: { entry: path.join(root, 'sw/sw.ts'), formats: ['iife'], name: 'milenotesSw', fileName: () => 'sw.js' },
     },
   });
-  const { count, size, warnings } = await injectManifest({
+  // Two lists go into the worker: self.__WB_MANIFEST, precached at install, and self.__WB_LATER.
+  const common = { globDirectory: dist, dontCacheBustURLsMatching: /^assets\//, maximumFileSizeToCacheInBytes: 4 * 1024 * 1024 };
+  const install = await injectManifest({
+    ...common,
     swSrc: path.join(work, 'sw', 'sw.js'),
-    swDest: path.join(dist, 'sw.js'),
-    globDirectory: dist,
-    // The hero video is left to the network: the poster stands in for it offline.
-    globPatterns: ['**/*.{html,js,css,svg,png,webp,webmanifest}'],
-    globIgnores: ['sw.js', 'media/*.mp4'],
-    dontCacheBustURLsMatching: /^assets\//,
+    swDest: path.join(work, 'sw', 'sw.install.js'),
+    globPatterns: installFiles,
   });
-  for (const warning of warnings) console.warn(warning);
-  console.log(`service worker precaches ${count} files, ${(size / 1024).toFixed(0)} KiB`);
+  const later = await injectManifest({
+    ...common,
+    swSrc: path.join(work, 'sw', 'sw.install.js'),
+    swDest: path.join(dist, 'sw.js'),
+    injectionPoint: 'self.__WB_LATER',
+    globPatterns: ['**/*.{html,js,css,svg,png,webp,webmanifest}'],
+    // The hero video is left to the network: the poster stands in for it offline.
+    globIgnores: ['sw.js', 'media/*.mp4', ...installFiles],
+  });
+  for (const warning of [...install.warnings, ...later.warnings]) console.warn(warning);
+  if (install.count !== installFiles.length) throw new Error(`the install set names ${installFiles.length} files but ${install.count} exist`);
+  const kib = (n) => (n / 1024).toFixed(0);
+  console.log(`service worker precaches ${install.count} files, ${kib(install.size)} KiB; later or on use: ${later.count} files, ${kib(later.size)} KiB`);
 }
 
 function escapeHtml(text) {

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { openRepository } from './db/index.js';
 import type { Repository } from './db/repository.js';
+import { compression } from './plugins/compression.js';
 import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
 import { openApi } from './routes/runner/openapi.js';
@@ -45,6 +46,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   });
 
   await app.register(securityHeaders);
+  await app.register(compression);
   await app.register(openApi, { publicUrl: config.publicUrl });
   await app.register(api, {
     prefix: '/api',

@@ -2,6 +2,7 @@
  * The page's one client for the server's JSON API (the recorder and the keepsake). No React:
  * each function returns the answer as data, so a hook only decides what the person sees.
  */
+import { linkUrl, takePrefetchedLink } from './linkPrefetch.js';
 import type { LinkInfo } from './shared/notes.js';
 import type { Keepsake, NoteHeard } from './shared/runnerApi.js';
 
@@ -18,9 +19,10 @@ export type ApiAnswer<T> =
   /** No answer (offline, server down) or one we cannot use (a 5xx, a proxy's page). */
   | { ok: false; reason: 'unreachable' };
 
-async function getJson<T>(path: string, init: RequestInit = {}): Promise<ApiAnswer<T>> {
+/** `started`: the same request, already under way (the shell's, src/linkPrefetch.ts). */
+async function getJson<T>(path: string, init: RequestInit = {}, started?: Promise<Response>): Promise<ApiAnswer<T>> {
   try {
-    const response = await fetch(path, { ...init, headers: { Accept: 'application/json' } });
+    const response = await (started ?? fetch(path, { ...init, headers: { Accept: 'application/json' } }));
     if (response.status === 404) return { ok: false, reason: 'not-found' };
     if (!response.ok) return { ok: false, reason: 'unreachable' };
     return { ok: true, value: (await response.json()) as T };
@@ -32,9 +34,9 @@ async function getJson<T>(path: string, init: RequestInit = {}): Promise<ApiAnsw
 
 const part = encodeURIComponent;
 
-/** GET /api/r/:token: the runner, race and markers of a recorder link. */
+/** GET /api/r/:token: the runner, race and markers of a recorder link; the shell's request when it started one. */
 export function getLink(token: string): Promise<ApiAnswer<LinkInfo>> {
-  return getJson(`/api/r/${part(token)}`);
+  return getJson(linkUrl(token), {}, takePrefetchedLink(token));
 }
 
 /** GET /api/r/:token/notes/:id/status: where the runner heard a note, if they have. */

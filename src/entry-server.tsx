@@ -13,6 +13,7 @@ import * as terms from './pages/TermsPage';
 import { NOT_FOUND_PAGE, PAGES as SITE_PAGES, type PageName } from './shared/pages';
 
 export { TODAY_SCRIPT } from './shared/today';
+export { REGISTER_WORKER_SCRIPT } from './shared/registerWorker';
 
 export interface PrerenderedPage {
   url: string;

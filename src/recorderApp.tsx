@@ -1,6 +1,5 @@
 import { StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import Recorder from './recorder/index';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { RECORDER_TITLE } from './shell';
@@ -12,24 +11,18 @@ function Titled({ title, children }: { title: string; children: ReactNode }) {
   return children;
 }
 
-/** Replaces the prerendered spinner with the recorder screen. */
-export function mountRecorder(root: HTMLElement): void {
+/**
+ * Replaces the prerendered spinner with the recorder screen. The shell has matched the path and
+ * read the token: one screen needs no router, and leaving it out keeps it off a slow first visit.
+ */
+export function mountRecorder(root: HTMLElement, token: string): void {
   createRoot(root).render(
     <StrictMode>
-      <BrowserRouter>
-        <Routes>
-          <Route
-            path="/r/:token"
-            element={
-              <Titled title={RECORDER_TITLE}>
-                <RouteErrorBoundary>
-                  <Recorder />
-                </RouteErrorBoundary>
-              </Titled>
-            }
-          />
-        </Routes>
-      </BrowserRouter>
+      <Titled title={RECORDER_TITLE}>
+        <RouteErrorBoundary>
+          <Recorder token={token} />
+        </RouteErrorBoundary>
+      </Titled>
     </StrictMode>,
   );
 }

@@ -1,20 +1,35 @@
 /// <reference lib="webworker" />
 /**
- * The service worker's entry: it only wires events. Precaching keeps the marketing pages, the
- * recorder shell and its chunk available offline; the outbox sync lives in outboxSync.ts.
- * An update waits until every tab of the old version is closed: it never reloads a page.
+ * The service worker's entry: it only wires events. The install precaches what opens the
+ * recorder offline and the pages' HTML; the rest (pictures, the keepsake screen) is kept on use
+ * or fetched later when no note is waiting (laterCache.ts); the outbox sync lives in
+ * outboxSync.ts. An update waits until every tab of the old version is closed: it never
+ * reloads a page.
  */
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute, setCatchHandler } from 'workbox-routing';
 import { NetworkOnly } from 'workbox-strategies';
+import { isCacheLater } from '../src/shared/messages.js';
+import { allNotes } from '../src/shared/outbox/index.js';
+import { createLaterCache, type LaterEntry } from './laterCache.js';
 import { installOutboxSync } from './outboxSync.js';
 
-declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: LaterEntry[]; __WB_LATER: LaterEntry[] };
 
 // '/' -> /index.html and '/terms' -> /terms.html come from precaching's cleanURLs.
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
+
+const later = createLaterCache({
+  entries: self.__WB_LATER,
+  origin: self.location.origin,
+  notesWaiting: async () => (await allNotes()).some((n) => n.state === 'waiting' || n.state === 'sending'),
+});
+registerRoute(({ url, request }) => request.method === 'GET' && later.owns(url), ({ request }) => later.respond(request));
+self.addEventListener('message', (event) => {
+  if (isCacheLater(event.data)) event.waitUntil(later.fill());
+});
 
 // Any link /r/<token> opens the same shell; the recorder fetches the link's data itself.
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/r.html'), { allowlist: [/^\/r\/[^/]+\/?$/] }));

@@ -1,16 +1,17 @@
 /**
  * Section 1, pages: Lighthouse 12 (mobile preset, Debian Chromium), median of 3 runs, for each
- * public page against a static no-JavaScript copy of the home page on the same server; plus the
- * gzip sizes of what the first paint of / needs, the JavaScript of /, and the /r/ chunk.
+ * public page against a static no-JavaScript copy of the home page on the same server; the bytes
+ * the server sends (compressed) for the first paint of /, the JavaScript of / and the /r/ chunk;
+ * and the first visit to a link: time until Record works on two profiles, the worker's fetches.
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromiumArgs, chromiumPath } from '../../tests/e2e/support/chromium.js';
 import type { Row, Section } from '../report.js';
 import { median, type BenchContext } from './context.js';
+import { PROFILES, timeToRecord, workerFirstVisit } from './firstVisit.js';
 
 interface PageRun {
   score: number;
@@ -57,11 +58,18 @@ async function auditWithRetry(ctx: BenchContext, url: string, port: number): Pro
   }
 }
 
-const gzipKb = async (dir: string, files: string[]) => {
+/** Bytes of these files as the server sends them to a browser: the build's .br copy where there is one. */
+const sentKb = async (dir: string, files: string[]) => {
   let total = 0;
-  for (const f of new Set(files)) total += gzipSync(await readFile(path.join(dir, f)), { level: 9 }).length;
+  for (const f of new Set(files)) {
+    const file = path.join(dir, f);
+    total += (await stat(`${file}.br`).catch(() => stat(file))).size;
+  }
   return total / 1024;
 };
+
+/** LCP aims against the home page's static copy: the recorder has React to run, the rest has not. */
+const lcpAim = (label: string) => (label === '/r/<token>' ? 1.5 : 1.1);
 
 export async function pagesSection(ctx: BenchContext): Promise<Section> {
   const token = await ctx.server.createLink('Bench');
@@ -90,35 +98,55 @@ export async function pagesSection(ctx: BenchContext): Promise<Section> {
   const rows: Row[] = [];
   for (const p of pages) {
     const lcp = med(p.label, 'lcp');
+    const tbt = med(p.label, 'tbt');
+    const bytes = med(p.label, 'bytes');
+    const isRecorder = p.label === '/r/<token>';
     rows.push(
       { metric: `${p.label} performance score`, ours: med(p.label, 'score'), baseline: base('score'), unit: '', digits: 0 },
-      { metric: `${p.label} LCP`, ours: lcp, baseline: base('lcp'), unit: 'ms', digits: 0, aim: { text: '<= 1.1x baseline', met: lcp <= 1.1 * base('lcp') } },
-      { metric: `${p.label} TBT`, ours: med(p.label, 'tbt'), baseline: base('tbt'), unit: 'ms', digits: 0 },
+      { metric: `${p.label} LCP`, ours: lcp, baseline: base('lcp'), unit: 'ms', digits: 0, aim: { text: `<= ${lcpAim(p.label)}x baseline`, met: lcp <= lcpAim(p.label) * base('lcp') } },
+      { metric: `${p.label} TBT`, ours: tbt, baseline: base('tbt'), unit: 'ms', digits: 0, ...(isRecorder ? { aim: { text: '<= 100 ms', met: tbt <= 100 } } : {}) },
       { metric: `${p.label} CLS`, ours: med(p.label, 'cls'), baseline: base('cls'), unit: '', digits: 3 },
-      { metric: `${p.label} bytes`, ours: med(p.label, 'bytes'), baseline: base('bytes'), unit: 'KB' },
+      { metric: `${p.label} bytes on the wire`, ours: bytes, baseline: base('bytes'), unit: 'KB', ...(isRecorder ? { aim: { text: '<= 110 KB', met: bytes <= 110 } } : {}) },
     );
   }
 
   const dir = ctx.site.dir;
   const { scripts, styles } = ctx.site.homeAssets;
-  const firstPaint = await gzipKb(dir, ['index.html', ...styles]);
-  const firstPaintBase = await gzipKb(dir, ['baseline.html', ...styles]);
+  const firstPaint = await sentKb(dir, ['index.html', ...styles]);
+  const firstPaintBase = await sentKb(dir, ['baseline.html', ...styles]);
   const homeScripts = [...scripts, ...results.get('/')![0]!.scripts];
-  const homeJs = await gzipKb(dir, homeScripts);
+  const homeJs = await sentKb(dir, homeScripts);
   const assets = await readdir(path.join(dir, 'assets'));
   const chunk = assets.filter((f) => /^recorder-.*\.js$|^recorderApp-.*\.css$/.test(f)).map((f) => `assets/${f}`);
   if (!chunk.some((f) => f.endsWith('.js'))) throw new Error('no assets/recorder-*.js in the build: the /r/ chunk was not found');
-  const chunkKb = await gzipKb(dir, chunk);
+  const chunkKb = await sentKb(dir, chunk);
   rows.push(
-    { metric: 'HTML + CSS for first paint of / (gzip)', ours: firstPaint, baseline: firstPaintBase, unit: 'KB', aim: { text: '<= 14 KB', met: firstPaint <= 14 } },
-    { metric: 'JavaScript for / (gzip)', ours: homeJs, baseline: 0, unit: 'KB' },
-    { metric: '/r/ chunk: recorder JS + CSS (gzip)', ours: chunkKb, baseline: null, unit: 'KB', aim: { text: '<= 25 KB', met: chunkKb <= 25 } },
+    { metric: 'HTML + CSS for first paint of / (as sent)', ours: firstPaint, baseline: firstPaintBase, unit: 'KB', aim: { text: '<= 14 KB', met: firstPaint <= 14 } },
+    { metric: 'JavaScript for / (as sent)', ours: homeJs, baseline: 0, unit: 'KB' },
+    { metric: '/r/ chunk: recorder JS + CSS (as sent)', ours: chunkKb, baseline: null, unit: 'KB', aim: { text: '<= 25 KB', met: chunkKb <= 25 } },
   );
   const rRuns = results.get('/r/<token>');
   if (rRuns) {
-    const rJs = await gzipKb(dir, rRuns[0]!.scripts);
-    rows.push({ metric: 'all JavaScript /r/ loads, React included (gzip)', ours: rJs, baseline: 0, unit: 'KB' });
+    const rJs = await sentKb(dir, rRuns[0]!.scripts);
+    rows.push({ metric: 'all JavaScript /r/ loads, React included (as sent)', ours: rJs, baseline: 0, unit: 'KB' });
   }
+
+  // The first visit to a link, in a fresh profile each run.
+  const linkUrl = `${ctx.server.url}/r/${token}`;
+  for (const profile of PROFILES) {
+    const times: number[] = [];
+    for (let run = 1; run <= runs; run++) {
+      ctx.log(`pages: first visit to /r/ on ${profile.label}, run ${run}/${runs}`);
+      times.push(await timeToRecord(linkUrl, profile));
+    }
+    rows.push({ metric: `/r/ first visit: Record works after (${profile.label})`, ours: median(times), baseline: null, unit: 'ms', digits: 0 });
+  }
+  ctx.log('pages: what the service worker fetches on a first visit to /r/');
+  const worker = await workerFirstVisit(linkUrl);
+  rows.push(
+    { metric: `/r/ first visit: service worker's network bytes (${worker.requests} requests)`, ours: worker.kb, baseline: null, unit: 'KB' },
+    { metric: '/r/ first visit: service worker answered from the HTTP cache', ours: worker.fromCacheKb, baseline: null, unit: 'KB' },
+  );
 
   const baseLcp = base('lcp');
   return {
@@ -136,8 +164,10 @@ export async function pagesSection(ctx: BenchContext): Promise<Section> {
     },
     notes: [
       `Median of ${runs} runs per page, pages alternated within each round; simulated mobile throttling (Lighthouse's default), one headless Debian Chromium.`,
-      `Sizes are gzip -9 of the files on disk (the server itself sends them uncompressed; Lighthouse's "bytes" are what it transferred). Scripts of /: ${[...new Set(homeScripts)].join(', ') || 'none'}.`,
-      'The LCP aim is applied to every page against the home page copy: the legal pages and the recorder shell are lighter than the home page, so they should be at least as fast.',
+      `"Bytes on the wire" are Lighthouse's transferred bytes: headers and bodies as the server sent them (brotli). "As sent" sizes are the build's .br files. Scripts of /: ${[...new Set(homeScripts)].join(', ') || 'none'}.`,
+      'The LCP aim is 1.1x the home page copy for the marketing pages (they are no heavier) and 1.5x for the recorder, which has React to download and run.',
+      `"Record works after": from navigation start until the Record button is on screen and enabled, Playwright with DevTools throttling (${PROFILES.map((p) => `${p.label}: ${p.latencyMs} ms latency, ${p.downKbps} kbit/s down, CPU ${p.cpuSlowdown}x`).join('; ')}); median of ${runs}, the worker blocked (it registers after load and is measured apart).`,
+      'The worker\'s bytes: what its requests took off the network while it installed on a first visit to /r/, until it controlled the page (its own script included); the hashed files the page had just loaded come from the HTTP cache.',
     ],
   };
 }

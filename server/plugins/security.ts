@@ -2,9 +2,10 @@
 import { createHash } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
+import { REGISTER_WORKER_SCRIPT } from '../../src/shared/registerWorker.js';
 import { TODAY_SCRIPT } from '../../src/shared/today.js';
 
-const todayScriptHash = `'sha256-${createHash('sha256').update(TODAY_SCRIPT).digest('base64')}'`;
+const hashOf = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
 
 export const securityHeaders = fp(async (app) => {
   await app.register(helmet, {
@@ -12,7 +13,8 @@ export const securityHeaders = fp(async (app) => {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", todayScriptHash],
+        // Our files, and the two inline scripts the prerendered pages carry (today's date, the worker).
+        scriptSrc: ["'self'", hashOf(TODAY_SCRIPT), hashOf(REGISTER_WORKER_SCRIPT)],
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],

@@ -1,6 +1,8 @@
 /**
  * Serves the built site from distDir: prerendered pages, the /r/:token shell, hashed assets
  * (cached for a year), the service worker (never cached), and a 404 page for other paths.
+ * Text files go out as the .br or .gz sibling the build wrote (scripts/precompress.mjs), chosen
+ * by Accept-Encoding, with `Vary: Accept-Encoding` and a strong ETag per encoding.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -8,7 +10,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { NOT_FOUND_PAGE, PAGES } from '../../src/shared/pages.js';
 
-function cacheControlFor(filePath: string): string {
+function cacheControlFor(sentPath: string): string {
+  const filePath = sentPath.replace(/\.(?:br|gz)$/, '');
   if (filePath.includes(`${path.sep}assets${path.sep}`)) return 'public, max-age=31536000, immutable';
   if (filePath.endsWith('.html') || filePath.endsWith('sw.js')) return 'no-cache';
   return 'public, max-age=3600';
@@ -22,7 +25,14 @@ export const site: FastifyPluginAsync<{ distDir: string }> = async (app, { distD
     root: distDir,
     index: false,
     wildcard: true,
-    setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlFor(filePath)),
+    preCompressed: true,
+    setHeaders: (reply, filePath) => {
+      reply.header('cache-control', cacheControlFor(filePath));
+      // @fastify/send marks its ETag weak, yet it is the size and mtime of the very file sent, and
+      // each encoding is a file of its own: strong, as nginx sends it. If-None-Match still matches.
+      const etag = reply.getHeader('etag');
+      if (typeof etag === 'string') reply.header('etag', etag.replace(/^W\//, ''));
+    },
   });
 
   const sendPage = (reply: FastifyReply, file: string, status = 200) => {

@@ -1,4 +1,3 @@
-import { useParams } from 'react-router-dom';
 import { formatRaceDate } from '../shared/races.js';
 import type { Keepsake as KeepsakeData } from '../shared/runnerApi.js';
 import { useKeepsake } from './useKeepsake.js';
@@ -25,8 +24,7 @@ function NoteList({ notes }: { notes: KeepsakeData['notes'] }) {
 }
 
 /** /s/:token: the notes a runner chose to share after the race, playable by anyone with the link. */
-export default function Keepsake() {
-  const { token = '' } = useParams();
+export default function Keepsake({ token }: { token: string }) {
   const state = useKeepsake(token);
   if (state.status === 'loading') {
     return (

@@ -1,12 +1,10 @@
-import { useParams } from 'react-router-dom';
 import { formatRaceDate } from '../shared/races.js';
 import { RecorderScreen } from './RecorderScreen.js';
 import { useLink } from './useLink.js';
 import './recorder.css';
 
 /** /r/:token: record a voice note for a runner. Loaded lazily behind the 'Loading...' spinner. */
-export default function Recorder() {
-  const { token = '' } = useParams();
+export default function Recorder({ token }: { token: string }) {
   const link = useLink(token);
   if (link.status === 'loading') {
     return (

@@ -22,3 +22,13 @@ export interface NoteDeliveredMessage {
 export function isNoteDelivered(data: unknown): data is NoteDeliveredMessage {
   return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'note-delivered';
 }
+
+/** Page → worker: a marketing page has loaded; cache the rest of the site if no note is waiting (sw/laterCache.ts). */
+export const CACHE_LATER = 'cache-later';
+export interface CacheLaterMessage {
+  type: typeof CACHE_LATER;
+}
+
+export function isCacheLater(data: unknown): data is CacheLaterMessage {
+  return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === CACHE_LATER;
+}

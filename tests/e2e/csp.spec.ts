@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 
-// The server's Content-Security-Policy allows only our own files and one hashed inline
-// script; every page must work within it, without a single refusal in the console.
+// The server's Content-Security-Policy allows only our own files and hashed inline
+// scripts; every page must work within it, without a single refusal in the console.
 for (const path of ['/', '/terms', '/privacy', '/no-such-page', '/r/link']) {
   test(`should load ${path} without any Content-Security-Policy violation`, async ({ page, server, consoleMessages }) => {
     const url = path === '/r/link' ? `/r/${await server.createLink()}` : path;
