@@ -56,14 +56,18 @@ function loadS3(env: NodeJS.ProcessEnv): S3Config | undefined {
   };
 }
 
+/** DATA_DIR alone, for commands that must not create anything in it (restore into an empty one). */
+export const dataDirOf = (env: NodeJS.ProcessEnv = process.env) => path.resolve(env.DATA_DIR ?? 'data');
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
+  const dataDir = dataDirOf(env);
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
-    dataDir: path.resolve(env.DATA_DIR ?? 'data'),
+    dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     s3: loadS3(env),
     distDir: path.resolve(env.DIST_DIR ?? 'dist'),
@@ -71,6 +75,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     convertWorker: !['off', '0', 'false'].includes((env.CONVERT_WORKER ?? 'on').toLowerCase()),
     rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 120),
     ffmpegTimeoutMs: positiveInt(env, 'FFMPEG_TIMEOUT_MS', 60_000),
-    auth: loadAuthConfig(env),
+    auth: loadAuthConfig(env, dataDir),
   };
 }
