@@ -34,6 +34,12 @@ export interface Config {
   ffmpegTimeoutMs: number;
   /** Runner sign-in, sessions and signed audio URLs (server/auth). */
   auth: AuthConfig;
+  /** How long a conversion job stays one worker's before another server may take it over. */
+  convertLeaseMs: number;
+  /** On SIGTERM: how long uploads in flight, then the conversion in hand, may take to finish. */
+  shutdownGraceMs: number;
+  /** GET /metrics for anyone (METRICS=on), else only from these socket addresses (METRICS_ALLOW). */
+  metrics: { enabled: boolean; allow: string[] };
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -63,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
   const dataDir = dataDirOf(env);
+  const ffmpegTimeoutMs = positiveInt(env, 'FFMPEG_TIMEOUT_MS', 60_000);
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -74,7 +81,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     convertWorker: !['off', '0', 'false'].includes((env.CONVERT_WORKER ?? 'on').toLowerCase()),
     rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 120),
-    ffmpegTimeoutMs: positiveInt(env, 'FFMPEG_TIMEOUT_MS', 60_000),
+    ffmpegTimeoutMs,
     auth: loadAuthConfig(env, dataDir),
+    convertLeaseMs: positiveInt(env, 'CONVERT_LEASE_MS', ffmpegTimeoutMs * 2 + 30_000),
+    shutdownGraceMs: positiveInt(env, 'SHUTDOWN_GRACE_MS', 20_000),
+    metrics: {
+      enabled: ['on', '1', 'true'].includes((env.METRICS ?? 'off').toLowerCase()),
+      allow: (env.METRICS_ALLOW ?? '').split(',').map((a) => a.trim()).filter(Boolean),
+    },
   };
 }

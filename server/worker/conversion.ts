@@ -22,6 +22,25 @@ export interface ConversionWorkerOptions {
   log: FastifyBaseLogger;
   ffmpegTimeoutMs: number;
   pollMs?: number;
+  /** How long a claimed job stays this worker's before another may take it (CONVERT_LEASE_MS). */
+  leaseMs?: number;
+  /** Told of each outcome, for metrics (server/plugins/metrics.ts). */
+  events?: ConversionEvents;
+}
+
+export interface ConversionEvents {
+  converted(seconds: number): void;
+  /** `unplayable`: ffmpeg refused the audio; `error`: storage, database or timeout (retried); `gave_up`: last attempt failed. */
+  failed(kind: 'unplayable' | 'error' | 'gave_up'): void;
+}
+
+export interface WorkerHeartbeat {
+  /** False once the loop has ended (stopped or crashed). */
+  running: boolean;
+  /** When the loop last went round (claimed, slept or finished a job). */
+  lastBeatAt: number;
+  /** The note being converted now, if any. */
+  busyWith: string | undefined;
 }
 
 export interface ConversionWorker {
@@ -29,6 +48,8 @@ export interface ConversionWorker {
   nudge(): void;
   /** Finishes the job in hand, then stops. */
   stop(): Promise<void>;
+  /** For /readyz and shutdown: is the loop going, and what is it doing. */
+  heartbeat(): WorkerHeartbeat;
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 300);
@@ -36,8 +57,11 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 300)
 export function startConversionWorker(opts: ConversionWorkerOptions): ConversionWorker {
   const { repo, blobs, log, ffmpegTimeoutMs } = opts;
   const pollMs = opts.pollMs ?? 2_000;
-  const leaseMs = ffmpegTimeoutMs * 2 + 30_000;
+  const leaseMs = opts.leaseMs ?? ffmpegTimeoutMs * 2 + 30_000;
   let stopped = false;
+  let running = true;
+  let lastBeatAt = Date.now();
+  let busyWith: string | undefined;
   let wake: (() => void) | undefined;
   let nudged = false;
 
@@ -58,6 +82,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
   async function convert(job: ClaimedJob): Promise<void> {
     const note = await repo.findNote(job.noteId);
     if (!note) return; // rows are never deleted while a job references them; nothing to do
+    const started = Date.now();
     const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-convert-'));
     try {
       // ffmpeg reads the original from a file: MP4 with its index at the end cannot be read from a pipe.
@@ -71,6 +96,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       } catch (err) {
         if (!(err instanceof MediaToolError) || err.timedOut) throw err;
         await repo.markFailed(note.id, `The audio could not be converted: ${oneLine(err.message)}`);
+        opts.events?.failed('unplayable');
         log.warn({ noteId: note.id, reason: err.message }, 'note conversion failed');
         return;
       }
@@ -83,6 +109,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
         log.info({ noteId: note.id }, 'note deleted during conversion; its converted file was removed');
         return;
       }
+      opts.events?.converted((Date.now() - started) / 1000);
       log.info({ noteId: note.id, durationMs }, 'note converted');
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -95,6 +122,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
     } catch (err) {
       // Storage or database trouble, or a timeout: the job stays and is retried when its lease ends.
       log.error({ err, noteId: job.noteId, attempts: job.attempts }, 'conversion attempt failed');
+      opts.events?.failed(job.attempts >= MAX_ATTEMPTS ? 'gave_up' : 'error');
       if (job.attempts >= MAX_ATTEMPTS) {
         const reason = `Conversion gave up after ${job.attempts} attempts: ${oneLine(err instanceof Error ? err.message : String(err))}`;
         await repo.markFailed(job.noteId, reason).catch((e: unknown) => log.error({ err: e }, 'could not mark a note failed'));
@@ -104,6 +132,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
 
   const loop = (async () => {
     while (!stopped) {
+      lastBeatAt = Date.now();
       nudged = false;
       let job: ClaimedJob | undefined;
       try {
@@ -111,10 +140,15 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       } catch (err) {
         log.error({ err }, 'could not claim a conversion job');
       }
-      if (job) await runOne(job);
-      else await sleep();
+      if (job) {
+        busyWith = job.noteId;
+        await runOne(job);
+        busyWith = undefined;
+      } else await sleep();
     }
-  })();
+  })().finally(() => {
+    running = false;
+  });
 
   return {
     nudge() {
@@ -126,5 +160,6 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       wake?.();
       await loop;
     },
+    heartbeat: () => ({ running, lastBeatAt, busyWith }),
   };
 }
