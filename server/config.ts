@@ -62,21 +62,23 @@ function loadS3(env: NodeJS.ProcessEnv): S3Config | undefined {
   };
 }
 
-/** DATA_DIR alone, for commands that must not create anything in it (restore into an empty one). */
-export const dataDirOf = (env: NodeJS.ProcessEnv = process.env) => path.resolve(env.DATA_DIR ?? 'data');
+/** Where the data lives, read without side effects: backup and restore must not create anything in DATA_DIR. */
+export function loadStorageConfig(env: NodeJS.ProcessEnv = process.env): Pick<Config, 'dataDir' | 'databaseUrl' | 's3'> {
+  return { dataDir: path.resolve(env.DATA_DIR ?? 'data'), databaseUrl: env.DATABASE_URL || undefined, s3: loadS3(env) };
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
-  const dataDir = dataDirOf(env);
+  const { dataDir, databaseUrl, s3 } = loadStorageConfig(env);
   const ffmpegTimeoutMs = positiveInt(env, 'FFMPEG_TIMEOUT_MS', 60_000);
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     dataDir,
-    databaseUrl: env.DATABASE_URL || undefined,
-    s3: loadS3(env),
+    databaseUrl,
+    s3,
     distDir: path.resolve(env.DIST_DIR ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     convertWorker: !['off', '0', 'false'].includes((env.CONVERT_WORKER ?? 'on').toLowerCase()),
