@@ -37,6 +37,8 @@ export function uploadStream(base: () => string, token: string, body: Buffer, co
       inFlight -= 1;
       answers.push(answer);
       if (answer.status === 201) acknowledged.set(noteId, Date.now());
+      // A refused or failed upload is tried again a little later, as the recorder does.
+      else await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
   const lanes = Array.from({ length: concurrency }, lane);
