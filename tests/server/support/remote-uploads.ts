@@ -14,7 +14,7 @@ export async function uploadTo(base: string, token: string, noteId: string, body
     const res = await fetch(`${base}/api/r/${token}/notes/${noteId}?marker=mi-13&from=Kim`, {
       method: 'PUT',
       headers: { 'content-type': contentType, 'content-digest': digestOf(body) },
-      body,
+      body: new Uint8Array(body),
     });
     const text = await res.text();
     return { status: res.status, receipt: res.status === 201 ? (JSON.parse(text) as NoteReceipt) : undefined, retryAfter: res.headers.get('retry-after') };
