@@ -54,7 +54,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     await repo.close();
   });
 
-  await app.register(metricsPlugin, { ...config.metrics, metrics, queueDepth: () => repo.ops.queueDepth() });
+  await app.register(metricsPlugin, { ...config.metrics, metrics });
   await app.register(drain.plugin);
   await app.register(health, {
     readiness: createReadiness({

@@ -17,7 +17,6 @@ export interface MetricsOptions {
   enabled: boolean;
   /** Socket addresses (never X-Forwarded-For) allowed to read /metrics when it is not enabled. */
   allow: string[];
-  queueDepth: () => Promise<number>;
 }
 
 export interface Metrics {

@@ -21,7 +21,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-backup-'));
   ({ seconds: speechSeconds } = await makeSpeech(dir));
   speech = await readFile(path.join(dir, FORMATS['WebM/Opus'].file));
-});
+}, 120_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('admin backup and restore (SQLite + disk)', () => {
@@ -80,7 +80,7 @@ describe('admin backup and restore (SQLite + disk)', () => {
     } finally {
       await repo.close();
     }
-  });
+  }, 240_000);
 
   it('should refuse to restore into a DATA_DIR that is not empty, and change nothing there', async () => {
     const target = path.join(dir, 'busy');

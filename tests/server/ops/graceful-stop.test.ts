@@ -73,5 +73,5 @@ describe('a server stopped with SIGTERM during uploads', () => {
     } finally {
       await repo.close();
     }
-  });
+  }, 180_000);
 });

@@ -57,7 +57,7 @@ beforeAll(async () => {
     CONVERT_WORKER: 'on', CONVERT_LEASE_MS: String(LEASE_MS), METRICS: 'on',
   };
   for (const name of ['a', 'b']) servers.push(await startServerProcess({ ...env, DATA_DIR: path.join(dir, name) }, 60_000));
-});
+}, 240_000);
 afterAll(async () => {
   for (const s of servers) await stopGracefully(s);
   await db?.end();
@@ -137,7 +137,7 @@ describe('two servers on one PostgreSQL and one S3 store', () => {
     expect(perServer[0]! + perServer[1]!).toBe(20);
     expect(perServer[0]).toBeGreaterThan(0);
     expect(perServer[1]).toBeGreaterThan(0);
-  });
+  }, 240_000);
 
   it('should serve a runner signed in on one server the audio through the other', async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
@@ -195,5 +195,5 @@ describe('two servers on one PostgreSQL and one S3 store', () => {
     expect(retakenAt - killedAt).toBeLessThan(LEASE_MS + 10_000);
     expect(await conversions(survivor)).toBe(before + 1);
     expect(await objects('converted/')).toBe(21);
-  });
+  }, 180_000);
 });
