@@ -9,7 +9,6 @@ import { createMetrics, metricsPlugin } from './plugins/metrics.js';
 import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
 import { health } from './routes/health.js';
-import { runnerApi } from './routes/runner/index.js';
 import { openApi } from './routes/runner/openapi.js';
 import { site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
@@ -73,10 +72,9 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     prefix: '/api',
     repo,
     blobs,
-    rateLimitPerMinute: config.rateLimitPerMinute,
+    config,
     onNoteAccepted: () => worker?.nudge(),
   });
-  await app.register(runnerApi, { prefix: '/api', repo, blobs, config });
   await app.register(site, { distDir: config.distDir });
   const built: FastifyInstance = app;
   return Object.assign(built, { repo, blobs, drain });

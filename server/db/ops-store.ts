@@ -1,6 +1,6 @@
 /** Owns the operator's questions to the database: is the schema current, how long is the conversion queue, give a job back. */
-import type { SqlDriver } from '../runner/driver.js';
-import { MIGRATIONS } from './schema.js';
+import type { SqlDriver } from './driver.js';
+import { MIGRATIONS } from './migrate.js';
 
 export interface OpsStore {
   /** Answers only when the database does; throws otherwise. True when every migration is applied. */
