@@ -41,8 +41,13 @@ export const DEV_SECRET_FILE = 'session-secret';
  */
 function devSecret(dataDir: string): Uint8Array {
   const file = path.join(dataDir, DEV_SECRET_FILE);
+  const read = () => {
+    const secret = readFileSync(file);
+    if (secret.length < 32) throw new Error(`${file} holds fewer than 32 bytes: delete it to make a new one (signed-in runners sign in again), or set SESSION_SECRET.`);
+    return secret;
+  };
   try {
-    return readFileSync(file);
+    return read();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
@@ -56,7 +61,7 @@ function devSecret(dataDir: string): Uint8Array {
   } finally {
     rmSync(tmp, { force: true });
   }
-  return readFileSync(file);
+  return read();
 }
 
 /** `dataDir`: where a development secret is kept when SESSION_SECRET is unset; without it the secret lasts one process. */
