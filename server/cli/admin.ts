@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
 import { RACES } from '../../src/shared/races.js';
 import { loadConfig, loadStorageConfig } from '../config.js';
 import { openRepository } from '../db/index.js';
@@ -51,7 +52,7 @@ const COMMANDS: Record<string, Command> = {
   async 'create-link'(repo, args) {
     const { runner, race } = optionsOf(args, ['runner', 'race']);
     const name = runner!.trim();
-    if (name.length > 80) throw new UsageError('The runner name is too long (80 characters at most).');
+    if (name.length > MAX_RUNNER_NAME_LENGTH) throw new UsageError(`The runner name is too long (${MAX_RUNNER_NAME_LENGTH} characters at most).`);
     if (!(await repo.getRace(race!))) throw new UsageError(`Unknown race '${race}'. Race ids: ${RACES.map((r) => r.id).join(', ')}`);
     const token = newToken();
     await repo.createLink({ linkId: linkIdOf(token), runnerName: name, raceId: race!, createdAt: new Date().toISOString() });
