@@ -14,8 +14,9 @@ export interface OpsStore {
 export function createOpsStore(sql: SqlDriver): OpsStore {
   return {
     async migrationsApplied() {
-      const [row] = await sql.all('SELECT MAX(version) AS v FROM schema_migrations');
-      return Number(row?.v ?? 0) >= MIGRATIONS.length;
+      // Every version recorded, not just the highest: a migration merged late may fill a gap.
+      const [row] = await sql.all('SELECT COUNT(*) AS n FROM schema_migrations WHERE version <= ?', [MIGRATIONS.length]);
+      return Number(row?.n ?? 0) >= MIGRATIONS.length;
     },
     async queueDepth() {
       const [row] = await sql.all('SELECT COUNT(*) AS n FROM jobs');

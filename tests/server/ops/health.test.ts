@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../server/db/index.js';
 import { createReadiness } from '../../../server/ops/readiness.js';
 import type { Repository } from '../../../server/db/repository.js';
 import type { BlobStore } from '../../../server/storage/blob-store.js';
@@ -32,6 +33,20 @@ describe.each(BACKENDS)('health probes on %s', (kind) => {
     } finally {
       await t.app.close().catch(() => {});
       await t.backend.cleanup();
+    }
+  });
+
+  it('should answer /readyz 503 when a migration is not recorded as applied', async () => {
+    const t = await startTestApp(kind);
+    const db = openDatabase(t.backend.config);
+    try {
+      await db.run('DELETE FROM schema_migrations WHERE version = 1');
+      const ready = await t.app.inject('/readyz');
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toMatchObject({ reason: expect.stringContaining('migrations not applied'), checks: { database: 'failed' } });
+    } finally {
+      await db.close();
+      await t.close();
     }
   });
 });
