@@ -72,7 +72,8 @@ const resetPeakRss = (pid: number) => writeFile(`/proc/${pid}/clear_refs`, '5').
 
 const baseBody = Buffer.alloc(NOTE_BYTES);
 for (let i = 0; i < NOTE_BYTES; i++) baseBody[i] = (i * 31 + 7) & 0xff;
-Buffer.from([0x1a, 0x45, 0xdf, 0xa3]).copy(baseBody); // a WebM header, so the sniffer accepts it
+// Chrome's EBML header (DocType "webm"), so the sniffer accepts it.
+Buffer.from('1a45dfa39f4286810142f7810142f2810442f381084282847765626d4287810442858102', 'hex').copy(baseBody);
 
 function noteBody(n: number): Buffer {
   const body = Buffer.from(baseBody);

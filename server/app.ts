@@ -14,6 +14,7 @@ import { site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { openBlobStore } from './storage/index.js';
 import { startConversionWorker, type ConversionWorker } from './worker/conversion.js';
+import { startOrphanSweeper, type OrphanSweeper } from './worker/orphans.js';
 
 export interface AppParts {
   repo: Repository;
@@ -37,19 +38,22 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   const drain = createDrain();
   const pollMs = 2_000;
   let worker: ConversionWorker | undefined;
+  // Housekeeping runs where conversion runs: API-only servers (CONVERT_WORKER=off) leave it alone.
+  let sweeper: OrphanSweeper | undefined;
   if (config.convertWorker) {
+    sweeper = startOrphanSweeper({
+      blobs, refs: repo.blobRefs, log: app.log.child({ component: 'orphans' }),
+      minAgeMs: config.orphanMinAgeMs, intervalMs: config.orphanSweepIntervalMs,
+    });
     worker = startConversionWorker({
-      repo,
-      blobs,
-      log: app.log.child({ component: 'convert' }),
-      ffmpegTimeoutMs: config.ffmpegTimeoutMs,
-      pollMs,
-      leaseMs: config.convertLeaseMs,
-      events: metrics.conversion,
+      repo, blobs, log: app.log.child({ component: 'convert' }),
+      ffmpegTimeoutMs: config.ffmpegTimeoutMs, maxNoteSeconds: config.maxNoteSeconds, concurrency: config.convertConcurrency,
+      pollMs, leaseMs: config.convertLeaseMs, events: metrics.conversion,
     });
   }
   app.addHook('onClose', async () => {
     if (worker) await stopWorker(worker, repo, config.shutdownGraceMs, app.log);
+    await sweeper?.stop();
     await repo.close();
   });
 

@@ -18,8 +18,9 @@ const NOTE_BYTES = 8 * 1024;
 
 function noteBody(): Buffer {
   const body = Buffer.alloc(NOTE_BYTES);
-  Buffer.from([0x1a, 0x45, 0xdf, 0xa3]).copy(body); // a WebM header, so the sniffer accepts it
-  Buffer.from(randomUUID()).copy(body, 16);
+  // Chrome's EBML header (DocType "webm"), so the sniffer accepts it.
+  Buffer.from('1a45dfa39f4286810142f7810142f2810442f381084282847765626d4287810442858102', 'hex').copy(body);
+  Buffer.from(randomUUID()).copy(body, 64); // after the header
   return body;
 }
 

@@ -9,9 +9,10 @@ import { migrate } from './migrate.js';
 import { createNoteStore, type NoteStore } from './note-store.js';
 import { createOpsStore, type OpsStore } from './ops-store.js';
 import { createRunnerStore, type RunnerStore } from './runner-store.js';
+import { createBlobRefStore, type BlobRefStore } from './blob-refs-store.js';
 
 export type * from './types.js';
-export type { JobStore, LinkStore, NoteStore, RunnerStore };
+export type { BlobRefStore, JobStore, LinkStore, NoteStore, RunnerStore };
 
 export interface Repository extends LinkStore, NoteStore, JobStore {
   /** Creates the tables when missing and seeds the races. Safe to run on every start. */
@@ -21,6 +22,8 @@ export interface Repository extends LinkStore, NoteStore, JobStore {
   runner: RunnerStore;
   /** Health, metrics and shutdown questions (server/ops). */
   ops: OpsStore;
+  /** Which blob keys rows refer to, for the orphan sweep. */
+  blobRefs: BlobRefStore;
 }
 
 export function createRepository(db: Database): Repository {
@@ -30,6 +33,7 @@ export function createRepository(db: Database): Repository {
     ...createJobStore(db),
     runner: createRunnerStore(db),
     ops: createOpsStore(db),
+    blobRefs: createBlobRefStore(db),
     migrate: () => migrate(db),
     close: () => db.close(),
   };

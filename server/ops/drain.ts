@@ -62,7 +62,7 @@ export function createDrain(): Drain {
   };
 }
 
-/** Lets the worker finish its job within `limitMs`; past that, hands the job back so another server takes it now. */
+/** Lets the worker finish its jobs within `limitMs`; past that, hands them back so another server takes them now. */
 export async function stopWorker(worker: ConversionWorker, repo: Repository, limitMs: number, log: FastifyBaseLogger): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const finished = await Promise.race([
@@ -73,8 +73,8 @@ export async function stopWorker(worker: ConversionWorker, repo: Repository, lim
   ]);
   clearTimeout(timer);
   if (finished) return;
-  const noteId = worker.heartbeat().busyWith;
-  if (!noteId) return;
-  await repo.ops.releaseJob(noteId).catch((err: unknown) => log.error({ err, noteId }, 'could not hand a conversion job back'));
-  log.warn({ noteId }, 'stopped in the middle of a conversion; the job was handed back for another server');
+  for (const noteId of worker.heartbeat().busyWith) {
+    await repo.ops.releaseJob(noteId).catch((err: unknown) => log.error({ err, noteId }, 'could not hand a conversion job back'));
+    log.warn({ noteId }, 'stopped in the middle of a conversion; the job was handed back for another server');
+  }
 }

@@ -63,7 +63,7 @@ export function createReadiness(deps: ReadinessDeps): () => Promise<Readiness> {
     if (!beat) checks.worker = 'off';
     else {
       const quiet = Date.now() - beat.lastBeatAt;
-      const alive = beat.running && quiet < (beat.busyWith ? deps.busyBeatMs : deps.idleBeatMs);
+      const alive = beat.running && quiet < (beat.busyWith.length > 0 ? deps.busyBeatMs : deps.idleBeatMs);
       checks.worker = alive ? 'ok' : 'failed';
       if (!alive) reasons.push('conversion worker stalled');
     }

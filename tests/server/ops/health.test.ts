@@ -66,7 +66,7 @@ describe('readiness', () => {
     }
   });
 
-  const deps = (beat: { running: boolean; lastBeatAt: number; busyWith: string | undefined }, stopping = false) => ({
+  const deps = (beat: { running: boolean; lastBeatAt: number; busyWith: string[] }, stopping = false) => ({
     repo: { ops: { migrationsApplied: async () => true } } as unknown as Repository,
     blobs: { exists: async () => false } as unknown as BlobStore,
     worker: { heartbeat: () => beat },
@@ -78,13 +78,13 @@ describe('readiness', () => {
 
   it('should call a worker whose loop ended or went quiet stalled, but not one busy converting', async () => {
     const now = Date.now();
-    expect((await createReadiness(deps({ running: true, lastBeatAt: now, busyWith: undefined }))()).ready).toBe(true);
-    expect(await createReadiness(deps({ running: false, lastBeatAt: now, busyWith: undefined }))()).toMatchObject({ ready: false, reason: 'conversion worker stalled' });
-    expect((await createReadiness(deps({ running: true, lastBeatAt: now - 20_000, busyWith: undefined }))()).ready).toBe(false);
-    expect((await createReadiness(deps({ running: true, lastBeatAt: now - 20_000, busyWith: 'n1' }))()).ready).toBe(true);
+    expect((await createReadiness(deps({ running: true, lastBeatAt: now, busyWith: [] }))()).ready).toBe(true);
+    expect(await createReadiness(deps({ running: false, lastBeatAt: now, busyWith: [] }))()).toMatchObject({ ready: false, reason: 'conversion worker stalled' });
+    expect((await createReadiness(deps({ running: true, lastBeatAt: now - 20_000, busyWith: [] }))()).ready).toBe(false);
+    expect((await createReadiness(deps({ running: true, lastBeatAt: now - 20_000, busyWith: ['n1'] }))()).ready).toBe(true);
   });
 
   it('should not be ready while the server is stopping', async () => {
-    expect(await createReadiness(deps({ running: true, lastBeatAt: Date.now(), busyWith: undefined }, true))()).toMatchObject({ ready: false, reason: 'shutting down' });
+    expect(await createReadiness(deps({ running: true, lastBeatAt: Date.now(), busyWith: [] }, true))()).toMatchObject({ ready: false, reason: 'shutting down' });
   });
 });

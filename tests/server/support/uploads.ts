@@ -33,9 +33,12 @@ export function putNote(app: FastifyInstance, n: PutNote) {
   return app.inject({ method: 'PUT', url: `/api/r/${n.token}/notes/${noteId}?${query}`, headers, payload: n.body });
 }
 
+/** The EBML header Chrome's MediaRecorder writes (DocType "webm"), which the sniffer looks for. */
+export const WEBM_HEADER = Buffer.from('1a45dfa39f4286810142f7810142f2810442f381084282847765626d4287810442858102', 'hex');
+
 /** Bytes that pass the audio sniffer (a WebM header) but are not a decodable recording. */
 export const fakeWebm = (size = 2048) => {
   const body = Buffer.alloc(size, 7);
-  Buffer.from([0x1a, 0x45, 0xdf, 0xa3]).copy(body);
+  WEBM_HEADER.copy(body);
   return body;
 };
