@@ -1,5 +1,6 @@
 // npm test: every test. Type-checks, runs the unit and server tests (vitest, with real
-// SQLite, PostgreSQL and ffmpeg), builds the site, then runs the browser tests in Chromium.
+// SQLite, PostgreSQL and ffmpeg), builds the site, then runs the browser tests in Chromium and the
+// recorder's journey in WebKit and Firefox (tests/engines).
 // Each step runs even when an earlier one failed (except the browser tests, which need the
 // build), and the last line sums them up.
 import { spawnSync } from 'node:child_process';
@@ -37,10 +38,18 @@ const unitOk = run('unit and server tests (vitest)', bin('vitest'), [
 ]);
 const buildOk = run('build', process.execPath, ['scripts/build.mjs']);
 const e2eOk = buildOk && run('browser tests (Playwright, Chromium)', bin('playwright'), ['test'], { CI: 'true' });
+// Chromium's journey is covered above; `npx playwright test -c playwright.engines.config.ts --project=chromium` runs it here too.
+const enginesOk =
+  buildOk &&
+  run('recorder in WebKit and Firefox (tests/engines)', bin('playwright'), ['test', '-c', 'playwright.engines.config.ts', '--project=webkit', '--project=firefox'], { CI: 'true' });
 
 const vitest = count('vitest.json', (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }));
 const e2e = count('e2e.json', (r) => ({ passed: r.stats.expected, failed: r.stats.unexpected + r.stats.flaky }));
-const failedSteps = [typesOk, unitOk, buildOk, e2eOk].filter((ok) => !ok).length;
-console.log(`\nvitest: ${vitest.passed} passed, ${vitest.failed} failed; browser: ${e2e.passed} passed, ${e2e.failed} failed`);
-console.log(`tests: ${vitest.passed + e2e.passed} passed, ${vitest.failed + e2e.failed + (typesOk ? 0 : 1)} failed`);
+const engines = count('engines.json', (r) => ({ passed: r.stats.expected, failed: r.stats.unexpected + r.stats.flaky }));
+const failedSteps = [typesOk, unitOk, buildOk, e2eOk, enginesOk].filter((ok) => !ok).length;
+console.log(
+  `\nvitest: ${vitest.passed} passed, ${vitest.failed} failed; browser: ${e2e.passed} passed, ${e2e.failed} failed; ` +
+    `engines: ${engines.passed} passed, ${engines.failed} failed`,
+);
+console.log(`tests: ${vitest.passed + e2e.passed + engines.passed} passed, ${vitest.failed + e2e.failed + engines.failed + (typesOk ? 0 : 1)} failed`);
 process.exit(failedSteps === 0 ? 0 : 1);

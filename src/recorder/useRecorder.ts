@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { MAX_RECORDING_MS } from '../shared/limits.js';
 import { appendChunk, discardRecording, readRecording, startRecording, StorageFullError } from '../shared/outbox/index.js';
 import {
-  AUDIO_BITS_PER_SECOND, MAX_RECORDING_BYTES, VOICE_CONSTRAINTS, chooseMimeType, microphoneErrorMessage, recordingUnavailableReason,
+  MAX_RECORDING_BYTES, VOICE_CONSTRAINTS, bitsPerSecondFor, chooseMimeType, microphoneErrorMessage, recordingUnavailableReason,
 } from './mic.js';
 import { FAILED, describeFailure } from './failures.js';
 import { startLevelMeter } from './levelMeter.js';
@@ -61,7 +61,7 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
     const mimeType = chooseMimeType();
     let recorder: MediaRecorder;
     try {
-      recorder = new MediaRecorder(stream, { ...(mimeType ? { mimeType } : {}), audioBitsPerSecond: AUDIO_BITS_PER_SECOND });
+      recorder = new MediaRecorder(stream, { ...(mimeType ? { mimeType } : {}), audioBitsPerSecond: bitsPerSecondFor(mimeType) });
     } catch (error) {
       stream.getTracks().forEach((t) => t.stop());
       return setState({ phase: 'blocked', message: `This browser could not start recording (${(error as Error).name}). Try Safari or Chrome.` });

@@ -90,10 +90,13 @@ interface ServerNote {
   bytes: number;
   sha256: string;
   contentType: string;
+  /** 'received', then 'converted' (or 'failed') once the worker has made the M4A. */
+  status: string;
 }
 
 export async function serverNotes(server: RunningServer, token: string): Promise<ServerNote[]> {
-  const out = await server.admin('list-notes', '--token', token);
+  // '--token=' form: a token may start with '-' (base64url), which parseArgs would take for an option.
+  const out = await server.admin('list-notes', `--token=${token}`);
   return JSON.parse(out.slice(out.indexOf('['))) as ServerNote[];
 }
 

@@ -16,6 +16,13 @@ describe('the status line', () => {
     expect(withSync).toContain("Your notes will send automatically when you're back online");
     const withoutSync = text(renderToStaticMarkup(<StatusLine online={false} waiting={1} backgroundSync={false} />));
     expect(withoutSync).not.toContain('automatically');
-    expect(withoutSync).toContain('They will send the next time you open this page');
+    expect(withoutSync).toContain('This browser sends them only while this page is open: keep it open, or open it again when you have signal.');
+  });
+
+  it('tells a browser without Background Sync that notes waiting online also need the page open', () => {
+    const withoutSync = text(renderToStaticMarkup(<StatusLine online waiting={1} backgroundSync={false} />));
+    expect(withoutSync).toBe('Online. 1 note waiting to send. This browser sends them only while this page is open: keep it open, or open it again when you have signal.');
+    expect(text(renderToStaticMarkup(<StatusLine online waiting={1} backgroundSync />))).toBe('Online. 1 note waiting to send.');
+    expect(text(renderToStaticMarkup(<StatusLine online waiting={0} backgroundSync={false} />))).toBe('Online.');
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
 import {
-  MAX_RECORDING_BYTES, chooseMimeType, microphoneErrorMessage, recordingUnavailableReason,
+  AAC_BITS_PER_SECOND, AUDIO_BITS_PER_SECOND, MAX_RECORDING_BYTES, bitsPerSecondFor, chooseMimeType, microphoneErrorMessage, recordingUnavailableReason,
 } from '../../../src/recorder/mic.js';
 
 describe('choosing how to record', () => {
@@ -13,6 +13,15 @@ describe('choosing how to record', () => {
 
   it("falls back to the browser's default when none is supported", () => {
     expect(chooseMimeType(() => false)).toBeUndefined();
+  });
+
+  it('asks AAC in MP4 (Safari) for fewer bits than Opus, so both cost about 3 kB a second of speech', () => {
+    expect(bitsPerSecondFor('audio/mp4')).toBe(AAC_BITS_PER_SECOND);
+    expect(bitsPerSecondFor('audio/mp4; codecs=mp4a')).toBe(AAC_BITS_PER_SECOND);
+    expect(bitsPerSecondFor('audio/webm;codecs=opus')).toBe(AUDIO_BITS_PER_SECOND);
+    expect(bitsPerSecondFor('audio/ogg;codecs=opus')).toBe(AUDIO_BITS_PER_SECOND);
+    expect(bitsPerSecondFor(undefined)).toBe(AUDIO_BITS_PER_SECOND);
+    expect(AAC_BITS_PER_SECOND).toBeLessThan(AUDIO_BITS_PER_SECOND);
   });
 
   it('keeps a recording below the largest note the server accepts', () => {

@@ -1,0 +1,20 @@
+import { defineConfig } from '@playwright/test';
+import type { EngineName } from './tests/engines/driver';
+
+// The recorder's delivery journey in the three engines (tests/engines), each scenario written
+// once over a small driver layer. Playwright is only the runner here: WebKit is driven by
+// WebDriver classic, Firefox by WebDriver BiDi, Chromium by Playwright as in tests/e2e.
+// Debian's binaries only (webkit2gtk-driver, xvfb, firefox-esr, chromium); `npm test` builds first.
+const engines: EngineName[] = ['webkit', 'firefox', 'chromium'];
+
+export default defineConfig<object, { engineName: EngineName }>({
+  testDir: 'tests/engines',
+  outputDir: 'test-results/engines',
+  timeout: 90_000,
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: true,
+  retries: 0,
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/engines.json' }]] : 'list',
+  projects: engines.map((engineName) => ({ name: engineName, use: { engineName } })),
+});

@@ -1,0 +1,18 @@
+/** Starts the named engine; the scenarios know nothing else about it. */
+import { launchChromium } from './chromium';
+import { launchFirefox } from './firefox';
+import type { Engine, EngineName, LaunchOptions } from './types';
+import { launchWebKit } from './webkit';
+
+export type { Engine, EngineName, LaunchOptions } from './types';
+
+export function launchEngine(name: EngineName, options: LaunchOptions): Promise<Engine> {
+  switch (name) {
+    case 'chromium':
+      return launchChromium(options);
+    case 'webkit':
+      return launchWebKit(options);
+    case 'firefox':
+      return launchFirefox(options);
+  }
+}

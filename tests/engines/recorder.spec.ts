@@ -1,0 +1,156 @@
+/**
+ * The recorder's delivery journey, written once and run in WebKit, Firefox and Chromium
+ * (playwright.engines.config.ts). Outages come from a proxy in front of the server, since only
+ * Chromium can fake a network; WebKit and Firefox have no Background Sync, so they exercise the
+ * page's own triggers (load, online, Retry, its timer), which Safari users depend on.
+ */
+import { readFile } from 'node:fs/promises';
+import { analyseAudio, blobsWithSha256, serverNotes } from '../e2e/support/recorder';
+import { expect, test } from './fixtures';
+import type { EnginePage } from './support/page';
+import {
+  convertedFile, fillDetails, listedNoteIds, openRecorder, record, recordFor, useSpeechMicrophone, waitForRecorder,
+} from './support/recorder';
+
+/** What each engine records with our type preference (src/recorder/mic.ts): Content-Type and first bytes. */
+const CONTAINERS = {
+  webkit: { contentType: /^audio\/mp4/, magic: (b: Buffer) => b.subarray(4, 8).toString('latin1') === 'ftyp', name: 'fragmented MP4/AAC' },
+  firefox: { contentType: /^audio\/webm/, magic: (b: Buffer) => b.readUInt32BE(0) === 0x1a45dfa3, name: 'WebM/Opus' },
+  chromium: { contentType: /^audio\/webm/, magic: (b: Buffer) => b.readUInt32BE(0) === 0x1a45dfa3, name: 'WebM/Opus' },
+};
+
+/** We ask for about 3 kB/s (src/recorder/mic.ts); containers add some. An engine ignoring it records 8.7 (WebKit) to 15 kB/s (Firefox). */
+const MAX_BYTES_PER_SECOND = 4_500;
+
+const PAGE_ONLY_SENDING = 'This browser sends them only while this page is open: keep it open, or open it again when you have signal.';
+
+/** moof boxes not followed by their mdat, in a fragmented MP4 (0 for other containers). */
+function danglingMp4Fragments(file: Buffer): number {
+  if (file.subarray(4, 8).toString('latin1') !== 'ftyp') return 0;
+  const boxes: string[] = [];
+  for (let at = 0; at + 8 <= file.length; ) {
+    const size = file.readUInt32BE(at);
+    boxes.push(file.subarray(at + 4, at + 8).toString('latin1'));
+    if (size < 8) break;
+    at += size;
+  }
+  return boxes.filter((box, i) => box === 'moof' && boxes[i + 1] !== 'mdat').length;
+}
+
+const hasBackgroundSync = (tab: EnginePage) => tab.run(() => typeof ServiceWorkerRegistration !== 'undefined' && 'sync' in ServiceWorkerRegistration.prototype);
+
+test.describe('the recorder in every engine', () => {
+  test('a spoken note is delivered, stored in the container this engine makes, and converted by the server', async ({ server, faults, tab, wav, engineName }, testInfo) => {
+    const token = await server.createLink('Alex');
+    await openRecorder(tab, faults.url, token);
+    await useSpeechMicrophone(tab, wav);
+    await fillDetails(tab, 'Mile 20', 'Sam');
+    await record(tab, 5);
+    await tab.click('Send');
+    await tab.waitForTexts('note-state', ['Delivered']);
+
+    const notes = await serverNotes(server, token);
+    expect(notes).toHaveLength(1);
+    const [note] = notes;
+    expect(note).toMatchObject({ marker: 'mi-20', from: 'Sam' });
+    const container = CONTAINERS[engineName];
+    expect(note!.contentType).toMatch(container.contentType);
+    // After the conversion, so no file of the worker's is being written while the blobs are read.
+    await expect.poll(async () => (await serverNotes(server, token))[0]?.status, { timeout: 30_000, message: 'the server converts the note' }).toBe('converted');
+    const [original] = await blobsWithSha256(server, note!.sha256);
+    expect(original, 'the original upload is stored byte for byte').toBeDefined();
+    await testInfo.attach('recorded by the engine', { path: original! });
+    expect(container.magic(await readFile(original!)), `the stored file is ${container.name}`).toBe(true);
+    const [kept] = await tab.outboxNotes();
+    const seconds = kept!.durationMs / 1000;
+    const converted = await analyseAudio(await convertedFile(server, note!.id));
+    // WebKitGTK 2.50 often (half of our runs) ends a recording with a fragment header whose data
+    // never comes (moof, moof, mdat): that fragment is lost and the next does not decode. Checked
+    // from the engine's own bytes, so the slack is given only where the bug is in the file.
+    const dangling = danglingMp4Fragments(await readFile(original!));
+    if (dangling) testInfo.annotations.push({ type: 'engine bug', description: `${dangling} MP4 fragment(s) without data at the end of the recording` });
+    expect(converted.seconds, 'the converted note is as long as the recording').toBeGreaterThan(seconds - 1 - 2 * dangling);
+    expect(converted.activeShare, 'the converted note holds speech, not silence').toBeGreaterThan(0.5);
+
+    const bytesPerSecond = Math.round(note!.bytes / seconds);
+    const line = `${engineName} ${note!.contentType}: ${bytesPerSecond} B/s of speech (${note!.bytes} B over ${seconds.toFixed(1)} s recorded)`;
+    testInfo.annotations.push({ type: 'bitrate', description: line });
+    console.log(`[bitrate] ${line}`);
+    expect(bytesPerSecond, 'the engine honours audioBitsPerSecond').toBeLessThan(MAX_BYTES_PER_SECOND);
+  });
+
+  test("with the server unreachable the note is 'Saved on this phone' with honest words, and a reload once it is back delivers it once", async ({ server, faults, tab }) => {
+    const token = await server.createLink('Alex');
+    await openRecorder(tab, faults.url, token);
+    await fillDetails(tab, 'Mile 10', 'Kim');
+    await record(tab, 2);
+    faults.down();
+    await tab.click('Send');
+    await tab.waitForTexts('note-state', ['Saved on this phone']);
+    const status = await tab.text('status-line');
+    if (await hasBackgroundSync(tab)) expect(status).toBe('Online. 1 note waiting to send.');
+    else expect(status).toBe(`Online. 1 note waiting to send. ${PAGE_ONLY_SENDING}`);
+    const [id] = await listedNoteIds(tab);
+    expect(await serverNotes(server, token)).toHaveLength(0);
+
+    faults.up();
+    await tab.engine.reload();
+    await waitForRecorder(tab);
+    await tab.waitForTexts('note-state', ['Delivered']);
+    expect((await serverNotes(server, token)).map((n) => n.id)).toEqual([id]);
+  });
+
+  test('503 answers and an upload cut midway, with the page open, end in one delivered note', async ({ server, faults, tab }) => {
+    const token = await server.createLink('Alex');
+    faults.failUploads({ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'cut', afterBytes: 4_096 });
+    await openRecorder(tab, faults.url, token);
+    await fillDetails(tab, 'Mile 3', 'Lee');
+    await record(tab, 3);
+    await tab.click('Send');
+    await tab.waitForTexts('note-state', ['Delivered'], 45_000);
+
+    expect(faults.uploads.map((u) => u.fate).slice(0, 4)).toEqual(['status', 'status', 'cut', 'passed']);
+    expect(faults.uploads[2]!.bodyBytes).toBeGreaterThan(4_096);
+    const [kept] = await tab.outboxNotes();
+    const notes = await serverNotes(server, token);
+    expect(notes.map((n) => [n.id, n.sha256])).toEqual([[kept!.id, kept!.sha256]]);
+  });
+
+  test('a reload mid-recording offers the partial note back, and it is delivered and converted', async ({ server, faults, tab }) => {
+    const token = await server.createLink('Alex');
+    await openRecorder(tab, faults.url, token);
+    await fillDetails(tab, 'Finish', 'Ana');
+    await recordFor(tab, 3);
+    await tab.engine.reload();
+    await waitForRecorder(tab);
+    await tab.waitFor('the unfinished recording to be offered', 10_000, () => document.querySelector('[data-testid="leftover"]') !== null);
+    await tab.click('Listen and send');
+    await tab.waitFor('the kept recording to be shown for review', 10_000, () =>
+      document.body.textContent?.includes('We kept the recording that was interrupted.'),
+    );
+    await fillDetails(tab, 'Finish', 'Ana');
+    await tab.click('Send');
+    await tab.waitForTexts('note-state', ['Delivered']);
+    const notes = await serverNotes(server, token);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.bytes).toBeGreaterThan(0);
+    await expect.poll(async () => (await serverNotes(server, token))[0]?.status, { timeout: 30_000, message: 'the server converts the partial note' }).toBe('converted');
+  });
+
+  test('a note queued when the browser ends is delivered once after it starts again', async ({ server, faults, tab, engine }) => {
+    const token = await server.createLink('Alex');
+    await openRecorder(tab, faults.url, token);
+    await fillDetails(tab, 'Mile 13', 'Max');
+    await record(tab, 2);
+    faults.down();
+    await tab.click('Send');
+    await tab.waitForTexts('note-state', ['Saved on this phone']);
+    const ids = await listedNoteIds(tab);
+
+    await test.step(engine.restartKind === 'browser' ? 'restart the browser on the same profile' : 'close the tab and open a new one (MiniBrowser keeps no storage across browser starts)', () => engine.restart());
+    faults.up();
+    await openRecorder(tab, faults.url, token);
+    await tab.waitForTexts('note-state', ['Delivered']);
+    expect((await serverNotes(server, token)).map((n) => n.id)).toEqual(ids);
+  });
+});
