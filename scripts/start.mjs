@@ -22,7 +22,12 @@ const sourcesTime = Math.max(...(await Promise.all(SOURCES.map((s) => newestMtim
 if (!stamp || stamp.mtimeMs < sourcesTime) {
   console.log(stamp ? 'sources changed since the last build: rebuilding the site' : 'building the site (first run)');
   const { buildSite } = await import('./build.mjs');
+  // Vite sets NODE_ENV=production in this process while it builds; the server below must see
+  // the user's NODE_ENV, or a first `npm start` demands production secrets.
+  const nodeEnv = process.env.NODE_ENV;
   await buildSite();
+  if (nodeEnv === undefined) delete process.env.NODE_ENV;
+  else process.env.NODE_ENV = nodeEnv;
 }
 
 process.chdir(root);

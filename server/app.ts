@@ -3,9 +3,13 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { openRepository } from './db/index.js';
 import type { Repository } from './db/repository.js';
+import { createDrain, stopWorker, type Drain } from './ops/drain.js';
+import { createReadiness } from './ops/readiness.js';
 import { compression } from './plugins/compression.js';
+import { createMetrics, metricsPlugin } from './plugins/metrics.js';
 import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
+import { health } from './routes/health.js';
 import { openApi } from './routes/runner/openapi.js';
 import { site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
@@ -18,7 +22,12 @@ export interface AppParts {
   blobs: BlobStore;
 }
 
-export async function buildApp(config: Config, parts?: Partial<AppParts>): Promise<FastifyInstance & AppParts> {
+/** What index.ts needs for a graceful stop. */
+export interface AppOps {
+  drain: Drain;
+}
+
+export async function buildApp(config: Config, parts?: Partial<AppParts>): Promise<FastifyInstance & AppParts & AppOps> {
   const app = Fastify({
     logger: { level: config.logLevel },
     trustProxy: true,
@@ -26,6 +35,9 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   const repo = parts?.repo ?? (await openRepository(config));
   const blobs = parts?.blobs ?? openBlobStore(config);
 
+  const metrics = createMetrics(() => repo.ops.queueDepth());
+  const drain = createDrain();
+  const pollMs = 2_000;
   let worker: ConversionWorker | undefined;
   // Housekeeping runs where conversion runs: API-only servers (CONVERT_WORKER=off) leave it alone.
   let sweeper: OrphanSweeper | undefined;
@@ -37,14 +49,28 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     worker = startConversionWorker({
       repo, blobs, log: app.log.child({ component: 'convert' }),
       ffmpegTimeoutMs: config.ffmpegTimeoutMs, maxNoteSeconds: config.maxNoteSeconds, concurrency: config.convertConcurrency,
+      pollMs, leaseMs: config.convertLeaseMs, events: metrics.conversion,
     });
   }
   app.addHook('onClose', async () => {
-    await worker?.stop();
+    if (worker) await stopWorker(worker, repo, config.shutdownGraceMs, app.log);
     await sweeper?.stop();
     await repo.close();
   });
 
+  await app.register(metricsPlugin, { ...config.metrics, metrics });
+  await app.register(drain.plugin);
+  await app.register(health, {
+    readiness: createReadiness({
+      repo,
+      blobs,
+      worker,
+      idleBeatMs: pollMs * 3 + 5_000,
+      busyBeatMs: config.convertLeaseMs,
+      stopping: drain.stopping,
+      onFailure: (check, err) => app.log.warn({ err, check }, 'readiness check failed'),
+    }),
+  });
   await app.register(securityHeaders);
   await app.register(compression);
   await app.register(openApi, { publicUrl: config.publicUrl });
@@ -57,5 +83,5 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   });
   await app.register(site, { distDir: config.distDir });
   const built: FastifyInstance = app;
-  return Object.assign(built, { repo, blobs });
+  return Object.assign(built, { repo, blobs, drain });
 }

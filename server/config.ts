@@ -42,6 +42,12 @@ export interface Config {
   orphanSweepIntervalMs: number;
   /** Runner sign-in, sessions and signed audio URLs (server/auth). */
   auth: AuthConfig;
+  /** How long a conversion job stays one worker's before another server may take it over. */
+  convertLeaseMs: number;
+  /** On SIGTERM: how long uploads in flight, then the conversion in hand, may take to finish. */
+  shutdownGraceMs: number;
+  /** GET /metrics for anyone (METRICS=on), else only from these socket addresses (METRICS_ALLOW). */
+  metrics: { enabled: boolean; allow: string[] };
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -64,25 +70,38 @@ function loadS3(env: NodeJS.ProcessEnv): S3Config | undefined {
   };
 }
 
+/** Where the data lives, read without side effects: backup and restore must not create anything in DATA_DIR. */
+export function loadStorageConfig(env: NodeJS.ProcessEnv = process.env): Pick<Config, 'dataDir' | 'databaseUrl' | 's3'> {
+  return { dataDir: path.resolve(env.DATA_DIR ?? 'data'), databaseUrl: env.DATABASE_URL || undefined, s3: loadS3(env) };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
+  const { dataDir, databaseUrl, s3 } = loadStorageConfig(env);
+  const ffmpegTimeoutMs = positiveInt(env, 'FFMPEG_TIMEOUT_MS', 60_000);
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
-    dataDir: path.resolve(env.DATA_DIR ?? 'data'),
-    databaseUrl: env.DATABASE_URL || undefined,
-    s3: loadS3(env),
+    dataDir,
+    databaseUrl,
+    s3,
     distDir: path.resolve(env.DIST_DIR ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     convertWorker: !['off', '0', 'false'].includes((env.CONVERT_WORKER ?? 'on').toLowerCase()),
     rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 120),
-    ffmpegTimeoutMs: positiveInt(env, 'FFMPEG_TIMEOUT_MS', 60_000),
+    ffmpegTimeoutMs,
     maxNoteSeconds: positiveInt(env, 'MAX_NOTE_SECONDS', 75),
     convertConcurrency: positiveInt(env, 'CONVERT_CONCURRENCY', 2),
     orphanMinAgeMs: positiveInt(env, 'ORPHAN_MIN_AGE_MS', 60 * 60_000),
     orphanSweepIntervalMs: positiveInt(env, 'ORPHAN_SWEEP_INTERVAL_MS', 60 * 60_000),
-    auth: loadAuthConfig(env),
+    auth: loadAuthConfig(env, dataDir),
+    convertLeaseMs: positiveInt(env, 'CONVERT_LEASE_MS', ffmpegTimeoutMs * 3 + 60_000),
+    shutdownGraceMs: positiveInt(env, 'SHUTDOWN_GRACE_MS', 20_000),
+    metrics: {
+      enabled: ['on', '1', 'true'].includes((env.METRICS ?? 'off').toLowerCase()),
+      allow: (env.METRICS_ALLOW ?? '').split(',').map((a) => a.trim()).filter(Boolean),
+    },
   };
 }

@@ -1,14 +1,28 @@
-/** Starts the server: listens, and shuts down cleanly on SIGINT/SIGTERM. */
+/**
+ * Starts the server: listens, and stops gracefully on SIGINT/SIGTERM: new uploads get 503 +
+ * Retry-After, uploads in flight finish (up to SHUTDOWN_GRACE_MS), the conversion worker
+ * finishes or hands back its job, then the process exits.
+ */
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
 const config = loadConfig();
 const app = await buildApp(config);
 
+async function shutDown(signal: string): Promise<void> {
+  app.log.info({ signal }, 'shutting down: refusing new uploads, finishing the ones in flight');
+  const unfinished = await app.drain.start(config.shutdownGraceMs);
+  if (unfinished > 0) {
+    // Their senders got no answer, so the recorder keeps those notes and sends them again.
+    app.log.warn({ uploads: unfinished, graceMs: config.shutdownGraceMs }, 'uploads still running at the grace limit are cut off');
+    app.server.closeAllConnections();
+  }
+  await app.close();
+}
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    app.log.info({ signal }, 'shutting down');
-    app.close().then(
+    shutDown(signal).then(
       () => process.exit(0),
       (err: unknown) => {
         app.log.error(err, 'error while shutting down');

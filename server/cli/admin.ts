@@ -2,13 +2,15 @@
  * Operator CLI: `npm run admin -- <command>`. Same configuration as the server (PORT, DATA_DIR,
  * DATABASE_URL, PUBLIC_URL). Results go to stdout as JSON; mistakes to stderr with exit code 2.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
 import { RACES } from '../../src/shared/races.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, loadStorageConfig } from '../config.js';
 import { openRepository } from '../db/index.js';
 import type { Repository } from '../db/repository.js';
 import { linkIdOf, newToken } from '../links.js';
+import { backup, BackupRefused, restore } from '../ops/backup.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -16,6 +18,9 @@ Commands:
   create-link --runner "Name" --race <race-id>   make a recording link for a runner
   list-notes --token <token>                     list the notes sent through a link
   revoke-link --token <token>                    stop a link from working
+  backup --to DIR                                copy the SQLite database and audio in DATA_DIR
+                                                 into DIR (new or empty) while the server runs
+  restore --from DIR                             bring a backup back into an empty DATA_DIR
 
 Race ids: ${RACES.map((r) => r.id).join(', ')}`;
 
@@ -78,11 +83,41 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** Commands on DATA_DIR's files themselves: they read only the storage settings and open no repository. */
+const FILE_COMMANDS: Record<string, (args: string[]) => Promise<unknown>> = {
+  async backup(args) {
+    const { to } = optionsOf(args, ['to']);
+    return { backup: path.resolve(to!), ...(await backup(loadStorageConfig(), path.resolve(to!))) };
+  },
+  async restore(args) {
+    const { from } = optionsOf(args, ['from']);
+    const storage = loadStorageConfig();
+    return { restoredInto: storage.dataDir, ...(await restore(storage, path.resolve(from!))) };
+  },
+};
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   if (!name || name === '--help' || name === 'help') {
     process.stderr.write(`${USAGE}\n`);
     return name ? 0 : 2;
+  }
+  const fileCommand = FILE_COMMANDS[name];
+  if (fileCommand) {
+    try {
+      process.stdout.write(`${JSON.stringify(await fileCommand(args))}\n`);
+      return 0;
+    } catch (err) {
+      if (err instanceof BackupRefused) {
+        process.stderr.write(`${err.message}\n`);
+        return 2;
+      }
+      if (err instanceof UsageError) {
+        process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+        return 2;
+      }
+      throw err;
+    }
   }
   const command = COMMANDS[name];
   if (!command) {

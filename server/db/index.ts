@@ -7,10 +7,13 @@ import { openPostgres } from './postgres-driver.js';
 import { createRepository, type Repository } from './repository.js';
 import { openSqlite } from './sqlite-driver.js';
 
+/** The SQLite file's name inside DATA_DIR (server/ops/backup.ts copies it). */
+export const SQLITE_FILE = 'milenotes.sqlite';
+
 export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Database {
   if (config.databaseUrl) return openPostgres(config.databaseUrl);
   mkdirSync(config.dataDir, { recursive: true });
-  return openSqlite(path.join(config.dataDir, 'milenotes.sqlite'));
+  return openSqlite(path.join(config.dataDir, SQLITE_FILE));
 }
 
 export async function openRepository(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Repository> {

@@ -7,6 +7,7 @@ import { createJobStore, type JobStore } from './job-store.js';
 import { createLinkStore, type LinkStore } from './link-store.js';
 import { migrate } from './migrate.js';
 import { createNoteStore, type NoteStore } from './note-store.js';
+import { createOpsStore, type OpsStore } from './ops-store.js';
 import { createRunnerStore, type RunnerStore } from './runner-store.js';
 import { createBlobRefStore, type BlobRefStore } from './blob-refs-store.js';
 
@@ -19,6 +20,8 @@ export interface Repository extends LinkStore, NoteStore, JobStore {
   close(): Promise<void>;
   /** The runner app's rows (accounts, entries, receipts, shares), on the same connection. */
   runner: RunnerStore;
+  /** Health, metrics and shutdown questions (server/ops). */
+  ops: OpsStore;
   /** Which blob keys rows refer to, for the orphan sweep. */
   blobRefs: BlobRefStore;
 }
@@ -29,6 +32,7 @@ export function createRepository(db: Database): Repository {
     ...createNoteStore(db),
     ...createJobStore(db),
     runner: createRunnerStore(db),
+    ops: createOpsStore(db),
     blobRefs: createBlobRefStore(db),
     migrate: () => migrate(db),
     close: () => db.close(),

@@ -5,6 +5,9 @@ import type { BlobStore } from './blob-store.js';
 import { createLocalBlobStore } from './local.js';
 import { createS3BlobStore } from './s3.js';
 
+/** The audio files' folder inside DATA_DIR when there is no S3 (server/ops/backup.ts copies it). */
+export const LOCAL_BLOBS_DIR = 'blobs';
+
 export function openBlobStore(config: Pick<Config, 's3' | 'dataDir'>): BlobStore {
-  return config.s3 ? createS3BlobStore(config.s3) : createLocalBlobStore(path.join(config.dataDir, 'blobs'));
+  return config.s3 ? createS3BlobStore(config.s3) : createLocalBlobStore(path.join(config.dataDir, LOCAL_BLOBS_DIR));
 }

@@ -41,6 +41,23 @@ export interface ConversionWorkerOptions {
    * storage), and a failed attempt keeps its lease: the rest of it is the wait before the retry.
    */
   leaseMs?: number;
+  /** Told of each outcome, for metrics (server/plugins/metrics.ts). */
+  events?: ConversionEvents;
+}
+
+export interface ConversionEvents {
+  converted(seconds: number): void;
+  /** `unplayable`: ffmpeg refused the audio; `error`: storage, database or timeout (retried); `gave_up`: last attempt failed. */
+  failed(kind: 'unplayable' | 'error' | 'gave_up'): void;
+}
+
+export interface WorkerHeartbeat {
+  /** False once every slot's loop has ended (stopped or crashed). */
+  running: boolean;
+  /** When a slot last went round (claimed, slept or finished a job). */
+  lastBeatAt: number;
+  /** The notes being converted now. */
+  busyWith: string[];
 }
 
 export interface ConversionWorker {
@@ -48,6 +65,8 @@ export interface ConversionWorker {
   nudge(): void;
   /** Finishes the jobs in hand, then stops. */
   stop(): Promise<void>;
+  /** For /readyz and shutdown: is the loop going, and what is it doing. */
+  heartbeat(): WorkerHeartbeat;
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 300);
@@ -68,6 +87,9 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
   const pollMs = opts.pollMs ?? 2_000;
   const leaseMs = opts.leaseMs ?? ffmpegTimeoutMs * 3 + 60_000;
   let stopped = false;
+  let running = true;
+  let lastBeatAt = Date.now();
+  const busy = new Set<string>();
   // Bumped by each nudge; a slot that saw it change while busy looks again before sleeping.
   let nudges = 0;
   const sleepers = new Set<() => void>();
@@ -93,6 +115,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
   async function convert(job: ClaimedJob): Promise<void> {
     const note = await repo.findNote(job.noteId);
     if (!note) return; // rows are never deleted while a job references them; nothing to do
+    const started = Date.now();
     const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-convert-'));
     try {
       // One copy from the store (one S3 GET); ffmpeg and ffprobe read it through a pipe, never by name.
@@ -109,6 +132,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       } catch (err) {
         if (err instanceof NoteTooLongError) return await fail(note.id, `${err.message} It was not converted.`);
         if (!(err instanceof MediaToolError) || err.timedOut) throw err;
+        opts.events?.failed('unplayable');
         return await fail(note.id, `The audio could not be converted: ${oneLine(err.message)}`);
       }
       const key = convertedKey(note.id);
@@ -120,6 +144,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
         log.info({ noteId: note.id }, 'note deleted during conversion; its converted file was removed');
         return;
       }
+      opts.events?.converted((Date.now() - started) / 1000);
       log.info({ noteId: note.id, durationMs }, 'note converted');
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -139,6 +164,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
     } catch (err) {
       // Storage or database trouble, or a time limit: the job keeps its lease and is retried when it ends.
       log.error({ err, noteId: job.noteId, attempts: job.attempts }, 'conversion attempt failed');
+      opts.events?.failed(job.attempts >= MAX_ATTEMPTS ? 'gave_up' : 'error');
       if (job.attempts >= MAX_ATTEMPTS) {
         const reason = `Conversion gave up after ${job.attempts} attempts: ${oneLine(err instanceof Error ? err.message : String(err))}`;
         await repo.markFailed(job.noteId, reason).catch((e: unknown) => log.error({ err: e }, 'could not mark a note failed'));
@@ -148,6 +174,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
 
   async function slot(): Promise<void> {
     while (!stopped) {
+      lastBeatAt = Date.now();
       const seen = nudges;
       let job: ClaimedJob | undefined;
       try {
@@ -155,12 +182,18 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       } catch (err) {
         log.error({ err }, 'could not claim a conversion job');
       }
-      if (job) await runOne(job);
-      else await sleep(seen);
+      if (job) {
+        busy.add(job.noteId);
+        await runOne(job);
+        busy.delete(job.noteId);
+        lastBeatAt = Date.now();
+      } else await sleep(seen);
     }
   }
 
-  const slots = Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 1) }, slot));
+  const slots = Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 1) }, slot)).finally(() => {
+    running = false;
+  });
 
   return {
     nudge() {
@@ -172,5 +205,6 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       for (const wake of [...sleepers]) wake();
       await slots;
     },
+    heartbeat: () => ({ running, lastBeatAt, busyWith: [...busy] }),
   };
 }

@@ -24,7 +24,7 @@ export interface ServerProcess {
   stderr(): string;
 }
 
-export async function startServerProcess(env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<ServerProcess> {
+export async function startServerProcess(env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     cwd: root,
@@ -39,7 +39,7 @@ export async function startServerProcess(env: NodeJS.ProcessEnv, timeoutMs = 20_
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
     try {
-      await fetch(`${base}/api/health-probe`);
+      await fetch(`${base}/healthz`);
       break;
     } catch {
       if (Date.now() > deadline) throw new Error(`server did not start in ${timeoutMs} ms: ${stderr}`);

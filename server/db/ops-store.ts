@@ -1,0 +1,30 @@
+/** Owns the operator's questions to the database: is the schema current, how long is the conversion queue, give a job back. */
+import type { SqlDriver } from './driver.js';
+import { MIGRATIONS } from './migrate.js';
+
+export interface OpsStore {
+  /** Answers only when the database does; throws otherwise. True when every migration is applied. */
+  migrationsApplied(): Promise<boolean>;
+  /** Notes waiting for conversion or being converted. */
+  queueDepth(): Promise<number>;
+  /** Hands a leased job back at once (a server stopping mid-conversion), so another server takes it without waiting out the lease. */
+  releaseJob(noteId: string): Promise<void>;
+}
+
+export function createOpsStore(sql: SqlDriver): OpsStore {
+  return {
+    async migrationsApplied() {
+      // Every version recorded, not just the highest: a migration merged late may fill a gap.
+      const [row] = await sql.all('SELECT COUNT(*) AS n FROM schema_migrations WHERE version <= ?', [MIGRATIONS.length]);
+      return Number(row?.n ?? 0) >= MIGRATIONS.length;
+    },
+    async queueDepth() {
+      const [row] = await sql.all('SELECT COUNT(*) AS n FROM jobs');
+      return Number(row?.n ?? 0);
+    },
+    async releaseJob(noteId) {
+      // The attempt did not fail, so it does not count against the note's tries.
+      await sql.run('UPDATE jobs SET locked_until = 0, attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END WHERE note_id = ?', [noteId]);
+    },
+  };
+}

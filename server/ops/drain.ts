@@ -1,0 +1,80 @@
+/**
+ * Owns a graceful stop: once stopping, new note uploads get 503 + Retry-After (the recorder keeps
+ * the note and sends it again, to another server behind the balancer), the uploads in flight may
+ * finish up to a limit, and the conversion worker finishes its job or hands it back.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import type { Repository } from '../db/repository.js';
+import type { ConversionWorker } from '../worker/conversion.js';
+
+const NOTE_ROUTE = '/api/r/:token/notes/:noteId';
+const RETRY_AFTER_SECONDS = 5;
+
+export interface Drain {
+  stopping(): boolean;
+  /** Refuses new uploads, then waits for the ones in flight, at most `limitMs`. Resolves with how many were still running. */
+  start(limitMs: number): Promise<number>;
+  /** The Fastify plugin that refuses and counts uploads. */
+  plugin: FastifyPluginAsync;
+}
+
+export function createDrain(): Drain {
+  let stopping = false;
+  let inFlight = 0;
+  let settled: (() => void) | undefined;
+
+  const plugin: FastifyPluginAsync = fp(async (app) => {
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.method !== 'PUT' || req.routeOptions.url !== NOTE_ROUTE) return;
+      if (stopping) {
+        return reply
+          .code(503)
+          .header('retry-after', String(RETRY_AFTER_SECONDS))
+          .header('connection', 'close')
+          .header('cache-control', 'no-store')
+          .send({ error: 'shutting_down', message: 'This server is restarting. Your note is kept on your phone and will be sent again in a moment.' });
+      }
+      inFlight += 1;
+      // 'close' fires once whether the answer went out or the client went away.
+      reply.raw.once('close', () => {
+        inFlight -= 1;
+        if (inFlight === 0) settled?.();
+      });
+    });
+  });
+
+  return {
+    stopping: () => stopping,
+    plugin,
+    async start(limitMs) {
+      stopping = true;
+      if (inFlight === 0) return 0;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, limitMs);
+        settled = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      return inFlight;
+    },
+  };
+}
+
+/** Lets the worker finish its jobs within `limitMs`; past that, hands them back so another server takes them now. */
+export async function stopWorker(worker: ConversionWorker, repo: Repository, limitMs: number, log: FastifyBaseLogger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const finished = await Promise.race([
+    worker.stop().then(() => true),
+    new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), limitMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (finished) return;
+  for (const noteId of worker.heartbeat().busyWith) {
+    await repo.ops.releaseJob(noteId).catch((err: unknown) => log.error({ err, noteId }, 'could not hand a conversion job back'));
+    log.warn({ noteId }, 'stopped in the middle of a conversion; the job was handed back for another server');
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Owns the Prometheus registry (prom-client): request latency by route pattern, notes received
+ * and refused by reason, bytes received, the conversion queue and the worker's outcomes, plus
+ * the process defaults. Counted from Fastify hooks and the worker's events, so routes know
+ * nothing of it. GET /metrics answers only when METRICS=on or from a METRICS_ALLOW address.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ConversionEvents } from '../worker/conversion.js';
+
+/** The route whose answers count as notes received or refused. */
+const NOTE_ROUTE = '/api/r/:token/notes/:noteId';
+
+export interface MetricsOptions {
+  /** METRICS=on: anyone who can reach the server may read /metrics. */
+  enabled: boolean;
+  /** Socket addresses (never X-Forwarded-For) allowed to read /metrics when it is not enabled. */
+  allow: string[];
+}
+
+export interface Metrics {
+  registry: Registry;
+  /** Hand to the conversion worker. */
+  conversion: ConversionEvents;
+}
+
+export function createMetrics(queueDepth: () => Promise<number>): Metrics & { hooks: ReturnType<typeof hooksFor> } {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const latency = new Histogram({
+    name: 'milenotes_http_request_duration_seconds',
+    help: 'Time to answer a request, by method, route pattern and status code.',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const received = new Counter({
+    name: 'milenotes_notes_received_total',
+    help: 'Note uploads answered 201: new notes, and retries of notes already stored (answered with the first receipt).',
+    labelNames: ['kind'],
+    registers: [registry],
+  });
+  const refused = new Counter({
+    name: 'milenotes_notes_refused_total',
+    help: 'Note uploads refused, by the error code in the answer.',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  const bytes = new Counter({
+    name: 'milenotes_note_bytes_received_total',
+    help: 'Audio bytes of new notes stored.',
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'milenotes_conversion_queue_depth',
+    help: 'Notes waiting for conversion or being converted (all servers: it is read from the database).',
+    registers: [registry],
+    async collect() {
+      this.set(await queueDepth());
+    },
+  });
+  const conversions = new Histogram({
+    name: 'milenotes_conversion_duration_seconds',
+    help: 'Time to convert one note to M4A and store it, in this process.',
+    buckets: [0.25, 0.5, 1, 2, 5, 10, 30, 60, 120],
+    registers: [registry],
+  });
+  const conversionFailures = new Counter({
+    name: 'milenotes_conversion_failures_total',
+    help: 'Failed conversion attempts: unplayable (the audio), error (retried), gave_up (last attempt).',
+    labelNames: ['kind'],
+    registers: [registry],
+  });
+
+  const conversion: ConversionEvents = {
+    converted: (seconds) => conversions.observe(seconds),
+    failed: (kind) => conversionFailures.inc({ kind }),
+  };
+  return { registry, conversion, hooks: hooksFor({ latency, received, refused, bytes }) };
+}
+
+function hooksFor(m: { latency: Histogram; received: Counter; refused: Counter; bytes: Counter }) {
+  return {
+    onResponse(req: FastifyRequest, reply: FastifyReply) {
+      const route = req.routeOptions.url ?? 'unmatched';
+      m.latency.observe({ method: req.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    },
+    /** The answer's body says what happened to a note: a receipt, or an error code. */
+    onNoteAnswer(status: number, payload: unknown, startedAt: number) {
+      if (typeof payload !== 'string') return;
+      let body: { bytes?: unknown; receivedAt?: unknown; error?: unknown };
+      try {
+        body = JSON.parse(payload) as typeof body;
+      } catch {
+        return;
+      }
+      if (status === 201) {
+        // A retry gets the first receipt back, stamped before this request began.
+        const isNew = typeof body.receivedAt === 'string' && Date.parse(body.receivedAt) >= startedAt - 1;
+        m.received.inc({ kind: isNew ? 'new' : 'retry' });
+        if (isNew && typeof body.bytes === 'number') m.bytes.inc(body.bytes);
+      } else if (status >= 400) {
+        m.refused.inc({ reason: typeof body.error === 'string' ? body.error.slice(0, 40) : String(status) });
+      }
+    },
+  };
+}
+
+const normalise = (address: string | undefined) => (address ?? '').replace(/^::ffff:/, '');
+
+/** Installs the counting hooks on every route and serves GET /metrics. */
+export const metricsPlugin = fp<MetricsOptions & { metrics: ReturnType<typeof createMetrics> }>(async (app, opts) => {
+  const { metrics } = opts;
+  const allowed = new Set(opts.allow.map(normalise));
+  const startedAt = new WeakMap<FastifyRequest, number>();
+
+  app.addHook('onRequest', async (req) => {
+    if (req.method === 'PUT' && req.routeOptions.url === NOTE_ROUTE) startedAt.set(req, Date.now());
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    const started = startedAt.get(req);
+    if (started !== undefined) metrics.hooks.onNoteAnswer(reply.statusCode, payload, started);
+    return payload;
+  });
+  app.addHook('onResponse', async (req, reply) => metrics.hooks.onResponse(req, reply));
+
+  app.get('/metrics', { logLevel: 'warn' }, async (req, reply) => {
+    // The socket's address, not req.ip: X-Forwarded-For is written by the client.
+    if (!opts.enabled && !allowed.has(normalise(req.socket.remoteAddress))) return reply.callNotFound();
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+});
