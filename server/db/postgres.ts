@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { postgresDriver } from '../runner/driver.js';
 import { createRunnerStore } from '../runner/store.js';
+import { createQuotaStore } from './quota-store.js';
+import { createRefreshStore } from './refresh-store.js';
 import type { Repository } from './repository.js';
 import { toLink, toNote, toRace } from './rows.js';
 import { MIGRATIONS, SEED_RACE_SQL, SQL, seedRaceParams, statementsOf } from './schema.js';
@@ -41,8 +43,11 @@ export function createPostgresRepository(connectionString: string): Repository {
     }
   }
 
+  const driver = postgresDriver(pool);
   return {
-    runner: createRunnerStore(postgresDriver(pool)),
+    runner: createRunnerStore(driver),
+    quota: createQuotaStore(driver),
+    refresh: createRefreshStore(driver),
     async migrate() {
       await inTransaction(async (c) => {
         await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);

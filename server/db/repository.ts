@@ -1,6 +1,8 @@
 /** The repository interface: everything the routes, the worker and the CLI may ask of the database. */
 import type { DistanceUnit } from '../../src/shared/races.js';
 import type { RunnerStore } from '../runner/store.js';
+import type { QuotaStore } from './quota-store.js';
+import type { RefreshStore } from './refresh-store.js';
 
 export type NoteStatus = 'received' | 'converted' | 'failed';
 
@@ -66,4 +68,8 @@ export interface Repository {
 
   /** The runner app's rows (accounts, entries, receipts, shares), on the same connection. */
   runner: RunnerStore;
+  /** Per-link and per-address upload limits (migration 3). */
+  quota: QuotaStore;
+  /** Refresh-token rotation with reuse detection (migration 3). */
+  refresh: RefreshStore;
 }

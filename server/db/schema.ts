@@ -1,5 +1,6 @@
 /** The database schema and seed, in SQL both SQLite and PostgreSQL accept. */
 import { RACES } from '../../src/shared/races.js';
+import { ABUSE_MIGRATION } from './abuse-schema.js';
 import { RUNNER_MIGRATION } from './runner-schema.js';
 
 /** Applied in order; the index + 1 is the schema version recorded in schema_migrations. */
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX jobs_by_lease ON jobs (locked_until);
   `,
   RUNNER_MIGRATION,
+  ABUSE_MIGRATION,
 ];
 
 export const SEED_RACE_SQL =

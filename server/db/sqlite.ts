@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { sqliteDriver } from '../runner/driver.js';
 import { createRunnerStore } from '../runner/store.js';
+import { createQuotaStore } from './quota-store.js';
+import { createRefreshStore } from './refresh-store.js';
 import type { NewNote, Repository } from './repository.js';
 import { toLink, toNote, toRace } from './rows.js';
 import { MIGRATIONS, SEED_RACE_SQL, SQL, seedRaceParams, statementsOf } from './schema.js';
@@ -50,8 +52,11 @@ export function createSqliteRepository(file: string): Repository {
     }
   };
 
+  const driver = sqliteDriver(db);
   return {
-    runner: createRunnerStore(sqliteDriver(db)),
+    runner: createRunnerStore(driver),
+    quota: createQuotaStore(driver),
+    refresh: createRefreshStore(driver),
     async migrate() {
       db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)');
       db.transaction(() => {

@@ -1,0 +1,94 @@
+/**
+ * Owns the quota rows of migration 3: reservations of room on a link while a note streams in,
+ * and upload counts per address and window. Every limit is decided by the database, so several
+ * servers on one database share it. Times are epoch milliseconds.
+ */
+import type { SqlDriver } from '../runner/driver.js';
+
+export interface LinkUsage {
+  /** Stored notes plus live reservations. */
+  notes: number;
+  bytes: number;
+}
+
+export interface NoteReservation {
+  id: string;
+  linkId: string;
+  /** The most the note may weigh: its Content-Length, or the per-note cap when unknown. */
+  bytes: number;
+  now: number;
+  expiresAt: number;
+  maxNotes: number;
+  maxBytes: number;
+}
+
+export interface QuotaStore {
+  /**
+   * Holds room for one note on the link, or refuses (false) when stored notes plus live
+   * reservations would pass either limit. Exact: reservations of one link are serialised by a
+   * lock row in the same transaction, so racing uploads on any number of servers never overshoot.
+   */
+  reserveNote(r: NoteReservation): Promise<boolean>;
+  /** Frees the room once the note is stored (it then counts as a note) or has failed. */
+  releaseNote(id: string): Promise<void>;
+  usage(linkId: string, now: number): Promise<LinkUsage>;
+  /** Counts one upload from the address in the window; false (and not counted) when `max` were already counted. */
+  countUpload(address: string, windowStart: number, max: number): Promise<boolean>;
+  /** Removes expired reservations and windows that ended before `windowStartBefore`. */
+  prune(now: number, windowStartBefore: number): Promise<void>;
+}
+
+const USAGE = {
+  notes: '(SELECT COUNT(*) FROM notes WHERE link_id = ?) + (SELECT COUNT(*) FROM upload_reservations WHERE link_id = ? AND expires_at > ?)',
+  bytes:
+    '(SELECT COALESCE(SUM(bytes), 0) FROM notes WHERE link_id = ?) + ' +
+    '(SELECT COALESCE(SUM(bytes), 0) FROM upload_reservations WHERE link_id = ? AND expires_at > ?)',
+};
+
+const SQL = {
+  // In PostgreSQL the upsert holds the link's lock row until commit; the next statement of the
+  // transaction then sees every reservation committed before it (read committed reads afresh).
+  // SQLite runs the batch as one IMMEDIATE transaction, which serialises it anyway.
+  lockLink:
+    'INSERT INTO link_quota_locks (link_id, touched_at) VALUES (?, ?) ' +
+    'ON CONFLICT (link_id) DO UPDATE SET touched_at = excluded.touched_at',
+  reserve:
+    'INSERT INTO upload_reservations (id, link_id, bytes, expires_at) SELECT ?, ?, ?, ? ' +
+    `WHERE ${USAGE.notes} < ? AND ${USAGE.bytes} + ? <= ? RETURNING id`,
+  release: 'DELETE FROM upload_reservations WHERE id = ?',
+  usage: `SELECT ${USAGE.notes} AS notes, ${USAGE.bytes} AS bytes`,
+  countUpload:
+    'INSERT INTO address_uploads (address, window_start, uploads) VALUES (?, ?, 1) ' +
+    'ON CONFLICT (address, window_start) DO UPDATE SET uploads = address_uploads.uploads + 1 ' +
+    'WHERE address_uploads.uploads < ? RETURNING uploads',
+  pruneReservations: 'DELETE FROM upload_reservations WHERE expires_at <= ?',
+  pruneWindows: 'DELETE FROM address_uploads WHERE window_start < ?',
+} as const;
+
+export function createQuotaStore(sql: SqlDriver): QuotaStore {
+  return {
+    async reserveNote(r) {
+      const [, inserted] = await sql.batch([
+        [SQL.lockLink, [r.linkId, r.now]],
+        [SQL.reserve, [r.id, r.linkId, r.bytes, r.expiresAt, r.linkId, r.linkId, r.now, r.maxNotes, r.linkId, r.linkId, r.now, r.bytes, r.maxBytes]],
+      ]);
+      return (inserted ?? []).length === 1;
+    },
+    async releaseNote(id) {
+      await sql.run(SQL.release, [id]);
+    },
+    async usage(linkId, now) {
+      const [row] = await sql.all(SQL.usage, [linkId, linkId, now, linkId, linkId, now]);
+      return { notes: Number(row?.notes ?? 0), bytes: Number(row?.bytes ?? 0) };
+    },
+    async countUpload(address, windowStart, max) {
+      return (await sql.all(SQL.countUpload, [address, windowStart, max])).length === 1;
+    },
+    async prune(now, windowStartBefore) {
+      await sql.batch([
+        [SQL.pruneReservations, [now]],
+        [SQL.pruneWindows, [windowStartBefore]],
+      ]);
+    },
+  };
+}
