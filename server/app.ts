@@ -3,6 +3,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { openRepository } from './db/index.js';
 import type { Repository } from './db/repository.js';
+import { createOpenUploads } from './notes/open-uploads.js';
+import { createUploadQuota } from './notes/quota.js';
 import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
 import { runnerApi } from './routes/runner/index.js';
@@ -20,7 +22,13 @@ export interface AppParts {
 export async function buildApp(config: Config, parts?: Partial<AppParts>): Promise<FastifyInstance & AppParts> {
   const app = Fastify({
     logger: { level: config.logLevel },
-    trustProxy: true,
+    // X-Forwarded-For only from the proxies TRUST_PROXY names; by default the socket's address.
+    trustProxy: config.trustProxy,
+    // A connection silent this long is closed: a stalled upload ends and its partial file goes.
+    // No total request time limit: a phone at 20 kbit/s takes minutes for a note and keeps moving.
+    connectionTimeout: config.idleTimeoutMs,
+    // Headers are checked every second (Node's default is 30 s), so the limit is near what it says.
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
   });
   const repo = parts?.repo ?? (await openRepository(config));
   const blobs = parts?.blobs ?? openBlobStore(config);
@@ -41,6 +49,8 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     repo,
     blobs,
     rateLimitPerMinute: config.rateLimitPerMinute,
+    quota: createUploadQuota(repo.quota, config.uploads),
+    openUploads: createOpenUploads(config.uploads.openUploadsPerAddress),
     onNoteAccepted: () => worker?.nudge(),
   });
   await app.register(runnerApi, { prefix: '/api', repo, blobs, config });

@@ -13,6 +13,8 @@ import { ApiProblem, linkNotFound } from '../http/problem.js';
 import { linkIdOf } from '../links.js';
 import { BlobTooLargeError, type BlobStore } from '../storage/blob-store.js';
 import { sha256FromContentDigest } from './digest.js';
+import type { UploadQuota } from './quota.js';
+import { cleanContentType, cleanSenderName } from './sanitize.js';
 
 export interface NoteUpload {
   token: string;
@@ -23,11 +25,14 @@ export interface NoteUpload {
   contentLength: number | undefined;
   contentDigest: string | string[] | undefined;
   body: Readable | undefined;
+  /** The client's address as the server trusts it (TRUST_PROXY), for the per-address rate. */
+  address: string;
 }
 
 export interface ReceiveDeps {
   repo: Repository;
   blobs: BlobStore;
+  quota: UploadQuota;
   log: FastifyBaseLogger;
   /** Called after a new note is committed, to wake the conversion worker. */
   onAccepted: () => void;
@@ -57,7 +62,7 @@ function answerForExisting(existing: NoteRow, linkId: string, sha256: string): N
 }
 
 export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promise<NoteReceipt> {
-  const { repo, blobs, log } = deps;
+  const { repo, log } = deps;
   const noteId = upload.noteId.toLowerCase();
   const claimedSha256 = sha256FromContentDigest(upload.contentDigest);
   if (!claimedSha256) {
@@ -66,6 +71,9 @@ export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promis
   const mediaType = (upload.contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (!/^audio\/[a-z0-9.+-]+$/.test(mediaType) || upload.contentType!.length > 128) throw notAudio();
   if (upload.contentLength !== undefined && upload.contentLength > MAX_NOTE_BYTES) throw tooLarge();
+  const contentType = cleanContentType(mediaType, upload.contentType!);
+  const from = cleanSenderName(upload.from);
+  if (!from) throw new ApiProblem(400, 'invalid_from', 'Please enter your name (1 to 60 characters) so the runner knows who the note is from.');
 
   const linkId = linkIdOf(upload.token);
   const link = await repo.findLink(linkId);
@@ -78,23 +86,50 @@ export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promis
   if (existing) return answerForExisting(existing, linkId, claimedSha256);
   if (!upload.body || upload.contentLength === 0) throw notAudio(true);
 
+  // After the retry check: a note already stored is answered as before even on a full link.
+  await deps.quota.admitAddress(upload.address);
+  const releaseRoom = await deps.quota.holdRoom(
+    { linkId, runnerName: link.runnerName },
+    Math.min(upload.contentLength ?? MAX_NOTE_BYTES, MAX_NOTE_BYTES),
+  );
+  try {
+    return await storeNote(deps, upload, { noteId, linkId, claimedSha256, contentType, from });
+  } finally {
+    // Once the row exists the note counts itself; until then the reservation did. Never both too few.
+    await releaseRoom().catch((err: unknown) => log.warn({ err, noteId }, 'could not release an upload reservation'));
+  }
+}
+
+interface CheckedUpload {
+  noteId: string;
+  linkId: string;
+  claimedSha256: string;
+  contentType: string;
+  from: string;
+}
+
+async function storeNote(deps: ReceiveDeps, upload: NoteUpload, checked: CheckedUpload): Promise<NoteReceipt> {
+  const { repo, blobs, log } = deps;
+  const { noteId, linkId, claimedSha256, contentType, from } = checked;
+  const body = upload.body!;
+
   // The random suffix means two racing uploads of one id never write the same object;
   // the row insert below picks the winner and the loser removes its copy.
   // One flat folder: a new file then needs only that folder synced, not a new folder per note too.
   const key = `originals/${noteId}.${claimedSha256}.${randomBytes(6).toString('hex')}`;
   const sniffer = new AudioSniffer();
-  upload.body.on('error', (err) => sniffer.destroy(err));
+  body.on('error', (err) => sniffer.destroy(err));
   // The sniffer may fail before the store attaches to it; the store still sees it errored.
   sniffer.on('error', () => {});
-  upload.body.pipe(sniffer);
+  body.pipe(sniffer);
   let stored;
   try {
-    stored = await blobs.put(key, sniffer, { maxBytes: MAX_NOTE_BYTES, contentType: upload.contentType, length: upload.contentLength });
+    stored = await blobs.put(key, sniffer, { maxBytes: MAX_NOTE_BYTES, contentType, length: upload.contentLength });
   } catch (thrown) {
     const err = sniffer.errored ?? thrown;
     if (err instanceof BlobTooLargeError) throw tooLarge();
     if (err instanceof NotAudioError) throw notAudio(err.empty);
-    if (upload.body.errored || upload.body.destroyed) {
+    if (body.errored || body.destroyed) {
       throw new ApiProblem(400, 'upload_interrupted', 'The upload was cut off before it finished. It will be sent again.');
     }
     throw err;
@@ -110,8 +145,8 @@ export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promis
     id: noteId,
     linkId,
     marker: upload.marker,
-    from: upload.from.trim(),
-    contentType: upload.contentType!,
+    from,
+    contentType,
     bytes: stored.bytes,
     sha256: stored.sha256,
     originalKey: key,

@@ -5,12 +5,16 @@ import type { Repository } from '../db/repository.js';
 import { ApiProblem } from '../http/problem.js';
 import { installApiErrors } from '../plugins/api-errors.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import type { OpenUploads } from '../notes/open-uploads.js';
+import type { UploadQuota } from '../notes/quota.js';
 import { recorderRoutes } from './recorder.js';
 
 export interface ApiOptions {
   repo: Repository;
   blobs: BlobStore;
   rateLimitPerMinute: number;
+  quota: UploadQuota;
+  openUploads: OpenUploads;
   onNoteAccepted: () => void;
 }
 
@@ -25,9 +29,9 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
     return payload;
   });
 
-  // Counters live in this process's memory: with several servers behind a balancer each
-  // counts on its own, so the effective limit is per server. Good enough against a runaway
-  // client; a shared store (Redis) would make it exact.
+  // A first line against a runaway client, counted in this process's memory (per server). The
+  // limits that must hold across servers (notes per link, uploads per address) are counted in
+  // the database by server/notes/quota.ts.
   await app.register(rateLimit, {
     max: opts.rateLimitPerMinute,
     timeWindow: 60_000,
@@ -38,5 +42,7 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
       }),
   });
 
-  await app.register(recorderRoutes, { repo: opts.repo, blobs: opts.blobs, onNoteAccepted: opts.onNoteAccepted });
+  await app.register(recorderRoutes, {
+    repo: opts.repo, blobs: opts.blobs, quota: opts.quota, openUploads: opts.openUploads, onNoteAccepted: opts.onNoteAccepted,
+  });
 };

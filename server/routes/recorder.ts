@@ -11,8 +11,10 @@ import {
 } from '../../src/shared/api.js';
 import { markersFor } from '../../src/shared/markers.js';
 import type { Repository } from '../db/repository.js';
-import { linkNotFound } from '../http/problem.js';
+import { ApiProblem, linkNotFound } from '../http/problem.js';
 import { linkIdOf } from '../links.js';
+import type { OpenUploads } from '../notes/open-uploads.js';
+import type { UploadQuota } from '../notes/quota.js';
 import { receiveNote } from '../notes/receive.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Readable } from 'node:stream';
@@ -20,10 +22,20 @@ import type { Readable } from 'node:stream';
 export interface RecorderRoutesOptions {
   repo: Repository;
   blobs: BlobStore;
+  quota: UploadQuota;
+  openUploads: OpenUploads;
   onNoteAccepted: () => void;
 }
 
-export const recorderRoutes: FastifyPluginAsyncTypebox<RecorderRoutesOptions> = async (app, { repo, blobs, onNoteAccepted }) => {
+const tooManyOpen = () =>
+  new ApiProblem(429, 'too_many_open_uploads', 'Several notes are already being sent from this network. This one will follow in a moment.', {
+    'retry-after': '5',
+    // The body was not read: do not leave it for the next request on this connection.
+    connection: 'close',
+  });
+
+export const recorderRoutes: FastifyPluginAsyncTypebox<RecorderRoutesOptions> = async (app, opts) => {
+  const { repo, blobs, quota, openUploads, onNoteAccepted } = opts;
   app.get('/r/:token', {
     schema: { params: TokenParamsSchema, response: { 200: RecorderLinkSchema, 404: ApiErrorSchema } },
   }, async (req) => {
@@ -40,9 +52,15 @@ export const recorderRoutes: FastifyPluginAsyncTypebox<RecorderRoutesOptions> = 
   app.put('/r/:token/notes/:noteId', {
     bodyLimit: MAX_NOTE_BYTES,
     schema: { params: NoteParamsSchema, querystring: NoteQuerySchema, response: { 201: NoteReceiptSchema } },
+    // Before the body is read: an address holds a few uploads open at most, stalled or not.
+    onRequest: async (req, reply) => {
+      if (!openUploads.take(req.ip)) throw tooManyOpen();
+      // 'close' comes once the response is sent or the connection is gone, whichever is first.
+      reply.raw.once('close', () => openUploads.release(req.ip));
+    },
   }, async (req, reply) => {
     const declared = req.headers['content-length'];
-    const receipt = await receiveNote({ repo, blobs, log: req.log, onAccepted: onNoteAccepted }, {
+    const receipt = await receiveNote({ repo, blobs, quota, log: req.log, onAccepted: onNoteAccepted }, {
       token: req.params.token,
       noteId: req.params.noteId,
       marker: req.query.marker,
@@ -51,6 +69,7 @@ export const recorderRoutes: FastifyPluginAsyncTypebox<RecorderRoutesOptions> = 
       contentLength: declared === undefined ? undefined : Number(declared),
       contentDigest: req.headers['content-digest'],
       body: req.body as Readable | undefined,
+      address: req.ip,
     });
     return reply.code(201).send(receipt);
   });
