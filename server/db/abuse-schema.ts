@@ -8,6 +8,7 @@ export const ABUSE_MIGRATION = `
   CREATE TABLE upload_reservations (
     id TEXT PRIMARY KEY,
     link_id TEXT NOT NULL,
+    note_id TEXT NOT NULL,
     bytes BIGINT NOT NULL,
     expires_at BIGINT NOT NULL
   );

@@ -14,6 +14,8 @@ export interface LinkUsage {
 export interface NoteReservation {
   id: string;
   linkId: string;
+  /** The note being uploaded: once its row exists, the note counts and the reservation no longer does. */
+  noteId: string;
   /** The most the note may weigh: its Content-Length, or the per-note cap when unknown. */
   bytes: number;
   now: number;
@@ -38,11 +40,14 @@ export interface QuotaStore {
   prune(now: number, windowStartBefore: number): Promise<void>;
 }
 
+// A reservation whose note is already stored is not counted: between the note's insert and the
+// reservation's release the note would otherwise count twice and refuse a note that fits.
+const LIVE_RESERVATIONS =
+  'FROM upload_reservations r WHERE r.link_id = ? AND r.expires_at > ? ' +
+  'AND NOT EXISTS (SELECT 1 FROM notes n WHERE n.id = r.note_id AND n.link_id = r.link_id)';
 const USAGE = {
-  notes: '(SELECT COUNT(*) FROM notes WHERE link_id = ?) + (SELECT COUNT(*) FROM upload_reservations WHERE link_id = ? AND expires_at > ?)',
-  bytes:
-    '(SELECT COALESCE(SUM(bytes), 0) FROM notes WHERE link_id = ?) + ' +
-    '(SELECT COALESCE(SUM(bytes), 0) FROM upload_reservations WHERE link_id = ? AND expires_at > ?)',
+  notes: `(SELECT COUNT(*) FROM notes WHERE link_id = ?) + (SELECT COUNT(*) ${LIVE_RESERVATIONS})`,
+  bytes: `(SELECT COALESCE(SUM(bytes), 0) FROM notes WHERE link_id = ?) + (SELECT COALESCE(SUM(r.bytes), 0) ${LIVE_RESERVATIONS})`,
 };
 
 const SQL = {
@@ -53,7 +58,7 @@ const SQL = {
     'INSERT INTO link_quota_locks (link_id, touched_at) VALUES (?, ?) ' +
     'ON CONFLICT (link_id) DO UPDATE SET touched_at = excluded.touched_at',
   reserve:
-    'INSERT INTO upload_reservations (id, link_id, bytes, expires_at) SELECT ?, ?, ?, ? ' +
+    'INSERT INTO upload_reservations (id, link_id, note_id, bytes, expires_at) SELECT ?, ?, ?, ?, ? ' +
     `WHERE ${USAGE.notes} < ? AND ${USAGE.bytes} + ? <= ? RETURNING id`,
   release: 'DELETE FROM upload_reservations WHERE id = ?',
   usage: `SELECT ${USAGE.notes} AS notes, ${USAGE.bytes} AS bytes`,
@@ -70,7 +75,7 @@ export function createQuotaStore(sql: SqlDriver): QuotaStore {
     async reserveNote(r) {
       const [, inserted] = await sql.batch([
         [SQL.lockLink, [r.linkId, r.now]],
-        [SQL.reserve, [r.id, r.linkId, r.bytes, r.expiresAt, r.linkId, r.linkId, r.now, r.maxNotes, r.linkId, r.linkId, r.now, r.bytes, r.maxBytes]],
+        [SQL.reserve, [r.id, r.linkId, r.noteId, r.bytes, r.expiresAt, r.linkId, r.linkId, r.now, r.maxNotes, r.linkId, r.linkId, r.now, r.bytes, r.maxBytes]],
       ]);
       return (inserted ?? []).length === 1;
     },

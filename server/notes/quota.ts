@@ -16,6 +16,7 @@ const PRUNE_EVERY_MS = 60_000;
 
 export interface LinkToFill {
   linkId: string;
+  noteId: string;
   runnerName: string;
 }
 
@@ -53,11 +54,12 @@ export function createUploadQuota(store: QuotaStore, limits: UploadLimits, now: 
       const at = now();
       const id = randomUUID();
       const held = await store.reserveNote({
-        id, linkId: link.linkId, bytes, now: at, expiresAt: at + RESERVATION_MS, maxNotes: limits.linkMaxNotes, maxBytes: limits.linkMaxBytes,
+        id, linkId: link.linkId, noteId: link.noteId, bytes, now: at, expiresAt: at + RESERVATION_MS, maxNotes: limits.linkMaxNotes, maxBytes: limits.linkMaxBytes,
       });
       if (!held) {
         const usage = await store.usage(link.linkId, at);
-        const byCount = usage.notes >= limits.linkMaxNotes;
+        // Racing uploads may have moved the numbers since the refusal: call it a byte refusal only when bytes are what is over.
+        const byCount = usage.bytes + bytes <= limits.linkMaxBytes;
         throw new ApiProblem(
           429,
           byCount ? 'link_full' : 'link_storage_full',

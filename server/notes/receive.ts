@@ -89,7 +89,7 @@ export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promis
   // After the retry check: a note already stored is answered as before even on a full link.
   await deps.quota.admitAddress(upload.address);
   const releaseRoom = await deps.quota.holdRoom(
-    { linkId, runnerName: link.runnerName },
+    { linkId, noteId, runnerName: link.runnerName },
     Math.min(upload.contentLength ?? MAX_NOTE_BYTES, MAX_NOTE_BYTES),
   );
   try {

@@ -63,6 +63,22 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
     for (let i = 0; i < 5; i++) expect((await putNote(t.app, { token, body: fakeWebm(1000), remoteAddress: address() })).statusCode).toBe(201);
   });
 
+  it('should not count a note twice while its reservation is being released, so the last note that fits is taken', async () => {
+    const token = await makeLink(t.app.repo);
+    const linkId = linkIdOf(token);
+    const store = t.app.repo.quota;
+    const now = Date.now();
+    const room = (noteId: string) => store.reserveNote({ id: randomUUID(), linkId, noteId, bytes: 100, now, expiresAt: now + 60_000, maxNotes: 2, maxBytes: 1e6 });
+    const noteId = randomUUID();
+    expect(await room(noteId)).toBe(true);
+    await t.app.repo.insertNote({
+      id: noteId, linkId, marker: 'mi-13', from: 'Sam', contentType: 'audio/webm', bytes: 100, sha256: 'a'.repeat(64), originalKey: `originals/${noteId}`, receivedAt: new Date().toISOString(),
+    });
+    expect(await store.usage(linkId, now)).toEqual({ notes: 1, bytes: 100 });
+    expect(await room(randomUUID())).toBe(true);
+    expect(await room(randomUUID())).toBe(false);
+  });
+
   it('should store exactly the limit when 40 uploads race for one link', async () => {
     const token = await makeLink(t.app.repo);
     const answers = await Promise.all(Array.from({ length: 40 }, () => putNote(t.app, { token, body: fakeWebm(500), remoteAddress: address() })));
