@@ -3,7 +3,7 @@
  * sniffed), verify the digest, then commit the row and its conversion job. Only then is it a 201.
  */
 import { randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { finished, type Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_NOTE_BYTES, type NoteReceipt } from '../../src/shared/api.js';
 import { markersFor } from '../../src/shared/markers.js';
@@ -118,7 +118,11 @@ async function storeNote(deps: ReceiveDeps, upload: NoteUpload, checked: Checked
   // One flat folder: a new file then needs only that folder synced, not a new folder per note too.
   const key = `originals/${noteId}.${claimedSha256}.${randomBytes(6).toString('hex')}`;
   const sniffer = new AudioSniffer();
-  body.on('error', (err) => sniffer.destroy(err));
+  // finished() also reports a connection that closed mid-body (idle timeout, client gone), which
+  // emits no 'error' on the request: without it the store would wait for the rest for ever.
+  finished(body, (err) => {
+    if (err) sniffer.destroy(err);
+  });
   // The sniffer may fail before the store attaches to it; the store still sees it errored.
   sniffer.on('error', () => {});
   body.pipe(sniffer);
