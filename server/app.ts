@@ -7,7 +7,6 @@ import { createOpenUploads } from './notes/open-uploads.js';
 import { createUploadQuota } from './notes/quota.js';
 import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
-import { runnerApi } from './routes/runner/index.js';
 import { openApi } from './routes/runner/openapi.js';
 import { site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
@@ -48,12 +47,11 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     prefix: '/api',
     repo,
     blobs,
-    rateLimitPerMinute: config.rateLimitPerMinute,
+    config,
     quota: createUploadQuota(repo.quota, config.uploads),
     openUploads: createOpenUploads(config.uploads.openUploadsPerAddress),
     onNoteAccepted: () => worker?.nudge(),
   });
-  await app.register(runnerApi, { prefix: '/api', repo, blobs, config });
   await app.register(site, { distDir: config.distDir });
   const built: FastifyInstance = app;
   return Object.assign(built, { repo, blobs });

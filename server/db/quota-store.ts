@@ -3,7 +3,7 @@
  * and upload counts per address and window. Every limit is decided by the database, so several
  * servers on one database share it. Times are epoch milliseconds.
  */
-import type { SqlDriver } from '../runner/driver.js';
+import type { SqlDriver } from './driver.js';
 
 export interface LinkUsage {
   /** Stored notes plus live reservations. */

@@ -3,7 +3,7 @@
  * holds the live token's hash, used_refresh_tokens the hashes it had before. A used hash coming
  * back means two parties hold the family; the whole session (the family) is then revoked.
  */
-import type { SqlDriver } from '../runner/driver.js';
+import type { SqlDriver } from './driver.js';
 
 export type Rotation =
   | { kind: 'rotated'; sessionId: string; accountId: string }

@@ -5,9 +5,9 @@
  * file is not an error). The row deletion returns the notes it removed, and their files are
  * deleted once more: that catches an upload that was past the link check when we started.
  */
-import type { Repository } from '../db/repository.js';
-import type { BlobKeys } from './store.js';
+import type { BlobKeys, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { convertedKey } from '../storage/keys.js';
 
 function keysOf(notes: BlobKeys[]): Set<string> {
   const keys = new Set<string>();
@@ -15,7 +15,7 @@ function keysOf(notes: BlobKeys[]): Set<string> {
     keys.add(note.originalKey);
     if (note.convertedKey) keys.add(note.convertedKey);
     // The conversion worker writes here before it records the key: catch a conversion in flight.
-    keys.add(`converted/${note.noteId}.m4a`);
+    keys.add(convertedKey(note.noteId));
   }
   return keys;
 }

@@ -4,7 +4,7 @@
  * serialises reservations, upload counts per address and time window, and the refresh-token
  * hashes a session has already used (so a second use is recognised as theft, not as unknown).
  */
-export const ABUSE_MIGRATION = `
+export const ABUSE_LIMIT_TABLES = `
   CREATE TABLE upload_reservations (
     id TEXT PRIMARY KEY,
     link_id TEXT NOT NULL,
