@@ -94,7 +94,7 @@ export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promis
   try {
     return await storeNote(deps, upload, { noteId, linkId, claimedSha256, contentType, from });
   } finally {
-    // Once the row exists the note counts itself; until then the reservation did. Never both too few.
+    // Stored or failed, the reservation goes: a stored note counts itself from its row on.
     await releaseRoom().catch((err: unknown) => log.warn({ err, noteId }, 'could not release an upload reservation'));
   }
 }
