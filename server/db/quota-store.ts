@@ -24,18 +24,31 @@ export interface NoteReservation {
   maxBytes: number;
 }
 
+export interface AddressCount {
+  address: string;
+  windowStart: number;
+  max: number;
+}
+
+export interface Admission {
+  /** False when the address had already started `max` uploads this window (this one is not counted). */
+  addressAdmitted: boolean;
+  /** False when the link had no room; when true, a reservation with the given id now holds it. */
+  roomHeld: boolean;
+}
+
 export interface QuotaStore {
   /**
-   * Holds room for one note on the link, or refuses (false) when stored notes plus live
-   * reservations would pass either limit. Exact: reservations of one link are serialised by a
-   * lock row in the same transaction, so racing uploads on any number of servers never overshoot.
+   * In one transaction: counts an upload from the address, and holds room for one note on the
+   * link unless stored notes plus live reservations would pass either limit. Exact: reservations
+   * of one link are serialised by a lock row, so racing uploads on any number of servers never
+   * overshoot. A reservation stops counting once its note is stored, so a stored note needs no
+   * release; a failed one does (releaseNote).
    */
-  reserveNote(r: NoteReservation): Promise<boolean>;
-  /** Frees the room once the note is stored (it then counts as a note) or has failed. */
+  admit(count: AddressCount, reservation: NoteReservation): Promise<Admission>;
+  /** Frees the room of an upload that failed or was refused. */
   releaseNote(id: string): Promise<void>;
   usage(linkId: string, now: number): Promise<LinkUsage>;
-  /** Counts one upload from the address in the window; false (and not counted) when `max` were already counted. */
-  countUpload(address: string, windowStart: number, max: number): Promise<boolean>;
   /** Removes expired reservations and windows that ended before `windowStartBefore`. */
   prune(now: number, windowStartBefore: number): Promise<void>;
 }
@@ -72,12 +85,13 @@ const SQL = {
 
 export function createQuotaStore(sql: SqlDriver): QuotaStore {
   return {
-    async reserveNote(r) {
-      const [, inserted] = await sql.batch([
+    async admit(count, r) {
+      const [counted, , reserved] = await sql.batch([
+        [SQL.countUpload, [count.address, count.windowStart, count.max]],
         [SQL.lockLink, [r.linkId, r.now]],
         [SQL.reserve, [r.id, r.linkId, r.noteId, r.bytes, r.expiresAt, r.linkId, r.linkId, r.now, r.maxNotes, r.linkId, r.linkId, r.now, r.bytes, r.maxBytes]],
       ]);
-      return (inserted ?? []).length === 1;
+      return { addressAdmitted: (counted ?? []).length === 1, roomHeld: (reserved ?? []).length === 1 };
     },
     async releaseNote(id) {
       await sql.run(SQL.release, [id]);
@@ -85,9 +99,6 @@ export function createQuotaStore(sql: SqlDriver): QuotaStore {
     async usage(linkId, now) {
       const [row] = await sql.all(SQL.usage, [linkId, linkId, now, linkId, linkId, now]);
       return { notes: Number(row?.notes ?? 0), bytes: Number(row?.bytes ?? 0) };
-    },
-    async countUpload(address, windowStart, max) {
-      return (await sql.all(SQL.countUpload, [address, windowStart, max])).length === 1;
     },
     async prune(now, windowStartBefore) {
       await sql.batch([

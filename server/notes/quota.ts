@@ -21,10 +21,12 @@ export interface LinkToFill {
 }
 
 export interface UploadQuota {
-  /** Counts an upload against its address; a 429 when the address has started too many this window. */
-  admitAddress(address: string): Promise<void>;
-  /** Holds room on the link for a note of at most `bytes`; a 429 when it is full. Call the result once the note is stored or has failed. */
-  holdRoom(link: LinkToFill, bytes: number): Promise<() => Promise<void>>;
+  /**
+   * Counts the upload against its address and holds room for it on the link, in one transaction:
+   * a 429 when the address has started too many this window or the link is full. Resolves to the
+   * function that frees the room if the upload then fails; a stored note needs no release.
+   */
+  admit(address: string, link: LinkToFill, bytes: number): Promise<() => Promise<void>>;
 }
 
 export function createUploadQuota(store: QuotaStore, limits: UploadLimits, now: () => number = Date.now): UploadQuota {
@@ -36,27 +38,27 @@ export function createUploadQuota(store: QuotaStore, limits: UploadLimits, now: 
   };
 
   return {
-    async admitAddress(address) {
+    async admit(address, link, bytes) {
       const at = now();
       const windowStart = at - (at % limits.uploadWindowMs);
       await pruneNowAndThen(at, windowStart);
-      if (await store.countUpload(address, windowStart, limits.uploadsPerAddress)) return;
-      const retryAfter = Math.max(1, Math.ceil((windowStart + limits.uploadWindowMs - at) / 1000));
-      throw new ApiProblem(
-        429,
-        'address_rate_limited',
-        'Many notes were sent from this network in a short time. Your note is saved on this phone and will be sent again shortly.',
-        { 'retry-after': String(retryAfter) },
-      );
-    },
-
-    async holdRoom(link, bytes) {
-      const at = now();
       const id = randomUUID();
-      const held = await store.reserveNote({
-        id, linkId: link.linkId, noteId: link.noteId, bytes, now: at, expiresAt: at + RESERVATION_MS, maxNotes: limits.linkMaxNotes, maxBytes: limits.linkMaxBytes,
-      });
-      if (!held) {
+      const release = () => store.releaseNote(id);
+      const { addressAdmitted, roomHeld } = await store.admit(
+        { address, windowStart, max: limits.uploadsPerAddress },
+        { id, linkId: link.linkId, noteId: link.noteId, bytes, now: at, expiresAt: at + RESERVATION_MS, maxNotes: limits.linkMaxNotes, maxBytes: limits.linkMaxBytes },
+      );
+      if (!addressAdmitted) {
+        if (roomHeld) await release();
+        const retryAfter = Math.max(1, Math.ceil((windowStart + limits.uploadWindowMs - at) / 1000));
+        throw new ApiProblem(
+          429,
+          'address_rate_limited',
+          'Many notes were sent from this network in a short time. Your note is saved on this phone and will be sent again shortly.',
+          { 'retry-after': String(retryAfter) },
+        );
+      }
+      if (!roomHeld) {
         const usage = await store.usage(link.linkId, at);
         // Racing uploads may have moved the numbers since the refusal: call it a byte refusal only when bytes are what is over.
         const byCount = usage.bytes + bytes <= limits.linkMaxBytes;
@@ -69,7 +71,7 @@ export function createUploadQuota(store: QuotaStore, limits: UploadLimits, now: 
           { 'retry-after': String(LINK_FULL_RETRY_AFTER_S) },
         );
       }
-      return () => store.releaseNote(id);
+      return release;
     },
   };
 }

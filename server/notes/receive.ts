@@ -86,16 +86,17 @@ export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promis
   if (!upload.body || upload.contentLength === 0) throw notAudio(true);
 
   // After the retry check: a note already stored is answered as before even on a full link.
-  await deps.quota.admitAddress(upload.address);
-  const releaseRoom = await deps.quota.holdRoom(
+  const releaseRoom = await deps.quota.admit(
+    upload.address,
     { linkId, noteId, runnerName: link.runnerName },
     Math.min(upload.contentLength ?? MAX_NOTE_BYTES, MAX_NOTE_BYTES),
   );
   try {
     return await storeNote(deps, upload, { noteId, linkId, claimedSha256, contentType, from });
-  } finally {
-    // Stored or failed, the reservation goes: a stored note counts itself from its row on.
-    await releaseRoom().catch((err: unknown) => log.warn({ err, noteId }, 'could not release an upload reservation'));
+  } catch (err) {
+    // A stored note counts itself from its row on; only a failed upload must give its room back.
+    await releaseRoom().catch((releaseErr: unknown) => log.warn({ err: releaseErr, noteId }, 'could not release an upload reservation'));
+    throw err;
   }
 }
 

@@ -63,12 +63,15 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
     for (let i = 0; i < 5; i++) expect((await putNote(t.app, { token, body: fakeWebm(1000), remoteAddress: address() })).statusCode).toBe(201);
   });
 
-  it('should not count a note twice while its reservation is being released, so the last note that fits is taken', async () => {
+  it('should count a stored note once, not again through the reservation that held its room, so the last note that fits is taken', async () => {
     const token = await makeLink(t.app.repo);
     const linkId = linkIdOf(token);
     const store = t.app.repo.quota;
     const now = Date.now();
-    const room = (noteId: string) => store.reserveNote({ id: randomUUID(), linkId, noteId, bytes: 100, now, expiresAt: now + 60_000, maxNotes: 2, maxBytes: 1e6 });
+    const room = async (noteId: string) => (await store.admit(
+      { address: `10.8.0.${nextAddress++}`, windowStart: now, max: 10 },
+      { id: randomUUID(), linkId, noteId, bytes: 100, now, expiresAt: now + 60_000, maxNotes: 2, maxBytes: 1e6 },
+    )).roomHeld;
     const noteId = randomUUID();
     expect(await room(noteId)).toBe(true);
     await t.app.repo.insertNote({
