@@ -13,7 +13,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { contentDigestHeader } from '../src/shared/api.js';
+import { contentDigestHeader } from '../src/shared/contentDigest.js';
 import { openRepository } from '../server/db/index.js';
 import { linkIdOf, newToken } from '../server/links.js';
 
@@ -72,7 +72,8 @@ const resetPeakRss = (pid: number) => writeFile(`/proc/${pid}/clear_refs`, '5').
 
 const baseBody = Buffer.alloc(NOTE_BYTES);
 for (let i = 0; i < NOTE_BYTES; i++) baseBody[i] = (i * 31 + 7) & 0xff;
-Buffer.from([0x1a, 0x45, 0xdf, 0xa3]).copy(baseBody); // a WebM header, so the sniffer accepts it
+// Chrome's EBML header (DocType "webm"), so the sniffer accepts it.
+Buffer.from('1a45dfa39f4286810142f7810142f2810442f381084282847765626d4287810442858102', 'hex').copy(baseBody);
 
 function noteBody(n: number): Buffer {
   const body = Buffer.from(baseBody);
@@ -87,7 +88,7 @@ async function uploadAll(base: string, pathFor: (id: string) => string, count: n
   const one = (n: number) =>
     new Promise<void>((resolve, reject) => {
       const body = noteBody(offset + n);
-      const digest = contentDigestHeader(createHash('sha256').update(body).digest('base64'));
+      const digest = contentDigestHeader(createHash('sha256').update(body).digest('hex'));
       const started = performance.now();
       const req = http.request(new URL(pathFor(randomUUID()), base), {
         method: 'PUT',

@@ -12,6 +12,7 @@ import { site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { openBlobStore } from './storage/index.js';
 import { startConversionWorker, type ConversionWorker } from './worker/conversion.js';
+import { startOrphanSweeper, type OrphanSweeper } from './worker/orphans.js';
 
 export interface AppParts {
   repo: Repository;
@@ -33,11 +34,21 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   const blobs = parts?.blobs ?? openBlobStore(config);
 
   let worker: ConversionWorker | undefined;
+  // Housekeeping runs where conversion runs: API-only servers (CONVERT_WORKER=off) leave it alone.
+  let sweeper: OrphanSweeper | undefined;
   if (config.convertWorker) {
-    worker = startConversionWorker({ repo, blobs, log: app.log.child({ component: 'convert' }), ffmpegTimeoutMs: config.ffmpegTimeoutMs });
+    sweeper = startOrphanSweeper({
+      blobs, refs: repo.blobRefs, log: app.log.child({ component: 'orphans' }),
+      minAgeMs: config.orphanMinAgeMs, intervalMs: config.orphanSweepIntervalMs,
+    });
+    worker = startConversionWorker({
+      repo, blobs, log: app.log.child({ component: 'convert' }),
+      ffmpegTimeoutMs: config.ffmpegTimeoutMs, maxNoteSeconds: config.maxNoteSeconds, concurrency: config.convertConcurrency,
+    });
   }
   app.addHook('onClose', async () => {
     await worker?.stop();
+    await sweeper?.stop();
     await repo.close();
   });
 

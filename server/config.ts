@@ -32,6 +32,14 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Longest one ffmpeg conversion may run before it is killed. */
   ffmpegTimeoutMs: number;
+  /** Notes longer than this are failed with the reason, never converted (server/audio/length.ts). */
+  maxNoteSeconds: number;
+  /** Conversions run side by side in this process, so one slow file never holds up the rest. */
+  convertConcurrency: number;
+  /** Blobs no row refers to, and stale temp files, older than this are removed (server/worker/orphans.ts). */
+  orphanMinAgeMs: number;
+  /** How often this process looks for them, after once at start. */
+  orphanSweepIntervalMs: number;
   /** Runner sign-in, sessions and signed audio URLs (server/auth). */
   auth: AuthConfig;
   /** Upload limits counted in the database (server/notes/quota.ts) and held per process (open uploads). */
@@ -109,6 +117,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     convertWorker: !['off', '0', 'false'].includes((env.CONVERT_WORKER ?? 'on').toLowerCase()),
     rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 120),
     ffmpegTimeoutMs: positiveInt(env, 'FFMPEG_TIMEOUT_MS', 60_000),
+    maxNoteSeconds: positiveInt(env, 'MAX_NOTE_SECONDS', 75),
+    convertConcurrency: positiveInt(env, 'CONVERT_CONCURRENCY', 2),
+    orphanMinAgeMs: positiveInt(env, 'ORPHAN_MIN_AGE_MS', 60 * 60_000),
+    orphanSweepIntervalMs: positiveInt(env, 'ORPHAN_SWEEP_INTERVAL_MS', 60 * 60_000),
     auth: loadAuthConfig(env),
     uploads: {
       linkMaxNotes: positiveInt(env, 'LINK_MAX_NOTES', 200),

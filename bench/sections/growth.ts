@@ -7,7 +7,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { contentDigestHeader } from '../../src/shared/api.js';
+import { contentDigestHeader } from '../../src/shared/contentDigest.js';
 import { RUNNER_SQL } from '../../server/db/runner-sql.js';
 import { startServer } from '../../tests/e2e/support/server.js';
 import { FAKE_APPLE_NONCE, startFakeApple } from '../../tests/server/auth/fakeApple.js';
@@ -18,8 +18,9 @@ const NOTE_BYTES = 8 * 1024;
 
 function noteBody(): Buffer {
   const body = Buffer.alloc(NOTE_BYTES);
-  Buffer.from([0x1a, 0x45, 0xdf, 0xa3]).copy(body); // a WebM header, so the sniffer accepts it
-  Buffer.from(randomUUID()).copy(body, 16);
+  // Chrome's EBML header (DocType "webm"), so the sniffer accepts it.
+  Buffer.from('1a45dfa39f4286810142f7810142f2810442f381084282847765626d4287810442858102', 'hex').copy(body);
+  Buffer.from(randomUUID()).copy(body, 64); // after the header
   return body;
 }
 
@@ -27,7 +28,7 @@ async function put(base: string, token: string): Promise<number> {
   const body = noteBody();
   const res = await fetch(`${base}/api/r/${token}/notes/${randomUUID()}?marker=mi-13&from=Bench`, {
     method: 'PUT',
-    headers: { 'content-type': 'audio/webm;codecs=opus', 'content-digest': contentDigestHeader(createHash('sha256').update(body).digest('base64')) },
+    headers: { 'content-type': 'audio/webm;codecs=opus', 'content-digest': contentDigestHeader(createHash('sha256').update(body).digest('hex')) },
     body: new Uint8Array(body),
   });
   await res.arrayBuffer();

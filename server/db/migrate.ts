@@ -8,7 +8,7 @@ import { RECORDER_TABLES } from './migrations/1-recorder.js';
 import { RUNNER_APP_TABLES } from './migrations/2-runner-app.js';
 import { ABUSE_LIMIT_TABLES } from './migrations/3-abuse-limits.js';
 
-/** Append-only: never reorder or edit an entry; the index + 1 is the version recorded. */
+/** Append-only: never reorder or edit an entry, never leave a gap; the index + 1 is the version recorded. */
 export const MIGRATIONS: readonly string[] = [RECORDER_TABLES, RUNNER_APP_TABLES, ABUSE_LIMIT_TABLES];
 
 const SEED_RACE =
@@ -22,11 +22,12 @@ export const statementsOf = (migration: string): string[] =>
 /** Applies the migrations not yet recorded; returns the versions it applied. */
 export async function applyMigrations(tx: SqlDriver, migrations: readonly string[]): Promise<number[]> {
   await tx.run('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)');
-  const [row] = await tx.all('SELECT MAX(version) AS v FROM schema_migrations');
-  const current = Number(row?.v ?? 0);
+  // Every version not recorded yet, not just those above the highest: a migration that reached
+  // main after a later one (parallel branches) is still applied to databases that ran the later one.
+  const recorded = new Set((await tx.all('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
   const applied: number[] = [];
   for (const [i, migration] of migrations.entries()) {
-    if (i + 1 <= current) continue;
+    if (recorded.has(i + 1)) continue;
     for (const statement of statementsOf(migration)) await tx.run(statement);
     await tx.run('INSERT INTO schema_migrations (version) VALUES (?)', [i + 1]);
     applied.push(i + 1);

@@ -10,9 +10,10 @@ import { createNoteStore, type NoteStore } from './note-store.js';
 import { createQuotaStore, type QuotaStore } from './quota-store.js';
 import { createRefreshStore, type RefreshStore } from './refresh-store.js';
 import { createRunnerStore, type RunnerStore } from './runner-store.js';
+import { createBlobRefStore, type BlobRefStore } from './blob-refs-store.js';
 
 export type * from './types.js';
-export type { JobStore, LinkStore, NoteStore, QuotaStore, RefreshStore, RunnerStore };
+export type { BlobRefStore, JobStore, LinkStore, NoteStore, QuotaStore, RefreshStore, RunnerStore };
 
 export interface Repository extends LinkStore, NoteStore, JobStore {
   /** Creates the tables when missing and seeds the races. Safe to run on every start. */
@@ -24,6 +25,8 @@ export interface Repository extends LinkStore, NoteStore, JobStore {
   quota: QuotaStore;
   /** Refresh-token rotation with reuse detection (migration 3). */
   refresh: RefreshStore;
+  /** Which blob keys rows refer to, for the orphan sweep. */
+  blobRefs: BlobRefStore;
 }
 
 export function createRepository(db: Database): Repository {
@@ -34,6 +37,7 @@ export function createRepository(db: Database): Repository {
     runner: createRunnerStore(db),
     quota: createQuotaStore(db),
     refresh: createRefreshStore(db),
+    blobRefs: createBlobRefStore(db),
     migrate: () => migrate(db),
     close: () => db.close(),
   };

@@ -31,10 +31,10 @@ export function openSqlite(file: string): Database {
 
   // better-sqlite3 is synchronous, but a transaction's work is async: without this turn-taking,
   // another request's statement could run inside it and be rolled back with it.
+  // Every wait re-checks `held` in the same synchronous step that then runs its statement (or
+  // takes the turn): an awaited helper would resume a microtask later, after a transaction that
+  // woke on the same release may already have begun, and the statement would land inside it.
   let held: Promise<void> | undefined;
-  const waitTurn = async () => {
-    while (held) await held;
-  };
   const hold = (): (() => void) => {
     let release!: () => void;
     held = new Promise((resolve) => (release = resolve));
@@ -73,7 +73,7 @@ export function openSqlite(file: string): Database {
   // while it syncs, so under load the next group gathers by itself.
   let waiting: Waiting[] = [];
   async function commitGroup(): Promise<void> {
-    await waitTurn();
+    while (held) await held;
     const group = waiting;
     waiting = [];
     const release = hold();
@@ -112,11 +112,11 @@ export function openSqlite(file: string): Database {
   return {
     kind: 'sqlite',
     async all(sql, params) {
-      if (held) await waitTurn();
+      while (held) await held;
       return allNow(sql, params);
     },
     async run(sql, params) {
-      if (held) await waitTurn();
+      while (held) await held;
       return runNow(sql, params);
     },
     batch: (statements) => transaction((tx) => runBatch(tx, statements)),

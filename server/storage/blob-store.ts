@@ -1,5 +1,7 @@
 /** The blob store interface: where note audio lives (local disk or S3), and the streaming meter both use. */
 import { createHash } from 'node:crypto';
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { Transform, type TransformCallback, type Readable } from 'node:stream';
 
 export interface PutResult {
@@ -25,6 +27,35 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /** Every blob whose key starts with `prefix`, with when it was last written, in pages. */
+  list(prefix: string): AsyncIterable<ListedBlob>;
+  /** Removes this store's temporary files (uploads cut off by a crash) last written before `before`; returns how many. */
+  removeStaleTemp(before: Date): Promise<number>;
+}
+
+export interface ListedBlob {
+  key: string;
+  modifiedAt: Date;
+}
+
+/** Removes the files in `dir` that `match` picks and that were last written before `before`; returns how many. */
+export async function removeOldFiles(dir: string, before: Date, match: (name: string) => boolean): Promise<number> {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw err;
+  }
+  for (const name of names.filter(match)) {
+    const file = path.join(dir, name);
+    const info = await stat(file).catch(() => undefined); // gone meanwhile: its upload finished
+    if (!info?.isFile() || info.mtime >= before) continue;
+    await rm(file, { force: true });
+    removed++;
+  }
+  return removed;
 }
 
 export class BlobTooLargeError extends Error {

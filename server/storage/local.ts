@@ -1,11 +1,11 @@
 /** Owns the audio files under DATA_DIR/blobs: temp file, fsync, rename, fsync the folder, so a stored blob survives a crash. */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertSafeKey, Meter, type BlobStore } from './blob-store.js';
+import { assertSafeKey, Meter, removeOldFiles, type BlobStore, type ListedBlob } from './blob-store.js';
 
 async function fsyncPath(p: string, flags: string): Promise<void> {
   const handle = await open(p, flags);
@@ -41,6 +41,28 @@ function folderSyncer() {
     s.next = next;
     return next;
   };
+}
+
+/** Files under root whose key starts with prefix; the temp folder is not part of the store's keys. */
+async function* walk(root: string, prefix: string, dir = root): AsyncGenerator<ListedBlob> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  for (const entry of entries) {
+    const file = path.join(dir, entry.name);
+    const key = path.relative(root, file).split(path.sep).join('/');
+    if (key.startsWith('.')) continue;
+    if (entry.isDirectory()) {
+      if (prefix.startsWith(`${key}/`) || key.startsWith(prefix)) yield* walk(root, prefix, file);
+    } else if (entry.isFile() && key.startsWith(prefix)) {
+      const info = await stat(file).catch(() => undefined); // deleted meanwhile
+      if (info) yield { key, modifiedAt: info.mtime };
+    }
+  }
 }
 
 export function createLocalBlobStore(root: string): BlobStore {
@@ -85,6 +107,12 @@ export function createLocalBlobStore(root: string): BlobStore {
     },
     async delete(key) {
       await rm(pathOf(key), { force: true });
+    },
+    list(prefix) {
+      return walk(root, prefix);
+    },
+    removeStaleTemp(before) {
+      return removeOldFiles(tmpDir, before, (name) => name.endsWith('.part'));
     },
   };
 }

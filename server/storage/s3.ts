@@ -1,7 +1,7 @@
 /** Owns audio in an S3-compatible bucket (@aws-sdk/client-s3). A PutObject is durable once S3 answers. */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -10,16 +10,21 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.js';
-import { assertSafeKey, Meter, type BlobStore } from './blob-store.js';
+import { assertSafeKey, Meter, removeOldFiles, type BlobStore } from './blob-store.js';
+
+/** Bodies of unknown length are spooled here before the PutObject; a crash leaves them behind. */
+const SPOOL_PREFIX = 'milenotes-';
 
 const statusOf = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 
-export function createS3BlobStore(config: S3Config): BlobStore {
+/** `spoolDir`: where bodies of unknown length wait for their PutObject (tests give each store its own). */
+export function createS3BlobStore(config: S3Config, spoolDir = os.tmpdir()): BlobStore {
   const clientConfig: S3ClientConfig = {
     region: config.region,
     endpoint: config.endpoint,
@@ -59,7 +64,8 @@ export function createS3BlobStore(config: S3Config): BlobStore {
         return { bytes: meter.bytes, sha256: meter.digestHex() };
       }
       // Unknown length (chunked upload): spool to a temp file so memory stays flat, then send it.
-      const spool = path.join(os.tmpdir(), `milenotes-${randomBytes(12).toString('hex')}.part`);
+      await mkdir(spoolDir, { recursive: true });
+      const spool = path.join(spoolDir, `${SPOOL_PREFIX}${randomBytes(12).toString('hex')}.part`);
       try {
         await pipeline(body, meter, createWriteStream(spool));
         await putStream(key, createReadStream(spool), (await stat(spool)).size, contentType);
@@ -86,6 +92,19 @@ export function createS3BlobStore(config: S3Config): BlobStore {
     async delete(key) {
       assertSafeKey(key);
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+    async *list(prefix) {
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken }));
+        for (const object of page.Contents ?? []) {
+          if (object.Key && object.LastModified) yield { key: object.Key, modifiedAt: object.LastModified };
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
+    removeStaleTemp(before) {
+      return removeOldFiles(spoolDir, before, (name) => name.startsWith(SPOOL_PREFIX) && name.endsWith('.part'));
     },
   };
 }

@@ -1,79 +1,115 @@
 /**
  * Owns background conversion: claims jobs from the repository (a lease, so several servers never
- * take the same one and a crashed server's job is taken again once its lease runs out), converts
- * the original with ffmpeg and stores the M4A beside it. Nudged after each new note; also polls.
+ * take the same one and a crashed server's job is taken again once its lease runs out), checks
+ * the original's container and length, converts it with ffmpeg and stores the M4A beside it.
+ * Several jobs run side by side, each with hard time limits, and a job is tried at most
+ * MAX_ATTEMPTS times, so one bad file never holds up the others for long or for ever.
+ * Nudged after each new note; also polls.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { convertToM4a, MediaToolError, probeDurationMs } from '../audio/ffmpeg.js';
+import { checkNoteLength, NoteTooLongError } from '../audio/length.js';
+import { SNIFF_BYTES, sniffAudio, type AudioContainer } from '../audio/sniff.js';
 import type { ClaimedJob, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { convertedKey } from '../storage/keys.js';
 
-/** A job that keeps failing for reasons other than the audio itself is given up after this many tries. */
+/**
+ * A job whose attempts keep failing for reasons other than the audio itself (storage, database,
+ * a time limit, a crash of the server running it) is given up after this many tries.
+ */
 export const MAX_ATTEMPTS = 3;
 
 export interface ConversionWorkerOptions {
   repo: Repository;
   blobs: BlobStore;
   log: FastifyBaseLogger;
+  /** Each ffprobe and ffmpeg run is killed after this long; the attempt then counts as failed. */
   ffmpegTimeoutMs: number;
+  /** Longer notes are failed with the reason, never converted (server/audio/length.ts). */
+  maxNoteSeconds: number;
+  /** Jobs converted at once. */
+  concurrency?: number;
   pollMs?: number;
+  /**
+   * How long a claimed job is ours. It outlasts the longest attempt (three tool runs plus
+   * storage), and a failed attempt keeps its lease: the rest of it is the wait before the retry.
+   */
+  leaseMs?: number;
 }
 
 export interface ConversionWorker {
   /** Look for work now rather than at the next poll. */
   nudge(): void;
-  /** Finishes the job in hand, then stops. */
+  /** Finishes the jobs in hand, then stops. */
   stop(): Promise<void>;
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 300);
 
-export function startConversionWorker(opts: ConversionWorkerOptions): ConversionWorker {
-  const { repo, blobs, log, ffmpegTimeoutMs } = opts;
-  const pollMs = opts.pollMs ?? 2_000;
-  const leaseMs = ffmpegTimeoutMs * 2 + 30_000;
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  let nudged = false;
+/** The original's container, judged again from its first bytes as at upload (the row does not keep it). */
+async function containerOf(file: string): Promise<AudioContainer | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(SNIFF_BYTES), 0, SNIFF_BYTES, 0);
+    return sniffAudio(buffer.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
+}
 
-  const sleep = () =>
+export function startConversionWorker(opts: ConversionWorkerOptions): ConversionWorker {
+  const { repo, blobs, log, ffmpegTimeoutMs, maxNoteSeconds } = opts;
+  const pollMs = opts.pollMs ?? 2_000;
+  const leaseMs = opts.leaseMs ?? ffmpegTimeoutMs * 3 + 60_000;
+  let stopped = false;
+  // Bumped by each nudge; a slot that saw it change while busy looks again before sleeping.
+  let nudges = 0;
+  const sleepers = new Set<() => void>();
+
+  const sleep = (seen: number) =>
     new Promise<void>((resolve) => {
-      if (nudged || stopped) return resolve();
-      const timer = setTimeout(() => {
-        wake = undefined;
-        resolve();
-      }, pollMs);
-      wake = () => {
+      if (nudges !== seen || stopped) return resolve();
+      const wake = () => {
         clearTimeout(timer);
-        wake = undefined;
+        sleepers.delete(wake);
         resolve();
       };
+      const timer = setTimeout(wake, pollMs);
+      sleepers.add(wake);
     });
+
+  /** Marks the note failed for a reason in the audio itself: trying again would end the same way. */
+  async function fail(noteId: string, reason: string): Promise<void> {
+    await repo.markFailed(noteId, reason);
+    log.warn({ noteId, reason }, 'note conversion failed');
+  }
 
   async function convert(job: ClaimedJob): Promise<void> {
     const note = await repo.findNote(job.noteId);
     if (!note) return; // rows are never deleted while a job references them; nothing to do
     const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-convert-'));
     try {
-      // ffmpeg reads the original from a file: MP4 with its index at the end cannot be read from a pipe.
+      // One copy from the store (one S3 GET); ffmpeg and ffprobe read it through a pipe, never by name.
       const input = path.join(dir, 'original');
       await pipeline(await blobs.get(note.originalKey), createWriteStream(input));
+      const container = await containerOf(input);
+      if (!container) return await fail(note.id, 'The recording is not WebM, Ogg or MP4 audio, so it was not converted.');
       const output = path.join(dir, 'note.m4a');
       let durationMs: number;
       try {
-        await convertToM4a(input, output, ffmpegTimeoutMs);
+        await checkNoteLength(createReadStream(input), container, maxNoteSeconds, ffmpegTimeoutMs);
+        await convertToM4a(createReadStream(input), container, output, { timeoutMs: ffmpegTimeoutMs, maxSeconds: maxNoteSeconds });
         durationMs = await probeDurationMs(output, ffmpegTimeoutMs);
       } catch (err) {
+        if (err instanceof NoteTooLongError) return await fail(note.id, `${err.message} It was not converted.`);
         if (!(err instanceof MediaToolError) || err.timedOut) throw err;
-        await repo.markFailed(note.id, `The audio could not be converted: ${oneLine(err.message)}`);
-        log.warn({ noteId: note.id, reason: err.message }, 'note conversion failed');
-        return;
+        return await fail(note.id, `The audio could not be converted: ${oneLine(err.message)}`);
       }
       const key = convertedKey(note.id);
       const { size } = await stat(output);
@@ -91,10 +127,17 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
   }
 
   async function runOne(job: ClaimedJob): Promise<void> {
+    if (job.attempts > MAX_ATTEMPTS) {
+      // Every earlier attempt was claimed and never reported back: the process running it died.
+      const reason = `Conversion gave up after ${MAX_ATTEMPTS} attempts: the converter stopped during each of them.`;
+      await repo.markFailed(job.noteId, reason).catch((err: unknown) => log.error({ err }, 'could not mark a note failed'));
+      log.warn({ noteId: job.noteId, attempts: job.attempts }, 'note conversion given up');
+      return;
+    }
     try {
       await convert(job);
     } catch (err) {
-      // Storage or database trouble, or a timeout: the job stays and is retried when its lease ends.
+      // Storage or database trouble, or a time limit: the job keeps its lease and is retried when it ends.
       log.error({ err, noteId: job.noteId, attempts: job.attempts }, 'conversion attempt failed');
       if (job.attempts >= MAX_ATTEMPTS) {
         const reason = `Conversion gave up after ${job.attempts} attempts: ${oneLine(err instanceof Error ? err.message : String(err))}`;
@@ -103,9 +146,9 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
     }
   }
 
-  const loop = (async () => {
+  async function slot(): Promise<void> {
     while (!stopped) {
-      nudged = false;
+      const seen = nudges;
       let job: ClaimedJob | undefined;
       try {
         job = await repo.claimJob(Date.now(), leaseMs);
@@ -113,19 +156,21 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
         log.error({ err }, 'could not claim a conversion job');
       }
       if (job) await runOne(job);
-      else await sleep();
+      else await sleep(seen);
     }
-  })();
+  }
+
+  const slots = Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 1) }, slot));
 
   return {
     nudge() {
-      nudged = true;
-      wake?.();
+      nudges++;
+      for (const wake of [...sleepers]) wake();
     },
     async stop() {
       stopped = true;
-      wake?.();
-      await loop;
+      for (const wake of [...sleepers]) wake();
+      await slots;
     },
   };
 }

@@ -95,7 +95,7 @@ describe('conversion jobs', () => {
       },
     });
     const { startConversionWorker } = await import('../../server/worker/conversion.js');
-    const worker = startConversionWorker({ repo: vanishing, blobs: second.blobs, log: second.log, ffmpegTimeoutMs: 30_000, pollMs: 50 });
+    const worker = startConversionWorker({ repo: vanishing, blobs: second.blobs, log: second.log, ffmpegTimeoutMs: 30_000, maxNoteSeconds: 75, pollMs: 50 });
     try {
       await vi.waitFor(() => expect(convertedKey).not.toBe(''), { timeout: 30_000, interval: 50 });
       await vi.waitFor(async () => expect(await second.blobs.exists(convertedKey)).toBe(false), { timeout: 10_000, interval: 50 });

@@ -80,6 +80,30 @@ describe.each(BACKENDS)('the SQL driver on %s', (kind) => {
     expect(await ids(db)).toEqual(['b']);
   });
 
+  it('should keep a plain write that waited for one transaction out of the next transaction', async () => {
+    const db = await open();
+    let next: Promise<void> | undefined;
+    let outside: Promise<number> | undefined;
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    await db.transaction(async (tx) => {
+      await tx.run(...insertThing('a', 1));
+      // A transaction queues and starts waiting for this one (against the driver's advice, this
+      // one spans a turn, so the wait is real)...
+      next = db.transaction(async (tx2) => {
+        await tx2.run(...insertThing('c', 3));
+        throw new Error('undo c');
+      });
+      await turn();
+      // ...then a plain write queues behind both.
+      outside = db.run(...insertThing('b', 2));
+      await turn();
+    });
+    await expect(next).rejects.toThrow('undo c');
+    // The plain write was told it succeeded: it must not have run inside the rolled-back transaction.
+    await expect(outside).resolves.toBe(1);
+    expect(await ids(db)).toEqual(['a', 'b']);
+  });
+
   it('should settle transactions started together on their own: one failing undoes only itself', async () => {
     const db = await open();
     await db.run(...insertThing('taken', 0));
@@ -101,6 +125,15 @@ describe.each(BACKENDS)('the SQL driver on %s', (kind) => {
     const versions = await db.all('SELECT version FROM schema_migrations ORDER BY version');
     expect(versions.map((r) => Number(r.version))).toEqual([1, 2]);
     expect(await db.all('SELECT id FROM more_things')).toEqual([]);
+  });
+
+  it('should apply a migration recorded below the highest version when a database lacks it', async () => {
+    const db = await open(false);
+    await db.exclusive((tx) => applyMigrations(tx, [THINGS]));
+    // A database that ran version 3 while version 2 was still on another branch.
+    await db.run('INSERT INTO schema_migrations (version) VALUES (?)', [3]);
+    expect(await db.exclusive((tx) => applyMigrations(tx, [THINGS, MORE, 'CREATE TABLE third_things (id TEXT)']))).toEqual([2]);
+    await expect(db.all('SELECT id FROM more_things')).resolves.toEqual([]);
   });
 
   it('should let servers starting together migrate once between them', async () => {

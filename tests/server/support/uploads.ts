@@ -1,11 +1,11 @@
 /** Helpers to build note uploads the way the recorder sends them. */
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { contentDigestHeader } from '../../../src/shared/api.js';
+import { contentDigestHeader } from '../../../src/shared/contentDigest.js';
 import { linkIdOf, newToken } from '../../../server/links.js';
 import type { Repository } from '../../../server/db/repository.js';
 
-export const digestOf = (body: Buffer) => contentDigestHeader(createHash('sha256').update(body).digest('base64'));
+export const digestOf = (body: Buffer) => contentDigestHeader(createHash('sha256').update(body).digest('hex'));
 export const sha256Hex = (body: Buffer) => createHash('sha256').update(body).digest('hex');
 
 /** A link made straight in the repository, as the admin CLI would. */
@@ -35,9 +35,12 @@ export function putNote(app: FastifyInstance, n: PutNote) {
   return app.inject({ method: 'PUT', url: `/api/r/${n.token}/notes/${noteId}?${query}`, headers, payload: n.body, remoteAddress: n.remoteAddress });
 }
 
+/** The EBML header Chrome's MediaRecorder writes (DocType "webm"), which the sniffer looks for. */
+export const WEBM_HEADER = Buffer.from('1a45dfa39f4286810142f7810142f2810442f381084282847765626d4287810442858102', 'hex');
+
 /** Bytes that pass the audio sniffer (a WebM header) but are not a decodable recording. */
 export const fakeWebm = (size = 2048) => {
   const body = Buffer.alloc(size, 7);
-  Buffer.from([0x1a, 0x45, 0xdf, 0xa3]).copy(body);
+  WEBM_HEADER.copy(body);
   return body;
 };

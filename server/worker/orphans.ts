@@ -1,0 +1,63 @@
+/**
+ * Owns the orphan sweep: audio files no row refers to (a crash between writing the file and
+ * committing its row, or between deleting a row and its files) and temp files of uploads a crash
+ * cut off. Runs once at start, then every ORPHAN_SWEEP_INTERVAL_MS. Nothing younger than
+ * ORPHAN_MIN_AGE_MS is touched: an upload in flight writes its file before its row, and the
+ * converter writes a note's M4A before recording it. Several servers may sweep at once: deleting
+ * a file twice is not an error.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { BlobRefStore } from '../db/blob-refs-store.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import { convertedKey } from '../storage/keys.js';
+
+/** The prefixes the sweep owns; anything else in the store (another feature's files) is left alone. */
+const SWEPT_PREFIXES = ['originals/', 'converted/'];
+
+export interface SweepResult {
+  /** Keys of the blobs removed. */
+  blobs: string[];
+  /** Temp files removed. */
+  tempFiles: number;
+}
+
+export async function sweepOrphans(blobs: BlobStore, refs: BlobRefStore, minAgeMs: number, now = Date.now()): Promise<SweepResult> {
+  const before = new Date(now - minAgeMs);
+  const old: string[] = [];
+  for (const prefix of SWEPT_PREFIXES) {
+    for await (const blob of blobs.list(prefix)) if (blob.modifiedAt < before) old.push(blob.key);
+  }
+  // Asked after listing: a row committed meanwhile still protects its file.
+  const referenced = await refs.referencedKeys(old);
+  const converting = new Set([...(await refs.notesAwaitingConversion())].map(convertedKey));
+  const orphans = old.filter((key) => !referenced.has(key) && !converting.has(key));
+  for (const key of orphans) await blobs.delete(key);
+  return { blobs: orphans, tempFiles: await blobs.removeStaleTemp(before) };
+}
+
+export interface OrphanSweeper {
+  /** Waits for a sweep in progress, then stops. */
+  stop(): Promise<void>;
+}
+
+export function startOrphanSweeper(opts: { blobs: BlobStore; refs: BlobRefStore; log: FastifyBaseLogger; minAgeMs: number; intervalMs: number }): OrphanSweeper {
+  const { blobs, refs, log, minAgeMs, intervalMs } = opts;
+  let running: Promise<void> = Promise.resolve();
+  const sweep = () => {
+    running = sweepOrphans(blobs, refs, minAgeMs).then(
+      (result) => {
+        if (result.blobs.length || result.tempFiles) log.info({ removed: result.blobs, tempFiles: result.tempFiles }, 'orphaned files removed');
+      },
+      (err: unknown) => log.error({ err }, 'orphan sweep failed; trying again at the next one'),
+    );
+  };
+  sweep();
+  const timer = setInterval(() => void running.then(sweep), intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
