@@ -1,5 +1,5 @@
 /** What a sender writes and what a browser declares, made safe to store and show: names and content types. */
-import { MAX_FROM_LENGTH } from '../../src/shared/api.js';
+import { MAX_FROM_LENGTH } from '../../src/shared/limits.js';
 
 /**
  * Invisible characters that change how the runner reads a name: bidi embeddings, overrides and
