@@ -164,7 +164,9 @@ export async function runIngest({ notes = NOTES, warmup = WARMUP } = {}): Promis
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, PORT: String(serverPort), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', S3_BUCKET: '',
-        LOG_LEVEL: 'warn', CONVERT_WORKER: 'off', RATE_LIMIT_PER_MINUTE: '1000000', DIST_DIR: path.join(work, 'no-dist') },
+        LOG_LEVEL: 'warn', CONVERT_WORKER: 'off', RATE_LIMIT_PER_MINUTE: '1000000', DIST_DIR: path.join(work, 'no-dist'),
+        // One client and one link carry the whole load here; the quotas are still checked, just never reached.
+        LINK_MAX_NOTES: '1000000', LINK_MAX_BYTES: '1000000000000', UPLOADS_PER_ADDRESS: '1000000', OPEN_UPLOADS_PER_ADDRESS: '1000' },
     });
     const barePort = await freePort();
     const bareDir = path.join(work, 'bare');

@@ -49,7 +49,7 @@ async function defaultsBytesPerSecond(page: Page, seconds: number): Promise<{ by
 }
 
 async function main(): Promise<void> {
-  const server = await startServer();
+  const server = await startServer({ UPLOADS_PER_ADDRESS: '1000000', OPEN_UPLOADS_PER_ADDRESS: '1000' });
   const { context } = await launchPhone(await speechWav());
   try {
     const token = await server.createLink('Bench');

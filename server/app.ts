@@ -7,6 +7,8 @@ import { createDrain, stopWorker, type Drain } from './ops/drain.js';
 import { createReadiness } from './ops/readiness.js';
 import { compression } from './plugins/compression.js';
 import { createMetrics, metricsPlugin } from './plugins/metrics.js';
+import { createOpenUploads } from './notes/open-uploads.js';
+import { createUploadQuota } from './notes/quota.js';
 import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
 import { health } from './routes/health.js';
@@ -30,7 +32,13 @@ export interface AppOps {
 export async function buildApp(config: Config, parts?: Partial<AppParts>): Promise<FastifyInstance & AppParts & AppOps> {
   const app = Fastify({
     logger: { level: config.logLevel },
-    trustProxy: true,
+    // X-Forwarded-For only from the proxies TRUST_PROXY names; by default the socket's address.
+    trustProxy: config.trustProxy,
+    // A connection silent this long is closed: a stalled upload ends and its partial file goes.
+    // No total request time limit: a phone at 20 kbit/s takes minutes for a note and keeps moving.
+    connectionTimeout: config.idleTimeoutMs,
+    // Headers are checked every second (Node's default is 30 s), so the limit is near what it says.
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
   });
   const repo = parts?.repo ?? (await openRepository(config));
   const blobs = parts?.blobs ?? openBlobStore(config);
@@ -79,6 +87,8 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     repo,
     blobs,
     config,
+    quota: createUploadQuota(repo.quota, config.uploads),
+    openUploads: createOpenUploads(config.uploads.openUploadsPerAddress),
     onNoteAccepted: () => worker?.nudge(),
   });
   await app.register(site, { distDir: config.distDir });

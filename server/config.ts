@@ -48,6 +48,44 @@ export interface Config {
   shutdownGraceMs: number;
   /** GET /metrics for anyone (METRICS=on), else only from these socket addresses (METRICS_ALLOW). */
   metrics: { enabled: boolean; allow: string[] };
+  /** Upload limits counted in the database (server/notes/quota.ts) and held per process (open uploads). */
+  uploads: UploadLimits;
+  /** Which proxies may name the client in X-Forwarded-For: false (none) or their addresses/CIDRs. */
+  trustProxy: TrustProxy;
+  /** Longest a client may take to send a request's headers. */
+  headersTimeoutMs: number;
+  /** A connection that sends and receives nothing this long is closed (a stalled upload ends here). */
+  idleTimeoutMs: number;
+}
+
+export interface UploadLimits {
+  linkMaxNotes: number;
+  linkMaxBytes: number;
+  /** Uploads one address may start per window (fixed windows, counted in the database). */
+  uploadsPerAddress: number;
+  uploadWindowMs: number;
+  /** Uploads one address may have open at once on one server. */
+  openUploadsPerAddress: number;
+}
+
+export type TrustProxy = false | string[];
+
+/**
+ * TRUST_PROXY: unset or 'off' trusts nobody (the socket's address is the client); otherwise a
+ * comma-separated list of the proxies' addresses or CIDRs, or proxy-addr's names (loopback,
+ * linklocal, uniquelocal), as Fastify's trustProxy takes them. Not 'true' (anyone could name
+ * themselves) and not a hop count (Fastify 5 ignores one: it cannot check the nearest peer).
+ */
+export function parseTrustProxy(raw: string | undefined): TrustProxy {
+  const value = (raw ?? '').trim();
+  if (value === '' || ['off', 'false', 'no'].includes(value.toLowerCase())) return false;
+  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of list) {
+    if (!/^(([0-9]{1,3}\.){3}[0-9]{1,3}|[0-9a-fA-F]*:[0-9a-fA-F:.]*)(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/.test(entry)) {
+      throw new Error(`TRUST_PROXY must list the proxies' addresses or CIDRs (or loopback, linklocal, uniquelocal), got '${entry}'`);
+    }
+  }
+  return list;
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -103,5 +141,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enabled: ['on', '1', 'true'].includes((env.METRICS ?? 'off').toLowerCase()),
       allow: (env.METRICS_ALLOW ?? '').split(',').map((a) => a.trim()).filter(Boolean),
     },
+    uploads: {
+      linkMaxNotes: positiveInt(env, 'LINK_MAX_NOTES', 200),
+      linkMaxBytes: positiveInt(env, 'LINK_MAX_BYTES', 100 * 1024 * 1024),
+      uploadsPerAddress: positiveInt(env, 'UPLOADS_PER_ADDRESS', 60),
+      uploadWindowMs: positiveInt(env, 'UPLOAD_WINDOW_SECONDS', 600) * 1000,
+      openUploadsPerAddress: positiveInt(env, 'OPEN_UPLOADS_PER_ADDRESS', 8),
+    },
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    headersTimeoutMs: positiveInt(env, 'HEADERS_TIMEOUT_MS', 15_000),
+    idleTimeoutMs: positiveInt(env, 'IDLE_TIMEOUT_MS', 30_000),
   };
 }

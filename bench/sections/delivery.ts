@@ -88,7 +88,8 @@ export async function deliverySection(ctx: BenchContext): Promise<Section> {
   const venue = venueSchedule(ctx.smoke, recordingMs + 20_000);
   const short = ctx.smoke ? { ...shortLivedSchedule(10_000) } : shortLivedSchedule(recordingMs + 60_000);
   const wav = await speechWav();
-  const whole = await startServer({ DIST_DIR: ctx.site.dir, RESUMABLE_UPLOADS: 'off' });
+  // Every simulated phone uploads from 127.0.0.1: the per-address limits would measure themselves.
+  const whole = await startServer({ DIST_DIR: ctx.site.dir, RESUMABLE_UPLOADS: 'off', UPLOADS_PER_ADDRESS: '1000000', OPEN_UPLOADS_PER_ADDRESS: '1000' });
   const launched: Array<{ context: import('@playwright/test').BrowserContext; dir: string }> = [];
   const phones = async () => {
     const [a, b, c] = await Promise.all([launchPhone(wav), launchPhone(wav), launchPhone(wav)]);

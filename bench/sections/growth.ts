@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { contentDigestHeader } from '../../src/shared/contentDigest.js';
 import { RUNNER_SQL } from '../../server/db/runner-sql.js';
 import { startServer } from '../../tests/e2e/support/server.js';
-import { startFakeApple } from '../../tests/server/auth/fakeApple.js';
+import { FAKE_APPLE_NONCE, startFakeApple } from '../../tests/server/auth/fakeApple.js';
 import type { Row, Section } from '../report.js';
 import { median, percentile, type BenchContext } from './context.js';
 
@@ -81,7 +81,7 @@ export async function growthSection(ctx: BenchContext): Promise<Section> {
       if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${text}`);
       return JSON.parse(text) as Record<string, unknown>;
     };
-    const session = await call('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: `bench-${randomUUID()}` }) });
+    const session = await call('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: `bench-${randomUUID()}` }), nonce: FAKE_APPLE_NONCE });
     const accessToken = String(session.accessToken);
     const entry = (await call('POST', '/api/entries', accessToken, { raceId: 'chicago-2025', displayName: 'Bench' })) as { id: string; link: { token: string } };
     for (let i = 0; i < 10; i++) if ((await put(server.url, entry.link.token)) !== 201) throw new Error('a setup upload was refused');

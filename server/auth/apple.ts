@@ -1,7 +1,8 @@
 /**
  * Verifies Sign in with Apple identity tokens: signature against Apple's JWKS (cached; a token
  * with an unknown key id makes one refetch, at most once per cooldown), issuer, audience, expiry
- * and, when the app sends one, the nonce.
+ * and the nonce, which is required: without it a token stolen from another app's sign-in (same
+ * audience, still fresh) could be replayed here.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
@@ -55,7 +56,7 @@ export function nonceMatches(claim: unknown, nonce: string): boolean {
   return sameText(claim, nonce) || sameText(claim, sha256Hex(nonce));
 }
 
-export type AppleVerifier = (identityToken: string, nonce?: string) => Promise<AppleIdentity>;
+export type AppleVerifier = (identityToken: string, nonce: string) => Promise<AppleIdentity>;
 
 export function createAppleVerifier(opts: AppleVerifierOptions): AppleVerifier {
   const jwks = createRemoteJWKSet(new URL(opts.jwksUrl), {
@@ -83,7 +84,8 @@ export function createAppleVerifier(opts: AppleVerifierOptions): AppleVerifier {
       if (err instanceof TypeError) throw new JwksUnavailableError(err);
       throw err;
     }
-    if (nonce !== undefined && !nonceMatches(payload.nonce, nonce)) throw new IdentityTokenError('nonce mismatch');
+    if (!nonce) throw new IdentityTokenError('nonce missing');
+    if (!nonceMatches(payload.nonce, nonce)) throw new IdentityTokenError('nonce mismatch');
     if (typeof payload.sub !== 'string' || payload.sub === '') throw new IdentityTokenError('no subject');
     return { sub: payload.sub, email: typeof payload.email === 'string' ? payload.email : undefined };
   };

@@ -8,11 +8,13 @@ import { createLinkStore, type LinkStore } from './link-store.js';
 import { migrate } from './migrate.js';
 import { createNoteStore, type NoteStore } from './note-store.js';
 import { createOpsStore, type OpsStore } from './ops-store.js';
+import { createQuotaStore, type QuotaStore } from './quota-store.js';
+import { createRefreshStore, type RefreshStore } from './refresh-store.js';
 import { createRunnerStore, type RunnerStore } from './runner-store.js';
 import { createBlobRefStore, type BlobRefStore } from './blob-refs-store.js';
 
 export type * from './types.js';
-export type { BlobRefStore, JobStore, LinkStore, NoteStore, RunnerStore };
+export type { BlobRefStore, JobStore, LinkStore, NoteStore, QuotaStore, RefreshStore, RunnerStore };
 
 export interface Repository extends LinkStore, NoteStore, JobStore {
   /** Creates the tables when missing and seeds the races. Safe to run on every start. */
@@ -22,6 +24,10 @@ export interface Repository extends LinkStore, NoteStore, JobStore {
   runner: RunnerStore;
   /** Health, metrics and shutdown questions (server/ops). */
   ops: OpsStore;
+  /** Per-link and per-address upload limits (migration 3). */
+  quota: QuotaStore;
+  /** Refresh-token rotation with reuse detection (migration 3). */
+  refresh: RefreshStore;
   /** Which blob keys rows refer to, for the orphan sweep. */
   blobRefs: BlobRefStore;
 }
@@ -33,6 +39,8 @@ export function createRepository(db: Database): Repository {
     ...createJobStore(db),
     runner: createRunnerStore(db),
     ops: createOpsStore(db),
+    quota: createQuotaStore(db),
+    refresh: createRefreshStore(db),
     blobRefs: createBlobRefStore(db),
     migrate: () => migrate(db),
     close: () => db.close(),

@@ -16,9 +16,6 @@ export const RUNNER_SQL = {
   findAccount: 'SELECT id, apple_sub, created_at FROM accounts WHERE id = ?',
   insertAccount: 'INSERT INTO accounts (id, apple_sub, created_at) VALUES (?, ?, ?) ON CONFLICT (apple_sub) DO NOTHING',
   insertSession: 'INSERT INTO sessions (id, account_id, refresh_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
-  // One UPDATE both checks and replaces the hash, so two uses of one refresh token cannot both win.
-  rotateSession:
-    'UPDATE sessions SET refresh_hash = ?, expires_at = ? WHERE refresh_hash = ? AND expires_at > ? RETURNING id, account_id',
   insertEntry: 'INSERT INTO entries (id, account_id, runner_id, race_id, created_at) VALUES (?, ?, ?, ?, ?)',
   listEntries: `SELECT ${ENTRY_COLUMNS} ${ENTRY_FROM} WHERE e.account_id = ? ORDER BY e.created_at, e.id`,
   getEntry: `SELECT ${ENTRY_COLUMNS} ${ENTRY_FROM} WHERE e.account_id = ? AND e.id = ?`,

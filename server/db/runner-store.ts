@@ -4,15 +4,14 @@ import type { SqlDriver } from './driver.js';
 import { insertLink, insertRunner } from './link-store.js';
 import { toAccount, toBlobKeys, toEntry, toEntryNote, toShare } from './rows.js';
 import { RUNNER_SQL as SQL } from './runner-sql.js';
-import type { Account, BlobKeys, Entry, EntryNote, NewEntry, NewSession, OwnedNote, Play, RotatedSession, Share } from './types.js';
+import type { Account, BlobKeys, Entry, EntryNote, NewEntry, NewSession, OwnedNote, Play, Share } from './types.js';
 
 export interface RunnerStore {
   /** The account for this Apple subject, made on first sign-in. Two first sign-ins at once get the same account. */
   accountForAppleSub(appleSub: string, now: string): Promise<Account>;
   findAccount(id: string): Promise<Account | undefined>;
   createSession(session: NewSession): Promise<void>;
-  /** Swaps a live refresh token's hash for a new one; undefined when it is unknown, used or expired. */
-  rotateSession(oldHash: string, newHash: string, now: string, expiresAt: string): Promise<RotatedSession | undefined>;
+  // Rotating a session's refresh token is ./refresh-store.ts's: it also remembers used tokens.
 
   /** The entry, its runners row and its first link, in one transaction. */
   createEntry(entry: NewEntry): Promise<Entry>;
@@ -65,10 +64,6 @@ export function createRunnerStore(sql: SqlDriver): RunnerStore {
     },
     async createSession(s) {
       await sql.run(SQL.insertSession, [s.id, s.accountId, s.refreshHash, s.createdAt, s.expiresAt]);
-    },
-    async rotateSession(oldHash, newHash, now, expiresAt) {
-      const row = await one(SQL.rotateSession, [newHash, expiresAt, oldHash, now]);
-      return row && { sessionId: String(row.id), accountId: String(row.account_id) };
     },
 
     async createEntry(e) {

@@ -69,11 +69,6 @@ export interface NewSession {
   expiresAt: string;
 }
 
-export interface RotatedSession {
-  sessionId: string;
-  accountId: string;
-}
-
 export interface Entry {
   id: string;
   accountId: string;

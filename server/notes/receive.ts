@@ -2,7 +2,7 @@
  * Receiving one note: check the request, stream the body into the blob store (capped, hashed,
  * sniffed), verify the digest, then commit the row and its conversion job. Only then is it a 201.
  */
-import type { Readable } from 'node:stream';
+import { finished, type Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { NoteReceipt } from '../../src/shared/api.js';
 import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
@@ -13,6 +13,8 @@ import { ApiProblem } from '../http/problem.js';
 import { BlobTooLargeError, type BlobStore } from '../storage/blob-store.js';
 import { newOriginalKey } from '../storage/keys.js';
 import { sha256FromContentDigest } from './digest.js';
+import type { UploadQuota } from './quota.js';
+import { cleanContentType, cleanSenderName } from './sanitize.js';
 
 export interface NoteUpload {
   /** The live link the note came through, checked by the recorder's routes. */
@@ -24,11 +26,14 @@ export interface NoteUpload {
   contentLength: number | undefined;
   contentDigest: string | string[] | undefined;
   body: Readable | undefined;
+  /** The client's address as the server trusts it (TRUST_PROXY), for the per-address rate. */
+  address: string;
 }
 
 export interface ReceiveDeps {
   repo: Repository;
   blobs: BlobStore;
+  quota: UploadQuota;
   log: FastifyBaseLogger;
   /** Called after a new note is committed, to wake the conversion worker. */
   onAccepted: () => void;
@@ -58,7 +63,7 @@ function answerForExisting(existing: NoteRow, linkId: string, sha256: string): N
 }
 
 export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promise<NoteReceipt> {
-  const { repo, blobs, log } = deps;
+  const { repo, log } = deps;
   const noteId = upload.noteId.toLowerCase();
   const claimedSha256 = sha256FromContentDigest(upload.contentDigest);
   if (!claimedSha256) {
@@ -67,6 +72,9 @@ export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promis
   const mediaType = (upload.contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (!/^audio\/[a-z0-9.+-]+$/.test(mediaType) || upload.contentType!.length > 128) throw notAudio();
   if (upload.contentLength !== undefined && upload.contentLength > MAX_NOTE_BYTES) throw tooLarge();
+  const contentType = cleanContentType(mediaType, upload.contentType!);
+  const from = cleanSenderName(upload.from);
+  if (!from) throw new ApiProblem(400, 'invalid_from', 'Please enter your name (1 to 60 characters) so the runner knows who the note is from.');
 
   const { link } = upload;
   const { linkId } = link;
@@ -78,20 +86,52 @@ export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promis
   if (existing) return answerForExisting(existing, linkId, claimedSha256);
   if (!upload.body || upload.contentLength === 0) throw notAudio(true);
 
+  // After the retry check: a note already stored is answered as before even on a full link.
+  const releaseRoom = await deps.quota.admit(
+    upload.address,
+    { linkId, noteId, runnerName: link.runnerName },
+    Math.min(upload.contentLength ?? MAX_NOTE_BYTES, MAX_NOTE_BYTES),
+  );
+  try {
+    return await storeNote(deps, upload, { noteId, linkId, claimedSha256, contentType, from });
+  } catch (err) {
+    // A stored note counts itself from its row on; only a failed upload must give its room back.
+    await releaseRoom().catch((releaseErr: unknown) => log.warn({ err: releaseErr, noteId }, 'could not release an upload reservation'));
+    throw err;
+  }
+}
+
+interface CheckedUpload {
+  noteId: string;
+  linkId: string;
+  claimedSha256: string;
+  contentType: string;
+  from: string;
+}
+
+async function storeNote(deps: ReceiveDeps, upload: NoteUpload, checked: CheckedUpload): Promise<NoteReceipt> {
+  const { repo, blobs, log } = deps;
+  const { noteId, linkId, claimedSha256, contentType, from } = checked;
+  const body = upload.body!;
+
   const key = newOriginalKey(noteId, claimedSha256);
   const sniffer = new AudioSniffer();
-  upload.body.on('error', (err) => sniffer.destroy(err));
+  // finished() also reports a connection that closed mid-body (idle timeout, client gone), which
+  // emits no 'error' on the request: without it the store would wait for the rest for ever.
+  finished(body, (err) => {
+    if (err) sniffer.destroy(err);
+  });
   // The sniffer may fail before the store attaches to it; the store still sees it errored.
   sniffer.on('error', () => {});
-  upload.body.pipe(sniffer);
+  body.pipe(sniffer);
   let stored;
   try {
-    stored = await blobs.put(key, sniffer, { maxBytes: MAX_NOTE_BYTES, contentType: upload.contentType, length: upload.contentLength });
+    stored = await blobs.put(key, sniffer, { maxBytes: MAX_NOTE_BYTES, contentType, length: upload.contentLength });
   } catch (thrown) {
     const err = sniffer.errored ?? thrown;
     if (err instanceof BlobTooLargeError) throw tooLarge();
     if (err instanceof NotAudioError) throw notAudio(err.empty);
-    if (upload.body.errored || upload.body.destroyed) {
+    if (body.errored || body.destroyed) {
       throw new ApiProblem(400, 'upload_interrupted', 'The upload was cut off before it finished. It will be sent again.');
     }
     throw err;
@@ -107,8 +147,8 @@ export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promis
     id: noteId,
     linkId,
     marker: upload.marker,
-    from: upload.from.trim(),
-    contentType: upload.contentType!,
+    from,
+    contentType,
     bytes: stored.bytes,
     sha256: stored.sha256,
     originalKey: key,

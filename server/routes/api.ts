@@ -8,6 +8,8 @@ import type { Config } from '../config.js';
 import type { Repository } from '../db/repository.js';
 import { installApiErrors } from '../plugins/api-errors.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import type { OpenUploads } from '../notes/open-uploads.js';
+import type { UploadQuota } from '../notes/quota.js';
 import { recorderApi } from './recorder.js';
 import { runnerApi } from './runner/index.js';
 
@@ -15,10 +17,12 @@ export interface ApiOptions {
   repo: Repository;
   blobs: BlobStore;
   config: Pick<Config, 'auth' | 'publicUrl' | 'rateLimitPerMinute'>;
+  quota: UploadQuota;
+  openUploads: OpenUploads;
   onNoteAccepted: () => void;
 }
 
-export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, onNoteAccepted }) => {
+export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, quota, openUploads, onNoteAccepted }) => {
   installApiErrors(app);
   // An unknown /api path is a 404 whatever its body: the not-found answer reads none.
   app.removeAllContentTypeParsers();
@@ -27,6 +31,6 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
-  await app.register(recorderApi, { repo, blobs, rateLimitPerMinute: config.rateLimitPerMinute, onNoteAccepted });
+  await app.register(recorderApi, { repo, blobs, rateLimitPerMinute: config.rateLimitPerMinute, quota, openUploads, onNoteAccepted });
   await app.register(runnerApi, { repo, blobs, config });
 };

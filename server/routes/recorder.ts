@@ -15,6 +15,8 @@ import { NoteHeardSchema, RecorderNoteParamsSchema, type NoteHeard } from '../..
 import type { LinkView, Repository } from '../db/repository.js';
 import { ApiProblem, linkNotFound, noteNotFound } from '../http/problem.js';
 import { linkIdOf } from '../links.js';
+import type { OpenUploads } from '../notes/open-uploads.js';
+import type { UploadQuota } from '../notes/quota.js';
 import { receiveNote } from '../notes/receive.js';
 import type { BlobStore } from '../storage/blob-store.js';
 
@@ -22,22 +24,31 @@ export interface RecorderApiOptions {
   repo: Repository;
   blobs: BlobStore;
   rateLimitPerMinute: number;
+  quota: UploadQuota;
+  openUploads: OpenUploads;
   onNoteAccepted: () => void;
 }
+
+const tooManyOpen = () =>
+  new ApiProblem(429, 'too_many_open_uploads', 'Several notes are already being sent from this network. This one will follow in a moment.', {
+    'retry-after': '5',
+    // The body was not read: do not leave it for the next request on this connection.
+    connection: 'close',
+  });
 
 const ALL_MARKERS = markersFor(['mi', 'km']);
 const labelOf = (marker: string) => ALL_MARKERS.find((m) => m.id === marker)?.label ?? marker;
 
 export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async (app, opts) => {
-  const { repo, blobs } = opts;
+  const { repo, blobs, quota, openUploads } = opts;
   // Note bodies are raw audio of any type: hand the request stream to the route untouched, so
   // nothing is buffered whole and the route judges the type by the bytes. No recorder route takes JSON.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
-  // Counters live in this process's memory: with several servers behind a balancer each
-  // counts on its own, so the effective limit is per server. Good enough against a runaway
-  // client; a shared store (Redis) would make it exact.
+  // A first line against a runaway client, counted in this process's memory (per server). The
+  // limits that must hold across servers (notes per link, uploads per address) are counted in
+  // the database by server/notes/quota.ts.
   await app.register(rateLimit, {
     max: opts.rateLimitPerMinute,
     timeWindow: 60_000,
@@ -72,9 +83,15 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   app.put('/r/:token/notes/:noteId', {
     bodyLimit: MAX_NOTE_BYTES,
     schema: { summary: 'Send a note (idempotent by note id and Content-Digest)', params: NoteParamsSchema, querystring: NoteQuerySchema, response: { 201: NoteReceiptSchema } },
+    // Before the body is read: an address holds a few uploads open at most, stalled or not.
+    onRequest: async (req, reply) => {
+      if (!openUploads.take(req.ip)) throw tooManyOpen();
+      // 'close' comes once the response is sent or the connection is gone, whichever is first.
+      reply.raw.once('close', () => openUploads.release(req.ip));
+    },
   }, async (req, reply) => {
     const declared = req.headers['content-length'];
-    const receipt = await receiveNote({ repo, blobs, log: req.log, onAccepted: opts.onNoteAccepted }, {
+    const receipt = await receiveNote({ repo, blobs, quota, log: req.log, onAccepted: opts.onNoteAccepted }, {
       link: liveLink(req),
       noteId: req.params.noteId,
       marker: req.query.marker,
@@ -83,6 +100,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
       contentLength: declared === undefined ? undefined : Number(declared),
       contentDigest: req.headers['content-digest'],
       body: req.body as Readable | undefined,
+      address: req.ip,
     });
     return reply.code(201).send(receipt);
   });

@@ -39,8 +39,8 @@ export function createS3BlobStore(config: S3Config, spoolDir = os.tmpdir()): Blo
   const client = new S3Client(clientConfig);
   const Bucket = config.bucket;
 
-  const putStream = async (key: string, body: Readable, length: number, contentType: string | undefined) => {
-    await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentLength: length, ContentType: contentType }));
+  const putStream = async (key: string, body: Readable, length: number, contentType: string | undefined, abortSignal?: AbortSignal) => {
+    await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentLength: length, ContentType: contentType }), { abortSignal });
   };
 
   return {
@@ -50,7 +50,12 @@ export function createS3BlobStore(config: S3Config, spoolDir = os.tmpdir()): Blo
       if (length !== undefined) {
         // S3 needs the length up front to stream a body; the client declared it and Node enforces it.
         body.on('error', (err) => meter.destroy(err));
-        const sent = putStream(key, body.pipe(meter), length, contentType);
+        // A body that fails (the client hung up, the idle limit ended it) must end the request to
+        // S3 too: the SDK does not notice on its own and would wait for the rest for ever. The
+        // error is rethrown below from meter.errored; unheard, it crashed the process.
+        const abort = new AbortController();
+        meter.on('error', () => abort.abort());
+        const sent = putStream(key, body.pipe(meter), length, contentType, abort.signal);
         try {
           await sent;
         } catch (err) {

@@ -24,8 +24,8 @@ export type Session = Static<typeof SessionSchema>;
 
 export const AppleSignInSchema = Type.Object({
   identityToken: Type.String({ minLength: 20, maxLength: 8192 }),
-  /** The raw nonce the app made; Apple's token may carry it or its SHA-256 hex. */
-  nonce: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  /** The raw nonce the app made for this sign-in (required); Apple's token carries it or its SHA-256 hex. */
+  nonce: Type.String({ minLength: 1, maxLength: 256 }),
 });
 
 export const RefreshSchema = Type.Object({ refreshToken: Type.String({ minLength: 20, maxLength: 200 }) });

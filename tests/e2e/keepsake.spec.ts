@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { contentDigestHeader } from '../../src/shared/contentDigest';
 import { expect, test } from '@playwright/test';
-import { startFakeApple, type FakeApple } from '../server/auth/fakeApple';
+import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../server/auth/fakeApple';
 import { speechWav, startServer, type RunningServer } from './fixtures';
 import { runnerApi } from './support/runner';
 
@@ -40,7 +40,7 @@ const api = (method: string, url: string, accessToken?: string, body?: object) =
 
 /** A runner with one entry and one converted note at mile 13 from Sam. */
 async function runnerWithNote() {
-  const signIn = await api('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: randomUUID() }) });
+  const signIn = await api('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: randomUUID() }), nonce: FAKE_APPLE_NONCE });
   expect(signIn.status).toBe(200);
   const session = signIn.json.accessToken as string;
   const entry = (await api('POST', '/api/entries', session, { raceId: 'chicago-2025', displayName: 'Alex' })).json;

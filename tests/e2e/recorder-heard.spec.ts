@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { startFakeApple, type FakeApple } from '../server/auth/fakeApple';
+import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../server/auth/fakeApple';
 import { speechWav, startServer, type RunningServer } from './fixtures';
 import { runnerApi } from './support/runner';
 import { fillDetails, launchPhone, noteStates, openRecorder, record, screenshot } from './support/recorder';
@@ -25,7 +25,7 @@ test.afterAll(async () => {
 const api = (method: string, url: string, accessToken?: string, body?: object) => runnerApi(server.url, method, url, accessToken, body);
 
 test("the sender's recorder shows 'Heard at Mile 13' once the runner's app reports the note played", async () => {
-  const signIn = await api('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: randomUUID() }) });
+  const signIn = await api('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: randomUUID() }), nonce: FAKE_APPLE_NONCE });
   const session = signIn.json.accessToken as string;
   const entry = (await api('POST', '/api/entries', session, { raceId: 'chicago-2025', displayName: 'Alex' })).json;
 

@@ -72,9 +72,13 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   }, async (req) => {
     const now = Date.now();
     const refreshToken = newRefreshToken();
-    const rotated = await repo.runner.rotateSession(hashToken(req.body.refreshToken), hashToken(refreshToken), new Date(now).toISOString(), expiresAt(now));
-    const account = rotated && (await repo.runner.findAccount(rotated.accountId));
-    if (!rotated || !account) throw refreshRefused();
-    return sessionFor(account, rotated.sessionId, refreshToken);
+    const rotation = await repo.refresh.rotate(hashToken(req.body.refreshToken), hashToken(refreshToken), new Date(now).toISOString(), expiresAt(now));
+    if (rotation.kind === 'reused') {
+      // Two parties held this session's tokens (RFC 9700, 4.14.2): it is revoked for both. Never log the token.
+      req.log.warn({ sessionId: rotation.sessionId }, 'refresh token used twice: session revoked');
+    }
+    const account = rotation.kind === 'rotated' ? await repo.runner.findAccount(rotation.accountId) : undefined;
+    if (rotation.kind !== 'rotated' || !account) throw refreshRefused();
+    return sessionFor(account, rotation.sessionId, refreshToken);
   });
 };

@@ -1,5 +1,6 @@
 /** Owns the replay policy: which note goes next, what each server answer means, backoff. */
 import type { OutboxNote } from '../notes.js';
+import { LINK_FULL_ERRORS } from '../refusals.js';
 import { contentDigestHeader } from './digest.js';
 import { withUploaderLock, type LockOptions } from './lock.js';
 import { allNotes, announce, freeDeliveredAudio, readAudio, updateNote } from './store.js';
@@ -74,15 +75,26 @@ export function isRetryable(status: number): boolean {
   return status === 0 || status === 408 || status === 429 || status >= 500;
 }
 
-function serverMessage(response: UploadResponse): string {
+function serverError(response: UploadResponse): { error?: string; message?: string } {
   try {
-    const parsed = JSON.parse(response.body) as { message?: unknown };
-    if (typeof parsed.message === 'string' && parsed.message) return parsed.message;
+    const parsed = JSON.parse(response.body) as { error?: unknown; message?: unknown };
+    return {
+      error: typeof parsed.error === 'string' ? parsed.error : undefined,
+      message: typeof parsed.message === 'string' && parsed.message ? parsed.message : undefined,
+    };
   } catch {
-    // Not JSON (a proxy's page): fall through to a generic sentence.
+    // Not JSON (a proxy's page): no code, and a generic sentence.
+    return {};
   }
-  return `The server could not accept this note (error ${response.status}).`;
 }
+
+function serverMessage(response: UploadResponse): string {
+  return serverError(response).message ?? `The server could not accept this note (error ${response.status}).`;
+}
+
+/** A 429 for a full link: waiting will not help, so the person sees the server's sentence and acts. */
+const isLinkFull = (response: UploadResponse) =>
+  response.status === 429 && LINK_FULL_ERRORS.includes(serverError(response).error ?? '');
 
 function isDue(note: OutboxNote, now: number, force: boolean): boolean {
   if (note.state !== 'waiting' && note.state !== 'sending') return false;
@@ -149,7 +161,7 @@ async function attempt(note: OutboxNote, transport: Transport, now: () => number
   if (status >= 200 && status < 300) {
     return updateNote(note.id, (n) => ({ ...n, state: 'delivered', deliveredAt: now(), lastStatus: status, lastError: undefined }));
   }
-  if (isRetryable(status)) {
+  if (isRetryable(status) && !isLinkFull(response)) {
     const cap = status === 0 ? NETWORK_BACKOFF_CAP_MS : BACKOFF_CAP_MS;
     const wait = Math.max(backoffDelay(claimed.attempts, random, cap), retryAfterMs(response.retryAfter, now()));
     const lastError =

@@ -14,11 +14,15 @@ export interface FakeApple {
   close(): Promise<void>;
 }
 
+/** The nonce a token carries unless told otherwise; sign-ins in tests send it. */
+export const FAKE_APPLE_NONCE = 'nonce-made-by-the-test-app';
+
 export interface TokenClaims {
   sub?: string;
   iss?: string;
   aud?: string;
-  nonce?: string;
+  /** Defaults to FAKE_APPLE_NONCE; null leaves the claim out. */
+  nonce?: string | null;
   /** Seconds from now; negative for a token that has expired. */
   expiresIn?: number;
   kid?: string;
@@ -62,7 +66,8 @@ export async function startFakeApple(audience = 'com.milenotes.test'): Promise<F
     async token(c = {}) {
       const key = c.foreignKey ? stranger : keys[keys.length - 1]!;
       const now = Math.floor(Date.now() / 1000);
-      const jwt = new SignJWT({ ...(c.nonce === undefined ? {} : { nonce: c.nonce }), email: 'runner@example.com' })
+      const nonce = c.nonce === undefined ? FAKE_APPLE_NONCE : c.nonce;
+      const jwt = new SignJWT({ ...(nonce === null ? {} : { nonce }), email: 'runner@example.com' })
         .setProtectedHeader({ alg: 'RS256', kid: c.kid ?? key.kid })
         .setIssuer(c.iss ?? 'https://appleid.apple.com')
         .setAudience(c.aud ?? audience)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/backends.js';
+import { FAKE_APPLE_NONCE } from '../auth/fakeApple.js';
 import { startRunnerApp, type RunnerTestApp } from './support.js';
 
 describe.each(BACKENDS)('runner sign-in on %s', (kind) => {
@@ -9,8 +10,9 @@ describe.each(BACKENDS)('runner sign-in on %s', (kind) => {
   });
   afterAll(() => t.close());
 
-  const signInWith = async (identityToken: string, nonce?: string) =>
-    t.app.inject({ method: 'POST', url: '/api/auth/apple', payload: { identityToken, ...(nonce ? { nonce } : {}) } });
+  const signInWith = async (identityToken: string, nonce: string | null = FAKE_APPLE_NONCE) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/apple', payload: { identityToken, ...(nonce === null ? {} : { nonce }) } });
+  const refresh = (refreshToken: string) => t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken } });
 
   it('should create the runner on first sign-in and find the same runner the next time', async () => {
     const first = await t.signIn('apple-sub-same');
@@ -55,6 +57,42 @@ describe.each(BACKENDS)('runner sign-in on %s', (kind) => {
     expect((await t.call(res.json(), 'GET', '/api/entries')).statusCode).toBe(200);
   });
 
+  it('should answer 400 with a sentence for a sign-in that sends no nonce, even when the token carries one', async () => {
+    const res = await signInWith(await t.apple.token({ nonce: 'one' }), null);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'bad_request', message: "The field 'nonce' is missing or not valid." });
+  });
+
+  it('should refuse with 401 a nonce the token does not carry, or a token that carries none', async () => {
+    for (const [token, nonce] of [[await t.apple.token({ nonce: 'one' }), 'two'], [await t.apple.token({ nonce: null }), 'one']] as const) {
+      const res = await signInWith(token, nonce);
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error).toBe('sign_in_refused');
+    }
+  });
+
+  it('should revoke the whole session when a used refresh token comes back, so the newer token stops too', async () => {
+    const session = await t.signIn();
+    const thief = await refresh(session.refreshToken);
+    expect(thief.statusCode).toBe(200);
+    const newer = thief.json().refreshToken as string;
+    const replay = await refresh(session.refreshToken);
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json().error).toBe('session_expired');
+    const afterRevocation = await refresh(newer);
+    expect(afterRevocation.statusCode).toBe(401);
+    expect(afterRevocation.json().error).toBe('session_expired');
+    expect((await refresh(session.refreshToken)).statusCode).toBe(401);
+  });
+
+  it('should keep other sessions of the same runner when one session is revoked for reuse', async () => {
+    const phone = await t.signIn('apple-sub-two-devices');
+    const tablet = await t.signIn('apple-sub-two-devices');
+    await refresh(phone.refreshToken);
+    expect((await refresh(phone.refreshToken)).statusCode).toBe(401);
+    expect((await refresh(tablet.refreshToken)).statusCode).toBe(200);
+  });
+
   it('should refuse every runner route without a valid bearer token', async () => {
     const session = await t.signIn();
     for (const [method, url] of [['GET', '/api/entries'], ['POST', '/api/entries'], ['DELETE', '/api/me'], ['POST', '/api/shares']] as const) {
@@ -81,7 +119,7 @@ describe('sign-in attempts', () => {
   afterAll(() => t.close());
 
   it('should be limited per IP with a clear message and a Retry-After', async () => {
-    const attempt = () => t.app.inject({ method: 'POST', url: '/api/auth/apple', payload: { identityToken: 'x'.repeat(40) } });
+    const attempt = () => t.app.inject({ method: 'POST', url: '/api/auth/apple', payload: { identityToken: 'x'.repeat(40), nonce: FAKE_APPLE_NONCE } });
     for (let i = 0; i < 3; i++) expect((await attempt()).statusCode).toBe(401);
     const limited = await attempt();
     expect(limited.statusCode).toBe(429);

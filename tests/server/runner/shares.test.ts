@@ -86,7 +86,7 @@ describe('the OpenAPI document', () => {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     }
     const signIn = doc.paths['/api/auth/apple'].post;
-    expect(signIn.requestBody.content['application/json'].schema.required).toEqual(['identityToken']);
+    expect(signIn.requestBody.content['application/json'].schema.required).toEqual(['identityToken', 'nonce']);
     expect(doc.paths['/api/entries'].post.security).toEqual([{ bearer: [] }]);
     expect(Object.keys(doc.paths).every((p) => p.startsWith('/api/'))).toBe(true);
   });

@@ -5,7 +5,7 @@ import type { Response as InjectResponse } from 'light-my-request';
 import { expect } from 'vitest';
 import type { Session } from '../../../src/shared/runnerApi.js';
 import { convertedKey } from '../../../server/storage/keys.js';
-import { startFakeApple, type FakeApple } from '../auth/fakeApple.js';
+import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../auth/fakeApple.js';
 import type { BackendKind } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { fakeWebm, putNote } from '../support/uploads.js';
@@ -47,7 +47,7 @@ export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv =
       await apple.close();
     },
     async signIn(sub = `apple-${randomUUID()}`) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/apple', payload: { identityToken: await apple.token({ sub }) } });
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/apple', payload: { identityToken: await apple.token({ sub }), nonce: FAKE_APPLE_NONCE } });
       expect(res.statusCode, res.body).toBe(200);
       return res.json() as Session;
     },

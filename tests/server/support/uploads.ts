@@ -23,6 +23,8 @@ export interface PutNote {
   from?: string;
   contentType?: string;
   digest?: string | null;
+  /** The client's address as the socket would give it (inject's default is 127.0.0.1). */
+  remoteAddress?: string;
 }
 
 export function putNote(app: FastifyInstance, n: PutNote) {
@@ -30,7 +32,7 @@ export function putNote(app: FastifyInstance, n: PutNote) {
   const headers: Record<string, string> = { 'content-type': n.contentType ?? 'audio/webm;codecs=opus' };
   if (n.digest !== null) headers['content-digest'] = n.digest ?? digestOf(n.body);
   const query = new URLSearchParams({ marker: n.marker ?? 'mi-13', from: n.from ?? 'Sam' });
-  return app.inject({ method: 'PUT', url: `/api/r/${n.token}/notes/${noteId}?${query}`, headers, payload: n.body });
+  return app.inject({ method: 'PUT', url: `/api/r/${n.token}/notes/${noteId}?${query}`, headers, payload: n.body, remoteAddress: n.remoteAddress });
 }
 
 /** The EBML header Chrome's MediaRecorder writes (DocType "webm"), which the sniffer looks for. */

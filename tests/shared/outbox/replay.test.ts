@@ -57,6 +57,26 @@ describe('replaying the outbox', () => {
     });
   }
 
+  for (const error of ['link_full', 'link_storage_full']) {
+    it(`moves the note to 'Needs attention' with the server's sentence after a 429 ${error}, audio kept`, async () => {
+      const note = await queuedNote();
+      const message = 'This link has reached its limit of notes. Ask Alex for a new link.';
+      const body = JSON.stringify({ error, message });
+      const report = await replayOutbox(async () => ({ status: 429, body, retryAfter: '86400' }), base);
+      expect(report).toMatchObject({ failed: [note.id], waiting: 0 });
+      expect(await getNote(note.id)).toMatchObject({ state: 'failed', lastStatus: 429, lastError: message });
+      expect(await readAudio(note.id)).toBeDefined();
+    });
+  }
+
+  it('keeps waiting after a 429 that is only about the rate, honouring its Retry-After', async () => {
+    const t = clock();
+    const note = await queuedNote();
+    const body = JSON.stringify({ error: 'address_rate_limited', message: 'Many notes were sent from this network.' });
+    await replayOutbox(async () => ({ status: 429, body, retryAfter: '120' }), { ...base, now: t.now });
+    expect(await getNote(note.id)).toMatchObject({ state: 'waiting', lastStatus: 429, nextAttemptAt: t.now() + 120_000 });
+  });
+
   it('gives a plain sentence when a 4xx has no JSON message', async () => {
     const note = await queuedNote();
     await replayOutbox(async () => ({ status: 403, body: '<html>Forbidden</html>', retryAfter: null }), base);

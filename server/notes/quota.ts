@@ -1,0 +1,77 @@
+/**
+ * The upload limits as people meet them: room per link (notes and bytes) and uploads per address
+ * per window, decided by the database (server/db/quota-store.ts) so several servers share them,
+ * refused with 429, a Retry-After and a sentence the recorder shows as it is.
+ */
+import { randomUUID } from 'node:crypto';
+import type { UploadLimits } from '../config.js';
+import type { QuotaStore } from '../db/quota-store.js';
+import { ApiProblem } from '../http/problem.js';
+
+/** A reservation outlives any honest upload (3 MB at 2.5 KB/s is 20 minutes) and frees itself after a crash. */
+const RESERVATION_MS = 60 * 60_000;
+/** A full link stays full until the runner acts; the header only tells clients not to hurry. */
+const LINK_FULL_RETRY_AFTER_S = 24 * 3600;
+const PRUNE_EVERY_MS = 60_000;
+
+export interface LinkToFill {
+  linkId: string;
+  noteId: string;
+  runnerName: string;
+}
+
+export interface UploadQuota {
+  /**
+   * Counts the upload against its address and holds room for it on the link, in one transaction:
+   * a 429 when the address has started too many this window or the link is full. Resolves to the
+   * function that frees the room if the upload then fails; a stored note needs no release.
+   */
+  admit(address: string, link: LinkToFill, bytes: number): Promise<() => Promise<void>>;
+}
+
+export function createUploadQuota(store: QuotaStore, limits: UploadLimits, now: () => number = Date.now): UploadQuota {
+  let lastPrune = 0;
+  const pruneNowAndThen = async (at: number, windowStart: number) => {
+    if (at - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = at;
+    await store.prune(at, windowStart - limits.uploadWindowMs);
+  };
+
+  return {
+    async admit(address, link, bytes) {
+      const at = now();
+      const windowStart = at - (at % limits.uploadWindowMs);
+      await pruneNowAndThen(at, windowStart);
+      const id = randomUUID();
+      const release = () => store.releaseNote(id);
+      const { addressAdmitted, roomHeld } = await store.admit(
+        { address, windowStart, max: limits.uploadsPerAddress },
+        { id, linkId: link.linkId, noteId: link.noteId, bytes, now: at, expiresAt: at + RESERVATION_MS, maxNotes: limits.linkMaxNotes, maxBytes: limits.linkMaxBytes },
+      );
+      if (!addressAdmitted) {
+        if (roomHeld) await release();
+        const retryAfter = Math.max(1, Math.ceil((windowStart + limits.uploadWindowMs - at) / 1000));
+        throw new ApiProblem(
+          429,
+          'address_rate_limited',
+          'Many notes were sent from this network in a short time. Your note is saved on this phone and will be sent again shortly.',
+          { 'retry-after': String(retryAfter) },
+        );
+      }
+      if (!roomHeld) {
+        const usage = await store.usage(link.linkId, at);
+        // Racing uploads may have moved the numbers since the refusal: call it a byte refusal only when bytes are what is over.
+        const byCount = usage.bytes + bytes <= limits.linkMaxBytes;
+        throw new ApiProblem(
+          429,
+          byCount ? 'link_full' : 'link_storage_full',
+          byCount
+            ? `This link has reached its limit of notes. Ask ${link.runnerName} for a new link.`
+            : `This link has no room left for more recordings. Ask ${link.runnerName} for a new link.`,
+          { 'retry-after': String(LINK_FULL_RETRY_AFTER_S) },
+        );
+      }
+      return release;
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, parseTrustProxy } from '../../server/config.js';
+
+describe('TRUST_PROXY', () => {
+  it('should trust no proxy by default', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(parseTrustProxy('off')).toBe(false);
+  });
+
+  it('should take the proxies as addresses, CIDRs or proxy-addr names', () => {
+    expect(parseTrustProxy('10.0.0.1, 10.1.0.0/16,::1,fd00::/8,loopback')).toEqual(['10.0.0.1', '10.1.0.0/16', '::1', 'fd00::/8', 'loopback']);
+  });
+
+  it('should refuse to trust everyone, a hop count, or a name it cannot check', () => {
+    expect(() => parseTrustProxy('true')).toThrow(/must list the proxies/);
+    expect(() => parseTrustProxy('1')).toThrow(/must list the proxies/);
+    expect(() => parseTrustProxy('proxy.example.com')).toThrow(/must list the proxies/);
+  });
+});
