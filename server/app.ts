@@ -10,11 +10,14 @@ import { openApi } from './routes/runner/openapi.js';
 import { site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { openBlobStore } from './storage/index.js';
+import { createUploadService, type UploadService } from './uploads/service.js';
 import { startConversionWorker, type ConversionWorker } from './worker/conversion.js';
 
 export interface AppParts {
   repo: Repository;
   blobs: BlobStore;
+  /** Resumable uploads; undefined when RESUMABLE_UPLOADS=off. */
+  uploads?: UploadService;
 }
 
 export async function buildApp(config: Config, parts?: Partial<AppParts>): Promise<FastifyInstance & AppParts> {
@@ -29,7 +32,12 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   if (config.convertWorker) {
     worker = startConversionWorker({ repo, blobs, log: app.log.child({ component: 'convert' }), ffmpegTimeoutMs: config.ffmpegTimeoutMs });
   }
+  const uploads = config.resumableUploads
+    ? createUploadService({ repo, blobs, log: app.log.child({ component: 'uploads' }), onAccepted: () => worker?.nudge(), expiryMs: config.uploadExpiryMs })
+    : undefined;
+  const stopSweeping = uploads?.startSweeping(Math.min(config.uploadExpiryMs / 4, 10 * 60_000));
   app.addHook('onClose', async () => {
+    stopSweeping?.();
     await worker?.stop();
     await repo.close();
   });
@@ -42,9 +50,10 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     blobs,
     rateLimitPerMinute: config.rateLimitPerMinute,
     onNoteAccepted: () => worker?.nudge(),
+    uploads,
   });
   await app.register(runnerApi, { prefix: '/api', repo, blobs, config });
   await app.register(site, { distDir: config.distDir });
   const built: FastifyInstance = app;
-  return Object.assign(built, { repo, blobs });
+  return Object.assign(built, { repo, blobs, uploads });
 }

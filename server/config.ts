@@ -34,6 +34,10 @@ export interface Config {
   ffmpegTimeoutMs: number;
   /** Runner sign-in, sessions and signed audio URLs (server/auth). */
   auth: AuthConfig;
+  /** Resumable note uploads (IETF draft); RESUMABLE_UPLOADS=off makes every upload a whole PUT again. */
+  resumableUploads: boolean;
+  /** How long an unfinished resumable upload is kept before it and its parts are removed. */
+  uploadExpiryMs: number;
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -72,5 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 120),
     ffmpegTimeoutMs: positiveInt(env, 'FFMPEG_TIMEOUT_MS', 60_000),
     auth: loadAuthConfig(env),
+    resumableUploads: !['off', '0', 'false'].includes((env.RESUMABLE_UPLOADS ?? 'on').toLowerCase()),
+    uploadExpiryMs: positiveInt(env, 'UPLOAD_EXPIRY_HOURS', 24) * 60 * 60 * 1000,
   };
 }

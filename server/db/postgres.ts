@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { postgresDriver } from '../runner/driver.js';
 import { createRunnerStore } from '../runner/store.js';
+import { createUploadStore } from './upload-store.js';
 import type { Repository } from './repository.js';
 import { toLink, toNote, toRace } from './rows.js';
 import { MIGRATIONS, SEED_RACE_SQL, SQL, seedRaceParams, statementsOf } from './schema.js';
@@ -43,6 +44,7 @@ export function createPostgresRepository(connectionString: string): Repository {
 
   return {
     runner: createRunnerStore(postgresDriver(pool)),
+    uploads: createUploadStore(postgresDriver(pool)),
     async migrate() {
       await inTransaction(async (c) => {
         await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);

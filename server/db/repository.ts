@@ -1,6 +1,7 @@
 /** The repository interface: everything the routes, the worker and the CLI may ask of the database. */
 import type { DistanceUnit } from '../../src/shared/races.js';
 import type { RunnerStore } from '../runner/store.js';
+import type { UploadStore } from './upload-store.js';
 
 export type NoteStatus = 'received' | 'converted' | 'failed';
 
@@ -66,4 +67,6 @@ export interface Repository {
 
   /** The runner app's rows (accounts, entries, receipts, shares), on the same connection. */
   runner: RunnerStore;
+  /** Unfinished resumable uploads (offsets, parts, append leases), on the same connection. */
+  uploads: UploadStore;
 }

@@ -1,6 +1,7 @@
 /** The database schema and seed, in SQL both SQLite and PostgreSQL accept. */
 import { RACES } from '../../src/shared/races.js';
 import { RUNNER_MIGRATION } from './runner-schema.js';
+import { UPLOAD_MIGRATION } from './upload-schema.js';
 
 /** Applied in order; the index + 1 is the schema version recorded in schema_migrations. */
 export const MIGRATIONS: readonly string[] = [
@@ -48,6 +49,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX jobs_by_lease ON jobs (locked_until);
   `,
   RUNNER_MIGRATION,
+  // 3: reserved for b2-abuse's per-link quotas (merged from its branch); empty until then.
+  '',
+  UPLOAD_MIGRATION,
 ];
 
 export const SEED_RACE_SQL =

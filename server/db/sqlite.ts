@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { sqliteDriver } from '../runner/driver.js';
 import { createRunnerStore } from '../runner/store.js';
+import { createUploadStore } from './upload-store.js';
 import type { NewNote, Repository } from './repository.js';
 import { toLink, toNote, toRace } from './rows.js';
 import { MIGRATIONS, SEED_RACE_SQL, SQL, seedRaceParams, statementsOf } from './schema.js';
@@ -52,6 +53,7 @@ export function createSqliteRepository(file: string): Repository {
 
   return {
     runner: createRunnerStore(sqliteDriver(db)),
+    uploads: createUploadStore(sqliteDriver(db)),
     async migrate() {
       db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)');
       db.transaction(() => {

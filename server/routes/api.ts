@@ -6,12 +6,16 @@ import { ApiProblem } from '../http/problem.js';
 import { installApiErrors } from '../plugins/api-errors.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { recorderRoutes } from './recorder.js';
+import type { UploadService } from '../uploads/service.js';
+import { uploadRoutes } from './uploads.js';
 
 export interface ApiOptions {
   repo: Repository;
   blobs: BlobStore;
   rateLimitPerMinute: number;
   onNoteAccepted: () => void;
+  /** Resumable uploads; undefined when RESUMABLE_UPLOADS=off (the upload routes then 404). */
+  uploads?: UploadService;
 }
 
 export const api: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
@@ -38,5 +42,6 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
       }),
   });
 
-  await app.register(recorderRoutes, { repo: opts.repo, blobs: opts.blobs, onNoteAccepted: opts.onNoteAccepted });
+  await app.register(recorderRoutes, { repo: opts.repo, blobs: opts.blobs, onNoteAccepted: opts.onNoteAccepted, uploads: opts.uploads });
+  if (opts.uploads) await app.register(uploadRoutes, { uploads: opts.uploads });
 };

@@ -16,14 +16,18 @@ import { linkIdOf } from '../links.js';
 import { receiveNote } from '../notes/receive.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Readable } from 'node:stream';
+import type { UploadService } from '../uploads/service.js';
+import { createUpload, isUploadCreation } from './uploads.js';
 
 export interface RecorderRoutesOptions {
   repo: Repository;
   blobs: BlobStore;
   onNoteAccepted: () => void;
+  /** Resumable uploads, when turned on (RESUMABLE_UPLOADS). */
+  uploads?: UploadService;
 }
 
-export const recorderRoutes: FastifyPluginAsyncTypebox<RecorderRoutesOptions> = async (app, { repo, blobs, onNoteAccepted }) => {
+export const recorderRoutes: FastifyPluginAsyncTypebox<RecorderRoutesOptions> = async (app, { repo, blobs, onNoteAccepted, uploads }) => {
   app.get('/r/:token', {
     schema: { params: TokenParamsSchema, response: { 200: RecorderLinkSchema, 404: ApiErrorSchema } },
   }, async (req) => {
@@ -41,6 +45,10 @@ export const recorderRoutes: FastifyPluginAsyncTypebox<RecorderRoutesOptions> = 
     bodyLimit: MAX_NOTE_BYTES,
     schema: { params: NoteParamsSchema, querystring: NoteQuerySchema, response: { 201: NoteReceiptSchema } },
   }, async (req, reply) => {
+    if (uploads && isUploadCreation(req)) {
+      await createUpload(uploads, req, reply, { ...req.params, ...req.query });
+      return;
+    }
     const declared = req.headers['content-length'];
     const receipt = await receiveNote({ repo, blobs, log: req.log, onAccepted: onNoteAccepted }, {
       token: req.params.token,
