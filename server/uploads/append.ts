@@ -14,10 +14,10 @@ import { skipBytes, type CutTolerantBody } from './body.js';
 import { mismatchingOffset, uploadBusy, uploadNotFound } from './protocol.js';
 
 /** A holder renews well before this runs out; a crashed holder frees the upload after it. */
-export const LEASE_MS = 30_000;
-const RENEW_EVERY_MS = 10_000;
+export const LEASE_MS = 15_000;
+const RENEW_EVERY_MS = 5_000;
 /** Silence on an append's connection this long counts as a cut (the phone lost its signal). */
-export const APPEND_IDLE_MS = 20_000;
+export const APPEND_IDLE_MS = 10_000;
 /** How long a request waits for another server's append to finish before answering 503. */
 const LEASE_WAIT_MS = 3_000;
 
