@@ -3,11 +3,16 @@ import type { Transport } from './replay.js';
 
 export const fetchTransport: Transport = async (request) => {
   const response = await fetch(request.url, {
-    method: 'PUT',
+    method: request.method ?? 'PUT',
     headers: request.headers,
     body: request.body,
     credentials: 'same-origin',
     cache: 'no-store',
   });
-  return { status: response.status, body: await response.text(), retryAfter: response.headers.get('Retry-After') };
+  return {
+    status: response.status,
+    body: await response.text(),
+    retryAfter: response.headers.get('Retry-After'),
+    header: (name) => response.headers.get(name),
+  };
 };
