@@ -107,6 +107,9 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = asyn
         'upload-offset': String(state.offset),
         'upload-complete': state.complete ? '?1' : '?0',
         'cache-control': 'no-store',
+        // The append that follows then opens a fresh connection: a browser resends a request cut
+        // on a reused connection by itself, whole, which on a dropping link wastes what it sends.
+        connection: 'close',
       });
       if (state.length !== null) reply.header('upload-length', String(state.length));
       if (state.expiresAt !== undefined) reply.header('upload-limit', uploadLimit(state.expiresAt, Date.now()));
