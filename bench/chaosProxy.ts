@@ -3,7 +3,8 @@
  * schedule. Until start() and after the schedule ends it passes traffic through untouched; during
  * the schedule it refuses connections in offline windows, fails a share of requests (a 502, or the
  * connection cut mid-request or before the answer), and squeezes everything through one slow link
- * with added latency. Every request is logged with its fate and the bytes it moved.
+ * with added latency. A short-lived schedule also cuts every connection a few seconds after it
+ * opens, as a crowded cell does. Every request is logged with its fate and the bytes it moved.
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -21,6 +22,8 @@ export interface VenueSchedule {
   bitsPerSecond: number;
   /** Added round-trip time, half before the request goes on and half before the answer comes back. */
   latencyMs: number;
+  /** When set, every connection opened during the schedule is cut after a random lifetime in this range. */
+  connectionLifetimeMs?: { min: number; max: number };
   seed: number;
 }
 
@@ -52,6 +55,8 @@ export interface ChaosProxy {
   readonly log: ProxyLogEntry[];
   /** Connections refused in offline windows (they never became a logged request). */
   refused(): number;
+  /** Connections cut because their lifetime ran out (short-lived schedules). */
+  cutByLifetime(): number;
   close(): Promise<void>;
 }
 
@@ -109,6 +114,8 @@ function headerBytes(req: http.IncomingMessage): number {
 
 export async function startChaosProxy(targetPort: number, schedule: VenueSchedule): Promise<ChaosProxy> {
   const random = seededRandom(schedule.seed);
+  // Lifetimes draw from their own sequence, so they do not shift the request fates.
+  const lifetimeRandom = seededRandom(schedule.seed ^ 0x5bd1e995);
   const bytesPerMs = schedule.bitsPerSecond / 8 / 1000;
   const up = new Link(bytesPerMs);
   const down = new Link(bytesPerMs);
@@ -117,6 +124,7 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
   const timers: NodeJS.Timeout[] = [];
   let startedAt: number | undefined;
   let refused = 0;
+  let cutByLifetime = 0;
 
   const now = () => (startedAt === undefined ? -1 : performance.now() - startedAt);
   const inSchedule = () => startedAt !== undefined && now() < schedule.durationMs;
@@ -190,7 +198,19 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
       return socket.destroy();
     }
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    const lifetime = schedule.connectionLifetimeMs;
+    let timer: NodeJS.Timeout | undefined;
+    if (lifetime && inSchedule()) {
+      const ms = lifetime.min + lifetimeRandom() * (lifetime.max - lifetime.min);
+      timer = setTimeout(() => {
+        cutByLifetime++;
+        socket.destroy();
+      }, ms);
+    }
+    socket.on('close', () => {
+      if (timer) clearTimeout(timer);
+      sockets.delete(socket);
+    });
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -202,6 +222,7 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
     log,
     now,
     refused: () => refused,
+    cutByLifetime: () => cutByLifetime,
     start() {
       startedAt = performance.now();
       // The signal drops: whatever is in flight dies with it.

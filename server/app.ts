@@ -5,7 +5,6 @@ import { openRepository } from './db/index.js';
 import type { Repository } from './db/repository.js';
 import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
-import { runnerApi } from './routes/runner/index.js';
 import { openApi } from './routes/runner/openapi.js';
 import { site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
@@ -48,11 +47,10 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     prefix: '/api',
     repo,
     blobs,
-    rateLimitPerMinute: config.rateLimitPerMinute,
+    config,
     onNoteAccepted: () => worker?.nudge(),
     uploads,
   });
-  await app.register(runnerApi, { prefix: '/api', repo, blobs, config });
   await app.register(site, { distDir: config.distDir });
   const built: FastifyInstance = app;
   return Object.assign(built, { repo, blobs, uploads });

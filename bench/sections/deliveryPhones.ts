@@ -4,7 +4,7 @@
  * and the same PUT through Workbox's stock BackgroundSyncPlugin in a bench-only service worker.
  */
 import { createHash } from 'node:crypto';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { contentDigestHeader } from '../../src/shared/api.js';
 
 export interface RecordedNote {
@@ -56,9 +56,8 @@ export async function newestOutboxNote(page: Page, known: ReadonlySet<string>): 
 
 export type BaselineKind = 'plain fetch' | 'Workbox BackgroundSyncPlugin';
 
-/** Opens a blank page under /bench/ on the proxy; for Workbox, with the stock plugin's worker in control. */
-export async function openBaselinePage(context: BrowserContext, origin: string, kind: BaselineKind): Promise<Page> {
-  const page = context.pages()[0] ?? (await context.newPage());
+/** Opens a blank page under /bench/ on the proxy in `page`; for Workbox, with the stock plugin's worker in control. */
+export async function openBaselinePage(page: Page, origin: string, kind: BaselineKind): Promise<Page> {
   if (kind === 'plain fetch') {
     await page.goto(`${origin}/bench/naive.html`);
     return page;

@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { contentDigestHeader } from '../../src/shared/api.js';
-import { RUNNER_SQL } from '../../server/db/runner-schema.js';
+import { RUNNER_SQL } from '../../server/db/runner-sql.js';
 import { startServer } from '../../tests/e2e/support/server.js';
 import { startFakeApple } from '../../tests/server/auth/fakeApple.js';
 import type { Row, Section } from '../report.js';

@@ -1,19 +1,20 @@
-/** Picks the repository from the configuration: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
+/** Opens the database the configuration names (PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR), migrated. */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { createPostgresRepository } from './postgres.js';
-import type { Repository } from './repository.js';
-import { createSqliteRepository } from './sqlite.js';
+import type { Database } from './driver.js';
+import { openPostgres } from './postgres-driver.js';
+import { createRepository, type Repository } from './repository.js';
+import { openSqlite } from './sqlite-driver.js';
+
+export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Database {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl);
+  mkdirSync(config.dataDir, { recursive: true });
+  return openSqlite(path.join(config.dataDir, 'milenotes.sqlite'));
+}
 
 export async function openRepository(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Repository> {
-  let repo: Repository;
-  if (config.databaseUrl) {
-    repo = createPostgresRepository(config.databaseUrl);
-  } else {
-    mkdirSync(config.dataDir, { recursive: true });
-    repo = createSqliteRepository(path.join(config.dataDir, 'milenotes.sqlite'));
-  }
+  const repo = createRepository(openDatabase(config));
   await repo.migrate();
   return repo;
 }

@@ -1,8 +1,6 @@
-/** Maps raw rows (either driver) to the repository's types. */
+/** Maps raw rows (either driver) to the domain types; column names are known only here and in the SQL. */
 import type { DistanceUnit } from '../../src/shared/races.js';
-import type { LinkView, NoteRow, NoteStatus, RaceRow } from './repository.js';
-
-type Row = Record<string, unknown>;
+import type { Account, BlobKeys, Entry, EntryNote, LinkView, NoteRow, NoteStatus, RaceRow, Row, Share } from './types.js';
 
 const str = (v: unknown): string => String(v);
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
@@ -16,7 +14,7 @@ export const toRace = (r: Row): RaceRow => ({
   units: str(r.units).split(',') as DistanceUnit[],
 });
 
-export const toLink = (r: Row): LinkView & { linkId: string } => ({
+export const toLink = (r: Row): LinkView => ({
   linkId: str(r.link_id),
   runnerName: str(r.display_name),
   race: toRace(r),
@@ -37,4 +35,35 @@ export const toNote = (r: Row): NoteRow => ({
   convertedKey: strOrNull(r.converted_key),
   durationMs: numOrNull(r.duration_ms),
   failureReason: strOrNull(r.failure_reason),
+});
+
+export const toAccount = (r: Row): Account => ({ id: str(r.id), appleSub: str(r.apple_sub), createdAt: str(r.created_at) });
+
+export const toEntry = (r: Row): Entry => ({
+  id: str(r.entry_id),
+  accountId: str(r.account_id),
+  runnerId: str(r.runner_id),
+  displayName: str(r.display_name),
+  race: toRace(r),
+  createdAt: str(r.entry_created_at),
+  linkActive: Number(r.live_links) > 0,
+});
+
+export const toEntryNote = (r: Row): EntryNote => ({
+  ...toNote(r),
+  play: r.played_at === null || r.played_at === undefined ? null : { playedAt: str(r.played_at), marker: str(r.played_marker) },
+});
+
+export const toBlobKeys = (r: Row): BlobKeys => ({
+  noteId: str(r.id),
+  originalKey: str(r.original_key),
+  convertedKey: strOrNull(r.converted_key),
+});
+
+export const toShare = (r: Row): Share => ({
+  id: str(r.id),
+  accountId: str(r.account_id),
+  entryId: str(r.entry_id),
+  noteId: strOrNull(r.note_id),
+  createdAt: str(r.created_at),
 });

@@ -1,6 +1,7 @@
 /** Owns the rows of resumable uploads (uploads, upload_parts) in either database: offsets, parts and the append lease. */
-import type { Row, SqlDriver } from '../runner/driver.js';
-import { UPLOAD_SQL as SQL } from './upload-schema.js';
+import type { SqlDriver } from './driver.js';
+import type { Row } from './types.js';
+import { UPLOAD_SQL as SQL } from './upload-sql.js';
 
 export interface NewUpload {
   noteId: string;
@@ -52,6 +53,8 @@ export interface UploadStore {
   remove(noteId: string): Promise<void>;
   /** Unfinished uploads past their expiry whose lease is free. */
   expired(now: number, limit: number): Promise<UploadRow[]>;
+  /** Unfinished uploads through any link of a runner's account (for deleting the account). */
+  ofAccount(accountId: string): Promise<UploadRow[]>;
   /** What unfinished uploads of one link hold or announced, for the link's quota. */
   pendingFor(linkId: string): Promise<{ uploads: number; bytes: number }>;
 }
@@ -118,6 +121,9 @@ export function createUploadStore(sql: SqlDriver): UploadStore {
     },
     async expired(now, limit) {
       return (await sql.all(SQL.expired, [now, now, limit])).map(toUpload);
+    },
+    async ofAccount(accountId) {
+      return (await sql.all(SQL.ofAccount, [accountId])).map(toUpload);
     },
     async pendingFor(linkId) {
       const [row] = await sql.all(SQL.pendingBytes, [linkId]);

@@ -2,20 +2,20 @@
  * Receiving one note: check the request, stream the body into the blob store (capped, hashed,
  * sniffed), verify the digest, then commit the row and its conversion job. Only then is it a 201.
  */
-import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_NOTE_BYTES, type NoteReceipt } from '../../src/shared/api.js';
 import { markersFor } from '../../src/shared/markers.js';
 import { AudioSniffer, NotAudioError } from '../audio/sniff.js';
-import type { NoteRow, Repository } from '../db/repository.js';
-import { ApiProblem, linkNotFound } from '../http/problem.js';
-import { linkIdOf } from '../links.js';
+import type { LinkView, NoteRow, Repository } from '../db/repository.js';
+import { ApiProblem } from '../http/problem.js';
 import { BlobTooLargeError, type BlobStore } from '../storage/blob-store.js';
+import { newOriginalKey } from '../storage/keys.js';
 import { sha256FromContentDigest } from './digest.js';
 
 export interface NoteUpload {
-  token: string;
+  /** The live link the note came through, checked by the recorder's routes. */
+  link: LinkView;
   noteId: string;
   marker: string;
   from: string;
@@ -75,9 +75,8 @@ export async function checkNoteRequest(repo: Repository, upload: Omit<NoteUpload
   if (!/^audio\/[a-z0-9.+-]+$/.test(mediaType) || upload.contentType!.length > 128) throw notAudio();
   if (upload.contentLength !== undefined && upload.contentLength > MAX_NOTE_BYTES) throw tooLarge();
 
-  const linkId = linkIdOf(upload.token);
-  const link = await repo.findLink(linkId);
-  if (!link || link.revoked) throw linkNotFound();
+  const { link } = upload;
+  const { linkId } = link;
   if (!markersFor(link.race.units).some((m) => m.id === upload.marker)) {
     throw new ApiProblem(400, 'unknown_marker', `${link.race.name} has no marker '${upload.marker}'. Please pick a marker from the list.`);
   }
@@ -90,10 +89,7 @@ export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promis
   if (existing) return answerForExisting(existing, linkId, claimedSha256);
   if (!upload.body || upload.contentLength === 0) throw notAudio(true);
 
-  // The random suffix means two racing uploads of one id never write the same object;
-  // the row insert below picks the winner and the loser removes its copy.
-  // One flat folder: a new file then needs only that folder synced, not a new folder per note too.
-  const key = `originals/${noteId}.${claimedSha256}.${randomBytes(6).toString('hex')}`;
+  const key = newOriginalKey(noteId, claimedSha256);
   const sniffer = new AudioSniffer();
   upload.body.on('error', (err) => sniffer.destroy(err));
   // The sniffer may fail before the store attaches to it; the store still sees it errored.

@@ -1,41 +1,73 @@
-/** The recorder API, authorised by the link token alone: what to show, and note uploads. */
+/**
+ * The recorder API under /api/r/:token, authorised by the link token alone: what to show, note
+ * uploads (raw audio bodies, rate-limited per address and link), and whether a sent note was heard.
+ * One live-link check runs before every route here, so a revoked or replaced link is a 404 on all.
+ */
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
 import {
-  ApiErrorSchema,
-  MAX_NOTE_BYTES,
-  NoteParamsSchema,
-  NoteQuerySchema,
-  NoteReceiptSchema,
-  RecorderLinkSchema,
-  TokenParamsSchema,
+  ApiErrorSchema, MAX_NOTE_BYTES, NoteParamsSchema, NoteQuerySchema, NoteReceiptSchema, RecorderLinkSchema, TokenParamsSchema,
 } from '../../src/shared/api.js';
 import { markersFor } from '../../src/shared/markers.js';
-import type { Repository } from '../db/repository.js';
-import { linkNotFound } from '../http/problem.js';
+import { NoteHeardSchema, RecorderNoteParamsSchema, type NoteHeard } from '../../src/shared/runnerApi.js';
+import type { LinkView, Repository } from '../db/repository.js';
+import { ApiProblem, linkNotFound, noteNotFound } from '../http/problem.js';
 import { linkIdOf } from '../links.js';
 import { receiveNote } from '../notes/receive.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import type { Readable } from 'node:stream';
 import type { UploadService } from '../uploads/service.js';
-import { createUpload, isUploadCreation } from './uploads.js';
+import { createUpload, isUploadCreation, readAhead, uploadRoutes } from './uploads.js';
 
-export interface RecorderRoutesOptions {
+export interface RecorderApiOptions {
   repo: Repository;
   blobs: BlobStore;
+  rateLimitPerMinute: number;
   onNoteAccepted: () => void;
   /** Resumable uploads, when turned on (RESUMABLE_UPLOADS). */
   uploads?: UploadService;
 }
 
-export const recorderRoutes: FastifyPluginAsyncTypebox<RecorderRoutesOptions> = async (app, { repo, blobs, onNoteAccepted, uploads }) => {
-  app.get('/r/:token', {
-    schema: { params: TokenParamsSchema, response: { 200: RecorderLinkSchema, 404: ApiErrorSchema } },
-  }, async (req) => {
-    const link = await repo.findLink(linkIdOf(req.params.token));
+const ALL_MARKERS = markersFor(['mi', 'km']);
+const labelOf = (marker: string) => ALL_MARKERS.find((m) => m.id === marker)?.label ?? marker;
+
+export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async (app, opts) => {
+  const { repo, blobs } = opts;
+  // Note bodies are raw audio of any type: hand the request stream to the route untouched, so
+  // nothing is buffered whole and the route judges the type by the bytes. No recorder route takes JSON.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+
+  // Counters live in this process's memory: with several servers behind a balancer each
+  // counts on its own, so the effective limit is per server. Good enough against a runaway
+  // client; a shared store (Redis) would make it exact.
+  await app.register(rateLimit, {
+    max: opts.rateLimitPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (req) => `${req.ip}|${(req.params as { token?: string }).token ?? ''}`,
+    errorResponseBuilder: (_req, context) =>
+      new ApiProblem(429, 'rate_limited', 'Too many requests in a short time. Please wait a moment; your notes will be sent again.', {
+        'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))),
+      }),
+  });
+
+  // The live-link check, once for every route: after validation, so a malformed token has
+  // already become the same link_not_found.
+  const liveLinks = new WeakMap<FastifyRequest, LinkView>();
+  app.addHook('preHandler', async (req) => {
+    const link = await repo.findLink(linkIdOf((req.params as { token: string }).token));
     if (!link || link.revoked) throw linkNotFound();
-    const { race } = link;
+    liveLinks.set(req, link);
+  });
+  const liveLink = (req: FastifyRequest): LinkView => liveLinks.get(req)!;
+
+  app.get('/r/:token', {
+    schema: { summary: 'What the recorder shows: the runner, the race and its markers', params: TokenParamsSchema, response: { 200: RecorderLinkSchema, 404: ApiErrorSchema } },
+  }, async (req) => {
+    const { runnerName, race } = liveLink(req);
     return {
-      runner: { displayName: link.runnerName },
+      runner: { displayName: runnerName },
       race: { id: race.id, name: race.name, date: race.date, units: race.units },
       markers: markersFor(race.units),
     };
@@ -43,15 +75,16 @@ export const recorderRoutes: FastifyPluginAsyncTypebox<RecorderRoutesOptions> = 
 
   app.put('/r/:token/notes/:noteId', {
     bodyLimit: MAX_NOTE_BYTES,
-    schema: { params: NoteParamsSchema, querystring: NoteQuerySchema, response: { 201: NoteReceiptSchema } },
+    ...(opts.uploads && { preParsing: readAhead }),
+    schema: { summary: 'Send a note (idempotent by note id and Content-Digest)', params: NoteParamsSchema, querystring: NoteQuerySchema, response: { 201: NoteReceiptSchema } },
   }, async (req, reply) => {
-    if (uploads && isUploadCreation(req)) {
-      await createUpload(uploads, req, reply, { ...req.params, ...req.query });
+    if (opts.uploads && isUploadCreation(req)) {
+      await createUpload(opts.uploads, req, reply, { link: liveLink(req), ...req.params, ...req.query });
       return;
     }
     const declared = req.headers['content-length'];
-    const receipt = await receiveNote({ repo, blobs, log: req.log, onAccepted: onNoteAccepted }, {
-      token: req.params.token,
+    const receipt = await receiveNote({ repo, blobs, log: req.log, onAccepted: opts.onNoteAccepted }, {
+      link: liveLink(req),
       noteId: req.params.noteId,
       marker: req.query.marker,
       from: req.query.from,
@@ -62,4 +95,23 @@ export const recorderRoutes: FastifyPluginAsyncTypebox<RecorderRoutesOptions> = 
     });
     return reply.code(201).send(receipt);
   });
+
+  app.get('/r/:token/notes/:noteId/status', {
+    // Each sender's page polls this for every delivered note; it must not spend the link's upload
+    // budget (as before it moved here, it has no limit of its own).
+    config: { rateLimit: false },
+    schema: { summary: 'For the sender’s recorder: whether its own note was heard, and where', params: RecorderNoteParamsSchema, response: { 200: NoteHeardSchema, 404: ApiErrorSchema } },
+  }, async (req): Promise<NoteHeard> => {
+    const note = await repo.runner.findNoteWithPlay(req.params.noteId.toLowerCase());
+    // The note must have come through this very link: a note id alone, or a link alone, tells nothing.
+    if (!note || note.linkId !== liveLink(req).linkId) throw noteNotFound();
+    if (!note.play) return { id: note.id, status: note.status };
+    return {
+      id: note.id, status: note.status,
+      heardAt: note.play.playedAt, heardAtMarker: note.play.marker, heardAtLabel: labelOf(note.play.marker),
+    };
+  });
+
+  // The upload resources of resumable uploads, beside the note's PUT (their creation).
+  if (opts.uploads) await app.register(uploadRoutes, { uploads: opts.uploads, liveLink });
 };

@@ -7,6 +7,9 @@ import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_NOTE_BYTES, NoteParamsSchema } from '../../src/shared/api.js';
+import type { LinkView } from '../db/repository.js';
+import { cutTolerant, type CutTolerantBody } from '../uploads/body.js';
+import { APPEND_IDLE_MS } from '../uploads/append.js';
 import { INTEROP_VERSION, parseBoolean, parseOffset, uploadLimit, uploadPath, UploadProblem } from '../uploads/protocol.js';
 import type { UploadOutcome, UploadService } from '../uploads/service.js';
 
@@ -63,17 +66,31 @@ function sendInterim(req: FastifyRequest, reply: FastifyReply, location: string,
 /** A PUT of a note is an upload creation when it says Upload-Complete (the draft's "upgrading" of a plain upload). */
 export const isUploadCreation = (req: FastifyRequest) => parseBoolean(req.headers['upload-complete']) !== undefined;
 
+const bodies = new WeakMap<FastifyRequest, CutTolerantBody>();
+
+/**
+ * A preParsing hook: reads the body from the moment the request arrives, before the live-link
+ * check and the other database round trips, so a connection that drops meanwhile keeps what came.
+ */
+export async function readAhead(req: FastifyRequest, _reply: FastifyReply, payload: Readable): Promise<Readable> {
+  if (req.method === 'PUT' && !isUploadCreation(req)) return payload;
+  const body = cutTolerant(payload, APPEND_IDLE_MS);
+  bodies.set(req, body);
+  return body.stream;
+}
+
 export interface NoteTarget {
+  link: LinkView;
   token: string;
   noteId: string;
   marker: string;
   from: string;
 }
 
-export function createUpload(service: UploadService, req: FastifyRequest, reply: FastifyReply, { token, noteId, marker, from }: NoteTarget) {
+export function createUpload(service: UploadService, req: FastifyRequest, reply: FastifyReply, { link, token, noteId, marker, from }: NoteTarget) {
   return answering(reply, async () => {
     const outcome = await service.create({
-      token,
+      link,
       noteId,
       marker,
       from,
@@ -82,7 +99,7 @@ export function createUpload(service: UploadService, req: FastifyRequest, reply:
       digest: req.headers['repr-digest'] ?? req.headers['content-digest'],
       uploadLength: parseOffset(req.headers['upload-length']),
       complete: parseBoolean(req.headers['upload-complete'])!,
-      body: req.body as Readable | undefined,
+      body: bodies.get(req),
       onResource: (upload) => sendInterim(req, reply, uploadPath(token, upload.noteId), uploadLimit(upload.expiresAt, Date.now())),
     });
     return send(reply, token, noteId, outcome);
@@ -91,18 +108,20 @@ export function createUpload(service: UploadService, req: FastifyRequest, reply:
 
 export interface UploadRoutesOptions {
   uploads: UploadService;
+  /** The live link of a request, from the recorder API's one live-link check. */
+  liveLink: (req: FastifyRequest) => LinkView;
 }
 
-export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = async (app, { uploads }) => {
-  const schema = { params: NoteParamsSchema };
+/** Registered inside the recorder API, so its live-link check, rate limit and raw bodies apply here too. */
+export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = async (app, { uploads, liveLink }) => {
+  const params = NoteParamsSchema;
 
   app.route({
     method: 'HEAD',
     url: '/r/:token/uploads/:noteId',
-    schema,
+    schema: { summary: 'Resumable upload of a note: the offset the server holds (Upload-Offset, Upload-Complete)', params },
     handler: async (req, reply) => {
-      const { token, noteId } = req.params;
-      const state = await uploads.state(token, noteId);
+      const state = await uploads.state(liveLink(req), req.params.noteId);
       reply.headers({
         'upload-offset': String(state.offset),
         'upload-complete': state.complete ? '?1' : '?0',
@@ -117,18 +136,22 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = asyn
     },
   });
 
-  app.patch('/r/:token/uploads/:noteId', { bodyLimit: MAX_NOTE_BYTES, schema }, (req, reply) =>
+  app.patch('/r/:token/uploads/:noteId', {
+    bodyLimit: MAX_NOTE_BYTES,
+    preParsing: readAhead,
+    schema: { summary: 'Resumable upload of a note: append application/partial-upload at Upload-Offset', params },
+  }, (req, reply) =>
     answering(reply, async () => {
       const { token, noteId } = req.params;
       const outcome = await uploads.append({
-        token,
+        link: liveLink(req),
         noteId,
         offset: parseOffset(req.headers['upload-offset']),
         complete: parseBoolean(req.headers['upload-complete']),
         uploadLength: parseOffset(req.headers['upload-length']),
         contentLength: lengthOf(req),
         contentType: req.headers['content-type'],
-        body: req.body as Readable | undefined,
+        body: bodies.get(req),
       });
       if (outcome.kind === 'partial') {
         return reply.code(204).headers({ 'upload-complete': '?0', 'upload-offset': String(outcome.offset) }).send();
@@ -137,8 +160,8 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = asyn
     }),
   );
 
-  app.delete('/r/:token/uploads/:noteId', { schema }, async (req, reply) => {
-    await uploads.cancel(req.params.token, req.params.noteId);
+  app.delete('/r/:token/uploads/:noteId', { schema: { summary: 'Resumable upload of a note: cancel it', params } }, async (req, reply) => {
+    await uploads.cancel(liveLink(req), req.params.noteId);
     return reply.code(204).send();
   });
 };

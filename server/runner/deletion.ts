@@ -5,9 +5,9 @@
  * file is not an error). The row deletion returns the notes it removed, and their files are
  * deleted once more: that catches an upload that was past the link check when we started.
  */
-import type { Repository } from '../db/repository.js';
-import type { BlobKeys } from './store.js';
+import type { BlobKeys, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { convertedKey } from '../storage/keys.js';
 
 function keysOf(notes: BlobKeys[]): Set<string> {
   const keys = new Set<string>();
@@ -15,13 +15,18 @@ function keysOf(notes: BlobKeys[]): Set<string> {
     keys.add(note.originalKey);
     if (note.convertedKey) keys.add(note.convertedKey);
     // The conversion worker writes here before it records the key: catch a conversion in flight.
-    keys.add(`converted/${note.noteId}.m4a`);
+    keys.add(convertedKey(note.noteId));
   }
   return keys;
 }
 
 export async function deleteRunnerAccount(repo: Repository, blobs: BlobStore, accountId: string, now = new Date()): Promise<{ files: number }> {
   await repo.runner.revokeAccountLinks(accountId, now.toISOString());
+  // Unfinished resumable uploads: their parts are audio too, and their rows name the links.
+  for (const upload of await repo.uploads.ofAccount(accountId)) {
+    for (const part of await repo.uploads.parts(upload.noteId)) await blobs.delete(part.blobKey);
+    await repo.uploads.remove(upload.noteId);
+  }
   const listed = keysOf(await repo.runner.accountBlobKeys(accountId));
   for (const key of listed) await blobs.delete(key);
   const deleted = keysOf(await repo.runner.deleteAccount(accountId));

@@ -10,6 +10,7 @@ import { AudioSniffer, NotAudioError } from '../audio/sniff.js';
 import type { UploadRow, UploadStore } from '../db/upload-store.js';
 import { ApiProblem } from '../http/problem.js';
 import { BlobTooLargeError, type BlobStore } from '../storage/blob-store.js';
+import { uploadPartKey } from '../storage/keys.js';
 import { skipBytes, type CutTolerantBody } from './body.js';
 import { mismatchingOffset, uploadBusy, uploadNotFound } from './protocol.js';
 
@@ -35,8 +36,6 @@ export interface LocalHolders {
 
 export const createLocalHolders = (): LocalHolders => ({ running: new Map() });
 
-/** Blob key of a part; the owner in it means a stale holder can never overwrite a newer holder's part. */
-export const partKey = (noteId: string, offset: number, owner: string) => `uploads/${noteId}/${offset}-${owner}`;
 
 export interface Lease {
   owner: string;
@@ -66,7 +65,7 @@ export async function takeLease(deps: AppendDeps, holders: LocalHolders, noteId:
     if (await deps.uploads.lease(noteId, owner, now(), LEASE_MS)) {
       // A holder whose lease ran out (a crashed server) may have left a part blob no row names.
       if (before.leaseOwner && before.leaseUntil < now()) {
-        await deps.blobs.delete(partKey(noteId, before.offset, before.leaseOwner)).catch(() => {});
+        await deps.blobs.delete(uploadPartKey(noteId, before.offset, before.leaseOwner)).catch(() => {});
       }
       const upload = (await deps.uploads.find(noteId))!;
       let finish!: () => void;
@@ -117,7 +116,7 @@ export async function appendPart(deps: AppendDeps, lease: Lease, req: AppendRequ
   lease.stopBody = body.stop;
   const now = deps.now ?? Date.now;
   const renewing = setInterval(() => void deps.uploads.renew(upload.noteId, owner, now(), LEASE_MS).catch(() => {}), RENEW_EVERY_MS);
-  const key = partKey(upload.noteId, start, owner);
+  const key = uploadPartKey(upload.noteId, start, owner);
   try {
     let stream: Readable = body.stream;
     if (req.bodyOffset < start) stream = stream.pipe(skipBytes(start - req.bodyOffset));

@@ -2,7 +2,6 @@
  * Completing an upload: its parts joined into one original (S3 cannot append, so parts are
  * separate objects until here), the SHA-256 checked, then the note committed exactly once.
  */
-import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_NOTE_BYTES, type NoteReceipt } from '../../src/shared/api.js';
@@ -11,6 +10,7 @@ import type { UploadPart, UploadRow } from '../db/upload-store.js';
 import { ApiProblem } from '../http/problem.js';
 import { answerForExisting, receiptOf } from '../notes/receive.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { newOriginalKey } from '../storage/keys.js';
 
 export interface CompleteDeps {
   repo: Repository;
@@ -37,7 +37,7 @@ async function* concatenated(blobs: BlobStore, parts: UploadPart[]): AsyncGenera
 /** Joins the parts into one blob: the single part itself when there is one (the usual case), else a new object. */
 async function joinParts(deps: CompleteDeps, upload: UploadRow, parts: UploadPart[]) {
   if (parts.length === 1) return { key: parts[0]!.blobKey, sha256: parts[0]!.sha256, bytes: parts[0]!.bytes, joined: false };
-  const key = `originals/${upload.noteId}.${upload.sha256}.${randomBytes(6).toString('hex')}`;
+  const key = newOriginalKey(upload.noteId, upload.sha256);
   const total = parts.reduce((sum, p) => sum + p.bytes, 0);
   const stored = await deps.blobs.put(key, Readable.from(concatenated(deps.blobs, parts)), {
     maxBytes: MAX_NOTE_BYTES,

@@ -8,14 +8,14 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_NOTE_BYTES, type NoteReceipt } from '../../src/shared/api.js';
-import type { Repository } from '../db/repository.js';
+import type { LinkView, Repository } from '../db/repository.js';
 import type { UploadRow } from '../db/upload-store.js';
-import { ApiProblem, linkNotFound } from '../http/problem.js';
-import { linkIdOf } from '../links.js';
+import { ApiProblem } from '../http/problem.js';
 import { answerForExisting, checkNoteRequest, noteConflict } from '../notes/receive.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import { cutTolerant, type CutTolerantBody } from './body.js';
-import { APPEND_IDLE_MS, appendPart, createLocalHolders, LEASE_MS, partKey, takeLease, type AppendResult, type Lease } from './append.js';
+import { uploadPartKey } from '../storage/keys.js';
+import type { CutTolerantBody } from './body.js';
+import { appendPart, createLocalHolders, LEASE_MS, takeLease, type AppendResult, type Lease } from './append.js';
 import { completeUpload, discardUpload } from './complete.js';
 import { completedUpload, inconsistentLength, PARTIAL_UPLOAD_TYPE, uploadNotFound } from './protocol.js';
 
@@ -42,8 +42,9 @@ export interface UploadState {
   expiresAt?: number;
 }
 
+/** Every request names the live link it came through; the recorder's routes checked it. */
 export interface Creation {
-  token: string;
+  link: LinkView;
   noteId: string;
   marker: string;
   from: string;
@@ -53,20 +54,21 @@ export interface Creation {
   digest: string | string[] | undefined;
   uploadLength: number | undefined;
   complete: boolean;
-  body: Readable | undefined;
+  /** Read from the start of the request (see routes/uploads.ts), so a cut during the checks keeps what arrived. */
+  body: CutTolerantBody | undefined;
   /** Called once the upload resource exists, before the body is read (the 104 interim response). */
   onResource?: (upload: UploadRow) => void;
 }
 
 export interface Append {
-  token: string;
+  link: LinkView;
   noteId: string;
   offset: number | undefined;
   complete: boolean | undefined;
   uploadLength: number | undefined;
   contentLength: number | undefined;
   contentType: string | undefined;
-  body: Readable | undefined;
+  body: CutTolerantBody | undefined;
 }
 
 export type UploadService = ReturnType<typeof createUploadService>;
@@ -76,13 +78,6 @@ export function createUploadService(deps: UploadServiceDeps) {
   const now = deps.now ?? Date.now;
   const holders = createLocalHolders();
   const appendDeps = { uploads: repo.uploads, blobs, log, now };
-
-  async function liveLinkId(token: string): Promise<string> {
-    const linkId = linkIdOf(token);
-    const link = await repo.findLink(linkId);
-    if (!link || link.revoked) throw linkNotFound();
-    return linkId;
-  }
 
   /** This link's upload of the note, or 404: another link's upload is as good as missing. */
   async function uploadOf(linkId: string, noteId: string): Promise<UploadRow | undefined> {
@@ -102,9 +97,8 @@ export function createUploadService(deps: UploadServiceDeps) {
     }
   }
 
-  /** Reads the body from now on, and lets it drain if the request is refused before it is used. */
-  async function withBody<T>(raw: Readable | undefined, work: (body: CutTolerantBody | undefined) => Promise<T>): Promise<T> {
-    const body = raw && cutTolerant(raw, APPEND_IDLE_MS);
+  /** Lets the body drain if the request is refused before it is used. */
+  async function withBody<T>(body: CutTolerantBody | undefined, work: (body: CutTolerantBody | undefined) => Promise<T>): Promise<T> {
     try {
       return await work(body);
     } finally {
@@ -157,8 +151,7 @@ export function createUploadService(deps: UploadServiceDeps) {
     }),
 
     /** HEAD: the offset the server holds. Ends a running append first, so the answer is never stale. */
-    async state(token: string, noteId: string): Promise<UploadState> {
-      const linkId = await liveLinkId(token);
+    async state({ linkId }: LinkView, noteId: string): Promise<UploadState> {
       const upload = await uploadOf(linkId, noteId);
       if (!upload) return finishedState(linkId, noteId);
       let lease: Lease;
@@ -175,7 +168,7 @@ export function createUploadService(deps: UploadServiceDeps) {
 
     /** PATCH with application/partial-upload at Upload-Offset. */
     append: (a: Append): Promise<UploadOutcome> => withBody(a.body, async (body) => {
-      const linkId = await liveLinkId(a.token);
+      const { linkId } = a.link;
       if ((a.contentType ?? '').split(';')[0]!.trim().toLowerCase() !== PARTIAL_UPLOAD_TYPE) {
         throw new ApiProblem(415, 'not_partial_upload', `An append must have Content-Type: ${PARTIAL_UPLOAD_TYPE}.`);
       }
@@ -202,8 +195,7 @@ export function createUploadService(deps: UploadServiceDeps) {
     }),
 
     /** DELETE: the client gave up on this upload; its parts go. */
-    async cancel(token: string, noteId: string): Promise<void> {
-      const linkId = await liveLinkId(token);
+    async cancel({ linkId }: LinkView, noteId: string): Promise<void> {
       const upload = await uploadOf(linkId, noteId);
       if (!upload) throw uploadNotFound();
       const lease = await takeLease(appendDeps, holders, upload.noteId);
@@ -223,7 +215,7 @@ export function createUploadService(deps: UploadServiceDeps) {
         const parts = await repo.uploads.parts(upload.noteId);
         // A crash between committing the note and removing its upload leaves the note's original among the parts.
         const note = await repo.findNote(upload.noteId);
-        if (upload.leaseOwner) await blobs.delete(partKey(upload.noteId, upload.offset, upload.leaseOwner)).catch(() => {});
+        if (upload.leaseOwner) await blobs.delete(uploadPartKey(upload.noteId, upload.offset, upload.leaseOwner)).catch(() => {});
         await discardUpload(deps, upload.noteId, parts, note?.originalKey);
         removed++;
       }

@@ -12,6 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { convertToM4a, MediaToolError, probeDurationMs } from '../audio/ffmpeg.js';
 import type { ClaimedJob, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { convertedKey } from '../storage/keys.js';
 
 /** A job that keeps failing for reasons other than the audio itself is given up after this many tries. */
 export const MAX_ATTEMPTS = 3;
@@ -74,7 +75,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
         log.warn({ noteId: note.id, reason: err.message }, 'note conversion failed');
         return;
       }
-      const key = `converted/${note.id}.m4a`;
+      const key = convertedKey(note.id);
       const { size } = await stat(output);
       await blobs.put(key, createReadStream(output), { maxBytes: Number.MAX_SAFE_INTEGER, contentType: 'audio/mp4', length: size });
       if (!(await repo.markConverted(note.id, key, durationMs))) {

@@ -7,7 +7,7 @@ import { AppleSignInSchema, RefreshSchema, SessionSchema, type Session } from '.
 import { IdentityTokenError, JwksUnavailableError } from '../../auth/apple.js';
 import { hashToken, issueAccessToken, newRefreshToken } from '../../auth/tokens.js';
 import { ApiProblem } from '../../http/problem.js';
-import type { Account } from '../../runner/store.js';
+import type { Account } from '../../db/repository.js';
 import type { RunnerContext } from './context.js';
 
 const signInRefused = () =>

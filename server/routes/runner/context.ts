@@ -3,9 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AppleVerifier } from '../../auth/apple.js';
 import type { AuthConfig } from '../../auth/config.js';
 import { readAccessToken } from '../../auth/tokens.js';
-import type { Repository } from '../../db/repository.js';
+import type { Account, Repository } from '../../db/repository.js';
 import { ApiProblem } from '../../http/problem.js';
-import type { Account } from '../../runner/store.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 
 export interface RunnerContext {
@@ -19,8 +18,6 @@ export interface RunnerContext {
 export const notSignedIn = () =>
   new ApiProblem(401, 'not_signed_in', 'Please sign in again.', { 'www-authenticate': 'Bearer' });
 
-export const entryNotFound = () => new ApiProblem(404, 'entry_not_found', 'This race entry was not found on your account.');
-export const noteNotFound = () => new ApiProblem(404, 'note_not_found', 'This note was not found.');
 
 export function bearerOf(req: FastifyRequest): string | undefined {
   const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');

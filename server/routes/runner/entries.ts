@@ -9,10 +9,10 @@ import {
   type Entry as EntryBody,
 } from '../../../src/shared/runnerApi.js';
 import { signAudio } from '../../auth/audio-url.js';
-import { ApiProblem } from '../../http/problem.js';
+import { ApiProblem, entryNotFound } from '../../http/problem.js';
 import { linkIdOf, newToken } from '../../links.js';
-import type { Entry, EntryNote } from '../../runner/store.js';
-import { entryNotFound, requireRunner, BEARER, type RunnerContext } from './context.js';
+import type { Entry, EntryNote } from '../../db/repository.js';
+import { requireRunner, BEARER, type RunnerContext } from './context.js';
 
 const bearer = BEARER;
 

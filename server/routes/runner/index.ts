@@ -1,6 +1,6 @@
 /**
- * The runner app's API under /api (JSON, bearer sessions) and the keepsake and 'heard' routes
- * the site uses. A sibling of the recorder API, not inside it: that one takes raw audio bodies.
+ * The runner app's API under /api (JSON, bearer sessions) and the keepsake routes the site uses.
+ * A sibling of the recorder API (../recorder.ts), not inside it: that one takes raw audio bodies.
  * /api/openapi.json (./openapi.ts) is generated from the typebox schemas the routes validate with.
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -12,7 +12,6 @@ import { accountRoutes } from './account.js';
 import { authRoutes } from './auth.js';
 import { BEARER, requireRunner, type RunnerContext } from './context.js';
 import { entryRoutes } from './entries.js';
-import { installRunnerErrors } from './errors.js';
 import { noteRoutes } from './notes.js';
 import { shareRoutes } from './shares.js';
 
@@ -33,11 +32,10 @@ export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { rep
     publicUrl: config.publicUrl,
     verifyApple: createAppleVerifier({ jwksUrl: config.auth.appleJwksUrl, audience: config.auth.appleAudience, cooldownMs: config.auth.jwksCooldownMs }),
   };
-  installRunnerErrors(app);
-  app.addHook('onSend', async (_req, reply, payload) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    return payload;
-  });
+
+  // JSON only (the /api parent hands bodies over raw, for the recorder's audio).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
   // A missing session is the first thing to report, before any complaint about the body.
   app.addHook('onRoute', (route) => {

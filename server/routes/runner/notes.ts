@@ -1,22 +1,16 @@
 /**
- * A note's audio (its runner only: session or a short-lived signed URL), the 'heard' receipt the
- * runner's app sends, and the sender's view of that receipt (holder of the note id and link only).
+ * A note's audio (its runner only: session or a short-lived signed URL) and the 'heard' receipt the
+ * runner's app sends. The sender's view of that receipt is a recorder route (../recorder.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiErrorSchema } from '../../../src/shared/api.js';
-import { markersFor } from '../../../src/shared/markers.js';
-import {
-  AudioQuerySchema, IdParamsSchema, NoteHeardSchema, PlayedSchema, PlayReceiptSchema, RecorderNoteParamsSchema, type NoteHeard,
-} from '../../../src/shared/runnerApi.js';
+import { AudioQuerySchema, IdParamsSchema, PlayedSchema, PlayReceiptSchema } from '../../../src/shared/runnerApi.js';
 import { audioSignatureValid } from '../../auth/audio-url.js';
-import { ApiProblem } from '../../http/problem.js';
-import { linkIdOf } from '../../links.js';
+import { ApiProblem, noteNotFound } from '../../http/problem.js';
 import { sendAudio } from '../../runner/audio.js';
-import { currentRunner, noteNotFound, notSignedIn, requireRunner, BEARER, type RunnerContext } from './context.js';
+import { currentRunner, notSignedIn, requireRunner, BEARER, type RunnerContext } from './context.js';
 
 const bearer = BEARER;
-const ALL_MARKERS = markersFor(['mi', 'km']);
-const labelOf = (marker: string) => ALL_MARKERS.find((m) => m.id === marker)?.label ?? marker;
 
 const audioLinkExpired = () =>
   new ApiProblem(403, 'audio_link_expired', 'This audio link has expired. Open the notes again to get a fresh one.');
@@ -58,16 +52,4 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     return { id: note.id, heardAt: play.playedAt, heardAtMarker: play.marker };
   });
 
-  app.get('/r/:token/notes/:noteId/status', {
-    schema: { summary: 'For the sender’s recorder: whether its own note was heard, and where', params: RecorderNoteParamsSchema, response: { 200: NoteHeardSchema, 404: ApiErrorSchema } },
-  }, async (req): Promise<NoteHeard> => {
-    const note = await repo.runner.findNoteWithPlay(req.params.noteId);
-    // The note must have come through this very link: a note id alone, or a link alone, tells nothing.
-    if (!note || note.linkId !== linkIdOf(req.params.token)) throw noteNotFound();
-    if (!note.play) return { id: note.id, status: note.status };
-    return {
-      id: note.id, status: note.status,
-      heardAt: note.play.playedAt, heardAtMarker: note.play.marker, heardAtLabel: labelOf(note.play.marker),
-    };
-  });
 };

@@ -7,18 +7,16 @@ import {
   IdParamsSchema, NoContentSchema, KeepsakeSchema, NewShareSchema, ShareAudioParamsSchema, ShareSchema, ShareTokenParamsSchema, type Keepsake,
 } from '../../../src/shared/runnerApi.js';
 import { hashToken } from '../../auth/tokens.js';
-import { ApiProblem } from '../../http/problem.js';
+import { ApiProblem, entryNotFound, keepsakeNotFound, noteNotFound, shareNotFound } from '../../http/problem.js';
 import { newToken } from '../../links.js';
 import { sendAudio } from '../../runner/audio.js';
-import type { EntryNote, Share } from '../../runner/store.js';
-import { entryNotFound, noteNotFound, requireRunner, BEARER, type RunnerContext } from './context.js';
+import type { EntryNote, Share } from '../../db/repository.js';
+import { requireRunner, BEARER, type RunnerContext } from './context.js';
 
 const bearer = BEARER;
 const ALL_MARKERS = markersFor(['mi', 'km']);
 const labelOf = (marker: string) => ALL_MARKERS.find((m) => m.id === marker)?.label ?? marker;
 
-export const shareNotFound = () =>
-  new ApiProblem(404, 'share_not_found', "These notes aren't shared any more, or the link is incomplete. Ask the runner to share them again.");
 
 export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
   const { repo } = ctx;
@@ -26,7 +24,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   /** The share and the playable notes it covers, or a 404 for an unknown or removed share. */
   async function sharedNotes(token: string): Promise<{ share: Share; notes: EntryNote[] }> {
     const share = await repo.runner.findShare(hashToken(token));
-    if (!share) throw shareNotFound();
+    if (!share) throw keepsakeNotFound();
     const notes = (await repo.runner.listEntryNotes(share.entryId))
       .filter((n) => n.status === 'converted' && (share.noteId === null || n.id === share.noteId));
     return { share, notes };
@@ -62,7 +60,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   }, async (req, reply) => {
     const account = await requireRunner(ctx, req);
     if (!(await repo.runner.deleteShare(account.id, req.params.id))) {
-      throw new ApiProblem(404, 'share_not_found', 'This share was not found on your account.');
+      throw shareNotFound();
     }
     return reply.code(204).send(null);
   });
@@ -72,7 +70,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   }, async (req): Promise<Keepsake> => {
     const { share, notes } = await sharedNotes(req.params.token);
     const entry = await repo.runner.getEntryById(share.entryId);
-    if (!entry) throw shareNotFound();
+    if (!entry) throw keepsakeNotFound();
     return {
       runner: { displayName: entry.displayName },
       race: { id: entry.race.id, name: entry.race.name, date: entry.race.date },

@@ -2,6 +2,7 @@
 import type { OutboxNote } from '../notes.js';
 import { withUploaderLock, type LockOptions } from './lock.js';
 import { sendNote } from './resume.js';
+import type { Transport, UploadResponse } from './transport.js';
 import { allNotes, announce, freeDeliveredAudio, readAudio, updateNote } from './store.js';
 
 export const BACKOFF_BASE_MS = 2_000;
@@ -13,26 +14,6 @@ export const BACKOFF_CAP_MS = 5 * 60_000;
  */
 export const NETWORK_BACKOFF_CAP_MS = 30_000;
 const RETRY_AFTER_CAP_MS = 60 * 60_000;
-
-export interface UploadRequest {
-  /** PUT when absent; HEAD and PATCH resume an upload. */
-  method?: 'PUT' | 'HEAD' | 'PATCH';
-  url: string;
-  headers: Record<string, string>;
-  body?: ArrayBuffer;
-}
-
-export interface UploadResponse {
-  status: number;
-  /** Response text; the server sends JSON { error, message } for errors. */
-  body: string;
-  retryAfter: string | null;
-  /** Any response header (Upload-Offset, Upload-Complete), null when absent. */
-  header?: (name: string) => string | null;
-}
-
-/** Sends one request of a note's upload. Rejects only when no answer came back (network down, aborted). */
-export type Transport = (request: UploadRequest, onProgress?: (fraction: number) => void) => Promise<UploadResponse>;
 
 export interface ReplayOptions extends LockOptions {
   /** Ignore backoff (not a server's Retry-After): the page came online, or the person asked. */

@@ -7,7 +7,7 @@
  */
 import type { OutboxNote } from '../notes.js';
 import { contentDigestHeader } from './digest.js';
-import type { Transport, UploadRequest, UploadResponse } from './replay.js';
+import type { Transport, UploadRequest, UploadResponse } from './transport.js';
 
 export const INTEROP_VERSION = '8';
 /** Cuts in a row that each got more of the note to the server are resumed at once, up to this many per attempt. */

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { Response as InjectResponse } from 'light-my-request';
 import { expect } from 'vitest';
 import type { Session } from '../../../src/shared/runnerApi.js';
+import { convertedKey } from '../../../server/storage/keys.js';
 import { startFakeApple, type FakeApple } from '../auth/fakeApple.js';
 import type { BackendKind } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -60,7 +61,7 @@ export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv =
       const res = await putNote(t.app, { token, noteId, body: fakeWebm(), marker: opts.marker ?? 'mi-13', from: opts.from ?? 'Sam' });
       expect(res.statusCode, res.body).toBe(201);
       if (opts.convert !== false) {
-        const key = `converted/${noteId}.m4a`;
+        const key = convertedKey(noteId);
         const audio = Buffer.from(`m4a bytes of ${noteId}`);
         await t.app.blobs.put(key, Readable.from([audio]), { maxBytes: 1e6, contentType: 'audio/mp4', length: audio.length });
         await t.app.repo.markConverted(noteId, key, 4200);

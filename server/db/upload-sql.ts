@@ -1,32 +1,4 @@
-/** Migration 4 and the SQL of resumable uploads: one row per unfinished upload, one row per stored part. */
-
-// `offset` and `length` are reserved or awkward words in SQL, hence the upload_ prefixes.
-export const UPLOAD_MIGRATION = `
-  CREATE TABLE uploads (
-    note_id TEXT PRIMARY KEY,
-    link_id TEXT NOT NULL REFERENCES links(id),
-    marker TEXT NOT NULL,
-    sender TEXT NOT NULL,
-    content_type TEXT NOT NULL,
-    sha256 TEXT NOT NULL,
-    upload_length BIGINT,
-    upload_offset BIGINT NOT NULL,
-    lease_owner TEXT,
-    lease_until BIGINT NOT NULL,
-    created_at TEXT NOT NULL,
-    expires_at BIGINT NOT NULL
-  );
-  CREATE INDEX uploads_by_expiry ON uploads (expires_at);
-  CREATE INDEX uploads_by_link ON uploads (link_id);
-  CREATE TABLE upload_parts (
-    note_id TEXT NOT NULL REFERENCES uploads(note_id),
-    part_offset BIGINT NOT NULL,
-    bytes BIGINT NOT NULL,
-    sha256 TEXT NOT NULL,
-    blob_key TEXT NOT NULL,
-    PRIMARY KEY (note_id, part_offset)
-  );
-`;
+/** The SQL of resumable uploads (tables in migrations/4-resumable-uploads.ts), in the dialect both databases accept. */
 
 /** Both statements of a commit carry the same guard, so in one transaction both apply or neither. */
 const HELD_AT = 'note_id = ? AND lease_owner = ? AND upload_offset = ?';
@@ -50,5 +22,7 @@ export const UPLOAD_SQL = {
   deleteParts: 'DELETE FROM upload_parts WHERE note_id = ?',
   deleteUpload: 'DELETE FROM uploads WHERE note_id = ?',
   expired: 'SELECT * FROM uploads WHERE expires_at < ? AND (lease_owner IS NULL OR lease_until < ?) ORDER BY expires_at LIMIT ?',
+  ofAccount:
+    'SELECT * FROM uploads WHERE link_id IN (SELECT id FROM links WHERE runner_id IN (SELECT runner_id FROM entries WHERE account_id = ?))',
   pendingBytes: 'SELECT COALESCE(SUM(COALESCE(upload_length, upload_offset)), 0) AS bytes, COUNT(*) AS uploads FROM uploads WHERE link_id = ?',
 } as const;

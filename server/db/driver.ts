@@ -1,0 +1,41 @@
+/**
+ * The SQL connection every store is written against, the same over SQLite and PostgreSQL.
+ * SQL uses `?` placeholders (our SQL has no `?` inside string literals); the PostgreSQL driver
+ * numbers them. Stores never see which database is behind it.
+ */
+import type { Row } from './types.js';
+
+export type Statement = readonly [sql: string, params: unknown[]];
+
+export interface SqlDriver {
+  /** The rows a statement returns (a SELECT, or a write with RETURNING); [] for a plain write. */
+  all(sql: string, params?: unknown[]): Promise<Row[]>;
+  /** Runs a write; resolves to the number of rows it changed. */
+  run(sql: string, params?: unknown[]): Promise<number>;
+  /** Runs the statements in one transaction, all or nothing; resolves to each one's rows. */
+  batch(statements: readonly Statement[]): Promise<Row[][]>;
+  /**
+   * Runs `work` in one transaction: committed when it resolves, rolled back when it throws.
+   * Inside, use only `tx` (the outer driver waits for the transaction: calling it would never
+   * return) and await nothing but its calls, since the transaction holds the database meanwhile.
+   */
+  transaction<T>(work: (tx: SqlDriver) => Promise<T>): Promise<T>;
+}
+
+/** A database: a driver plus what only the connection's owner may do. */
+export interface Database extends SqlDriver {
+  readonly kind: 'sqlite' | 'postgres';
+  /**
+   * A transaction that no other process runs at the same time, for migrations when several
+   * servers start at once (SQLite: a write lock from the start; PostgreSQL: an advisory lock).
+   */
+  exclusive<T>(work: (tx: SqlDriver) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** `batch` in terms of a transaction: one shape for both drivers. */
+export async function runBatch(tx: SqlDriver, statements: readonly Statement[]): Promise<Row[][]> {
+  const results: Row[][] = [];
+  for (const [sql, params] of statements) results.push(await tx.all(sql, params));
+  return results;
+}

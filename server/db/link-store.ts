@@ -1,0 +1,52 @@
+/** Owns races and recording links, with the `runners` row a link names: the one place their rows are inserted. */
+import { randomUUID } from 'node:crypto';
+import type { SqlDriver, Statement } from './driver.js';
+import { toLink, toRace } from './rows.js';
+import type { LinkView, NewLink, RaceRow } from './types.js';
+
+export interface LinkStore {
+  getRace(id: string): Promise<RaceRow | undefined>;
+  /** Creates a runner and a link for them in one transaction. */
+  createLink(link: NewLink): Promise<void>;
+  /** The link, revoked or not; callers decide what a revoked link may still do. */
+  findLink(linkId: string): Promise<LinkView | undefined>;
+  /** False when no such link exists. Revoking twice keeps the first time. */
+  revokeLink(linkId: string, revokedAt: string): Promise<boolean>;
+}
+
+export const insertRunner = (id: string, displayName: string, createdAt: string): Statement => [
+  'INSERT INTO runners (id, display_name, created_at) VALUES (?, ?, ?)',
+  [id, displayName, createdAt],
+];
+
+export const insertLink = (linkId: string, runnerId: string, raceId: string, createdAt: string): Statement => [
+  'INSERT INTO links (id, runner_id, race_id, created_at) VALUES (?, ?, ?, ?)',
+  [linkId, runnerId, raceId, createdAt],
+];
+
+const GET_RACE = 'SELECT id, name, race_date, units FROM races WHERE id = ?';
+const FIND_LINK =
+  'SELECT l.id AS link_id, l.revoked_at, u.display_name, r.id, r.name, r.race_date, r.units ' +
+  'FROM links l JOIN runners u ON u.id = l.runner_id JOIN races r ON r.id = l.race_id WHERE l.id = ?';
+const REVOKE_LINK = 'UPDATE links SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?';
+
+export function createLinkStore(sql: SqlDriver): LinkStore {
+  return {
+    async getRace(id) {
+      const [row] = await sql.all(GET_RACE, [id]);
+      return row && toRace(row);
+    },
+    async createLink({ linkId, runnerName, raceId, createdAt }) {
+      // A link made outside the runner's app gets a runners row of its own, keyed by the link.
+      const runnerId = randomUUID();
+      await sql.batch([insertRunner(runnerId, runnerName, createdAt), insertLink(linkId, runnerId, raceId, createdAt)]);
+    },
+    async findLink(linkId) {
+      const [row] = await sql.all(FIND_LINK, [linkId]);
+      return row && toLink(row);
+    },
+    async revokeLink(linkId, revokedAt) {
+      return (await sql.run(REVOKE_LINK, [revokedAt, linkId])) > 0;
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/** Owns the PostgreSQL connection pool (pg): `?` placeholders numbered, transactions on one pooled client. */
+import pg from 'pg';
+import { runBatch, type Database, type SqlDriver } from './driver.js';
+import type { Row } from './types.js';
+
+/** `?` -> `$1`, `$2`, ... Our SQL has no `?` inside string literals. */
+export function toPg(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+/** An arbitrary constant that serialises migrations when several servers start at once. */
+const MIGRATION_LOCK = 7_031_626;
+
+type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
+
+const all = async (q: Queryable, sql: string, params: unknown[] = []) => (await q.query(toPg(sql), params)).rows as Row[];
+const run = async (q: Queryable, sql: string, params: unknown[] = []) => (await q.query(toPg(sql), params)).rowCount ?? 0;
+
+/** The driver handed to a transaction's work: statements on its client; nested transactions are savepoints. */
+function clientDriver(client: pg.PoolClient): SqlDriver {
+  let savepoints = 0;
+  const tx: SqlDriver = {
+    all: (sql, params) => all(client, sql, params),
+    run: (sql, params) => run(client, sql, params),
+    batch: (statements) => tx.transaction((inner) => runBatch(inner, statements)),
+    async transaction(work) {
+      const name = `sp${++savepoints}`;
+      await client.query(`SAVEPOINT ${name}`);
+      try {
+        const result = await work(tx);
+        await client.query(`RELEASE SAVEPOINT ${name}`);
+        return result;
+      } catch (err) {
+        await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+        throw err;
+      }
+    },
+  };
+  return tx;
+}
+
+export function openPostgres(connectionString: string): Database {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+
+  async function transaction<T>(work: (tx: SqlDriver) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(clientDriver(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  return {
+    kind: 'postgres',
+    all: (sql, params) => all(pool, sql, params),
+    run: (sql, params) => run(pool, sql, params),
+    batch: (statements) => transaction((tx) => runBatch(tx, statements)),
+    transaction,
+    exclusive: (work) =>
+      transaction(async (tx) => {
+        await tx.all('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+        return work(tx);
+      }),
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * Owns the SQLite database file (better-sqlite3): WAL, synchronous=FULL so a commit survives
+ * power loss. One connection, so transactions take turns: while one is open every other call
+ * waits, and transactions asked for in the same turn of the event loop share one commit.
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import { runBatch, type Database, type SqlDriver } from './driver.js';
+import type { Row } from './types.js';
+
+interface Waiting {
+  work: (tx: SqlDriver) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
+
+export function openSqlite(file: string): Database {
+  const db = new BetterSqlite3(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  // The CLI and the server may open the same file; wait for a lock instead of failing.
+  db.pragma('busy_timeout = 5000');
+
+  const allNow = (sql: string, params: unknown[] = []): Row[] => {
+    const statement = db.prepare(sql);
+    return statement.reader ? (statement.all(...params) as Row[]) : (statement.run(...params), []);
+  };
+  const runNow = (sql: string, params: unknown[] = []): number => db.prepare(sql).run(...params).changes;
+
+  // better-sqlite3 is synchronous, but a transaction's work is async: without this turn-taking,
+  // another request's statement could run inside it and be rolled back with it.
+  let held: Promise<void> | undefined;
+  const waitTurn = async () => {
+    while (held) await held;
+  };
+  const hold = (): (() => void) => {
+    let release!: () => void;
+    held = new Promise((resolve) => (release = resolve));
+    return () => {
+      held = undefined;
+      release();
+    };
+  };
+
+  let savepoints = 0;
+  /** Runs work inside the open transaction; when it throws, only its own writes are undone. */
+  async function savepoint<T>(work: (tx: SqlDriver) => Promise<T>): Promise<T> {
+    const name = `sp${++savepoints}`;
+    db.exec(`SAVEPOINT ${name}`);
+    try {
+      const result = await work(inside);
+      db.exec(`RELEASE ${name}`);
+      return result;
+    } catch (err) {
+      db.exec(`ROLLBACK TO ${name}`);
+      db.exec(`RELEASE ${name}`);
+      throw err;
+    }
+  }
+
+  /** The driver handed to a transaction's work: runs at once, on the open transaction. */
+  const inside: SqlDriver = {
+    all: async (sql, params) => allNow(sql, params),
+    run: async (sql, params) => runNow(sql, params),
+    batch: (statements) => savepoint((tx) => runBatch(tx, statements)),
+    transaction: savepoint,
+  };
+
+  // Group commit: one BEGIN ... COMMIT (one WAL fsync) for every transaction that arrived in the
+  // same turn, each in its own savepoint so one failing undoes only itself. better-sqlite3 blocks
+  // while it syncs, so under load the next group gathers by itself.
+  let waiting: Waiting[] = [];
+  async function commitGroup(): Promise<void> {
+    await waitTurn();
+    const group = waiting;
+    waiting = [];
+    const release = hold();
+    const outcomes: Outcome[] = [];
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      for (const { work } of group) {
+        try {
+          outcomes.push({ ok: true, value: await savepoint(work) });
+        } catch (err) {
+          outcomes.push({ ok: false, err });
+        }
+      }
+      db.exec('COMMIT');
+    } catch (err) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      release();
+      for (const w of group) w.reject(err);
+      return;
+    }
+    release();
+    group.forEach((w, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) w.resolve(outcome.value);
+      else w.reject(outcome.err);
+    });
+  }
+
+  function transaction<T>(work: (tx: SqlDriver) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const first = waiting.push({ work, resolve: resolve as (value: unknown) => void, reject }) === 1;
+      if (first) setImmediate(() => void commitGroup());
+    });
+  }
+
+  return {
+    kind: 'sqlite',
+    async all(sql, params) {
+      if (held) await waitTurn();
+      return allNow(sql, params);
+    },
+    async run(sql, params) {
+      if (held) await waitTurn();
+      return runNow(sql, params);
+    },
+    batch: (statements) => transaction((tx) => runBatch(tx, statements)),
+    transaction,
+    // BEGIN IMMEDIATE takes the file's write lock first: a second process waits (busy_timeout).
+    exclusive: transaction,
+    async close() {
+      while (held || waiting.length > 0) await (held ?? new Promise((resolve) => setImmediate(resolve)));
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * The data layer's vocabulary: the raw row either database returns and the domain types the
+ * stores hand out. A leaf module: it imports nothing from the stores, so anything may import it.
+ */
+import type { DistanceUnit } from '../../src/shared/races.js';
+
+/** One row as a driver returns it: column name to value (pg gives BIGINT as a string). */
+export type Row = Record<string, unknown>;
+
+export type NoteStatus = 'received' | 'converted' | 'failed';
+
+export interface RaceRow {
+  id: string;
+  name: string;
+  date: string;
+  units: DistanceUnit[];
+}
+
+export interface LinkView {
+  linkId: string;
+  runnerName: string;
+  race: RaceRow;
+  revoked: boolean;
+}
+
+export interface NewLink {
+  /** The token's hash, never the token. */
+  linkId: string;
+  runnerName: string;
+  raceId: string;
+  createdAt: string;
+}
+
+export interface NewNote {
+  id: string;
+  linkId: string;
+  marker: string;
+  from: string;
+  contentType: string;
+  bytes: number;
+  sha256: string;
+  originalKey: string;
+  receivedAt: string;
+}
+
+export interface NoteRow extends NewNote {
+  status: NoteStatus;
+  convertedKey: string | null;
+  durationMs: number | null;
+  failureReason: string | null;
+}
+
+export interface ClaimedJob {
+  noteId: string;
+  attempts: number;
+}
+
+export interface Account {
+  id: string;
+  appleSub: string;
+  createdAt: string;
+}
+
+export interface NewSession {
+  id: string;
+  accountId: string;
+  refreshHash: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface RotatedSession {
+  sessionId: string;
+  accountId: string;
+}
+
+export interface Entry {
+  id: string;
+  accountId: string;
+  /** The `runners` row every link of this entry points at. */
+  runnerId: string;
+  displayName: string;
+  race: RaceRow;
+  createdAt: string;
+  /** True while a link for friends works. */
+  linkActive: boolean;
+}
+
+export interface NewEntry {
+  id: string;
+  accountId: string;
+  raceId: string;
+  displayName: string;
+  linkId: string;
+  createdAt: string;
+}
+
+export interface Play {
+  playedAt: string;
+  marker: string;
+}
+
+export interface EntryNote extends NoteRow {
+  play: Play | null;
+}
+
+export interface OwnedNote extends EntryNote {
+  entryId: string;
+  accountId: string;
+}
+
+export interface Share {
+  id: string;
+  accountId: string;
+  entryId: string;
+  /** Null when the whole entry is shared. */
+  noteId: string | null;
+  createdAt: string;
+}
+
+/** The files of one note: what deleting it must remove from the blob store. */
+export interface BlobKeys {
+  noteId: string;
+  originalKey: string;
+  convertedKey: string | null;
+}

@@ -1,0 +1,19 @@
+/** Owns the blob store's key layout: where a note's original upload and its converted M4A live. */
+import { randomBytes } from 'node:crypto';
+
+/**
+ * A fresh key for one upload of a note. The random suffix means two racing uploads of one id never
+ * write the same object (the row insert picks the winner; the loser removes its copy). One flat
+ * folder: a new file then needs only that folder synced, not a new folder per note too.
+ */
+export const newOriginalKey = (noteId: string, sha256: string): string =>
+  `originals/${noteId}.${sha256}.${randomBytes(6).toString('hex')}`;
+
+/** The converted file's one place. The worker writes it before recording it, so deletion removes it by id too. */
+export const convertedKey = (noteId: string): string => `converted/${noteId}.m4a`;
+
+/**
+ * One part of a resumable upload, named by where it starts and by the append that wrote it: an
+ * append whose lease ran out can then never overwrite the part of the one that took over.
+ */
+export const uploadPartKey = (noteId: string, offset: number, owner: string): string => `uploads/${noteId}/${offset}-${owner}`;

@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Database, Statement } from '../../../server/db/driver.js';
+import { openDatabase } from '../../../server/db/index.js';
+import { applyMigrations } from '../../../server/db/migrate.js';
+import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
+
+const THINGS = 'CREATE TABLE things (id TEXT PRIMARY KEY, n INTEGER NOT NULL)';
+const MORE = 'CREATE TABLE more_things (id TEXT PRIMARY KEY); CREATE INDEX things_by_n ON things (n)';
+const insertThing = (id: string, n: number): Statement => ['INSERT INTO things (id, n) VALUES (?, ?)', [id, n]];
+
+describe.each(BACKENDS)('the SQL driver on %s', (kind) => {
+  let backend: TestBackend;
+  const opened: Database[] = [];
+  const open = async (migrate = true) => {
+    backend ??= await createBackend(kind);
+    const db = openDatabase(backend.config);
+    opened.push(db);
+    if (migrate) await db.exclusive((tx) => applyMigrations(tx, [THINGS]));
+    return db;
+  };
+  const ids = async (db: Database) => (await db.all('SELECT id FROM things ORDER BY id')).map((r) => r.id);
+
+  afterEach(async () => {
+    for (const db of opened.splice(0)) await db.close();
+    await backend?.cleanup();
+    backend = undefined!;
+  });
+
+  it('should bind ? placeholders in order and return rows from SELECT and RETURNING', async () => {
+    const db = await open();
+    expect(await db.run(...insertThing('a', 1))).toBe(1);
+    expect(await db.all('INSERT INTO things (id, n) VALUES (?, ?) RETURNING id, n', ['b', 2])).toEqual([{ id: 'b', n: 2 }]);
+    expect(await db.all('SELECT id FROM things WHERE n = ? AND id = ?', [2, 'b'])).toEqual([{ id: 'b' }]);
+    expect(await db.run('UPDATE things SET n = n + ? WHERE n >= ?', [10, 1])).toBe(2);
+    expect(await db.all('INSERT INTO things (id, n) VALUES (?, ?)', ['c', 3])).toEqual([]);
+  });
+
+  it('should commit a transaction that resolves and undo all of one that throws', async () => {
+    const db = await open();
+    await expect(db.transaction(async (tx) => {
+      await tx.run(...insertThing('a', 1));
+      return tx.run(...insertThing('b', 2));
+    })).resolves.toBe(1);
+    await expect(db.transaction(async (tx) => {
+      await tx.run(...insertThing('c', 3));
+      await tx.run(...insertThing('a', 4));
+    })).rejects.toThrow();
+    expect(await ids(db)).toEqual(['a', 'b']);
+  });
+
+  it('should apply a batch all or nothing and return each statement’s rows', async () => {
+    const db = await open();
+    await expect(db.batch([insertThing('a', 1), insertThing('a', 2)])).rejects.toThrow();
+    expect(await ids(db)).toEqual([]);
+    const results = await db.batch([insertThing('a', 1), ['SELECT id, n FROM things', []], ['DELETE FROM things WHERE id = ? RETURNING id', ['a']]]);
+    expect(results).toEqual([[], [{ id: 'a', n: 1 }], [{ id: 'a' }]]);
+  });
+
+  it('should undo only a nested batch that fails, keeping the rest of its transaction', async () => {
+    const db = await open();
+    await db.transaction(async (tx) => {
+      await tx.run(...insertThing('a', 1));
+      await expect(tx.batch([insertThing('b', 2), insertThing('a', 3)])).rejects.toThrow();
+      await tx.run(...insertThing('c', 3));
+    });
+    expect(await ids(db)).toEqual(['a', 'c']);
+  });
+
+  it('should keep a write made outside an open transaction when that transaction rolls back', async () => {
+    const db = await open();
+    let outside: Promise<number> | undefined;
+    await expect(db.transaction(async (tx) => {
+      await tx.run(...insertThing('a', 1));
+      // Another request writes while this transaction is open...
+      outside = db.run(...insertThing('b', 2));
+      await tx.run(...insertThing('a', 1));
+    })).rejects.toThrow();
+    // ...and its write must not have been swept into the rolled-back transaction.
+    await expect(outside).resolves.toBe(1);
+    expect(await ids(db)).toEqual(['b']);
+  });
+
+  it('should settle transactions started together on their own: one failing undoes only itself', async () => {
+    const db = await open();
+    await db.run(...insertThing('taken', 0));
+    const results = await Promise.allSettled(
+      ['a', 'b', 'taken', 'c'].map((id, n) => db.transaction(async (tx) => {
+        await tx.run(...insertThing(`${id}-first`, n));
+        return tx.run(...insertThing(id, n));
+      })),
+    );
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(await ids(db)).toEqual(['a', 'a-first', 'b', 'b-first', 'c', 'c-first', 'taken']);
+  });
+
+  it('should apply each migration once, in order, and only the ones appended since', async () => {
+    const db = await open(false);
+    expect(await db.exclusive((tx) => applyMigrations(tx, [THINGS]))).toEqual([1]);
+    expect(await db.exclusive((tx) => applyMigrations(tx, [THINGS]))).toEqual([]);
+    expect(await db.exclusive((tx) => applyMigrations(tx, [THINGS, MORE]))).toEqual([2]);
+    const versions = await db.all('SELECT version FROM schema_migrations ORDER BY version');
+    expect(versions.map((r) => Number(r.version))).toEqual([1, 2]);
+    expect(await db.all('SELECT id FROM more_things')).toEqual([]);
+  });
+
+  it('should let servers starting together migrate once between them', async () => {
+    const first = await open(false);
+    const others = await Promise.all([open(false), open(false), open(false)]);
+    const applied = await Promise.all([first, ...others].map((db) => db.exclusive((tx) => applyMigrations(tx, [THINGS, MORE]))));
+    expect(applied.flat().sort()).toEqual([1, 2]);
+  });
+
+  it('should roll back a migration that fails part-way, recording nothing', async () => {
+    const db = await open(false);
+    await expect(db.exclusive((tx) => applyMigrations(tx, [THINGS, 'CREATE TABLE half (id TEXT); CREATE TABLE things (id TEXT)']))).rejects.toThrow();
+    await expect(db.all('SELECT id FROM half')).rejects.toThrow();
+    expect(await db.exclusive((tx) => applyMigrations(tx, [THINGS]))).toEqual([1]);
+  });
+});

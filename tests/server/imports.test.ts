@@ -1,0 +1,55 @@
+/**
+ * No import circle anywhere in the code we ship (server/, src/, sw/), type-only imports included:
+ * a circle is how a module's interface ends up derived from its implementation. It lives with the
+ * server tests because it runs in Node; it reads the other runtimes' sources as text.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const STATIC_IMPORT = /(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?\sfrom\s*)?['"](\.{1,2}\/[^'"]+)['"]/g;
+
+function sourcesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts'))
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+/** `./x.js` written in a .ts file means ./x.ts (or .tsx); other files (CSS, JSON) are not modules of ours. */
+function resolve(from: string, spec: string): string | undefined {
+  const base = path.resolve(path.dirname(from), spec.replace(/\.js$/, ''));
+  return [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].find((candidate) => existsSync(candidate));
+}
+
+/** Every circle, each as the files around it, found by depth-first search over static imports. */
+function importCircles(files: string[]): string[][] {
+  const edges = new Map(files.map((file) => {
+    const text = readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(STATIC_IMPORT)].map((m) => resolve(file, m[1]!)).filter((t): t is string => t !== undefined);
+    return [file, targets] as const;
+  }));
+  const circles: string[][] = [];
+  const done = new Set<string>();
+  const stack: string[] = [];
+  const visit = (file: string) => {
+    const at = stack.indexOf(file);
+    if (at >= 0) return void circles.push(stack.slice(at).map((f) => path.relative(root, f)));
+    if (done.has(file)) return;
+    stack.push(file);
+    for (const target of edges.get(file) ?? []) visit(target);
+    stack.pop();
+    done.add(file);
+  };
+  for (const file of files) visit(file);
+  return circles;
+}
+
+describe('the imports of server/, src/ and sw/', () => {
+  it('should form no circle', () => {
+    const files = ['server', 'src', 'sw'].flatMap((dir) => sourcesUnder(path.join(root, dir)));
+    expect(files.length).toBeGreaterThan(50);
+    expect(importCircles(files)).toEqual([]);
+  });
+});
