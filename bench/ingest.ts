@@ -13,7 +13,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { contentDigestHeader } from '../src/shared/api.js';
+import { contentDigestHeader } from '../src/shared/contentDigest.js';
 import { openRepository } from '../server/db/index.js';
 import { linkIdOf, newToken } from '../server/links.js';
 
@@ -87,7 +87,7 @@ async function uploadAll(base: string, pathFor: (id: string) => string, count: n
   const one = (n: number) =>
     new Promise<void>((resolve, reject) => {
       const body = noteBody(offset + n);
-      const digest = contentDigestHeader(createHash('sha256').update(body).digest('base64'));
+      const digest = contentDigestHeader(createHash('sha256').update(body).digest('hex'));
       const started = performance.now();
       const req = http.request(new URL(pathFor(randomUUID()), base), {
         method: 'PUT',

@@ -10,6 +10,8 @@ import * as notFound from './pages/NotFoundPage';
 import * as privacy from './pages/PrivacyPage';
 import * as terms from './pages/TermsPage';
 
+import { NOT_FOUND_PAGE, PAGES as SITE_PAGES, type PageName } from './shared/pages';
+
 export { TODAY_SCRIPT } from './shared/today';
 
 export interface PrerenderedPage {
@@ -21,13 +23,20 @@ export interface PrerenderedPage {
   showsToday: boolean;
 }
 
+type PageHead = Pick<PrerenderedPage, 'title' | 'description' | 'showsToday'>;
+
+/** Each page's head; which URL renders into which file is src/shared/pages.ts's to say. */
+const HEADS: Record<PageName, PageHead> = {
+  home: { title: home.title, description: home.description, showsToday: false },
+  terms: { title: terms.title, description: terms.description, showsToday: true },
+  privacy: { title: privacy.title, description: privacy.description, showsToday: true },
+  recorder: { title: RECORDER_TITLE, description: 'Record a voice note for a marathon runner.', showsToday: false },
+  keepsake: { title: KEEPSAKE_TITLE, description: 'Voice notes a marathon runner chose to share.', showsToday: false },
+};
+
 export const PAGES: PrerenderedPage[] = [
-  { url: '/', file: 'index.html', title: home.title, description: home.description, showsToday: false },
-  { url: '/terms', file: 'terms.html', title: terms.title, description: terms.description, showsToday: true },
-  { url: '/privacy', file: 'privacy.html', title: privacy.title, description: privacy.description, showsToday: true },
-  { url: '/r/_', file: 'r.html', title: RECORDER_TITLE, description: 'Record a voice note for a marathon runner.', showsToday: false },
-  { url: '/s/_', file: 's.html', title: KEEPSAKE_TITLE, description: 'Voice notes a marathon runner chose to share.', showsToday: false },
-  { url: '/__not-found', file: '404.html', title: notFound.title, description: notFound.description, showsToday: false },
+  ...(Object.keys(SITE_PAGES) as PageName[]).map((name) => ({ url: SITE_PAGES[name].url, file: SITE_PAGES[name].file, ...HEADS[name] })),
+  { ...NOT_FOUND_PAGE, title: notFound.title, description: notFound.description, showsToday: false },
 ];
 
 export function render(url: string): string {

@@ -12,7 +12,7 @@ import {
 } from '../../tests/e2e/support/recorder.js';
 import { speechWav } from '../../tests/e2e/support/speech.js';
 import type { Section } from '../report.js';
-import { recordAtLeast } from './deliveryPhones.js';
+import { record } from '../../tests/e2e/support/recorder.js';
 import type { BenchContext } from './context.js';
 
 /** Chrome's defaults on the same microphone: getUserMedia({ audio: true }), new MediaRecorder(stream). */
@@ -45,7 +45,7 @@ export async function audioSection(ctx: BenchContext): Promise<Section> {
     const page = await openRecorder(context, ctx.server, token);
     await fillDetails(page, 'Mile 1', 'Bench');
     ctx.log(`audio: recording ${seconds} s with our recorder`);
-    await recordAtLeast(page, seconds);
+    await record(page, seconds);
     await page.getByRole('button', { name: 'Send' }).click();
     await noteStates(page).filter({ hasText: 'Delivered' }).first().waitFor({ timeout: 30_000 });
     const [note] = await serverNotes(ctx.server, token);

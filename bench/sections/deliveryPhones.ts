@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { contentDigestHeader } from '../../src/shared/api.js';
+import { contentDigestHeader } from '../../src/shared/contentDigest.js';
 
 export interface RecordedNote {
   id: string;
@@ -75,7 +75,7 @@ export async function openBaselinePage(page: Page, origin: string, kind: Baselin
 
 /** Starts one PUT from the baseline page and returns at once; the page counts how its fetches settled. */
 export async function sendFromBaseline(page: Page, token: string, noteId: string, note: RecordedNote): Promise<void> {
-  const digest = contentDigestHeader(createHash('sha256').update(note.audio).digest('base64'));
+  const digest = contentDigestHeader(createHash('sha256').update(note.audio).digest('hex'));
   await page.evaluate(
     ({ url, contentType, digest, base64 }) => {
       const w = window as unknown as { settled?: number };
@@ -94,22 +94,4 @@ export async function sendFromBaseline(page: Page, token: string, noteId: string
 /** How many of the page's fetches have settled (answered or failed). */
 export function settledCount(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { settled?: number }).settled ?? 0);
-}
-
-/**
- * Records until the screen's clock shows at least `seconds`, then stops. Unlike waiting for one
- * exact label, a busy machine that skips a tick cannot make it miss the moment.
- */
-export async function recordAtLeast(page: Page, seconds: number): Promise<void> {
-  await page.getByRole('button', { name: 'Record' }).click();
-  await page.waitForFunction(
-    (s) => {
-      const m = /(\d+):(\d\d)/.exec(document.querySelector('[data-testid="elapsed"]')?.textContent ?? '');
-      return m !== null && Number(m[1]) * 60 + Number(m[2]) >= s;
-    },
-    seconds,
-    { timeout: (seconds + 20) * 1000 },
-  );
-  await page.getByRole('button', { name: 'Stop' }).click();
-  await page.getByRole('button', { name: 'Send' }).waitFor();
 }

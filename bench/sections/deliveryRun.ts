@@ -10,10 +10,10 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { linkIdOf } from '../../server/links.js';
-import { fillDetails, openRecorder } from '../../tests/e2e/support/recorder.js';
+import { fillDetails, openRecorder, record } from '../../tests/e2e/support/recorder.js';
 import type { RunningServer } from '../../tests/e2e/support/server.js';
 import { startChaosProxy, type ChaosProxy, type VenueSchedule } from '../chaosProxy.js';
-import { newestOutboxNote, openBaselinePage, recordAtLeast, sendFromBaseline, settledCount, type BaselineKind } from './deliveryPhones.js';
+import { newestOutboxNote, openBaselinePage, sendFromBaseline, settledCount, type BaselineKind } from './deliveryPhones.js';
 
 export const SYSTEMS = ['ours', 'ours, whole-note retries', 'plain fetch', 'Workbox BackgroundSyncPlugin'] as const;
 export type SystemName = (typeof SYSTEMS)[number];
@@ -173,7 +173,7 @@ export async function runDelivery(servers: Servers, phones: Phones, opts: RunOpt
     let audioBytes = 0;
     let lastSendMs = 0;
     for (const [i, seconds] of lengths.entries()) {
-      await Promise.all(recorders.map((page) => recordAtLeast(page, seconds)));
+      await Promise.all(recorders.map((page) => record(page, seconds)));
       await Promise.all(recorders.map(async (page) => {
         await page.getByRole('button', { name: 'Send' }).click();
         await page.getByRole('button', { name: 'Record' }).waitFor();

@@ -7,7 +7,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { contentDigestHeader } from '../../src/shared/api.js';
+import { contentDigestHeader } from '../../src/shared/contentDigest.js';
 import { RUNNER_SQL } from '../../server/db/runner-sql.js';
 import { startServer } from '../../tests/e2e/support/server.js';
 import { startFakeApple } from '../../tests/server/auth/fakeApple.js';
@@ -27,7 +27,7 @@ async function put(base: string, token: string): Promise<number> {
   const body = noteBody();
   const res = await fetch(`${base}/api/r/${token}/notes/${randomUUID()}?marker=mi-13&from=Bench`, {
     method: 'PUT',
-    headers: { 'content-type': 'audio/webm;codecs=opus', 'content-digest': contentDigestHeader(createHash('sha256').update(body).digest('base64')) },
+    headers: { 'content-type': 'audio/webm;codecs=opus', 'content-digest': contentDigestHeader(createHash('sha256').update(body).digest('hex')) },
     body: new Uint8Array(body),
   });
   await res.arrayBuffer();

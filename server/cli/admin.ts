@@ -3,6 +3,7 @@
  * DATABASE_URL, PUBLIC_URL). Results go to stdout as JSON; mistakes to stderr with exit code 2.
  */
 import { parseArgs } from 'node:util';
+import { MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
 import { RACES } from '../../src/shared/races.js';
 import { loadConfig } from '../config.js';
 import { openRepository } from '../db/index.js';
@@ -46,7 +47,7 @@ const COMMANDS: Record<string, Command> = {
   async 'create-link'(repo, args) {
     const { runner, race } = optionsOf(args, ['runner', 'race']);
     const name = runner!.trim();
-    if (name.length > 80) throw new UsageError('The runner name is too long (80 characters at most).');
+    if (name.length > MAX_RUNNER_NAME_LENGTH) throw new UsageError(`The runner name is too long (${MAX_RUNNER_NAME_LENGTH} characters at most).`);
     if (!(await repo.getRace(race!))) throw new UsageError(`Unknown race '${race}'. Race ids: ${RACES.map((r) => r.id).join(', ')}`);
     const token = newToken();
     await repo.createLink({ linkId: linkIdOf(token), runnerName: name, raceId: race!, createdAt: new Date().toISOString() });

@@ -4,7 +4,8 @@
  */
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { MAX_NOTE_BYTES, type NoteReceipt } from '../../src/shared/api.js';
+import type { NoteReceipt } from '../../src/shared/api.js';
+import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
 import { markersFor } from '../../src/shared/markers.js';
 import { AudioSniffer, NotAudioError } from '../audio/sniff.js';
 import type { LinkView, NoteRow, Repository } from '../db/repository.js';

@@ -6,15 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-
-/** Route -> prerendered file in dist (written by scripts/prerender.tsx). */
-const PAGES: Record<string, string> = {
-  '/': 'index.html',
-  '/terms': 'terms.html',
-  '/privacy': 'privacy.html',
-  '/r/:token': 'r.html',
-  '/s/:token': 's.html',
-};
+import { NOT_FOUND_PAGE, PAGES } from '../../src/shared/pages.js';
 
 function cacheControlFor(filePath: string): string {
   if (filePath.includes(`${path.sep}assets${path.sep}`)) return 'public, max-age=31536000, immutable';
@@ -38,13 +30,13 @@ export const site: FastifyPluginAsync<{ distDir: string }> = async (app, { distD
     return reply.code(status).sendFile(file);
   };
 
-  for (const [route, file] of Object.entries(PAGES)) {
+  for (const { route, file } of Object.values(PAGES)) {
     app.get(route, (_req, reply) => sendPage(reply, file));
   }
 
   app.setNotFoundHandler((req, reply) => {
     const wantsHtml = req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
-    if (wantsHtml && !req.url.startsWith('/api/')) return sendPage(reply, '404.html', 404);
+    if (wantsHtml && !req.url.startsWith('/api/')) return sendPage(reply, NOT_FOUND_PAGE.file, 404);
     return reply.code(404).send({ error: 'not_found', message: `Nothing is here: ${req.method} ${req.url.split('?')[0]}` });
   });
 };

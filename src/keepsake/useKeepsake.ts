@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { getKeepsake } from '../apiClient.js';
 import type { Keepsake } from '../shared/runnerApi.js';
 
 export type KeepsakeState =
@@ -16,16 +17,10 @@ export function useKeepsake(token: string): KeepsakeState {
   useEffect(() => {
     let live = true;
     const set = (next: KeepsakeState) => live && setState(next);
-    void (async () => {
-      try {
-        const response = await fetch(`/api/s/${encodeURIComponent(token)}`, { headers: { Accept: 'application/json' } });
-        if (response.ok) return set({ status: 'ready', keepsake: (await response.json()) as Keepsake });
-        if (response.status === 404) return set({ status: 'gone', message: GONE });
-      } catch {
-        // offline or the server is down: said below
-      }
-      set({ status: 'unreachable', message: UNREACHABLE });
-    })();
+    void getKeepsake(token).then((answer) => {
+      if (answer.ok) set({ status: 'ready', keepsake: answer.value });
+      else set(answer.reason === 'not-found' ? { status: 'gone', message: GONE } : { status: 'unreachable', message: UNREACHABLE });
+    });
     return () => {
       live = false;
     };

@@ -1,6 +1,6 @@
 import { useEffect, useState, type RefObject } from 'react';
 import type { RecordingDraft } from '../shared/notes.js';
-import { MAX_RECORDING_MS } from './mic.js';
+import { MAX_RECORDING_MS } from '../shared/limits.js';
 import type { RecorderState } from './useRecorder.js';
 
 interface Props {

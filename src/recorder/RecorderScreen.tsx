@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { LinkInfo } from '../shared/notes.js';
 import { enqueueRecording } from '../shared/outbox/index.js';
 import { DetailsFields } from './DetailsFields.js';
+import { FAILED, describeFailure } from './failures.js';
 import { NoteList } from './NoteList.js';
 import { RecordPanel } from './RecordPanel.js';
 import { StatusLine } from './StatusLine.js';
@@ -37,6 +38,12 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   const leftover = outbox.drafts.find((d) => d.id !== recorder.activeId && d.id !== reviewing && d.updatedAt > d.startedAt);
   const waiting = outbox.notes.filter((n) => n.state === 'waiting' || n.state === 'sending').length;
 
+  /** Runs what the person asked for; a failure becomes the alert line, never a silent drop. */
+  function act(action: () => Promise<unknown>, failed: string) {
+    setProblem(undefined);
+    action().catch((error: unknown) => setProblem(describeFailure(error, failed)));
+  }
+
   async function send(draftId: string, durationMs: number) {
     const chosen = link.markers.find((m) => m.id === marker);
     if (!chosen) return setProblem(`Choose the marker where ${runner} should hear your note.`);
@@ -62,7 +69,7 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
       <StatusLine online={online} waiting={waiting} backgroundSync={backgroundSync} />
       <section className="rec-card" aria-label="Your note">
         <DetailsFields markers={link.markers} marker={marker} name={name} onMarker={setMarker} onName={setName} runner={runner} />
-        {[storageWarning, recorder.warning, problem, state.phase === 'blocked' ? state.message : undefined]
+        {[storageWarning, outbox.failure, recorder.warning, problem, state.phase === 'blocked' ? state.message : undefined]
           .filter(Boolean)
           .map((text) => (
             <p key={text} className="rec-alert" role="alert">
@@ -74,11 +81,11 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
           meter={meter}
           leftover={leftover}
           sending={sending}
-          onRecord={() => void recorder.start()}
+          onRecord={() => act(recorder.start, FAILED.record)}
           onStop={recorder.stop}
           onSend={(id, ms) => void send(id, ms)}
-          onRecordAgain={(id) => void recorder.discard(id)}
-          onListen={(id) => void recorder.review(id, true)}
+          onRecordAgain={(id) => act(() => recorder.discard(id), FAILED.recordAgain)}
+          onListen={(id) => act(() => recorder.review(id, true), FAILED.listen)}
         />
       </section>
       <NoteList
@@ -86,8 +93,8 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
         notes={outbox.notes}
         progress={outbox.progress}
         heard={heard}
-        onRetry={(id) => void outbox.retry(id)}
-        onDelete={(id) => void outbox.remove(id)}
+        onRetry={(id) => act(() => outbox.retry(id), FAILED.retry)}
+        onDelete={(id) => act(() => outbox.remove(id), FAILED.delete)}
       />
     </>
   );

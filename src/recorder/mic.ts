@@ -1,16 +1,16 @@
 /** Microphone and MediaRecorder capabilities, and plain explanations when they are missing. */
+import { MAX_NOTE_BYTES } from '../shared/limits.js';
 
 /** FIELD-NOTES order: Opus in WebM, then MP4 (Safari), then Ogg, then the browser's default. */
 const PREFERRED_TYPES = ['audio/webm;codecs=opus', 'audio/mp4', 'audio/ogg;codecs=opus'];
 
 /** Speech needs little: about 24 kbps (a WhatsApp voice note is ~140 kB a minute). */
 export const AUDIO_BITS_PER_SECOND = 24_000;
-export const MAX_RECORDING_MS = 60_000;
 /**
- * The bitrate is only a hint, so a recording is also capped by size, below the server's
- * MAX_NOTE_BYTES (3 MiB, src/shared/api.ts; not imported here so typebox stays out of this chunk).
+ * The bitrate is only a hint, so a recording is also capped by size, half a MiB below the
+ * server's MAX_NOTE_BYTES so the last second's chunk still fits.
  */
-export const MAX_RECORDING_BYTES = 2.5 * 1024 * 1024;
+export const MAX_RECORDING_BYTES = MAX_NOTE_BYTES - 512 * 1024;
 
 export const VOICE_CONSTRAINTS: MediaStreamConstraints = {
   audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },

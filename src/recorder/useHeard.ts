@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
+import { getNoteHeard } from '../apiClient.js';
 import type { OutboxNote } from '../shared/notes.js';
-import type { NoteHeard } from '../shared/runnerApi.js';
 
 /** Race day is long; asking every two minutes is plenty and costs a few hundred bytes. */
 const POLL_MS = 2 * 60_000;
@@ -24,12 +24,10 @@ export function useHeard(token: string, notes: OutboxNote[]): Record<string, str
       const found: Record<string, string | null> = {};
       await Promise.all(
         unknown.split(',').map(async (id) => {
-          const response = await fetch(`/api/r/${encodeURIComponent(token)}/notes/${id}/status`, { cache: 'no-store' }).catch(() => undefined);
-          if (response?.status === 404) found[id] = null;
-          else if (response?.ok) {
-            const status = (await response.json()) as NoteHeard;
-            if (status.heardAtLabel) found[id] = status.heardAtLabel;
-          }
+          // Unreachable: ask again at the next poll; nothing is lost by not knowing yet.
+          const answer = await getNoteHeard(token, id);
+          if (!answer.ok && answer.reason === 'not-found') found[id] = null;
+          else if (answer.ok && answer.value.heardAtLabel) found[id] = answer.value.heardAtLabel;
         }),
       );
       if (!cancelled && Object.keys(found).length) setHeard((known) => ({ ...known, ...found }));

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { getLink } from '../apiClient.js';
 import type { LinkInfo } from '../shared/notes.js';
 import { loadLink, saveLink } from '../shared/outbox/index.js';
 
@@ -24,26 +25,21 @@ export function useLink(token: string): LinkState {
       })
       .catch(() => undefined);
     void (async () => {
-      let cachedOnFailure: LinkInfo | undefined;
-      try {
-        const response = await fetch(`/api/r/${encodeURIComponent(token)}`, { headers: { Accept: 'application/json' } });
-        if (response.ok) {
-          const link = (await response.json()) as LinkInfo;
-          fresh = true;
-          set({ status: 'ready', link, fromCache: false });
-          await saveLink(token, link).catch(() => undefined);
-          return;
-        }
-        if (response.status === 404) {
-          fresh = true;
-          set({ status: 'gone', message: GONE });
-          return;
-        }
-      } catch {
-        // Offline or the server is down: the copy kept on the device will do.
+      const answer = await getLink(token);
+      if (answer.ok) {
+        fresh = true;
+        set({ status: 'ready', link: answer.value, fromCache: false });
+        // Not keeping a copy only costs offline use later; the link works now.
+        await saveLink(token, answer.value).catch(() => undefined);
+        return;
       }
-      cachedOnFailure = (await loadLink(token).catch(() => undefined))?.link;
-      set(cachedOnFailure ? { status: 'ready', link: cachedOnFailure, fromCache: true } : { status: 'unreachable', message: UNREACHABLE });
+      if (answer.reason === 'not-found') {
+        fresh = true;
+        return set({ status: 'gone', message: GONE });
+      }
+      // Offline or the server is down: the copy kept on the device will do.
+      const cached = (await loadLink(token).catch(() => undefined))?.link;
+      set(cached ? { status: 'ready', link: cached, fromCache: true } : { status: 'unreachable', message: UNREACHABLE });
     })();
     return () => {
       live = false;

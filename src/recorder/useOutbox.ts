@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { uploadNote } from '../apiClient.js';
 import { OUTBOX_CHANNEL, OUTBOX_SYNC_TAG, isNoteDelivered, type OutboxBroadcast } from '../shared/messages.js';
 import type { OutboxNote, RecordingDraft } from '../shared/notes.js';
 import { deleteNote, listDrafts, listNotes, replayOutbox, retryNote } from '../shared/outbox/index.js';
-import { xhrTransport } from './xhrTransport.js';
+import { FAILED, describeFailure } from './failures.js';
 
 /** Never re-check sooner than this, so a note due now cannot spin the page. */
 const MIN_TIMER_MS = 1_000;
@@ -12,6 +13,8 @@ export interface OutboxView {
   drafts: RecordingDraft[];
   /** Upload progress by note id, 0..1, from whichever uploader has it. */
   progress: Record<string, number>;
+  /** Why the outbox cannot be read or replayed right now, in words; undefined when it works. */
+  failure?: string;
   /** Ask for an upload now; `force` skips backoff (back online, Retry, page load). */
   replay: (force?: boolean) => void;
   retry: (id: string) => Promise<void>;
@@ -39,15 +42,24 @@ export function useOutbox(token: string): OutboxView {
   const [notes, setNotes] = useState<OutboxNote[]>([]);
   const [drafts, setDrafts] = useState<RecordingDraft[]>([]);
   const [progress, setProgress] = useState<Record<string, number>>({});
+  const [failure, setFailure] = useState<string>();
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   const replay = useCallback((force = false) => {
     if (!navigator.onLine) return;
-    void replayOutbox(xhrTransport, { force }).catch((error: unknown) => console.error('Outbox replay failed', error));
+    // A note's own problems are on the note (lastError); this is the outbox itself failing.
+    void replayOutbox(uploadNote, { force }).catch((error: unknown) => setFailure(describeFailure(error, FAILED.send)));
   }, []);
 
   const refresh = useCallback(async () => {
-    const [nextNotes, nextDrafts] = await Promise.all([listNotes(token), listDrafts(token)]);
+    let nextNotes: OutboxNote[];
+    let nextDrafts: RecordingDraft[];
+    try {
+      [nextNotes, nextDrafts] = await Promise.all([listNotes(token), listDrafts(token)]);
+    } catch (error) {
+      return setFailure(describeFailure(error, FAILED.readNotes));
+    }
+    setFailure(undefined);
     setNotes(nextNotes);
     setDrafts(nextDrafts);
     // Wake up when the earliest waiting note is due again (backoff, Retry-After).
@@ -96,5 +108,5 @@ export function useOutbox(token: string): OutboxView {
     [replay],
   );
   const remove = useCallback(async (id: string) => deleteNote(id), []);
-  return { notes, drafts, progress, replay, retry, remove, refresh };
+  return { notes, drafts, progress, failure, replay, retry, remove, refresh };
 }

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { MAX_RECORDING_MS } from '../shared/limits.js';
 import { appendChunk, discardRecording, readRecording, startRecording, StorageFullError } from '../shared/outbox/index.js';
 import {
-  AUDIO_BITS_PER_SECOND, MAX_RECORDING_BYTES, MAX_RECORDING_MS, VOICE_CONSTRAINTS, chooseMimeType, microphoneErrorMessage, recordingUnavailableReason,
+  AUDIO_BITS_PER_SECOND, MAX_RECORDING_BYTES, VOICE_CONSTRAINTS, chooseMimeType, microphoneErrorMessage, recordingUnavailableReason,
 } from './mic.js';
+import { FAILED, describeFailure } from './failures.js';
 import { startLevelMeter } from './levelMeter.js';
 
 export type RecorderState =
@@ -102,7 +104,11 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
       void current.writes.then(async () => {
         const durationMs = Math.min(Date.now() - current.startedAt, MAX_RECORDING_MS, current.stored * 1000);
         session.current = undefined;
-        await show(id, false, durationMs).catch(() => setState({ phase: 'idle' }));
+        await show(id, false, durationMs).catch((error: unknown) => {
+          // The chunks stay on this phone as a draft; say so rather than just going back to idle.
+          setWarning(describeFailure(error, FAILED.listen));
+          setState({ phase: 'idle' });
+        });
       });
     };
     recorder.start(1000);

@@ -3,16 +3,11 @@
  * and serialises with these schemas, the recorder imports the static types.
  */
 import { Type, type Static } from 'typebox';
+import { MAX_FROM_LENGTH } from './limits.js';
 import { MARKER_ID_PATTERN } from './markers.js';
 
-/**
- * Largest note body the server accepts. 60 s of speech at Chrome's default Opus (~128 kbps) is
- * ~1 MB and Safari's AAC can run to ~2 MB; 3 MiB leaves headroom for container overhead.
- */
-export const MAX_NOTE_BYTES = 3 * 1024 * 1024;
-
-/** Longest sender name ('from'), in characters. */
-export const MAX_FROM_LENGTH = 60;
+// The limits live in limits.ts (importable without typebox); re-exported for the routes that validate with them.
+export { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from './limits.js';
 
 /** Link tokens: 32 base64url characters (192 random bits). */
 export const TOKEN_PATTERN = '^[A-Za-z0-9_-]{22,64}$';
@@ -81,8 +76,3 @@ export const NoteQuerySchema = Type.Object({
   }),
 });
 export type NoteQuery = Static<typeof NoteQuerySchema>;
-
-/** The header value a client sends for a body whose SHA-256 (raw bytes) is given in base64. */
-export function contentDigestHeader(sha256Base64: string): string {
-  return `sha-256=:${sha256Base64}:`;
-}

@@ -27,4 +27,7 @@ export function markersFor(units: readonly DistanceUnit[]): Marker[] {
   return markers;
 }
 
-export const MARKER_ID_PATTERN = '^(mi-([1-9]|1[0-9]|2[0-6])|km-(5|10|15|20|25|30|35|40)|finish)$';
+/** Every marker id any race can have, for validating requests: derived from the generator above. */
+export const MARKER_ID_PATTERN = `^(${markersFor(['mi', 'km'])
+  .map((marker) => marker.id)
+  .join('|')})$`;

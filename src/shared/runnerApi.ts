@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { MarkerSchema, NOTE_ID_PATTERN, TOKEN_PATTERN } from './api.js';
+import { MAX_RUNNER_NAME_LENGTH } from './limits.js';
 import { MARKER_ID_PATTERN } from './markers.js';
 
 const Uuid = Type.String({ pattern: NOTE_ID_PATTERN });
@@ -49,7 +50,7 @@ export const LinkSchema = Type.Object({
 
 export const NewEntrySchema = Type.Object({
   raceId: Type.String({ minLength: 1, maxLength: 64 }),
-  displayName: Type.String({ minLength: 1, maxLength: 60, pattern: '\\S' }),
+  displayName: Type.String({ minLength: 1, maxLength: MAX_RUNNER_NAME_LENGTH, pattern: '\\S' }),
 });
 
 export const EntrySchema = Type.Object({

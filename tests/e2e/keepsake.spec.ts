@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
+import { contentDigestHeader } from '../../src/shared/contentDigest';
 import { expect, test } from '@playwright/test';
 import { startFakeApple, type FakeApple } from '../server/auth/fakeApple';
 import { speechWav, startServer, type RunningServer } from './fixtures';
@@ -46,7 +47,7 @@ async function runnerWithNote() {
   const noteId = randomUUID();
   const put = await fetch(`${server.url}/api/r/${entry.link.token}/notes/${noteId}?marker=mi-13&from=Sam`, {
     method: 'PUT',
-    headers: { 'content-type': 'audio/webm;codecs=opus', 'content-digest': `sha-256=:${createHash('sha256').update(speech).digest('base64')}:` },
+    headers: { 'content-type': 'audio/webm;codecs=opus', 'content-digest': contentDigestHeader(createHash('sha256').update(speech).digest('hex')) },
     body: new Uint8Array(speech),
   });
   expect(put.status).toBe(201);

@@ -1,8 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, speechWav, test } from './fixtures';
 import {
-  analyseAudio, blobsWithSha256, fillDetails, launchPhone, noteStates, openRecorder, pageAudioSha256, record, screenshot,
-  serverNotes,
+  analyseAudio, blobsWithSha256, elapsedShown, fillDetails, launchPhone, noteStates, openRecorder, pageAudioSha256, record, screenshot,
+  serverNotes, waitForElapsed,
 } from './support/recorder';
 
 test.describe('the recorder, online', () => {
@@ -17,10 +17,12 @@ test.describe('the recorder, online', () => {
 
       await fillDetails(page, 'Mile 20', 'Sam');
       await page.getByRole('button', { name: 'Record' }).click();
-      await expect(page.getByTestId('elapsed')).toContainText('0:02');
+      await waitForElapsed(page, 2);
       await screenshot(page, 'recording');
       expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
-      await expect(page.getByTestId('elapsed')).toContainText('0:05', { timeout: 10_000 });
+      await waitForElapsed(page, 5);
+      // Under load the scan above can outlast a tick or two: the note is as long as the clock said at Stop.
+      const shown = await elapsedShown(page);
       await page.getByRole('button', { name: 'Stop' }).click();
       await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
       await screenshot(page, 'review');
@@ -41,8 +43,9 @@ test.describe('the recorder, online', () => {
       const [file] = await blobsWithSha256(server, recordedSha);
       expect(file).toBeDefined();
       const audio = await analyseAudio(file!);
-      expect(audio.seconds).toBeGreaterThan(4);
-      expect(audio.seconds).toBeLessThan(7);
+      expect(shown).toBeGreaterThanOrEqual(5);
+      expect(audio.seconds).toBeGreaterThan(shown - 1);
+      expect(audio.seconds).toBeLessThan(shown + 2);
       expect(audio.activeShare).toBeGreaterThan(0.4);
     } finally {
       await context.close();
@@ -58,7 +61,7 @@ test.describe('the recorder, when something is in the way', () => {
       const page = await openRecorder(context, server, token);
       await fillDetails(page, 'Mile 13', 'Jo');
       await page.getByRole('button', { name: 'Record' }).click();
-      await expect(page.getByTestId('elapsed')).toContainText('0:04', { timeout: 10_000 });
+      await waitForElapsed(page, 4);
       await page.reload();
       await expect(page.getByTestId('leftover')).toContainText('You have an unfinished recording');
       await screenshot(page, 'recovered');

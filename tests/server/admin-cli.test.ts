@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
 import { BACKENDS } from './support/backends.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { fakeWebm, putNote, sha256Hex } from './support/uploads.js';
@@ -38,6 +39,14 @@ describe.each(BACKENDS)('npm run admin on %s', (kind) => {
     expect(link.json().runner.displayName).toBe('Pat Lee');
   });
 
+  it('should accept a runner name of exactly the longest length the runner API accepts', async () => {
+    const name = 'P'.repeat(MAX_RUNNER_NAME_LENGTH);
+    const { code, stdout } = await admin(env, 'create-link', '--runner', name, '--race', 'chicago-2025');
+    expect(code).toBe(0);
+    const link = await t.app.inject({ url: `/api/r/${JSON.parse(stdout).token}` });
+    expect(link.json().runner.displayName).toBe(name);
+  });
+
   it('should list the notes of a link with their status, then revoke the link', async () => {
     const { stdout } = await admin(env, 'create-link', '--runner', 'Kim', '--race', 'berlin-2025');
     const { token } = JSON.parse(stdout);
@@ -59,6 +68,8 @@ describe.each(BACKENDS)('npm run admin on %s', (kind) => {
   it.each([
     [['create-link', '--runner', 'Pat'], /Missing --race/],
     [['create-link', '--runner', 'Pat', '--race', 'mars-2025'], /Unknown race 'mars-2025'/],
+    // The same limit as a runner's name in the runner API (MAX_RUNNER_NAME_LENGTH).
+    [['create-link', '--runner', 'P'.repeat(MAX_RUNNER_NAME_LENGTH + 1), '--race', 'chicago-2025'], /too long \(60 characters at most\)/],
     [['list-notes', '--token', 'not-a-real-token'], /No link has this token/],
     [['revoke-link'], /Missing --token/],
     [['launch-rockets'], /Unknown command 'launch-rockets'/],

@@ -5,10 +5,7 @@ export async function sha256Hex(data: ArrayBuffer): Promise<string> {
   return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function contentDigestHeader(hex: string): string {
-  const bytes = hex.match(/../g)?.map((pair) => parseInt(pair, 16)) ?? [];
-  return `sha-256=:${btoa(String.fromCharCode(...bytes))}:`;
-}
+export { contentDigestHeader } from '../contentDigest.js';
 
 export function concatChunks(chunks: readonly ArrayBuffer[]): ArrayBuffer {
   const total = chunks.reduce((sum, c) => sum + c.byteLength, 0);

@@ -1,11 +1,11 @@
 /** Helpers to build note uploads the way the recorder sends them. */
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { contentDigestHeader } from '../../../src/shared/api.js';
+import { contentDigestHeader } from '../../../src/shared/contentDigest.js';
 import { linkIdOf, newToken } from '../../../server/links.js';
 import type { Repository } from '../../../server/db/repository.js';
 
-export const digestOf = (body: Buffer) => contentDigestHeader(createHash('sha256').update(body).digest('base64'));
+export const digestOf = (body: Buffer) => contentDigestHeader(createHash('sha256').update(body).digest('hex'));
 export const sha256Hex = (body: Buffer) => createHash('sha256').update(body).digest('hex');
 
 /** A link made straight in the repository, as the admin CLI would. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_NOTE_BYTES } from '../../../src/shared/api.js';
+import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
 import {
   MAX_RECORDING_BYTES, chooseMimeType, microphoneErrorMessage, recordingUnavailableReason,
 } from '../../../src/recorder/mic.js';

@@ -1,0 +1,48 @@
+/**
+ * The page's one client for the server's JSON API (the recorder and the keepsake). No React:
+ * each function returns the answer as data, so a hook only decides what the person sees.
+ */
+import type { LinkInfo } from './shared/notes.js';
+import type { Keepsake, NoteHeard } from './shared/runnerApi.js';
+
+/**
+ * PUT /api/r/:token/notes/:id: the page's note upload, handed to the outbox's replay
+ * (src/shared/outbox/replay.ts), which owns the request and what each answer means.
+ */
+export { xhrTransport as uploadNote } from './recorder/xhrTransport.js';
+
+export type ApiAnswer<T> =
+  | { ok: true; value: T }
+  /** 404: the server does not know this link, note or share (or no longer). */
+  | { ok: false; reason: 'not-found' }
+  /** No answer (offline, server down) or one we cannot use (a 5xx, a proxy's page). */
+  | { ok: false; reason: 'unreachable' };
+
+async function getJson<T>(path: string, init: RequestInit = {}): Promise<ApiAnswer<T>> {
+  try {
+    const response = await fetch(path, { ...init, headers: { Accept: 'application/json' } });
+    if (response.status === 404) return { ok: false, reason: 'not-found' };
+    if (!response.ok) return { ok: false, reason: 'unreachable' };
+    return { ok: true, value: (await response.json()) as T };
+  } catch {
+    // fetch rejects only when no answer came; json() when the body is not JSON.
+    return { ok: false, reason: 'unreachable' };
+  }
+}
+
+const part = encodeURIComponent;
+
+/** GET /api/r/:token: the runner, race and markers of a recorder link. */
+export function getLink(token: string): Promise<ApiAnswer<LinkInfo>> {
+  return getJson(`/api/r/${part(token)}`);
+}
+
+/** GET /api/r/:token/notes/:id/status: where the runner heard a note, if they have. */
+export function getNoteHeard(token: string, noteId: string): Promise<ApiAnswer<NoteHeard>> {
+  return getJson(`/api/r/${part(token)}/notes/${part(noteId)}/status`, { cache: 'no-store' });
+}
+
+/** GET /api/s/:token: the notes a runner chose to share. */
+export function getKeepsake(token: string): Promise<ApiAnswer<Keepsake>> {
+  return getJson(`/api/s/${part(token)}`);
+}

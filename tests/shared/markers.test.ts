@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { MARKER_ID_PATTERN, markersFor } from '../../src/shared/markers.js';
+
+const pattern = new RegExp(MARKER_ID_PATTERN);
+const everyId = new Set(markersFor(['mi', 'km']).map((marker) => marker.id));
+
+describe('marker ids', () => {
+  it('should accept every id the generator makes, for miles-only and mixed races', () => {
+    for (const units of [['mi'], ['km'], ['mi', 'km']] as const) {
+      for (const { id } of markersFor(units)) expect(id).toMatch(pattern);
+    }
+  });
+
+  it('should accept exactly the generated ids among every unit and distance up to 100 and near misses', () => {
+    const candidates = ['finish', 'Finish', 'finish ', ' mi-1', 'mi-01', 'mi-1x', 'km-05', 'mile-1', ''];
+    for (const unit of ['mi', 'km', 'MI', 'm']) {
+      for (let n = -1; n <= 100; n++) candidates.push(`${unit}-${n}`);
+    }
+    const accepted = candidates.filter((candidate) => pattern.test(candidate));
+    expect(new Set(accepted)).toEqual(everyId);
+  });
+});
