@@ -16,12 +16,15 @@ import { openApi } from './routes/runner/openapi.js';
 import { site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { openBlobStore } from './storage/index.js';
+import { createUploadService, type UploadService } from './uploads/service.js';
 import { startConversionWorker, type ConversionWorker } from './worker/conversion.js';
 import { startOrphanSweeper, type OrphanSweeper } from './worker/orphans.js';
 
 export interface AppParts {
   repo: Repository;
   blobs: BlobStore;
+  /** Resumable uploads; undefined when RESUMABLE_UPLOADS=off. */
+  uploads?: UploadService;
 }
 
 /** What index.ts needs for a graceful stop. */
@@ -60,7 +63,13 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
       pollMs, leaseMs: config.convertLeaseMs, events: metrics.conversion,
     });
   }
+  const quota = createUploadQuota(repo.quota, config.uploads);
+  const uploads = config.resumableUploads
+    ? createUploadService({ repo, blobs, quota, log: app.log.child({ component: 'uploads' }), onAccepted: () => worker?.nudge(), expiryMs: config.uploadExpiryMs })
+    : undefined;
+  const stopSweeping = uploads?.startSweeping(Math.min(config.uploadExpiryMs / 4, 10 * 60_000));
   app.addHook('onClose', async () => {
+    stopSweeping?.();
     if (worker) await stopWorker(worker, repo, config.shutdownGraceMs, app.log);
     await sweeper?.stop();
     await repo.close();
@@ -87,11 +96,12 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     repo,
     blobs,
     config,
-    quota: createUploadQuota(repo.quota, config.uploads),
+    quota,
     openUploads: createOpenUploads(config.uploads.openUploadsPerAddress),
     onNoteAccepted: () => worker?.nudge(),
+    uploads,
   });
   await app.register(site, { distDir: config.distDir });
   const built: FastifyInstance = app;
-  return Object.assign(built, { repo, blobs, drain });
+  return Object.assign(built, { repo, blobs, drain, uploads });
 }

@@ -56,6 +56,10 @@ export interface Config {
   headersTimeoutMs: number;
   /** A connection that sends and receives nothing this long is closed (a stalled upload ends here). */
   idleTimeoutMs: number;
+  /** Resumable note uploads (IETF draft); RESUMABLE_UPLOADS=off makes every upload a whole PUT again. */
+  resumableUploads: boolean;
+  /** How long an unfinished resumable upload is kept before it and its parts are removed. */
+  uploadExpiryMs: number;
 }
 
 export interface UploadLimits {
@@ -151,5 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     headersTimeoutMs: positiveInt(env, 'HEADERS_TIMEOUT_MS', 15_000),
     idleTimeoutMs: positiveInt(env, 'IDLE_TIMEOUT_MS', 30_000),
+    resumableUploads: !['off', '0', 'false'].includes((env.RESUMABLE_UPLOADS ?? 'on').toLowerCase()),
+    uploadExpiryMs: positiveInt(env, 'UPLOAD_EXPIRY_HOURS', 24) * 60 * 60 * 1000,
   };
 }

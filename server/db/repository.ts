@@ -11,10 +11,11 @@ import { createOpsStore, type OpsStore } from './ops-store.js';
 import { createQuotaStore, type QuotaStore } from './quota-store.js';
 import { createRefreshStore, type RefreshStore } from './refresh-store.js';
 import { createRunnerStore, type RunnerStore } from './runner-store.js';
+import { createUploadStore, type UploadStore } from './upload-store.js';
 import { createBlobRefStore, type BlobRefStore } from './blob-refs-store.js';
 
 export type * from './types.js';
-export type { BlobRefStore, JobStore, LinkStore, NoteStore, QuotaStore, RefreshStore, RunnerStore };
+export type { BlobRefStore, JobStore, LinkStore, NoteStore, QuotaStore, RefreshStore, RunnerStore, UploadStore };
 
 export interface Repository extends LinkStore, NoteStore, JobStore {
   /** Creates the tables when missing and seeds the races. Safe to run on every start. */
@@ -30,6 +31,8 @@ export interface Repository extends LinkStore, NoteStore, JobStore {
   refresh: RefreshStore;
   /** Which blob keys rows refer to, for the orphan sweep. */
   blobRefs: BlobRefStore;
+  /** Unfinished resumable uploads (offsets, parts, append leases), on the same connection. */
+  uploads: UploadStore;
 }
 
 export function createRepository(db: Database): Repository {
@@ -42,6 +45,7 @@ export function createRepository(db: Database): Repository {
     quota: createQuotaStore(db),
     refresh: createRefreshStore(db),
     blobRefs: createBlobRefStore(db),
+    uploads: createUploadStore(db),
     migrate: () => migrate(db),
     close: () => db.close(),
   };

@@ -25,8 +25,10 @@ export interface UploadQuota {
    * Counts the upload against its address and holds room for it on the link, in one transaction:
    * a 429 when the address has started too many this window or the link is full. Resolves to the
    * function that frees the room if the upload then fails; a stored note needs no release.
+   * `holdMs`: how long the room stays held if nobody frees it (a resumable upload holds it until
+   * it expires, so unfinished uploads count against the link).
    */
-  admit(address: string, link: LinkToFill, bytes: number): Promise<() => Promise<void>>;
+  admit(address: string, link: LinkToFill, bytes: number, holdMs?: number): Promise<() => Promise<void>>;
 }
 
 export function createUploadQuota(store: QuotaStore, limits: UploadLimits, now: () => number = Date.now): UploadQuota {
@@ -38,7 +40,7 @@ export function createUploadQuota(store: QuotaStore, limits: UploadLimits, now: 
   };
 
   return {
-    async admit(address, link, bytes) {
+    async admit(address, link, bytes, holdMs = RESERVATION_MS) {
       const at = now();
       const windowStart = at - (at % limits.uploadWindowMs);
       await pruneNowAndThen(at, windowStart);
@@ -46,7 +48,7 @@ export function createUploadQuota(store: QuotaStore, limits: UploadLimits, now: 
       const release = () => store.releaseNote(id);
       const { addressAdmitted, roomHeld } = await store.admit(
         { address, windowStart, max: limits.uploadsPerAddress },
-        { id, linkId: link.linkId, noteId: link.noteId, bytes, now: at, expiresAt: at + RESERVATION_MS, maxNotes: limits.linkMaxNotes, maxBytes: limits.linkMaxBytes },
+        { id, linkId: link.linkId, noteId: link.noteId, bytes, now: at, expiresAt: at + holdMs, maxNotes: limits.linkMaxNotes, maxBytes: limits.linkMaxBytes },
       );
       if (!addressAdmitted) {
         if (roomHeld) await release();

@@ -53,17 +53,29 @@ const tooLarge = () =>
   new ApiProblem(413, 'too_large', `This recording is too big to send (the limit is ${MAX_NOTE_BYTES / 1024 / 1024} MB). Please record a shorter note.`);
 const notAudio = (empty = false) =>
   new ApiProblem(415, 'not_audio', empty ? 'The note arrived empty. Please record it again.' : "This file isn't a voice recording we can play. Please record the note again.");
-const conflict = () =>
+export const noteConflict = () =>
   new ApiProblem(409, 'note_conflict', 'A different recording was already sent with this note id. Nothing was changed.');
 
 /** The same id with the same bytes is a retry: answer as the first time. Anything else is a conflict. */
-function answerForExisting(existing: NoteRow, linkId: string, sha256: string): NoteReceipt {
-  if (existing.linkId !== linkId || existing.sha256 !== sha256) throw conflict();
+export function answerForExisting(existing: NoteRow, linkId: string, sha256: string): NoteReceipt {
+  if (existing.linkId !== linkId || existing.sha256 !== sha256) throw noteConflict();
   return receiptOf(existing);
 }
 
-export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promise<NoteReceipt> {
-  const { repo, log } = deps;
+export interface CheckedNote {
+  noteId: string;
+  linkId: string;
+  sha256: string;
+  /** The media type plus a known codec parameter, never the header verbatim. */
+  contentType: string;
+  /** The sender's name, NFC, without control or bidi characters. */
+  from: string;
+  /** The note already stored under this id, if any: the caller answers with answerForExisting. */
+  existing: NoteRow | undefined;
+}
+
+/** Everything a note upload (whole or resumable) must pass before its body is read: digest, type, size, name, marker. */
+export async function checkNoteRequest(repo: Repository, upload: Omit<NoteUpload, 'body' | 'address'>): Promise<CheckedNote> {
   const noteId = upload.noteId.toLowerCase();
   const claimedSha256 = sha256FromContentDigest(upload.contentDigest);
   if (!claimedSha256) {
@@ -81,15 +93,19 @@ export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promis
   if (!markersFor(link.race.units).some((m) => m.id === upload.marker)) {
     throw new ApiProblem(400, 'unknown_marker', `${link.race.name} has no marker '${upload.marker}'. Please pick a marker from the list.`);
   }
+  return { noteId, linkId, sha256: claimedSha256, contentType, from, existing: await repo.findNote(noteId) };
+}
 
-  const existing = await repo.findNote(noteId);
+export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promise<NoteReceipt> {
+  const { log } = deps;
+  const { noteId, linkId, sha256: claimedSha256, contentType, from, existing } = await checkNoteRequest(deps.repo, upload);
   if (existing) return answerForExisting(existing, linkId, claimedSha256);
   if (!upload.body || upload.contentLength === 0) throw notAudio(true);
 
   // After the retry check: a note already stored is answered as before even on a full link.
   const releaseRoom = await deps.quota.admit(
     upload.address,
-    { linkId, noteId, runnerName: link.runnerName },
+    { linkId, noteId, runnerName: upload.link.runnerName },
     Math.min(upload.contentLength ?? MAX_NOTE_BYTES, MAX_NOTE_BYTES),
   );
   try {

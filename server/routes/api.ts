@@ -10,6 +10,7 @@ import { installApiErrors } from '../plugins/api-errors.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { OpenUploads } from '../notes/open-uploads.js';
 import type { UploadQuota } from '../notes/quota.js';
+import type { UploadService } from '../uploads/service.js';
 import { recorderApi } from './recorder.js';
 import { runnerApi } from './runner/index.js';
 
@@ -20,9 +21,11 @@ export interface ApiOptions {
   quota: UploadQuota;
   openUploads: OpenUploads;
   onNoteAccepted: () => void;
+  /** Resumable uploads; undefined when RESUMABLE_UPLOADS=off (the upload routes then 404). */
+  uploads?: UploadService;
 }
 
-export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, quota, openUploads, onNoteAccepted }) => {
+export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, quota, openUploads, onNoteAccepted, uploads }) => {
   installApiErrors(app);
   // An unknown /api path is a 404 whatever its body: the not-found answer reads none.
   app.removeAllContentTypeParsers();
@@ -31,6 +34,6 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
-  await app.register(recorderApi, { repo, blobs, rateLimitPerMinute: config.rateLimitPerMinute, quota, openUploads, onNoteAccepted });
+  await app.register(recorderApi, { repo, blobs, rateLimitPerMinute: config.rateLimitPerMinute, quota, openUploads, onNoteAccepted, uploads });
   await app.register(runnerApi, { repo, blobs, config });
 };

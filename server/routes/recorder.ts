@@ -19,6 +19,8 @@ import type { OpenUploads } from '../notes/open-uploads.js';
 import type { UploadQuota } from '../notes/quota.js';
 import { receiveNote } from '../notes/receive.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import type { UploadService } from '../uploads/service.js';
+import { createUpload, isUploadCreation, readAhead, uploadRoutes } from './uploads.js';
 
 export interface RecorderApiOptions {
   repo: Repository;
@@ -27,6 +29,8 @@ export interface RecorderApiOptions {
   quota: UploadQuota;
   openUploads: OpenUploads;
   onNoteAccepted: () => void;
+  /** Resumable uploads, when turned on (RESUMABLE_UPLOADS). */
+  uploads?: UploadService;
 }
 
 const tooManyOpen = () =>
@@ -82,6 +86,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
 
   app.put('/r/:token/notes/:noteId', {
     bodyLimit: MAX_NOTE_BYTES,
+    ...(opts.uploads && { preParsing: readAhead }),
     schema: { summary: 'Send a note (idempotent by note id and Content-Digest)', params: NoteParamsSchema, querystring: NoteQuerySchema, response: { 201: NoteReceiptSchema } },
     // Before the body is read: an address holds a few uploads open at most, stalled or not.
     onRequest: async (req, reply) => {
@@ -90,6 +95,10 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
       reply.raw.once('close', () => openUploads.release(req.ip));
     },
   }, async (req, reply) => {
+    if (opts.uploads && isUploadCreation(req)) {
+      await createUpload(opts.uploads, req, reply, { link: liveLink(req), ...req.params, ...req.query });
+      return;
+    }
     const declared = req.headers['content-length'];
     const receipt = await receiveNote({ repo, blobs, quota, log: req.log, onAccepted: opts.onNoteAccepted }, {
       link: liveLink(req),
@@ -120,4 +129,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
       heardAt: note.play.playedAt, heardAtMarker: note.play.marker, heardAtLabel: labelOf(note.play.marker),
     };
   });
+
+  // The upload resources of resumable uploads, beside the note's PUT (their creation).
+  if (opts.uploads) await app.register(uploadRoutes, { uploads: opts.uploads, liveLink });
 };

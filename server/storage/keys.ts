@@ -11,3 +11,9 @@ export const newOriginalKey = (noteId: string, sha256: string): string =>
 
 /** The converted file's one place. The worker writes it before recording it, so deletion removes it by id too. */
 export const convertedKey = (noteId: string): string => `converted/${noteId}.m4a`;
+
+/**
+ * One part of a resumable upload, named by where it starts and by the append that wrote it: an
+ * append whose lease ran out can then never overwrite the part of the one that took over.
+ */
+export const uploadPartKey = (noteId: string, offset: number, owner: string): string => `uploads/${noteId}/${offset}-${owner}`;

@@ -32,6 +32,10 @@ export interface OutboxNote {
   deliveredAt?: number;
   /** The audio of a delivered note is freed after a while; the small record stays. */
   audioFreed?: boolean;
+  /** A resumable upload of it was begun: the next attempt asks the server what it holds first. */
+  uploadStarted?: boolean;
+  /** Bytes the server last said it holds of this note (resumable uploads). */
+  uploadOffset?: number;
 }
 
 /** A recording in progress (or cut short by a reload or crash), its chunks stored apart. */

@@ -4,5 +4,6 @@ export * from './digest.js';
 export * from './errors.js';
 export * from './lock.js';
 export * from './replay.js';
+export * from './resume.js';
 export * from './store.js';
 export * from './transport.js';

@@ -1,8 +1,9 @@
 /** Owns the replay policy: which note goes next, what each server answer means, backoff. */
 import type { OutboxNote } from '../notes.js';
 import { LINK_FULL_ERRORS } from '../refusals.js';
-import { contentDigestHeader } from './digest.js';
 import { withUploaderLock, type LockOptions } from './lock.js';
+import { sendNote } from './resume.js';
+import type { Transport, UploadResponse } from './transport.js';
 import { allNotes, announce, freeDeliveredAudio, readAudio, updateNote } from './store.js';
 
 export const BACKOFF_BASE_MS = 2_000;
@@ -14,22 +15,6 @@ export const BACKOFF_CAP_MS = 5 * 60_000;
  */
 export const NETWORK_BACKOFF_CAP_MS = 30_000;
 const RETRY_AFTER_CAP_MS = 60 * 60_000;
-
-export interface UploadRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: ArrayBuffer;
-}
-
-export interface UploadResponse {
-  status: number;
-  /** Response text; the server sends JSON { error, message } for errors. */
-  body: string;
-  retryAfter: string | null;
-}
-
-/** PUTs one note. Rejects only when no answer came back (network down, aborted). */
-export type Transport = (request: UploadRequest, onProgress?: (fraction: number) => void) => Promise<UploadResponse>;
 
 export interface ReplayOptions extends LockOptions {
   /** Ignore backoff (not a server's Retry-After): the page came online, or the person asked. */
@@ -47,15 +32,6 @@ export interface ReplayReport {
   waiting: number;
   /** When the earliest waiting note is due, for a page timer. */
   nextAttemptAt?: number;
-}
-
-export function uploadRequest(note: OutboxNote, body: ArrayBuffer): UploadRequest {
-  const query = new URLSearchParams({ marker: note.marker, from: note.from });
-  return {
-    url: `/api/r/${encodeURIComponent(note.token)}/notes/${encodeURIComponent(note.id)}?${query}`,
-    headers: { 'Content-Type': note.contentType, 'Content-Digest': contentDigestHeader(note.sha256) },
-    body,
-  };
 }
 
 export function backoffDelay(attempts: number, random: () => number = Math.random, cap = BACKOFF_CAP_MS): number {
@@ -149,17 +125,15 @@ async function attempt(note: OutboxNote, transport: Transport, now: () => number
       lastError: 'The recording of this note is missing on this phone. Please record it again.',
     }));
   }
-  let response: UploadResponse;
-  try {
-    response = await transport(uploadRequest(claimed, audio), (fraction) =>
-      announce({ type: 'outbox-progress', noteId: note.id, fraction }),
-    );
-  } catch {
-    response = { status: 0, body: '', retryAfter: null };
-  }
+  const response = await sendNote(claimed, audio, transport, {
+    save: async (progress) => void (await updateNote(note.id, (n) => ({ ...n, ...progress }))),
+    progress: (fraction) => announce({ type: 'outbox-progress', noteId: note.id, fraction }),
+  });
   const status = response.status;
   if (status >= 200 && status < 300) {
-    return updateNote(note.id, (n) => ({ ...n, state: 'delivered', deliveredAt: now(), lastStatus: status, lastError: undefined }));
+    return updateNote(note.id, (n) => ({
+      ...n, state: 'delivered', deliveredAt: now(), lastStatus: status, lastError: undefined, uploadStarted: false, uploadOffset: n.bytes,
+    }));
   }
   if (isRetryable(status) && !isLinkFull(response)) {
     const cap = status === 0 ? NETWORK_BACKOFF_CAP_MS : BACKOFF_CAP_MS;

@@ -34,6 +34,7 @@ async function allRows(t: RunnerTestApp, kind: BackendKind): Promise<string[]> {
   const tables: [string, string][] = [
     ['accounts', 'id'], ['sessions', 'id'], ['entries', 'id'], ['runners', 'id'], ['links', 'id'],
     ['notes', 'id'], ['jobs', 'note_id'], ['note_plays', 'note_id'], ['shares', 'id'],
+    ['uploads', 'note_id'], ['upload_parts', 'note_id'],
   ];
   const rows: string[] = [];
   if (kind === 'sqlite') {
@@ -90,8 +91,20 @@ describe.each([['sqlite', 'disk'], ['postgres', 'S3']] as const)('DELETE /api/me
     await t.call(session, 'POST', `/api/notes/${ids[0]}/played`, { playedAt: new Date().toISOString(), marker: 'mi-5' });
     await t.call(session, 'POST', '/api/shares', { entryId: entry.id });
     await t.call(session, 'POST', '/api/shares', { noteId: ids[1] });
+    // A note still on its way: a resumable upload holding its first part.
+    const unfinished = crypto.randomUUID();
+    const partial = await t.app.inject({
+      method: 'PUT', url: `/api/r/${entry.token}/notes/${unfinished}?marker=mi-13&from=Sam`,
+      headers: {
+        'content-type': 'audio/webm;codecs=opus', 'content-digest': digestOf(speech),
+        'upload-complete': '?0', 'upload-length': String(speech.length),
+      },
+      payload: speech.subarray(0, 1000),
+    });
+    expect(partial.statusCode, partial.body).toBe(201);
+    expect(partial.headers['upload-offset']).toBe('1000');
     await t.call(session, 'POST', `/api/entries/${entry.id}/link`);
-    return { session, entry, ids };
+    return { session, entry, ids, unfinished };
   }
 
   it('should leave no row and no file of the runner, and keep everyone else’s', async () => {
@@ -100,8 +113,8 @@ describe.each([['sqlite', 'disk'], ['postgres', 'S3']] as const)('DELETE /api/me
     const shareUrl = (await t.call(leaving.session, 'POST', '/api/shares', { entryId: leaving.entry.id })).json().url as string;
     const rowsBefore = await allRows(t, kind);
     const filesBefore = await allFiles(t, storage);
-    const isLeavingNote = (f: string) => leaving.ids.some((id) => f.includes(id));
-    expect(filesBefore.filter(isLeavingNote)).toHaveLength(4); // two originals, two M4As
+    const isLeavingNote = (f: string) => [...leaving.ids, leaving.unfinished].some((id) => f.includes(id));
+    expect(filesBefore.filter(isLeavingNote)).toHaveLength(5); // two originals, two M4As, one part of an unfinished upload
 
     const res = await t.call(leaving.session, 'DELETE', '/api/me');
     expect(res.statusCode).toBe(204);
@@ -111,12 +124,13 @@ describe.each([['sqlite', 'disk'], ['postgres', 'S3']] as const)('DELETE /api/me
     const rowsAfter = await allRows(t, kind);
     expect(rowsAfter.filter((r) => !rowsBefore.includes(r))).toEqual([]);
     const perTable = (rows: string[]) => rows.reduce<Record<string, number>>((n, r) => ({ ...n, [r.split(':')[0]!]: (n[r.split(':')[0]!] ?? 0) + 1 }), {});
-    // Exactly one runner's worth went: account, session, entry, its runners row, old and new link, two notes, the receipt, three shares.
-    const removed = { accounts: 1, sessions: 1, entries: 1, runners: 1, links: 2, notes: 2, note_plays: 1, shares: 3 };
+    // Exactly one runner's worth went: account, session, entry, its runners row, old and new link, two notes, the receipt,
+    // three shares, and the unfinished upload with its part.
+    const removed = { accounts: 1, sessions: 1, entries: 1, runners: 1, links: 2, notes: 2, note_plays: 1, shares: 3, uploads: 1, upload_parts: 1 };
     expect(perTable(rowsBefore.filter((r) => !rowsAfter.includes(r)))).toEqual(removed);
     expect(rowsAfter).toContain(`accounts:${staying.session.runner.id}`);
     expect(rowsAfter).toContain(`entries:${staying.entry.id}`);
-    expect(rowsAfter.join(' ')).not.toMatch(new RegExp([leaving.session.runner.id, leaving.entry.id, ...leaving.ids].join('|')));
+    expect(rowsAfter.join(' ')).not.toMatch(new RegExp([leaving.session.runner.id, leaving.entry.id, ...leaving.ids, leaving.unfinished].join('|')));
 
     // Their links, share and session answer 404/401 now.
     expect((await t.app.inject({ url: `/api/r/${leaving.entry.token}` })).statusCode).toBe(404);

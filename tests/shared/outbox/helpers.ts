@@ -25,10 +25,14 @@ export async function queuedNote(chunks: ArrayBuffer[] = [bytes(1, 2, 3)], marke
   return enqueueRecording(id, { marker, markerLabel: marker, from: 'Sam', durationMs: 1000 }, now);
 }
 
-/** A transport that answers from a script of statuses (or 'network' to reject) and logs calls. */
+/**
+ * A transport that answers uploads from a script of statuses (or 'network' to reject) and logs
+ * them; it asks like a server that keeps no resumable uploads (HEAD: 404, not logged).
+ */
 export function scriptedTransport(script: (number | 'network')[], retryAfter: string | null = null) {
   const calls: UploadRequest[] = [];
   const transport = async (request: UploadRequest): Promise<UploadResponse> => {
+    if (request.method === 'HEAD') return { status: 404, body: '{}', retryAfter: null };
     calls.push(request);
     const next = script.length > 1 ? script.shift()! : script[0]!;
     if (next === 'network') throw new TypeError('Failed to fetch');

@@ -1,0 +1,157 @@
+/**
+ * Appending to an upload: one holder at a time (a lease row in the database, so it holds across
+ * servers), the body streamed into a part blob that is durable before its row moves the offset.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import { MAX_NOTE_BYTES } from '../../src/shared/api.js';
+import { AudioSniffer, NotAudioError } from '../audio/sniff.js';
+import type { UploadRow, UploadStore } from '../db/upload-store.js';
+import { ApiProblem } from '../http/problem.js';
+import { BlobTooLargeError, type BlobStore } from '../storage/blob-store.js';
+import { uploadPartKey } from '../storage/keys.js';
+import { skipBytes, type CutTolerantBody } from './body.js';
+import { mismatchingOffset, uploadBusy, uploadNotFound } from './protocol.js';
+
+/** A holder renews well before this runs out; a crashed holder frees the upload after it. */
+export const LEASE_MS = 15_000;
+const RENEW_EVERY_MS = 5_000;
+/** Silence on an append's connection this long counts as a cut (the phone lost its signal). */
+export const APPEND_IDLE_MS = 10_000;
+/** How long a request waits for another server's append to finish before answering 503. */
+const LEASE_WAIT_MS = 3_000;
+
+export interface AppendDeps {
+  uploads: UploadStore;
+  blobs: BlobStore;
+  log: FastifyBaseLogger;
+  now?: () => number;
+}
+
+/** Appends running in this process, so a newer request for the same upload can end them at once. */
+export interface LocalHolders {
+  running: Map<string, { stop(): void; finished: Promise<void> }>;
+}
+
+export const createLocalHolders = (): LocalHolders => ({ running: new Map() });
+
+
+export interface Lease {
+  owner: string;
+  upload: UploadRow;
+  /** Set by the running append: ends its body when a newer request takes over. */
+  stopBody?: () => void;
+  /** Frees the upload for the next request; always called, in a finally. */
+  release(): Promise<void>;
+}
+
+/**
+ * Takes the upload's lease. An append still running here is ended first (the draft's
+ * recommendation: the client has given up on it); one on another server gets a few seconds.
+ */
+export async function takeLease(deps: AppendDeps, holders: LocalHolders, noteId: string): Promise<Lease> {
+  const now = deps.now ?? Date.now;
+  const owner = randomUUID();
+  const deadline = now() + LEASE_WAIT_MS;
+  for (;;) {
+    const local = holders.running.get(noteId);
+    if (local) {
+      local.stop();
+      await local.finished;
+    }
+    const before = await deps.uploads.find(noteId);
+    if (!before) throw uploadNotFound();
+    if (await deps.uploads.lease(noteId, owner, now(), LEASE_MS)) {
+      // A holder whose lease ran out (a crashed server) may have left a part blob no row names.
+      if (before.leaseOwner && before.leaseUntil < now()) {
+        await deps.blobs.delete(uploadPartKey(noteId, before.offset, before.leaseOwner)).catch(() => {});
+      }
+      const upload = (await deps.uploads.find(noteId))!;
+      let finish!: () => void;
+      const finished = new Promise<void>((resolve) => (finish = resolve));
+      const lease: Lease = {
+        owner,
+        upload,
+        release: async () => {
+          try {
+            await deps.uploads.release(noteId, owner);
+          } finally {
+            if (holders.running.get(noteId)?.finished === finished) holders.running.delete(noteId);
+            finish();
+          }
+        },
+      };
+      holders.running.set(noteId, { stop: () => lease.stopBody?.(), finished });
+      return lease;
+    }
+    if (now() > deadline) throw uploadBusy(Math.ceil(LEASE_MS / 1000 / 4));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export interface AppendRequest {
+  /** Watched from the start of the request, so a cut during the checks keeps what arrived. */
+  body: CutTolerantBody;
+  /** Where the body starts in the note. */
+  bodyOffset: number;
+  /** Creation requests resend the note from 0: skip what the server has. A PATCH must match exactly. */
+  mayOverlap: boolean;
+}
+
+export interface AppendResult {
+  offset: number;
+  /** The connection dropped (or went idle) before the body ended. */
+  cut: boolean;
+}
+
+/** Streams one request body into a new part and commits it. The lease must be held. */
+export async function appendPart(deps: AppendDeps, lease: Lease, req: AppendRequest): Promise<AppendResult> {
+  const { upload, owner } = lease;
+  const start = upload.offset;
+  if (req.bodyOffset > start || (req.bodyOffset < start && !req.mayOverlap)) throw mismatchingOffset(start, req.bodyOffset);
+  const room = (upload.length ?? MAX_NOTE_BYTES) - start;
+
+  const { body } = req;
+  lease.stopBody = body.stop;
+  const now = deps.now ?? Date.now;
+  const renewing = setInterval(() => void deps.uploads.renew(upload.noteId, owner, now(), LEASE_MS).catch(() => {}), RENEW_EVERY_MS);
+  const key = uploadPartKey(upload.noteId, start, owner);
+  try {
+    let stream: Readable = body.stream;
+    if (req.bodyOffset < start) stream = stream.pipe(skipBytes(start - req.bodyOffset));
+    // The first bytes decide whether this is audio at all, as for a whole PUT.
+    const sniffer = start === 0 ? new AudioSniffer() : undefined;
+    if (sniffer) {
+      sniffer.on('error', () => {});
+      stream = stream.pipe(sniffer);
+    }
+    let stored;
+    try {
+      stored = await deps.blobs.put(key, stream, { maxBytes: Math.max(0, room), contentType: upload.contentType });
+    } catch (thrown) {
+      const err = sniffer?.errored ?? thrown;
+      await deps.blobs.delete(key).catch(() => {});
+      // Too few bytes arrived before a cut to judge them: keep nothing, the client sends again.
+      if (err instanceof NotAudioError && body.cut()) return { offset: start, cut: true };
+      if (err instanceof NotAudioError) throw new ApiProblem(415, 'not_audio', "This file isn't a voice recording we can play. Please record the note again.");
+      if (err instanceof BlobTooLargeError) throw new ApiProblem(413, 'too_large', 'This upload is longer than the note it belongs to.');
+      throw err;
+    }
+    if (stored.bytes === 0) {
+      await deps.blobs.delete(key);
+      return { offset: start, cut: body.cut() };
+    }
+    const offset = await deps.uploads.addPart(upload.noteId, owner, { offset: start, bytes: stored.bytes, sha256: stored.sha256, blobKey: key });
+    if (offset === undefined) {
+      // The lease ran out while this body trickled in and someone else moved on: drop this part.
+      await deps.blobs.delete(key).catch(() => {});
+      const current = await deps.uploads.find(upload.noteId);
+      throw mismatchingOffset(current?.offset ?? start, req.bodyOffset);
+    }
+    return { offset, cut: body.cut() };
+  } finally {
+    clearInterval(renewing);
+    lease.stopBody = undefined;
+  }
+}

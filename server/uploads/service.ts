@@ -1,0 +1,256 @@
+/**
+ * Resumable note uploads (draft-ietf-httpbis-resumable-upload): creation through the note's own
+ * PUT, offset retrieval (HEAD), append (PATCH), cancellation (DELETE) and expiry. Routes call
+ * this; it calls the repository and the blob store. State lives only there, so any server can
+ * continue an upload another one began, and a restart loses nothing that was reported.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import { MAX_NOTE_BYTES, type NoteReceipt } from '../../src/shared/api.js';
+import type { LinkView, Repository } from '../db/repository.js';
+import type { UploadRow } from '../db/upload-store.js';
+import { ApiProblem } from '../http/problem.js';
+import type { UploadQuota } from '../notes/quota.js';
+import { answerForExisting, checkNoteRequest, noteConflict } from '../notes/receive.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import { uploadPartKey } from '../storage/keys.js';
+import type { CutTolerantBody } from './body.js';
+import { appendPart, createLocalHolders, LEASE_MS, takeLease, type AppendResult, type Lease } from './append.js';
+import { completeUpload, discardUpload } from './complete.js';
+import { completedUpload, inconsistentLength, PARTIAL_UPLOAD_TYPE, uploadNotFound } from './protocol.js';
+
+export interface UploadServiceDeps {
+  repo: Repository;
+  blobs: BlobStore;
+  log: FastifyBaseLogger;
+  onAccepted: () => void;
+  /** The per-link and per-address limits: an unfinished upload holds its room until it expires. */
+  quota: UploadQuota;
+  expiryMs: number;
+  now?: () => number;
+}
+
+/** What a creation or append request ended with. */
+export type UploadOutcome =
+  | { kind: 'complete'; receipt: NoteReceipt }
+  | { kind: 'partial'; offset: number; upload: UploadRow }
+  /** The connection dropped: what arrived is stored; nobody reads this answer. */
+  | { kind: 'cut'; offset: number };
+
+export interface UploadState {
+  offset: number;
+  complete: boolean;
+  length: number | null;
+  expiresAt?: number;
+}
+
+/** Every request names the live link it came through; the recorder's routes checked it. */
+export interface Creation {
+  link: LinkView;
+  /** The client's address as the server trusts it (TRUST_PROXY), for the per-address rate. */
+  address: string;
+  noteId: string;
+  marker: string;
+  from: string;
+  contentType: string | undefined;
+  contentLength: number | undefined;
+  /** Repr-Digest or Content-Digest of the whole note. */
+  digest: string | string[] | undefined;
+  uploadLength: number | undefined;
+  complete: boolean;
+  /** Read from the start of the request (see routes/uploads.ts), so a cut during the checks keeps what arrived. */
+  body: CutTolerantBody | undefined;
+  /** Called once the upload resource exists, before the body is read (the 104 interim response). */
+  onResource?: (upload: UploadRow) => void;
+}
+
+export interface Append {
+  link: LinkView;
+  noteId: string;
+  offset: number | undefined;
+  complete: boolean | undefined;
+  uploadLength: number | undefined;
+  contentLength: number | undefined;
+  contentType: string | undefined;
+  body: CutTolerantBody | undefined;
+}
+
+export type UploadService = ReturnType<typeof createUploadService>;
+
+export function createUploadService(deps: UploadServiceDeps) {
+  const { repo, blobs, log } = deps;
+  const now = deps.now ?? Date.now;
+  const holders = createLocalHolders();
+  const appendDeps = { uploads: repo.uploads, blobs, log, now };
+
+  /** This link's upload of the note, or 404: another link's upload is as good as missing. */
+  async function uploadOf(linkId: string, noteId: string): Promise<UploadRow | undefined> {
+    const upload = await repo.uploads.find(noteId.toLowerCase());
+    return upload && upload.linkId === linkId ? upload : undefined;
+  }
+
+  /** Records a length learnt from this request; a different one than before is the draft's error. */
+  async function settleLength(upload: UploadRow, length: number | undefined): Promise<void> {
+    if (length === undefined) return;
+    if (length > MAX_NOTE_BYTES) throw new ApiProblem(413, 'too_large', `This recording is too big to send (the limit is ${MAX_NOTE_BYTES / 1024 / 1024} MB). Please record a shorter note.`);
+    if (upload.length !== null && upload.length !== length) throw inconsistentLength();
+    if (length < upload.offset) throw inconsistentLength();
+    if (upload.length === null) {
+      await repo.uploads.setLength(upload.noteId, length);
+      upload.length = length;
+    }
+  }
+
+  /** Lets the body drain if the request is refused before it is used. */
+  async function withBody<T>(body: CutTolerantBody | undefined, work: (body: CutTolerantBody | undefined) => Promise<T>): Promise<T> {
+    try {
+      return await work(body);
+    } finally {
+      body?.dispose();
+    }
+  }
+
+  async function run(lease: Lease, body: CutTolerantBody | undefined, bodyOffset: number, mayOverlap: boolean, complete: boolean): Promise<UploadOutcome> {
+    let result: AppendResult = { offset: lease.upload.offset, cut: false };
+    if (body) result = await appendPart(appendDeps, lease, { body, bodyOffset, mayOverlap });
+    if (result.cut) return { kind: 'cut', offset: result.offset };
+    const upload = { ...lease.upload, offset: result.offset };
+    if (!complete) return { kind: 'partial', offset: result.offset, upload };
+    if (upload.length === null) {
+      await repo.uploads.setLength(upload.noteId, result.offset);
+      upload.length = result.offset;
+    }
+    if (upload.length !== result.offset) throw inconsistentLength();
+    return { kind: 'complete', receipt: await completeUpload(deps, upload) };
+  }
+
+  return {
+    /** A note PUT carrying Upload-Complete: the same checks as a whole PUT, then an upload resource. */
+    create: (c: Creation): Promise<UploadOutcome> => withBody(c.body, async (body) => {
+      const checked = await checkNoteRequest(repo, { ...c, contentDigest: c.digest });
+      if (checked.existing) return { kind: 'complete', receipt: answerForExisting(checked.existing, checked.linkId, checked.sha256) };
+      if (c.complete && c.uploadLength !== undefined && c.contentLength !== undefined && c.uploadLength !== c.contentLength) throw inconsistentLength();
+      const created = await repo.uploads.create({
+        noteId: checked.noteId,
+        linkId: checked.linkId,
+        marker: c.marker,
+        from: checked.from,
+        contentType: checked.contentType,
+        sha256: checked.sha256,
+        length: null,
+        createdAt: new Date(now()).toISOString(),
+        expiresAt: now() + deps.expiryMs,
+      });
+      if (created) {
+        // A new upload counts against the link and the address like a whole PUT, and keeps its
+        // room until it completes (the stored note then counts itself) or expires.
+        const bytes = Math.min(c.uploadLength ?? c.contentLength ?? MAX_NOTE_BYTES, MAX_NOTE_BYTES);
+        await deps.quota.admit(c.address, { linkId: checked.linkId, noteId: checked.noteId, runnerName: c.link.runnerName }, bytes, deps.expiryMs)
+          .catch(async (err: unknown) => {
+            await discardUpload(deps, checked.noteId, []);
+            throw err;
+          });
+      }
+      const upload = await uploadOf(checked.linkId, checked.noteId);
+      // Same id, other bytes or other link: the same conflict a whole PUT gets.
+      if (!upload || upload.sha256 !== checked.sha256) throw noteConflict();
+      await settleLength(upload, c.uploadLength ?? (c.complete ? c.contentLength : undefined));
+      c.onResource?.(upload);
+      const lease = await takeLease(appendDeps, holders, checked.noteId);
+      try {
+        return await run(lease, body, 0, true, c.complete);
+      } finally {
+        await lease.release();
+      }
+    }),
+
+    /** HEAD: the offset the server holds. Ends a running append first, so the answer is never stale. */
+    async state({ linkId }: LinkView, noteId: string): Promise<UploadState> {
+      const upload = await uploadOf(linkId, noteId);
+      if (!upload) return finishedState(linkId, noteId);
+      let lease: Lease;
+      try {
+        lease = await takeLease(appendDeps, holders, upload.noteId);
+      } catch (err) {
+        if (err instanceof ApiProblem && err.code === 'upload_not_found') return finishedState(linkId, noteId);
+        throw err;
+      }
+      await lease.release();
+      const { offset, length, expiresAt } = lease.upload;
+      return { offset, complete: false, length, expiresAt };
+    },
+
+    /** PATCH with application/partial-upload at Upload-Offset. */
+    append: (a: Append): Promise<UploadOutcome> => withBody(a.body, async (body) => {
+      const { linkId } = a.link;
+      if ((a.contentType ?? '').split(';')[0]!.trim().toLowerCase() !== PARTIAL_UPLOAD_TYPE) {
+        throw new ApiProblem(415, 'not_partial_upload', `An append must have Content-Type: ${PARTIAL_UPLOAD_TYPE}.`);
+      }
+      if (a.offset === undefined || a.complete === undefined) {
+        throw new ApiProblem(400, 'bad_request', 'An append needs Upload-Offset and Upload-Complete headers.');
+      }
+      // Gone while we waited for the lease: a racing append completed it, or it was cancelled.
+      const missing = async () => {
+        if ((await finishedState(linkId, a.noteId).catch(() => undefined))?.complete) return completedUpload();
+        return uploadNotFound();
+      };
+      const upload = await uploadOf(linkId, a.noteId);
+      if (!upload) throw await missing();
+      const lease = await takeLease(appendDeps, holders, upload.noteId).catch(async (err: unknown) => {
+        throw err instanceof ApiProblem && err.code === 'upload_not_found' ? await missing() : err;
+      });
+      try {
+        const end = a.complete && a.contentLength !== undefined ? a.offset + a.contentLength : undefined;
+        await settleLength(lease.upload, a.uploadLength ?? end);
+        return await run(lease, body, a.offset, false, a.complete);
+      } finally {
+        await lease.release();
+      }
+    }),
+
+    /** DELETE: the client gave up on this upload; its parts go. */
+    async cancel({ linkId }: LinkView, noteId: string): Promise<void> {
+      const upload = await uploadOf(linkId, noteId);
+      if (!upload) throw uploadNotFound();
+      const lease = await takeLease(appendDeps, holders, upload.noteId);
+      try {
+        await discardUpload(deps, upload.noteId, await repo.uploads.parts(upload.noteId));
+      } finally {
+        await lease.release();
+      }
+    },
+
+    /** Removes unfinished uploads past their expiry, rows and parts. Returns how many went. */
+    async sweep(at = now()): Promise<number> {
+      const owner = randomUUID();
+      let removed = 0;
+      for (const upload of await repo.uploads.expired(at, 100)) {
+        if (!(await repo.uploads.lease(upload.noteId, owner, at, LEASE_MS))) continue;
+        const parts = await repo.uploads.parts(upload.noteId);
+        // A crash between committing the note and removing its upload leaves the note's original among the parts.
+        const note = await repo.findNote(upload.noteId);
+        if (upload.leaseOwner) await blobs.delete(uploadPartKey(upload.noteId, upload.offset, upload.leaseOwner)).catch(() => {});
+        await discardUpload(deps, upload.noteId, parts, note?.originalKey);
+        removed++;
+      }
+      return removed;
+    },
+
+    /** Sweeps now and then in the background; the returned function stops it. */
+    startSweeping(everyMs: number): () => void {
+      const timer = setInterval(() => {
+        this.sweep().catch((err: unknown) => log.error({ err }, 'sweeping expired uploads failed'));
+      }, everyMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+  };
+
+  /** No upload row: either the note arrived (complete) or there is nothing here. */
+  async function finishedState(linkId: string, noteId: string): Promise<UploadState> {
+    const note = await repo.findNote(noteId.toLowerCase());
+    if (!note || note.linkId !== linkId) throw uploadNotFound();
+    return { offset: note.bytes, complete: true, length: note.bytes };
+  }
+}
