@@ -5,7 +5,7 @@
 import { finished, type Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { NoteReceipt } from '../../src/shared/api.js';
-import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
+import { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from '../../src/shared/limits.js';
 import { markersFor } from '../../src/shared/markers.js';
 import { AudioSniffer, NotAudioError } from '../audio/sniff.js';
 import type { LinkView, NoteRow, Repository } from '../db/repository.js';
@@ -86,7 +86,7 @@ export async function checkNoteRequest(repo: Repository, upload: Omit<NoteUpload
   if (upload.contentLength !== undefined && upload.contentLength > MAX_NOTE_BYTES) throw tooLarge();
   const contentType = cleanContentType(mediaType, upload.contentType!);
   const from = cleanSenderName(upload.from);
-  if (!from) throw new ApiProblem(400, 'invalid_from', 'Please enter your name (1 to 60 characters) so the runner knows who the note is from.');
+  if (!from) throw new ApiProblem(400, 'invalid_from', `Please enter your name (1 to ${MAX_FROM_LENGTH} characters) so the runner knows who the note is from.`);
 
   const { link } = upload;
   const { linkId } = link;

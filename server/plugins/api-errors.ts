@@ -8,6 +8,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiError } from '../../src/shared/api.js';
+import { MAX_FROM_LENGTH } from '../../src/shared/limits.js';
 import {
   ApiProblem, entryNotFound, invalidNoteId, keepsakeNotFound, linkNotFound, noteNotFound, shareNotFound,
 } from '../http/problem.js';
@@ -28,7 +29,7 @@ const MALFORMED_PARAM: Record<string, () => ApiProblem> = {
 /** Sentences for the fields a person fills in on the recorder; ajv's wording is for developers. */
 const FIELD_PROBLEM: Record<string, () => ApiProblem> = {
   marker: () => new ApiProblem(400, 'unknown_marker', 'Please pick a mile marker from the list (for example mi-13 or finish).'),
-  from: () => new ApiProblem(400, 'invalid_from', 'Please enter your name (1 to 60 characters) so the runner knows who the note is from.'),
+  from: () => new ApiProblem(400, 'invalid_from', `Please enter your name (1 to ${MAX_FROM_LENGTH} characters) so the runner knows who the note is from.`),
 };
 
 const notUnderstood = () => new ApiProblem(400, 'bad_request', 'The request was not understood. Please reload the page and try again.');

@@ -10,8 +10,8 @@ import type { Readable } from 'node:stream';
 import {
   ApiErrorSchema, MAX_NOTE_BYTES, NoteParamsSchema, NoteQuerySchema, NoteReceiptSchema, RecorderLinkSchema, TokenParamsSchema,
 } from '../../src/shared/api.js';
-import { markersFor } from '../../src/shared/markers.js';
-import { NoteHeardSchema, RecorderNoteParamsSchema, type NoteHeard } from '../../src/shared/runnerApi.js';
+import { markerLabel, markersFor } from '../../src/shared/markers.js';
+import { NoteHeardSchema, type NoteHeard } from '../../src/shared/runnerApi.js';
 import type { LinkView, Repository } from '../db/repository.js';
 import { ApiProblem, linkNotFound, noteNotFound } from '../http/problem.js';
 import { linkIdOf } from '../links.js';
@@ -40,15 +40,11 @@ const tooManyOpen = () =>
     connection: 'close',
   });
 
-const ALL_MARKERS = markersFor(['mi', 'km']);
-const labelOf = (marker: string) => ALL_MARKERS.find((m) => m.id === marker)?.label ?? marker;
 
 export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async (app, opts) => {
   const { repo, blobs, quota, openUploads } = opts;
-  // Note bodies are raw audio of any type: hand the request stream to the route untouched, so
-  // nothing is buffered whole and the route judges the type by the bytes. No recorder route takes JSON.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+  // Note bodies reach the routes as the raw request stream: the parent (routes/api.ts) hands every
+  // body over untouched, so nothing is buffered whole and the route judges the type by the bytes.
 
   // A first line against a runaway client, counted in this process's memory (per server). The
   // limits that must hold across servers (notes per link, uploads per address) are counted in
@@ -118,7 +114,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
     // Each sender's page polls this for every delivered note; it must not spend the link's upload
     // budget (as before it moved here, it has no limit of its own).
     config: { rateLimit: false },
-    schema: { summary: 'For the sender’s recorder: whether its own note was heard, and where', params: RecorderNoteParamsSchema, response: { 200: NoteHeardSchema, 404: ApiErrorSchema } },
+    schema: { summary: 'For the sender’s recorder: whether its own note was heard, and where', params: NoteParamsSchema, response: { 200: NoteHeardSchema, 404: ApiErrorSchema } },
   }, async (req): Promise<NoteHeard> => {
     const note = await repo.runner.findNoteWithPlay(req.params.noteId.toLowerCase());
     // The note must have come through this very link: a note id alone, or a link alone, tells nothing.
@@ -126,7 +122,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
     if (!note.play) return { id: note.id, status: note.status };
     return {
       id: note.id, status: note.status,
-      heardAt: note.play.playedAt, heardAtMarker: note.play.marker, heardAtLabel: labelOf(note.play.marker),
+      heardAt: note.play.playedAt, heardAtMarker: note.play.marker, heardAtLabel: markerLabel(note.play.marker),
     };
   });
 

@@ -1,4 +1,5 @@
 import type { LinkInfo } from '../shared/notes.js';
+import { MAX_FROM_LENGTH } from '../shared/limits.js';
 
 interface Props {
   markers: LinkInfo['markers'];
@@ -29,7 +30,7 @@ export function DetailsFields({ markers, marker, name, onMarker, onName, runner 
         <input
           type="text"
           value={name}
-          maxLength={60}
+          maxLength={MAX_FROM_LENGTH}
           autoComplete="name"
           placeholder="So they know who it's from"
           onChange={(e) => onName(e.target.value)}

@@ -58,7 +58,7 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
       // Only promise background sending where the browser accepted the request.
       void requestBackgroundSync().then(setBackgroundSync);
     } catch (error) {
-      setProblem(error instanceof Error ? error.message : 'This note could not be saved. Try again.');
+      setProblem(describeFailure(error, FAILED.save));
     } finally {
       setSending(false);
     }

@@ -10,6 +10,7 @@ export function describeFailure(error: unknown, fallback: string): string {
 /** Fallback sentences, one per action: what failed and what the person can do. */
 export const FAILED = {
   record: 'Recording could not start. Reload the page and try again.',
+  save: 'This note could not be saved on this phone. Try again.',
   listen: 'This recording could not be opened. Try again, or record again.',
   recordAgain: 'This recording could not be removed from this phone. Try again.',
   retry: 'This note could not be queued again. Try again in a moment.',

@@ -42,13 +42,18 @@ export function useOutbox(token: string): OutboxView {
   const [notes, setNotes] = useState<OutboxNote[]>([]);
   const [drafts, setDrafts] = useState<RecordingDraft[]>([]);
   const [progress, setProgress] = useState<Record<string, number>>({});
-  const [failure, setFailure] = useState<string>();
+  // Two sources of failure, kept apart: a good read must not erase a stopped send, and the reverse.
+  const [readFailure, setReadFailure] = useState<string>();
+  const [sendFailure, setSendFailure] = useState<string>();
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   const replay = useCallback((force = false) => {
     if (!navigator.onLine) return;
     // A note's own problems are on the note (lastError); this is the outbox itself failing.
-    void replayOutbox(uploadNote, { force }).catch((error: unknown) => setFailure(describeFailure(error, FAILED.send)));
+    void replayOutbox(uploadNote, { force }).then(
+      () => setSendFailure(undefined),
+      (error: unknown) => setSendFailure(describeFailure(error, FAILED.send)),
+    );
   }, []);
 
   const refresh = useCallback(async () => {
@@ -57,9 +62,9 @@ export function useOutbox(token: string): OutboxView {
     try {
       [nextNotes, nextDrafts] = await Promise.all([listNotes(token), listDrafts(token)]);
     } catch (error) {
-      return setFailure(describeFailure(error, FAILED.readNotes));
+      return setReadFailure(describeFailure(error, FAILED.readNotes));
     }
-    setFailure(undefined);
+    setReadFailure(undefined);
     setNotes(nextNotes);
     setDrafts(nextDrafts);
     // Wake up when the earliest waiting note is due again (backoff, Retry-After).
@@ -108,5 +113,5 @@ export function useOutbox(token: string): OutboxView {
     [replay],
   );
   const remove = useCallback(async (id: string) => deleteNote(id), []);
-  return { notes, drafts, progress, failure, replay, retry, remove, refresh };
+  return { notes, drafts, progress, failure: readFailure ?? sendFailure, replay, retry, remove, refresh };
 }

@@ -31,3 +31,8 @@ export function markersFor(units: readonly DistanceUnit[]): Marker[] {
 export const MARKER_ID_PATTERN = `^(${markersFor(['mi', 'km'])
   .map((marker) => marker.id)
   .join('|')})$`;
+
+const ALL_MARKERS = markersFor(['mi', 'km']);
+
+/** 'Mile 13' for 'mi-13'; an id no race has is shown as it is. */
+export const markerLabel = (id: string): string => ALL_MARKERS.find((m) => m.id === id)?.label ?? id;

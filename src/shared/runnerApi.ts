@@ -116,10 +116,6 @@ export const NoteHeardSchema = Type.Object({
   heardAtLabel: Type.Optional(Type.String()),
 });
 export type NoteHeard = Static<typeof NoteHeardSchema>;
-export const RecorderNoteParamsSchema = Type.Object({
-  token: Type.String({ pattern: TOKEN_PATTERN }),
-  noteId: Uuid,
-});
 
 export const ShareTokenParamsSchema = Type.Object({ token: Type.String({ pattern: TOKEN_PATTERN }) });
 export const ShareAudioParamsSchema = Type.Object({ token: Type.String({ pattern: TOKEN_PATTERN }), id: Uuid });

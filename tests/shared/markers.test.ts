@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MARKER_ID_PATTERN, markersFor } from '../../src/shared/markers.js';
+import { MARKER_ID_PATTERN, markerLabel, markersFor } from '../../src/shared/markers.js';
 
 const pattern = new RegExp(MARKER_ID_PATTERN);
 const everyId = new Set(markersFor(['mi', 'km']).map((marker) => marker.id));
@@ -18,5 +18,11 @@ describe('marker ids', () => {
     }
     const accepted = candidates.filter((candidate) => pattern.test(candidate));
     expect(new Set(accepted)).toEqual(everyId);
+  });
+
+  it('should label a marker id as a person reads it, and leave an unknown id as it is', () => {
+    expect(markerLabel('mi-13')).toBe('Mile 13');
+    expect(markerLabel('finish')).toBe('Finish');
+    expect(markerLabel('mi-99')).toBe('mi-99');
   });
 });

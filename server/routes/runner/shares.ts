@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiErrorSchema } from '../../../src/shared/api.js';
-import { markersFor } from '../../../src/shared/markers.js';
+import { markerLabel } from '../../../src/shared/markers.js';
 import {
   IdParamsSchema, NoContentSchema, KeepsakeSchema, NewShareSchema, ShareAudioParamsSchema, ShareSchema, ShareTokenParamsSchema, type Keepsake,
 } from '../../../src/shared/runnerApi.js';
@@ -14,8 +14,6 @@ import type { EntryNote, Share } from '../../db/repository.js';
 import { requireRunner, BEARER, type RunnerContext } from './context.js';
 
 const bearer = BEARER;
-const ALL_MARKERS = markersFor(['mi', 'km']);
-const labelOf = (marker: string) => ALL_MARKERS.find((m) => m.id === marker)?.label ?? marker;
 
 
 export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
@@ -75,7 +73,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
       runner: { displayName: entry.displayName },
       race: { id: entry.race.id, name: entry.race.name, date: entry.race.date },
       notes: notes.map((n) => ({
-        id: n.id, marker: n.marker, markerLabel: labelOf(n.marker), from: n.from, durationMs: n.durationMs,
+        id: n.id, marker: n.marker, markerLabel: markerLabel(n.marker), from: n.from, durationMs: n.durationMs,
         audioUrl: `/api/s/${req.params.token}/notes/${n.id}/audio`,
       })),
     };
