@@ -14,7 +14,7 @@ import pg from 'pg';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../../src/shared/runnerApi.js';
-import { startFakeApple, type FakeApple } from '../auth/fakeApple.js';
+import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../auth/fakeApple.js';
 import { decodedSeconds, FORMATS, makeSpeech } from '../support/audio.js';
 import { createBackend, type TestBackend } from '../support/backends.js';
 import { uploadTo } from '../support/remote-uploads.js';
@@ -55,6 +55,9 @@ beforeAll(async () => {
     SESSION_SECRET: 'two-servers-share-this-secret-0123456789',
     APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, PUBLIC_URL,
     CONVERT_WORKER: 'on', CONVERT_LEASE_MS: String(LEASE_MS), METRICS: 'on',
+    // Every phone here is 127.0.0.1: the per-address limits (tested across servers in
+    // tests/server/notes/quota.test.ts) would refuse most uploads of this test, which is about sharing work.
+    UPLOADS_PER_ADDRESS: '1000', OPEN_UPLOADS_PER_ADDRESS: '100',
   };
   for (const name of ['a', 'b']) servers.push(await startServerProcess({ ...env, DATA_DIR: path.join(dir, name) }, 60_000));
 }, 240_000);
@@ -101,7 +104,7 @@ describe('two servers on one PostgreSQL and one S3 store', () => {
   it('should store each note once and convert it once while both take uploads and both workers compete', async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const signIn = await fetch(`${a.base}/api/auth/apple`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identityToken: await apple.token({ sub: `apple-${randomUUID()}` }) }),
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identityToken: await apple.token({ sub: `apple-${randomUUID()}` }), nonce: FAKE_APPLE_NONCE }),
     });
     expect(signIn.status).toBe(200);
     session = (await signIn.json()) as Session;
