@@ -21,6 +21,10 @@ export default defineConfig({
     },
   },
   test: {
+    // Vitest runs (cores - 1) files at once: one on a 2-core machine. The server tests mostly wait
+    // (idle timeouts, slow uploads, child servers, ffmpeg), so three at once cut the wall time
+    // without starving the CPU.
+    maxWorkers: 3,
     projects: [
       {
         test: {

@@ -35,14 +35,14 @@ export async function freePort(): Promise<number> {
 }
 
 async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
     const up = await fetch(url, { method: 'HEAD' }).then(() => true, () => false);
     if (up) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`server did not start within 30 s:\n${output()}`);
+  throw new Error(`server did not start within 60 s:\n${output()}`);
 }
 
 export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
