@@ -7,6 +7,8 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 const NOTE_UPLOAD = /^\/api\/r\/[^/]+\/(notes|uploads)\//;
+/** Where a note is sent whole (the resumable upload's creation); failUploads' faults meet only these. */
+const NOTE_CREATION = /^\/api\/r\/[^/]+\/notes\//;
 
 export type UploadFault = { kind: 'status'; status: number } | { kind: 'cut'; afterBytes: number };
 
@@ -28,7 +30,7 @@ export interface FaultProxy {
   /** Refuses new connections and cuts open ones: the server is unreachable. */
   down(): void;
   up(): void;
-  /** The next note uploads meet these faults, one each, in order. */
+  /** The next note creations (PUT/POST under /notes/) meet these faults, one each, in order. */
   failUploads(...faults: UploadFault[]): void;
   /**
    * From now on every connection dies once it has carried `afterBytes` of upload bodies, as a
@@ -55,7 +57,7 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
     const isUpload = NOTE_UPLOAD.test(path) && req.method !== 'GET';
     const seen: UploadSeen | undefined = isUpload ? { method: req.method!, path, fate: 'passed', bodyBytes: 0, forwardedBytes: 0 } : undefined;
     if (seen) uploads.push(seen);
-    const listed = isUpload ? faults.shift() : undefined;
+    const listed = isUpload && NOTE_CREATION.test(path) ? faults.shift() : undefined;
     // A fault listed by failUploads cuts the request even when its body is shorter; the link's budget only past it.
     const budget = isUpload && !listed && cutEvery !== undefined ? cutEvery - (carried.get(req.socket) ?? 0) : undefined;
     const fault: UploadFault | undefined = listed ?? (budget !== undefined ? { kind: 'cut', afterBytes: budget } : undefined);
