@@ -6,7 +6,9 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-const NOTE_UPLOAD = /^\/api\/r\/[^/]+\/notes\//;
+const NOTE_UPLOAD = /^\/api\/r\/[^/]+\/(notes|uploads)\//;
+/** Where a note is sent whole (the resumable upload's creation); failUploads' faults meet only these. */
+const NOTE_CREATION = /^\/api\/r\/[^/]+\/notes\//;
 
 export type UploadFault = { kind: 'status'; status: number } | { kind: 'cut'; afterBytes: number };
 
@@ -16,18 +18,27 @@ export interface UploadSeen {
   /** What the proxy did: passed it on, answered with a status, or cut it. */
   fate: 'passed' | 'status' | 'cut';
   bodyBytes: number;
+  /** Body bytes passed on to the server (all of them unless cut). */
+  forwardedBytes: number;
   status?: number;
 }
 
 export interface FaultProxy {
   url: string;
-  /** Every note upload (PUT/POST/PATCH/HEAD under /api/r/:token/notes/) in arrival order. */
+  /** Every note upload (PUT/POST under /api/r/:token/notes/, PATCH/HEAD under .../uploads/) in arrival order. */
   readonly uploads: UploadSeen[];
   /** Refuses new connections and cuts open ones: the server is unreachable. */
   down(): void;
   up(): void;
-  /** The next note uploads meet these faults, one each, in order. */
+  /** The next note creations (PUT/POST under /notes/) meet these faults, one each, in order. */
   failUploads(...faults: UploadFault[]): void;
+  /**
+   * From now on every connection dies once it has carried `afterBytes` of upload bodies, as a
+   * venue link that never stays up for a whole note does.
+   */
+  cutEveryConnection(afterBytes: number): void;
+  /** Connections cut so far. */
+  cuts(): number;
   close(): Promise<void>;
 }
 
@@ -36,13 +47,20 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
   const uploads: UploadSeen[] = [];
   const faults: UploadFault[] = [];
   let isDown = false;
+  let cutEvery: number | undefined;
+  let cuts = 0;
+  /** Upload body bytes each connection has carried, for cutEveryConnection. */
+  const carried = new WeakMap<Socket, number>();
 
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
     const isUpload = NOTE_UPLOAD.test(path) && req.method !== 'GET';
-    const seen: UploadSeen | undefined = isUpload ? { method: req.method!, path, fate: 'passed', bodyBytes: 0 } : undefined;
+    const seen: UploadSeen | undefined = isUpload ? { method: req.method!, path, fate: 'passed', bodyBytes: 0, forwardedBytes: 0 } : undefined;
     if (seen) uploads.push(seen);
-    const fault = isUpload ? faults.shift() : undefined;
+    const listed = isUpload && NOTE_CREATION.test(path) ? faults.shift() : undefined;
+    // A fault listed by failUploads cuts the request even when its body is shorter; the link's budget only past it.
+    const budget = isUpload && !listed && cutEvery !== undefined ? cutEvery - (carried.get(req.socket) ?? 0) : undefined;
+    const fault: UploadFault | undefined = listed ?? (budget !== undefined ? { kind: 'cut', afterBytes: budget } : undefined);
     req.on('data', (chunk: Buffer) => seen && (seen.bodyBytes += chunk.length));
 
     if (fault?.kind === 'status') {
@@ -63,22 +81,29 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
       answer.pipe(res);
     });
     if (fault?.kind === 'cut') {
-      seen!.fate = 'cut';
+      if (listed) seen!.fate = 'cut';
       let forwarded = 0;
+      const socket = req.socket;
       req.on('data', (chunk: Buffer) => {
         const room = fault.afterBytes - forwarded;
         if (room <= 0) return;
-        upstream.write(chunk.subarray(0, room));
-        forwarded += Math.min(room, chunk.length);
-        // The link dies here: the server sees a short body, the browser a dropped connection.
+        const part = chunk.subarray(0, room);
+        forwarded += part.length;
+        seen!.forwardedBytes += part.length;
+        carried.set(socket, (carried.get(socket) ?? 0) + part.length);
+        // The link dies here: the server gets what went through and then a short body, the browser a dropped connection.
         if (forwarded >= fault.afterBytes) {
-          upstream.destroy();
-          req.socket.destroy();
-        }
+          cuts++;
+          seen!.fate = 'cut';
+          upstream.write(part, () => upstream.destroy());
+          socket.destroy();
+        } else upstream.write(part);
       });
-      req.on('end', () => upstream.destroy());
+      // A request smaller than the budget passes whole; the connection keeps what is left of it.
+      req.on('end', () => (listed ? upstream.destroy() : upstream.end()));
       return;
     }
+    req.on('data', (chunk: Buffer) => seen && (seen.forwardedBytes += chunk.length));
     req.pipe(upstream);
   });
   server.on('connection', (socket: Socket) => {
@@ -104,6 +129,10 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
     failUploads(...next) {
       faults.push(...next);
     },
+    cutEveryConnection(afterBytes) {
+      cutEvery = afterBytes;
+    },
+    cuts: () => cuts,
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

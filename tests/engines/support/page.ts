@@ -2,6 +2,7 @@
  * The page as a scenario sees it, over any engine: find by accessible name or label, click,
  * fill, wait for a state, and read the outbox from IndexedDB, all through script in the page.
  */
+import { createHash } from 'node:crypto';
 import type { Engine } from '../driver';
 
 /** How often a wait looks at the page again; waits end on the state, never on time alone. */
@@ -115,5 +116,29 @@ export class EnginePage {
         db.close();
       }
     });
+  }
+
+  /** SHA-256 of a note's audio as the page's outbox keeps it (read from IndexedDB, hashed here). */
+  async outboxAudioSha256(noteId: string): Promise<string> {
+    const base64 = await this.run(async (id) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open('milenotes');
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      try {
+        const record = await new Promise<{ data: ArrayBuffer }>((resolve, reject) => {
+          const get = db.transaction('audio').objectStore('audio').get(id);
+          get.onsuccess = () => resolve(get.result as { data: ArrayBuffer });
+          get.onerror = () => reject(get.error);
+        });
+        let binary = '';
+        for (const byte of new Uint8Array(record.data)) binary += String.fromCharCode(byte);
+        return btoa(binary);
+      } finally {
+        db.close();
+      }
+    }, noteId);
+    return createHash('sha256').update(Buffer.from(base64, 'base64')).digest('hex');
   }
 }
