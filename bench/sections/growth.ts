@@ -67,6 +67,9 @@ export async function growthSection(ctx: BenchContext): Promise<Section> {
   const server = await startServer({
     APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'bench-secret-that-is-long-enough-0123456789',
     CONVERT_WORKER: 'off', RATE_LIMIT_PER_MINUTE: '1000000',
+    // This section measures what a request costs, not the abuse limits: its hundreds of uploads
+    // come from one address to one link, which the limits would refuse after 60 (per address) or 200 (per link).
+    UPLOADS_PER_ADDRESS: '1000000', OPEN_UPLOADS_PER_ADDRESS: '1000', LINK_MAX_NOTES: '1000000', LINK_MAX_BYTES: '1000000000000',
   });
   const db = new Database(path.join(server.dataDir, 'milenotes.sqlite'));
   db.pragma('busy_timeout = 5000');
