@@ -14,6 +14,13 @@ export const BACKOFF_CAP_MS = 5 * 60_000;
  * delivery benchmark: with the 5-minute cap, notes still waited minutes after the link came back.
  */
 export const NETWORK_BACKOFF_CAP_MS = 30_000;
+
+/**
+ * No answer, or a gateway's 502/504: the way to the server failed, not the server. A venue's
+ * proxies answer 502 when the link behind them drops; treated as server trouble (5-minute cap)
+ * such a note sat out the benchmark's good link while the others went.
+ */
+export const isNetworkTrouble = (status: number) => status === 0 || status === 502 || status === 504;
 const RETRY_AFTER_CAP_MS = 60 * 60_000;
 
 export interface ReplayOptions extends LockOptions {
@@ -95,7 +102,7 @@ export async function replayOutbox(transport: Transport, options: ReplayOptions 
     for (;;) {
       if (!(await renew())) break;
       const next = (await allNotes())
-        .filter((n) => !tried.has(n.id) && isDue(n, now(), (options.force ?? false) || (connected && n.lastStatus === 0)))
+        .filter((n) => !tried.has(n.id) && isDue(n, now(), (options.force ?? false) || (connected && n.lastStatus !== undefined && isNetworkTrouble(n.lastStatus))))
         .sort((a, b) => a.createdAt - b.createdAt)[0];
       if (!next) break;
       tried.add(next.id);
@@ -136,7 +143,7 @@ async function attempt(note: OutboxNote, transport: Transport, now: () => number
     }));
   }
   if (isRetryable(status) && !isLinkFull(response)) {
-    const cap = status === 0 ? NETWORK_BACKOFF_CAP_MS : BACKOFF_CAP_MS;
+    const cap = isNetworkTrouble(status) ? NETWORK_BACKOFF_CAP_MS : BACKOFF_CAP_MS;
     const wait = Math.max(backoffDelay(claimed.attempts, random, cap), retryAfterMs(response.retryAfter, now()));
     const lastError =
       status === 0

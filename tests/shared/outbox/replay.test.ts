@@ -126,6 +126,27 @@ describe('replaying the outbox', () => {
     expect(calls).toHaveLength(12);
   });
 
+  for (const status of [502, 504] as const) {
+    it(`treats a gateway's ${status} as network trouble: at most 30 s apart, and sent at once when another note gets through`, async () => {
+      const t = clock();
+      const older = await queuedNote(undefined, 'mi-1', 1);
+      const gateway = scriptedTransport([status]);
+      for (let run = 0; run < 12; run++) {
+        await replayOutbox(gateway.transport, { ...base, now: t.now });
+        const waiting = await getNote(older.id);
+        expect(waiting!.nextAttemptAt - t.now()).toBeLessThanOrEqual(NETWORK_BACKOFF_CAP_MS);
+        if (run < 11) t.advance(waiting!.nextAttemptAt - t.now());
+      }
+      expect(gateway.calls).toHaveLength(12);
+      // Not due yet when the next note goes through:
+      const newer = await queuedNote(undefined, 'mi-2', 2);
+      const { transport, calls } = scriptedTransport([201, 201]);
+      const report = await replayOutbox(transport, { ...base, now: t.now });
+      expect(report.delivered.sort()).toEqual([older.id, newer.id].sort());
+      expect(calls).toHaveLength(2);
+    });
+  }
+
   it('sends notes that waited on a network error at once when another note gets through', async () => {
     const t = clock();
     const older = await queuedNote(undefined, 'mi-1', 1);
