@@ -147,7 +147,9 @@ async function storeNote(deps: ReceiveDeps, upload: NoteUpload, checked: Checked
     const err = sniffer.errored ?? thrown;
     if (err instanceof BlobTooLargeError) throw tooLarge();
     if (err instanceof NotAudioError) throw notAudio(err.empty);
-    if (body.errored || body.destroyed) {
+    // Cut off means the request itself failed before its end; a body that came whole (then
+    // destroyed by autoDestroy) with a store that failed is our trouble, a 5xx the recorder retries.
+    if (body.errored || (body.destroyed && !body.readableEnded)) {
       throw new ApiProblem(400, 'upload_interrupted', 'The upload was cut off before it finished. It will be sent again.');
     }
     throw err;

@@ -4,6 +4,7 @@ import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
 import { linkIdOf } from '../../server/links.js';
 import { BACKENDS } from './support/backends.js';
 import { startTestApp, type TestApp } from './support/app.js';
+import { uploadTo } from './support/remote-uploads.js';
 import { digestOf, fakeWebm, makeLink, putNote, sha256Hex } from './support/uploads.js';
 
 describe.each(BACKENDS)('PUT /api/r/:token/notes/:noteId on %s', (kind) => {
@@ -70,6 +71,27 @@ describe.each(BACKENDS)('PUT /api/r/:token/notes/:noteId on %s', (kind) => {
     const res = await putNote(t.app, { token: tok, body: fakeWebm(), digest: digestOf(Buffer.from('other')) });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('digest_mismatch');
+    expect(await notesOf(tok)).toHaveLength(0);
+  });
+
+  it('should answer 500 with the note kept, not "cut off", when the store fails after the whole body came', async () => {
+    // Over real HTTP: a request body read to its end is then destroyed by Node, unlike inject's.
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const tok = await makeLink(t.app.repo);
+    const put = t.app.blobs.put;
+    t.app.blobs.put = async (_key, body) => {
+      for await (const _chunk of body) {
+        // read it all, as a store does before its backend fails
+      }
+      throw new Error('the storage backend failed');
+    };
+    try {
+      const answer = await uploadTo(base, tok, randomUUID(), fakeWebm(4000));
+      expect(answer.status).toBe(500);
+      expect(JSON.parse(answer.problem!)).toEqual({ error: 'server_error', message: expect.stringContaining('kept on your phone') });
+    } finally {
+      t.app.blobs.put = put;
+    }
     expect(await notesOf(tok)).toHaveLength(0);
   });
 

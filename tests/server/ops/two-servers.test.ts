@@ -124,7 +124,7 @@ describe('two servers on one PostgreSQL and one S3 store', () => {
       const targets = i < 12 ? [a, b] : [i % 2 ? a : b];
       uploads.push((async () => {
         const answers = await Promise.all(targets.map((s) => uploadTo(s.base, entry.token, noteId, speech)));
-        expect(answers.map((x) => x.status)).toEqual(targets.map(() => 201));
+        expect(answers.map((x) => x.status), JSON.stringify(answers.map((x) => x.problem))).toEqual(targets.map(() => 201));
         expect(new Set(answers.map((x) => JSON.stringify(x.receipt))).size).toBe(1);
       })());
     }

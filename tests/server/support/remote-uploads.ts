@@ -7,6 +7,8 @@ export interface RemoteAnswer {
   status: number;
   receipt?: NoteReceipt;
   retryAfter?: string | null;
+  /** The body of any answer but a 201, to say why in a failed assertion. */
+  problem?: string;
 }
 
 export async function uploadTo(base: string, token: string, noteId: string, body: Buffer, contentType = 'audio/webm;codecs=opus'): Promise<RemoteAnswer> {
@@ -17,7 +19,9 @@ export async function uploadTo(base: string, token: string, noteId: string, body
       body: new Uint8Array(body),
     });
     const text = await res.text();
-    return { status: res.status, receipt: res.status === 201 ? (JSON.parse(text) as NoteReceipt) : undefined, retryAfter: res.headers.get('retry-after') };
+    return res.status === 201
+      ? { status: res.status, receipt: JSON.parse(text) as NoteReceipt, retryAfter: res.headers.get('retry-after') }
+      : { status: res.status, retryAfter: res.headers.get('retry-after'), problem: text };
   } catch {
     return { status: 0 }; // the connection failed or was cut: not acknowledged
   }
