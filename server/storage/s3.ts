@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -18,12 +19,20 @@ import {
 import type { S3Config } from '../config.js';
 import { assertSafeKey, Meter, removeOldFiles, type BlobStore } from './blob-store.js';
 
-/** Bodies of unknown length are spooled here before the PutObject; a crash leaves them behind. */
+/** Bodies are spooled here before the PutObject; a crash leaves them behind. */
 const SPOOL_PREFIX = 'milenotes-';
 
 const statusOf = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 
-/** `spoolDir`: where bodies of unknown length wait for their PutObject (tests give each store its own). */
+const PUT_ATTEMPTS = 3;
+const PUT_RETRY_MS = 250;
+/** A failure worth a second try: no answer at all (a reset or refused connection), a 5xx, throttling, S3's own timeout. */
+const isTransient = (err: unknown) => {
+  const status = statusOf(err);
+  return status === undefined || status >= 500 || status === 429 || status === 408 || (err as { name?: string }).name === 'RequestTimeout';
+};
+
+/** `spoolDir`: where bodies wait for their PutObject (tests give each store its own). */
 export function createS3BlobStore(config: S3Config, spoolDir = os.tmpdir()): BlobStore {
   const clientConfig: S3ClientConfig = {
     region: config.region,
@@ -37,38 +46,38 @@ export function createS3BlobStore(config: S3Config, spoolDir = os.tmpdir()): Blo
     clientConfig.credentials = { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey };
   }
   const client = new S3Client(clientConfig);
+  // The SDK cannot send a stream twice: a retry of a streamed PutObject hangs or fails
+  // (aws-sdk-js-v3#5479). Puts go out once per attempt from the spooled file; see putFile.
+  const putClient = new S3Client({ ...clientConfig, maxAttempts: 1 });
   const Bucket = config.bucket;
 
-  const putStream = async (key: string, body: Readable, length: number, contentType: string | undefined, abortSignal?: AbortSignal) => {
-    await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentLength: length, ContentType: contentType }), { abortSignal });
+  /** Sends a spooled file, from a fresh read each attempt, so a reset connection or a 5xx is tried again. */
+  const putFile = async (key: string, file: string, contentType: string | undefined) => {
+    const { size } = await stat(file);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await putClient.send(new PutObjectCommand({ Bucket, Key: key, Body: createReadStream(file), ContentLength: size, ContentType: contentType }));
+        return;
+      } catch (err) {
+        if (attempt >= PUT_ATTEMPTS || !isTransient(err)) throw err;
+        await delay(PUT_RETRY_MS * attempt);
+      }
+    }
   };
 
   return {
-    async put(key, body, { maxBytes, contentType, length }) {
+    /**
+     * Every body is spooled to local disk first, then sent: S3 never waits on a phone's slow or
+     * stalling upload (S3 drops a request idle for about 20 s), and a failed put can be sent again.
+     */
+    async put(key, body, { maxBytes, contentType }) {
       assertSafeKey(key);
       const meter = new Meter(maxBytes);
-      if (length !== undefined) {
-        // S3 needs the length up front to stream a body; the client declared it and Node enforces it.
-        body.on('error', (err) => meter.destroy(err));
-        // A body that fails (the client hung up, the idle limit ended it) must end the request to
-        // S3 too: the SDK does not notice on its own and would wait for the rest for ever. The
-        // error is rethrown below from meter.errored; unheard, it crashed the process.
-        const abort = new AbortController();
-        meter.on('error', () => abort.abort());
-        const sent = putStream(key, body.pipe(meter), length, contentType, abort.signal);
-        try {
-          await sent;
-        } catch (err) {
-          throw meter.errored ?? body.errored ?? err;
-        }
-        return { bytes: meter.bytes, sha256: meter.digestHex() };
-      }
-      // Unknown length (chunked upload): spool to a temp file so memory stays flat, then send it.
       await mkdir(spoolDir, { recursive: true });
       const spool = path.join(spoolDir, `${SPOOL_PREFIX}${randomBytes(12).toString('hex')}.part`);
       try {
         await pipeline(body, meter, createWriteStream(spool));
-        await putStream(key, createReadStream(spool), (await stat(spool)).size, contentType);
+        await putFile(key, spool, contentType);
       } finally {
         await rm(spool, { force: true });
       }

@@ -1,8 +1,10 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { text } from 'node:stream/consumers';
+import { buffer, text } from 'node:stream/consumers';
 import { randomUUID } from 'node:crypto';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,3 +103,51 @@ describe('the server on S3', () => {
     }
   });
 });
+
+describe('the S3 blob store when S3 falters', () => {
+  /** A proxy in front of s3rver that cuts the first PutObject midway and answers the second with 503. */
+  async function falteringS3() {
+    let puts = 0;
+    const target = new URL(s3Env.S3_ENDPOINT!);
+    const proxy = http.createServer((req, res) => {
+      if (req.method === 'PUT') puts += 1;
+      if (req.method === 'PUT' && puts === 1) {
+        req.once('data', () => req.socket.destroy());
+        return;
+      }
+      if (req.method === 'PUT' && puts === 2) {
+        req.resume().once('end', () => res.writeHead(503, { 'content-type': 'application/xml' }).end('<Error><Code>SlowDown</Code></Error>'));
+        return;
+      }
+      const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    return { endpoint, puts: () => puts, close: () => new Promise((resolve) => proxy.close(resolve)) };
+  }
+
+  it('should send a note again after a cut connection and a 503, from the spooled copy, and store it whole once', async () => {
+    const faltering = await falteringS3();
+    const spoolDir = path.join(dir, 'spool-faltering');
+    const store = createS3BlobStore({
+      bucket: 'notes', endpoint: faltering.endpoint, region: 'us-east-1',
+      accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true,
+    }, spoolDir);
+    try {
+      const body = fakeWebm(200_000);
+      const key = `originals/${randomUUID()}`;
+      const stored = await store.put(key, Readable.from([body.subarray(0, 70_000), body.subarray(70_000)]), { maxBytes: 1_000_000, length: body.length });
+      expect(stored).toEqual({ bytes: body.length, sha256: sha256Hex(body) });
+      expect(faltering.puts()).toBe(3);
+      expect(await buffer(await store.get(key))).toEqual(body);
+      expect(await readdir(spoolDir)).toEqual([]);
+    } finally {
+      await faltering.close();
+    }
+  });
+});
+
