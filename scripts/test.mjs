@@ -21,12 +21,18 @@ function run(title, command, args, env = {}) {
   return status === 0;
 }
 
-function count(file, read) {
+/** A test run's JSON report, or undefined when the step wrote none. */
+function report(file) {
   try {
-    return read(JSON.parse(readFileSync(path.join(results, file), 'utf8')));
+    return JSON.parse(readFileSync(path.join(results, file), 'utf8'));
   } catch {
-    return { passed: 0, failed: 0 };
+    return undefined;
   }
+}
+
+function count(file, read) {
+  const found = report(file);
+  return found ? read(found) : { passed: 0, failed: 0 };
 }
 
 const typesOk = run('type check', bin('tsc'), ['-b']);
@@ -47,6 +53,32 @@ const vitest = count('vitest.json', (r) => ({ passed: r.numPassedTests, failed: 
 const e2e = count('e2e.json', (r) => ({ passed: r.stats.expected, failed: r.stats.unexpected + r.stats.flaky }));
 const engines = count('engines.json', (r) => ({ passed: r.stats.expected, failed: r.stats.unexpected + r.stats.flaky }));
 const failedSteps = [typesOk, unitOk, buildOk, e2eOk, enginesOk].filter((ok) => !ok).length;
+
+// CI shows only the end of this output: name every failed test there, with the first line of why.
+const firstLine = (text) => String(text ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+const failures = [
+  ...(report('vitest.json')?.testResults ?? []).flatMap((file) => {
+    const where = path.relative(root, file.name);
+    const tests = file.assertionResults.filter((t) => t.status === 'failed').map((t) => `${where} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    return tests.length > 0 || file.status !== 'failed' ? tests : [`${where}: ${firstLine(file.message)}`];
+  }),
+  ...['e2e.json', 'engines.json'].flatMap((file) => {
+    const found = [];
+    const walk = (suite) => {
+      for (const spec of suite.specs ?? []) {
+        for (const test of spec.tests ?? []) {
+          if (test.status !== 'unexpected' && test.status !== 'flaky') continue;
+          const error = test.results?.find((x) => x.error)?.error?.message;
+          found.push(`${spec.file}:${spec.line} [${test.projectName}] › ${spec.title} (${test.status}): ${firstLine(error)}`);
+        }
+      }
+      for (const child of suite.suites ?? []) walk(child);
+    };
+    for (const suite of report(file)?.suites ?? []) walk(suite);
+    return found;
+  }),
+];
+if (failures.length > 0) console.log(`\nfailed tests:\n${failures.map((f) => `  ${f.slice(0, 400)}`).join('\n')}`);
 console.log(
   `\nvitest: ${vitest.passed} passed, ${vitest.failed} failed; browser: ${e2e.passed} passed, ${e2e.failed} failed; ` +
     `engines: ${engines.passed} passed, ${engines.failed} failed`,
