@@ -1,4 +1,4 @@
-import { formatRaceDate } from '../shared/races.js';
+import { formatRaceDate } from '../shared/dates.js';
 import type { Keepsake as KeepsakeData } from '../shared/runnerApi.js';
 import { useKeepsake } from './useKeepsake.js';
 import './keepsake.css';

@@ -1,4 +1,4 @@
-import { formatRaceDate } from '../shared/races.js';
+import { formatRaceDate } from '../shared/dates.js';
 import { RecorderScreen } from './RecorderScreen.js';
 import { useLink } from './useLink.js';
 import './recorder.css';

@@ -35,13 +35,3 @@ export const RACES: readonly Race[] = [
   race('every-womans-2025', "Every Woman's Marathon", '2025-11-16', 'Kissimmee', 'US'),
   race('philadelphia-2025', 'Philadelphia Marathon', '2025-11-23', 'Philadelphia', 'US'),
 ];
-
-/** 'Aug 31, 2025': the race date as the spec prints it, whatever the visitor's time zone. */
-export function formatRaceDate(isoDate: string): string {
-  return new Date(`${isoDate}T12:00:00Z`).toLocaleDateString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-}

@@ -1,4 +1,5 @@
-import { formatRaceDate, RACES, type Race } from '../../shared/races';
+import { formatRaceDate } from '../../shared/dates';
+import { RACES, type Race } from '../../shared/races';
 
 /** What each race's illustration shows, for people who cannot see it. */
 const IMAGE_ALT: Record<string, string> = {
