@@ -6,11 +6,15 @@ import type { OutboxNote } from '../shared/notes.js';
 const POLL_MS = 2 * 60_000;
 
 /**
- * Where the runner heard each delivered note ('Mile 13'), asked of the server, which tells only
- * the holder of the note's id. null: the server no longer knows the note; stop asking.
+ * What the server has to say of a delivered note, once it has something: where the runner heard
+ * it ('Mile 13'); that it arrived but cannot be played (its conversion failed for good, so the
+ * runner will never hear it); or that the server no longer knows it. Each ends the asking.
  */
-export function useHeard(token: string, notes: OutboxNote[]): Record<string, string | null> {
-  const [heard, setHeard] = useState<Record<string, string | null>>({});
+export type NoteNews = { kind: 'heard'; at: string } | { kind: 'unplayable' } | { kind: 'gone' };
+
+/** Asks the server about each delivered note, which tells only the holder of the note's id. */
+export function useHeard(token: string, notes: OutboxNote[]): Record<string, NoteNews> {
+  const [heard, setHeard] = useState<Record<string, NoteNews>>({});
   const unknown = notes
     .filter((note) => note.state === 'delivered' && !(note.id in heard))
     .map((note) => note.id)
@@ -21,13 +25,14 @@ export function useHeard(token: string, notes: OutboxNote[]): Record<string, str
     let cancelled = false;
     const check = async () => {
       if (!navigator.onLine) return;
-      const found: Record<string, string | null> = {};
+      const found: Record<string, NoteNews> = {};
       await Promise.all(
         unknown.split(',').map(async (id) => {
           // Unreachable: ask again at the next poll; nothing is lost by not knowing yet.
           const answer = await getNoteHeard(token, id);
-          if (!answer.ok && answer.reason === 'not-found') found[id] = null;
-          else if (answer.ok && answer.value.heardAtLabel) found[id] = answer.value.heardAtLabel;
+          if (!answer.ok && answer.reason === 'not-found') found[id] = { kind: 'gone' };
+          else if (answer.ok && answer.value.status === 'failed') found[id] = { kind: 'unplayable' };
+          else if (answer.ok && answer.value.heardAtLabel) found[id] = { kind: 'heard', at: answer.value.heardAtLabel };
         }),
       );
       if (!cancelled && Object.keys(found).length) setHeard((known) => ({ ...known, ...found }));
