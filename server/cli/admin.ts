@@ -10,6 +10,7 @@ import { loadConfig, loadStorageConfig } from '../config.js';
 import { openRepository } from '../db/index.js';
 import type { Repository } from '../db/repository.js';
 import { linkIdOf, newToken } from '../links.js';
+import { cleanRunnerName } from '../notes/sanitize.js';
 import { backup, BackupRefused, restore } from '../ops/backup.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -51,8 +52,10 @@ async function linkFor(repo: Repository, token: string) {
 const COMMANDS: Record<string, Command> = {
   async 'create-link'(repo, args) {
     const { runner, race } = optionsOf(args, ['runner', 'race']);
-    const name = runner!.trim();
-    if (name.length > MAX_RUNNER_NAME_LENGTH) throw new UsageError(`The runner name is too long (${MAX_RUNNER_NAME_LENGTH} characters at most).`);
+    // Stored as the app's entries are (server/notes/sanitize.ts); too long is refused here, not cut.
+    const name = cleanRunnerName(runner!);
+    if (!name) throw new UsageError('The runner name has no visible characters. Give the name friends know them by.');
+    if (Array.from(runner!.trim()).length > MAX_RUNNER_NAME_LENGTH) throw new UsageError(`The runner name is too long (${MAX_RUNNER_NAME_LENGTH} characters at most).`);
     if (!(await repo.getRace(race!))) throw new UsageError(`Unknown race '${race}'. Race ids: ${RACES.map((r) => r.id).join(', ')}`);
     const token = newToken();
     await repo.createLink({ linkId: linkIdOf(token), runnerName: name, raceId: race!, createdAt: new Date().toISOString() });

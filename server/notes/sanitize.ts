@@ -1,5 +1,5 @@
-/** What a sender writes and what a browser declares, made safe to store and show: names and content types. */
-import { MAX_FROM_LENGTH } from '../../src/shared/limits.js';
+/** What people type and what a browser declares, made safe to store and show: names and content types. */
+import { MAX_FROM_LENGTH, MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
 
 /**
  * Invisible characters that change how the runner reads a name: bidi embeddings, overrides and
@@ -10,12 +10,18 @@ import { MAX_FROM_LENGTH } from '../../src/shared/limits.js';
  */
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-/** The name as stored: NFC, hidden characters removed, trimmed, at most MAX_FROM_LENGTH characters. Empty when nothing visible is left. */
-export function cleanSenderName(raw: string): string {
+/** A name as stored: NFC, hidden characters removed, trimmed, at most `max` characters. Empty when nothing visible is left. */
+function cleanName(raw: string, max: number): string {
   const visible = raw.normalize('NFC').replace(HIDDEN, '').trim();
   // Count code points, not UTF-16 units, so a cut never splits a surrogate pair.
-  return Array.from(visible).slice(0, MAX_FROM_LENGTH).join('').trim();
+  return Array.from(visible).slice(0, max).join('').trim();
 }
+
+/** A sender's name ('from'), as the runner will read it. */
+export const cleanSenderName = (raw: string): string => cleanName(raw, MAX_FROM_LENGTH);
+
+/** A runner's name, as every friend with the link will read it on the recorder. */
+export const cleanRunnerName = (raw: string): string => cleanName(raw, MAX_RUNNER_NAME_LENGTH);
 
 /** Codec names browsers' MediaRecorder reports; anything else in the parameter is dropped. */
 const KNOWN_CODECS = new Set(['opus', 'vorbis', 'flac', 'mp4a', 'mp4a.40.2', 'mp4a.40.5', 'mp4a.40.29', 'mp4a.67', 'aac', 'pcm']);

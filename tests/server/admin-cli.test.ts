@@ -47,6 +47,16 @@ describe.each(BACKENDS)('npm run admin on %s', (kind) => {
     expect(link.json().runner.displayName).toBe(name);
   });
 
+  it('should store the runner name as the runner API does (no bidi controls, NFC) and refuse one with nothing visible', async () => {
+    const made = await admin(env, 'create-link', '--runner', '\u202EPa\u0301t\u200F', '--race', 'chicago-2025');
+    expect(made.code).toBe(0);
+    const link = await t.app.inject({ url: `/api/r/${JSON.parse(made.stdout).token}` });
+    expect(link.json().runner.displayName).toBe('P\u00e1t');
+    const invisible = await admin(env, 'create-link', '--runner', '\u202E\u2066', '--race', 'chicago-2025');
+    expect(invisible.code).not.toBe(0);
+    expect(invisible.stderr).toMatch(/no visible characters/);
+  });
+
   it('should list the notes of a link with their status, then revoke the link', async () => {
     const { stdout } = await admin(env, 'create-link', '--runner', 'Kim', '--race', 'berlin-2025');
     const { token } = JSON.parse(stdout);

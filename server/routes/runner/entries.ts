@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiErrorSchema } from '../../../src/shared/api.js';
+import { MAX_RUNNER_NAME_LENGTH } from '../../../src/shared/limits.js';
 import { markersFor } from '../../../src/shared/markers.js';
 import { RACES } from '../../../src/shared/races.js';
 import {
@@ -11,6 +12,7 @@ import {
 import { signAudio } from '../../auth/audio-url.js';
 import { ApiProblem, entryNotFound } from '../../http/problem.js';
 import { linkIdOf, newToken } from '../../links.js';
+import { cleanRunnerName } from '../../notes/sanitize.js';
 import type { Entry, EntryNote } from '../../db/repository.js';
 import { requireRunner, BEARER, type RunnerContext } from './context.js';
 
@@ -70,9 +72,11 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     const account = await requireRunner(ctx, req);
     const race = await repo.getRace(req.body.raceId);
     if (!race) throw new ApiProblem(400, 'unknown_race', 'We don’t have that race yet. Pick one from the list, or ask us to add it.');
+    const displayName = cleanRunnerName(req.body.displayName);
+    if (!displayName) throw new ApiProblem(400, 'invalid_display_name', `Please enter the name your friends will see (1 to ${MAX_RUNNER_NAME_LENGTH} characters).`);
     const token = newToken();
     const entry = await repo.runner.createEntry({
-      id: randomUUID(), accountId: account.id, raceId: race.id, displayName: req.body.displayName.trim(),
+      id: randomUUID(), accountId: account.id, raceId: race.id, displayName,
       linkId: linkIdOf(token), createdAt: new Date().toISOString(),
     });
     return reply.code(201).send(entryBody(entry, token));

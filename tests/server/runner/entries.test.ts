@@ -34,6 +34,18 @@ describe.each(BACKENDS)('races, entries and links on %s', (kind) => {
     expect(list.entries[0].link).toBeUndefined();
   });
 
+  it('should store the runner’s name as every friend will read it: NFC, without bidi controls, and refuse one with nothing visible', async () => {
+    const session = await t.signIn();
+    // A right-to-left override would show friends 'Jordan' spelled backwards or spoof another name.
+    const res = await t.call(session, 'POST', '/api/entries', { raceId: 'nyc-2025', displayName: '\u202EJorda\u0301n\u2066 Lee\u0085' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().displayName).toBe('Jord\u00e1n Lee');
+    expect((await t.app.inject({ url: `/api/r/${res.json().link.token}` })).json().runner.displayName).toBe('Jord\u00e1n Lee');
+    const invisible = await t.call(session, 'POST', '/api/entries', { raceId: 'nyc-2025', displayName: '\u202E\u200F' });
+    expect(invisible.statusCode).toBe(400);
+    expect(invisible.json()).toEqual({ error: 'invalid_display_name', message: expect.stringMatching(/Please enter the name your friends will see/) });
+  });
+
   it('should refuse an unknown race and a blank name with a clear message', async () => {
     const session = await t.signIn();
     const unknown = await t.call(session, 'POST', '/api/entries', { raceId: 'boston-1897', displayName: 'Jo' });
