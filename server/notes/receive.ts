@@ -142,7 +142,7 @@ async function storeNote(deps: ReceiveDeps, upload: NoteUpload, checked: Checked
   body.pipe(sniffer);
   let stored;
   try {
-    stored = await blobs.put(key, sniffer, { maxBytes: MAX_NOTE_BYTES, contentType, length: upload.contentLength });
+    stored = await blobs.put(key, sniffer, { maxBytes: MAX_NOTE_BYTES, contentType });
   } catch (thrown) {
     const err = sniffer.errored ?? thrown;
     if (err instanceof BlobTooLargeError) throw tooLarge();

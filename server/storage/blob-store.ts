@@ -13,8 +13,6 @@ export interface PutResult {
 export interface PutOptions {
   maxBytes: number;
   contentType?: string;
-  /** The body's length when the client declared it (Content-Length); lets S3 stream without spooling. */
-  length?: number;
 }
 
 export interface BlobStore {

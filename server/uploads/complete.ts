@@ -38,11 +38,9 @@ async function* concatenated(blobs: BlobStore, parts: UploadPart[]): AsyncGenera
 async function joinParts(deps: CompleteDeps, upload: UploadRow, parts: UploadPart[]) {
   if (parts.length === 1) return { key: parts[0]!.blobKey, sha256: parts[0]!.sha256, bytes: parts[0]!.bytes, joined: false };
   const key = newOriginalKey(upload.noteId, upload.sha256);
-  const total = parts.reduce((sum, p) => sum + p.bytes, 0);
   const stored = await deps.blobs.put(key, Readable.from(concatenated(deps.blobs, parts)), {
     maxBytes: MAX_NOTE_BYTES,
     contentType: upload.contentType,
-    length: total,
   });
   return { key, sha256: stored.sha256, bytes: stored.bytes, joined: true };
 }

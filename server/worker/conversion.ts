@@ -7,7 +7,7 @@
  * Nudged after each new note; also polls.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -136,8 +136,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
         return await fail(note.id, `The audio could not be converted: ${oneLine(err.message)}`);
       }
       const key = convertedKey(note.id);
-      const { size } = await stat(output);
-      await blobs.put(key, createReadStream(output), { maxBytes: Number.MAX_SAFE_INTEGER, contentType: 'audio/mp4', length: size });
+      await blobs.put(key, createReadStream(output), { maxBytes: Number.MAX_SAFE_INTEGER, contentType: 'audio/mp4' });
       if (!(await repo.markConverted(note.id, key, durationMs))) {
         // The runner deleted their account while ffmpeg ran: leave no file of theirs behind.
         await blobs.delete(key);

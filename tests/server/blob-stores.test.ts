@@ -56,11 +56,11 @@ describe.each(stores)('the %s blob store', (_name, make) => {
     expect(await text(await store.get(key))).toBe(body.toString());
   });
 
-  it('should stream a body of declared length', async () => {
+  it('should store a 200 KB body that comes in one chunk', async () => {
     const store = make();
     const body = fakeWebm(200_000);
     const key = `originals/${randomUUID()}/b`;
-    expect(await store.put(key, Readable.from([body]), { maxBytes: 1_000_000, length: body.length })).toMatchObject({ bytes: body.length });
+    expect(await store.put(key, Readable.from([body]), { maxBytes: 1_000_000 })).toMatchObject({ bytes: body.length });
     expect(await store.exists(key)).toBe(true);
   });
 
@@ -140,7 +140,7 @@ describe('the S3 blob store when S3 falters', () => {
     try {
       const body = fakeWebm(200_000);
       const key = `originals/${randomUUID()}`;
-      const stored = await store.put(key, Readable.from([body.subarray(0, 70_000), body.subarray(70_000)]), { maxBytes: 1_000_000, length: body.length });
+      const stored = await store.put(key, Readable.from([body.subarray(0, 70_000), body.subarray(70_000)]), { maxBytes: 1_000_000 });
       expect(stored).toEqual({ bytes: body.length, sha256: sha256Hex(body) });
       expect(faltering.puts()).toBe(3);
       expect(await buffer(await store.get(key))).toEqual(body);
