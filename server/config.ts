@@ -65,7 +65,7 @@ export interface Config {
 export interface UploadLimits {
   linkMaxNotes: number;
   linkMaxBytes: number;
-  /** Uploads one address may start per window (fixed windows, counted in the database). */
+  /** Uploads one address may start per window (in any span of uploadWindowMs, counted in the database). */
   uploadsPerAddress: number;
   uploadWindowMs: number;
   /** Uploads one address may have open at once on one server. */

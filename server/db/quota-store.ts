@@ -1,7 +1,7 @@
 /**
- * Owns the quota rows of migration 3: reservations of room on a link while a note streams in,
- * and upload counts per address and window. Every limit is decided by the database, so several
- * servers on one database share it. Times are epoch milliseconds.
+ * Owns the quota rows of migrations 3 and 5: reservations of room on a link while a note streams
+ * in, and the uploads each address started in the last window. Every limit is decided by the
+ * database, so several servers on one database share it. Times are epoch milliseconds.
  */
 import type { SqlDriver } from './driver.js';
 
@@ -26,12 +26,14 @@ export interface NoteReservation {
 
 export interface AddressCount {
   address: string;
-  windowStart: number;
+  now: number;
+  /** Uploads started after this time count: now minus the window. */
+  since: number;
   max: number;
 }
 
 export interface Admission {
-  /** False when the address had already started `max` uploads this window (this one is not counted). */
+  /** False when the address had already started `max` uploads since `since` (this one is not counted). */
   addressAdmitted: boolean;
   /** False when the link had no room; when true, a reservation with the given id now holds it. */
   roomHeld: boolean;
@@ -49,8 +51,13 @@ export interface QuotaStore {
   /** Frees the room of an upload that failed or was refused. */
   releaseNote(id: string): Promise<void>;
   usage(linkId: string, now: number): Promise<LinkUsage>;
-  /** Removes expired reservations and windows that ended before `windowStartBefore`. */
-  prune(now: number, windowStartBefore: number): Promise<void>;
+  /**
+   * The start time of the address's `max`-th latest upload after `since`: once that one leaves
+   * the window the address has room again. Undefined when it has room now.
+   */
+  limitingStart(address: string, since: number, max: number): Promise<number | undefined>;
+  /** Removes expired reservations, and address uploads (and idle address locks) from before `startedBefore`. */
+  prune(now: number, startedBefore: number): Promise<void>;
 }
 
 // A reservation whose note is already stored is not counted: between the note's insert and the
@@ -75,19 +82,27 @@ const SQL = {
     `WHERE ${USAGE.notes} < ? AND ${USAGE.bytes} + ? <= ? RETURNING id`,
   release: 'DELETE FROM upload_reservations WHERE id = ?',
   usage: `SELECT ${USAGE.notes} AS notes, ${USAGE.bytes} AS bytes`,
+  // The address's lock row serialises its admissions as link_quota_locks does a link's. Taken
+  // before the link's lock in every transaction, so two admissions never wait on each other in turn.
+  lockAddress:
+    'INSERT INTO address_quota_locks (address, touched_at) VALUES (?, ?) ' +
+    'ON CONFLICT (address) DO UPDATE SET touched_at = excluded.touched_at',
   countUpload:
-    'INSERT INTO address_uploads (address, window_start, uploads) VALUES (?, ?, 1) ' +
-    'ON CONFLICT (address, window_start) DO UPDATE SET uploads = address_uploads.uploads + 1 ' +
-    'WHERE address_uploads.uploads < ? RETURNING uploads',
+    'INSERT INTO address_upload_starts (address, started_at) SELECT ?, ? ' +
+    'WHERE (SELECT COUNT(*) FROM address_upload_starts WHERE address = ? AND started_at > ?) < ? RETURNING started_at',
+  nthLatestStart:
+    'SELECT started_at FROM address_upload_starts WHERE address = ? AND started_at > ? ORDER BY started_at DESC LIMIT 1 OFFSET ?',
   pruneReservations: 'DELETE FROM upload_reservations WHERE expires_at <= ?',
-  pruneWindows: 'DELETE FROM address_uploads WHERE window_start < ?',
+  pruneStarts: 'DELETE FROM address_upload_starts WHERE started_at <= ?',
+  pruneAddressLocks: 'DELETE FROM address_quota_locks WHERE touched_at <= ?',
 } as const;
 
 export function createQuotaStore(sql: SqlDriver): QuotaStore {
   return {
     async admit(count, r) {
-      const [counted, , reserved] = await sql.batch([
-        [SQL.countUpload, [count.address, count.windowStart, count.max]],
+      const [, counted, , reserved] = await sql.batch([
+        [SQL.lockAddress, [count.address, count.now]],
+        [SQL.countUpload, [count.address, count.now, count.address, count.since, count.max]],
         [SQL.lockLink, [r.linkId, r.now]],
         [SQL.reserve, [r.id, r.linkId, r.noteId, r.bytes, r.expiresAt, r.linkId, r.linkId, r.now, r.maxNotes, r.linkId, r.linkId, r.now, r.bytes, r.maxBytes]],
       ]);
@@ -100,10 +115,15 @@ export function createQuotaStore(sql: SqlDriver): QuotaStore {
       const [row] = await sql.all(SQL.usage, [linkId, linkId, now, linkId, linkId, now]);
       return { notes: Number(row?.notes ?? 0), bytes: Number(row?.bytes ?? 0) };
     },
-    async prune(now, windowStartBefore) {
+    async limitingStart(address, since, max) {
+      const [row] = await sql.all(SQL.nthLatestStart, [address, since, max - 1]);
+      return row ? Number(row.started_at) : undefined;
+    },
+    async prune(now, startedBefore) {
       await sql.batch([
         [SQL.pruneReservations, [now]],
-        [SQL.pruneWindows, [windowStartBefore]],
+        [SQL.pruneStarts, [startedBefore]],
+        [SQL.pruneAddressLocks, [startedBefore]],
       ]);
     },
   };

@@ -1,7 +1,7 @@
 /**
  * The upload limits as people meet them: room per link (notes and bytes) and uploads per address
- * per window, decided by the database (server/db/quota-store.ts) so several servers share them,
- * refused with 429, a Retry-After and a sentence the recorder shows as it is.
+ * in any span of the window, decided by the database (server/db/quota-store.ts) so several
+ * servers share them, refused with 429, a Retry-After and a sentence the recorder shows as it is.
  */
 import { randomUUID } from 'node:crypto';
 import type { UploadLimits } from '../config.js';
@@ -33,26 +33,30 @@ export interface UploadQuota {
 
 export function createUploadQuota(store: QuotaStore, limits: UploadLimits, now: () => number = Date.now): UploadQuota {
   let lastPrune = 0;
-  const pruneNowAndThen = async (at: number, windowStart: number) => {
+  const pruneNowAndThen = async (at: number, since: number) => {
     if (at - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = at;
-    await store.prune(at, windowStart - limits.uploadWindowMs);
+    await store.prune(at, since);
   };
 
   return {
     async admit(address, link, bytes, holdMs = RESERVATION_MS) {
       const at = now();
-      const windowStart = at - (at % limits.uploadWindowMs);
-      await pruneNowAndThen(at, windowStart);
+      // A window that slides with the clock: an address never starts more than the limit in any
+      // span of that length, where windows fixed to the clock let it start twice that across one's end.
+      const since = at - limits.uploadWindowMs;
+      await pruneNowAndThen(at, since);
       const id = randomUUID();
       const release = () => store.releaseNote(id);
       const { addressAdmitted, roomHeld } = await store.admit(
-        { address, windowStart, max: limits.uploadsPerAddress },
+        { address, now: at, since, max: limits.uploadsPerAddress },
         { id, linkId: link.linkId, noteId: link.noteId, bytes, now: at, expiresAt: at + holdMs, maxNotes: limits.linkMaxNotes, maxBytes: limits.linkMaxBytes },
       );
       if (!addressAdmitted) {
         if (roomHeld) await release();
-        const retryAfter = Math.max(1, Math.ceil((windowStart + limits.uploadWindowMs - at) / 1000));
+        // Racing uploads may have moved on since the refusal: with room again, a second will do.
+        const limiting = await store.limitingStart(address, since, limits.uploadsPerAddress);
+        const retryAfter = Math.max(1, Math.ceil(((limiting ?? since) + limits.uploadWindowMs - at) / 1000));
         throw new ApiProblem(
           429,
           'address_rate_limited',

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
 import { linkIdOf } from '../../../server/links.js';
+import { createUploadQuota } from '../../../server/notes/quota.js';
+import { ApiProblem } from '../../../server/http/problem.js';
 import { BACKENDS } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { fakeWebm, makeLink, putNote } from '../support/uploads.js';
@@ -69,7 +71,7 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
     const store = t.app.repo.quota;
     const now = Date.now();
     const room = async (noteId: string) => (await store.admit(
-      { address: `10.8.0.${nextAddress++}`, windowStart: now, max: 10 },
+      { address: `10.8.0.${nextAddress++}`, now, since: now - 600_000, max: 10 },
       { id: randomUUID(), linkId, noteId, bytes: 100, now, expiresAt: now + 60_000, maxNotes: 2, maxBytes: 1e6 },
     )).roomHeld;
     const noteId = randomUUID();
@@ -120,5 +122,47 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
     } finally {
       await second.close();
     }
+  });
+
+  it('should let an address start the limit in any span of the window, not twice it across the end of a window fixed to the clock', async () => {
+    const windowMs = 600_000;
+    let clock = Math.ceil(Date.now() / windowMs) * windowMs + 5 * windowMs - 2000; // 2 s before a multiple of the window
+    const quota = createUploadQuota(t.app.repo.quota, { ...loadConfig(t.backend.env).uploads, uploadsPerAddress: 4, uploadWindowMs: windowMs, linkMaxNotes: 100 }, () => clock);
+    const from = address();
+    const linkId = linkIdOf(await makeLink(t.app.repo));
+    const start = async () => {
+      try {
+        await quota.admit(from, { linkId, noteId: randomUUID(), runnerName: 'Alex' }, 100);
+        return 'started';
+      } catch (err) {
+        if (!(err instanceof ApiProblem)) throw err;
+        return `${err.code} after ${err.headers?.['retry-after']} s`;
+      }
+    };
+    const firstAt = clock;
+    const answers = [await start(), await start()];
+    clock += 1000;
+    answers.push(await start(), await start());
+    clock += 2000; // past the multiple of the window
+    answers.push(await start());
+    clock = firstAt + windowMs - 1; // the first start is still in the window, by a millisecond
+    answers.push(await start());
+    clock = firstAt + windowMs; // and now it has left it; the second, started with it, too
+    answers.push(await start(), await start(), await start());
+    expect(answers).toEqual([
+      'started', 'started', 'started', 'started',
+      'address_rate_limited after 597 s',
+      'address_rate_limited after 1 s',
+      'started', 'started', 'address_rate_limited after 1 s',
+    ]);
+  });
+
+  it('should start exactly the address limit when 20 uploads from one address race', async () => {
+    const quota = createUploadQuota(t.app.repo.quota, { ...loadConfig(t.backend.env).uploads, uploadsPerAddress: 4, linkMaxNotes: 100 });
+    const from = address();
+    const linkId = linkIdOf(await makeLink(t.app.repo));
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => quota.admit(from, { linkId, noteId: randomUUID(), runnerName: 'Alex' }, 100)));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(4);
+    expect(outcomes.filter((o) => o.status === 'rejected' && (o.reason as ApiProblem).code === 'address_rate_limited')).toHaveLength(16);
   });
 });
