@@ -23,8 +23,11 @@ export type ApiAnswer<T> =
 async function getJson<T>(path: string, init: RequestInit = {}, started?: Promise<Response>): Promise<ApiAnswer<T>> {
   try {
     const response = await (started ?? fetch(path, { ...init, headers: { Accept: 'application/json' } }));
-    if (response.status === 404) return { ok: false, reason: 'not-found' };
-    if (!response.ok) return { ok: false, reason: 'unreachable' };
+    if (!response.ok) {
+      // The error's body is not read: let it go, or the request stays open in the browser.
+      void response.body?.cancel().catch(() => undefined);
+      return { ok: false, reason: response.status === 404 ? 'not-found' : 'unreachable' };
+    }
     return { ok: true, value: (await response.json()) as T };
   } catch {
     // fetch rejects only when no answer came; json() when the body is not JSON.
