@@ -13,7 +13,7 @@ import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
 import { health } from './routes/health.js';
 import { openApi } from './routes/runner/openapi.js';
-import { site } from './routes/site.js';
+import { inlineStylesOf, site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { openBlobStore } from './storage/index.js';
 import { createUploadService, type UploadService } from './uploads/service.js';
@@ -88,7 +88,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
       onFailure: (check, err) => app.log.warn({ err, check }, 'readiness check failed'),
     }),
   });
-  await app.register(securityHeaders);
+  await app.register(securityHeaders, { inlineStyles: inlineStylesOf(config.distDir) });
   await app.register(compression);
   await app.register(openApi, { publicUrl: config.publicUrl });
   await app.register(api, {

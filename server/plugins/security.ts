@@ -5,9 +5,10 @@ import fp from 'fastify-plugin';
 import { REGISTER_WORKER_SCRIPT } from '../../src/shared/registerWorker.js';
 import { TODAY_SCRIPT } from '../../src/shared/today.js';
 
-const hashOf = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
-export const securityHeaders = fp(async (app) => {
+/** `inlineStyles`: the text of each <style> block the pages carry, allowed by its hash. */
+export const securityHeaders = fp<{ inlineStyles: string[] }>(async (app, { inlineStyles }) => {
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -15,7 +16,7 @@ export const securityHeaders = fp(async (app) => {
         defaultSrc: ["'self'"],
         // Our files, and the two inline scripts the prerendered pages carry (today's date, the worker).
         scriptSrc: ["'self'", hashOf(TODAY_SCRIPT), hashOf(REGISTER_WORKER_SCRIPT)],
-        styleSrc: ["'self'"],
+        styleSrc: ["'self'", ...new Set(inlineStyles.map(hashOf))],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],
         connectSrc: ["'self'"],

@@ -4,11 +4,23 @@
  * Text files go out as the .br or .gz sibling the build wrote (scripts/precompress.mjs), chosen
  * by Accept-Encoding, with `Vary: Accept-Encoding` and a strong ETag per encoding.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { NOT_FOUND_PAGE, PAGES } from '../../src/shared/pages.js';
+
+/**
+ * The <style> blocks of the built pages (the screens' shells carry the stylesheet inline, see
+ * scripts/build.mjs), for the CSP to allow by hash. None when the site is not built.
+ */
+export function inlineStylesOf(distDir: string): string[] {
+  return Object.values(PAGES).flatMap(({ file }) => {
+    const html = path.join(distDir, file);
+    if (!existsSync(html)) return [];
+    return [...readFileSync(html, 'utf8').matchAll(/<style>([^<]*)<\/style>/g)].map((m) => m[1]!);
+  });
+}
 
 function cacheControlFor(sentPath: string): string {
   const filePath = sentPath.replace(/\.(?:br|gz)$/, '');

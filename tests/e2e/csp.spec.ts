@@ -1,8 +1,9 @@
 import { expect, test } from './fixtures';
 
-// The server's Content-Security-Policy allows only our own files and hashed inline
-// scripts; every page must work within it, without a single refusal in the console.
-for (const path of ['/', '/terms', '/privacy', '/no-such-page', '/r/link']) {
+// The server's Content-Security-Policy allows only our own files and hashed inline scripts
+// and styles (the shells carry the stylesheet inline); every page must work within it,
+// without a single refusal in the console.
+for (const path of ['/', '/terms', '/privacy', '/no-such-page', '/r/link', '/s/some-token']) {
   test(`should load ${path} without any Content-Security-Policy violation`, async ({ page, server, consoleMessages }) => {
     const url = path === '/r/link' ? `/r/${await server.createLink()}` : path;
     const violations: string[] = [];

@@ -81,10 +81,14 @@ test.describe('the service worker on a first visit', () => {
   test('should install from /r/ with only what opens the recorder and the pages, compressed, and no pictures', async ({ page, context, server }) => {
     const token = await server.createLink('Alex', 'chicago-2025');
     const shell = await readFile(path.join(dist, 'r.html'), 'utf8');
-    const shellAssets = [...shell.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    const assetsOf = (html: string) => [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    const shellAssets = assetsOf(shell);
     expect(shellAssets.length).toBeGreaterThanOrEqual(5);
+    // The shell carries the stylesheet inline; the pages link it, and open offline with it.
+    const pageStyles = assetsOf(await readFile(path.join(dist, 'index.html'), 'utf8')).filter((a) => a.endsWith('.css'));
+    expect(pageStyles).toHaveLength(1);
     // The worker's own script, then its precache.
-    const installSet = new Set(['/sw.js', '/r.html', '/index.html', '/terms.html', '/privacy.html', '/404.html', '/manifest.webmanifest', '/icons/icon.svg', ...shellAssets]);
+    const installSet = new Set(['/sw.js', '/r.html', '/index.html', '/terms.html', '/privacy.html', '/404.html', '/manifest.webmanifest', '/icons/icon.svg', ...shellAssets, ...pageStyles]);
 
     const workerRequests: Request[] = [];
     context.on('request', (r) => void (r.serviceWorker() && workerRequests.push(r)));
