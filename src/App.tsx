@@ -9,14 +9,14 @@ import * as home from './pages/HomePage';
 import * as notFound from './pages/NotFoundPage';
 import * as privacy from './pages/PrivacyPage';
 import * as terms from './pages/TermsPage';
-import { CHUNK_ERROR_TEMPLATE_ID } from './shell';
+import { CHUNK_ERROR_TEMPLATE_ID, RECORDER_LEAD } from './shell';
 import './styles/site.css';
 
 /** The shell of an on-demand screen: the spinner until its chunk arrives, and its error screen in waiting. */
-function ScreenShell() {
+function ScreenShell({ lead }: { lead?: string }) {
   return (
     <>
-      <LoadingScreen />
+      <LoadingScreen lead={lead} />
       <template id={CHUNK_ERROR_TEMPLATE_ID}>
         <ChunkErrorScreen onRetry={() => {}} />
       </template>
@@ -30,7 +30,7 @@ export function AppRoutes() {
       <Route path="/" element={<home.HomePage />} />
       <Route path="/terms" element={<terms.TermsPage />} />
       <Route path="/privacy" element={<privacy.PrivacyPage />} />
-      <Route path="/r/:token" element={<ScreenShell />} />
+      <Route path="/r/:token" element={<ScreenShell lead={RECORDER_LEAD} />} />
       <Route path="/s/:token" element={<ScreenShell />} />
       <Route path="*" element={<notFound.NotFoundPage />} />
     </Routes>

@@ -1,5 +1,8 @@
 /** Names shared by the prerendered /r/:token shell and the scripts that take it over. */
 export const RECORDER_TITLE = 'Record a voice note · MileNotes';
 
+/** What the /r/:token screen is for, said while it loads. */
+export const RECORDER_LEAD = "You're about to record a short voice note for a marathon runner. On race day it plays in their ears when they reach the mile you choose.";
+
 /** The id of the template that src/chunkError.ts shows when the screen's chunk cannot load. */
 export const CHUNK_ERROR_TEMPLATE_ID = 'chunk-error';

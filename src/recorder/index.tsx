@@ -1,4 +1,6 @@
+import { LoadingScreen } from '../components/LoadingScreen.js';
 import { formatRaceDate } from '../shared/dates.js';
+import { RECORDER_LEAD } from '../shell.js';
 import { RecorderScreen } from './RecorderScreen.js';
 import { useLink } from './useLink.js';
 import './recorder.css';
@@ -6,15 +8,8 @@ import './recorder.css';
 /** /r/:token: record a voice note for a runner. Loaded lazily behind the 'Loading...' spinner. */
 export default function Recorder({ token }: { token: string }) {
   const link = useLink(token);
-  if (link.status === 'loading') {
-    return (
-      <main className="rec">
-        <p className="rec-muted" role="status">
-          Loading...
-        </p>
-      </main>
-    );
-  }
+  // The shell's loading screen, as it was prerendered, until the link's data is in.
+  if (link.status === 'loading') return <LoadingScreen lead={RECORDER_LEAD} />;
   if (link.status !== 'ready') {
     return (
       <main className="rec">

@@ -1,4 +1,5 @@
 import type { Page, Route } from '@playwright/test';
+import { RECORDER_LEAD } from '../../src/shell';
 import { expect, test } from './fixtures';
 
 const RECORDER_CHUNK = /\/assets\/recorder(App)?-[^/]+\.(js|css)$/;
@@ -22,7 +23,7 @@ async function holdRecorderChunk(page: Page) {
 }
 
 test.describe('the /r/:token screen while its chunk loads', () => {
-  test('should show a spinner with Loading... until the chunk arrives, then the recorder', async ({ page, server }) => {
+  test('should show a spinner with Loading... and what the screen is for until the chunk arrives, then the recorder', async ({ page, server }) => {
     const token = await server.createLink('Alex', 'chicago-2025');
     const chunk = await holdRecorderChunk(page);
     await page.goto(`/r/${token}`, { waitUntil: 'domcontentloaded' });
@@ -30,9 +31,11 @@ test.describe('the /r/:token screen while its chunk loads', () => {
     await expect(spinner).toBeVisible();
     await expect.poll(() => chunk.held.length).toBeGreaterThan(0);
     await expect(spinner).toBeVisible();
+    await expect(page.getByText(RECORDER_LEAD)).toBeVisible();
     await chunk.release();
     await expect(page.getByRole('button', { name: 'Record' })).toBeVisible();
     await expect(page.getByText('Loading...', { exact: true })).toBeHidden();
+    await expect(page.getByText(RECORDER_LEAD)).toBeHidden();
   });
 
   test('should tell the person plainly and offer Try again when the chunk fails to download', async ({ page, consoleMessages }) => {
