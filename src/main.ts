@@ -12,9 +12,26 @@ import './styles/site.css';
 type Mount = (root: HTMLElement, token: string) => void;
 
 const SCREENS: Array<{ path: RegExp; chunk: string; prefetch?: (token: string) => void; load: () => Promise<Mount> }> = [
-  { path: /^\/r\/([^/]+)\/?$/, chunk: 'recorder', prefetch: prefetchLink, load: () => import('./recorderApp').then((m) => m.mountRecorder) },
+  { path: /^\/r\/([^/]+)\/?$/, chunk: 'recorder', prefetch: prefetchLink, load: () => reactFirst().then(() => import('./recorderApp')).then((m) => m.mountRecorder) },
   { path: /^\/s\/([^/]+)\/?$/, chunk: 'keepsake', load: () => import('./keepsake/keepsakeApp').then((m) => m.mountKeepsake) },
 ];
+
+/**
+ * Resolves once the browser has painted the prerendered shell: the next frame, then a task. When
+ * everything is cached or the link is fast, the screen's JavaScript is ready before the first
+ * frame and would run first, so a slow phone would show a blank page for as long as React takes
+ * to start. A hidden page paints no frames; it goes on at once.
+ */
+function afterFirstPaint(): Promise<void> {
+  if (document.visibilityState !== 'visible') return Promise.resolve();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
+/**
+ * Runs React's chunk on its own, then yields before the screen's: two tasks the phone can answer
+ * input between, instead of one long one (the files are already loading, in parallel).
+ */
+const reactFirst = () => import('react-dom/client').then(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
 
 /** A token as the address bar spells it; a mangled escape is kept as typed (the API will say no). */
 function decodeToken(raw: string): string {
@@ -31,7 +48,10 @@ const screen = SCREENS.find(({ path }) => path.test(pathname));
 if (screen) {
   const token = decodeToken(screen.path.exec(pathname)![1]!);
   screen.prefetch?.(token);
-  loadChunk(screen.chunk, screen.load).then(
+  // The chunk's files are already on their way (modulepreload in the shell); this only waits to run them.
+  afterFirstPaint()
+    .then(() => loadChunk(screen.chunk, screen.load))
+    .then(
     (mount) => mount(root, token),
     (error: unknown) => {
       console.error(error);

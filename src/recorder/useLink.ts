@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { getLink } from '../apiClient.js';
 import type { LinkInfo } from '../shared/notes.js';
 import { loadLink, saveLink } from '../shared/outbox/index.js';
@@ -17,7 +17,9 @@ export function useLink(token: string): LinkState {
   const [state, setState] = useState<LinkState>({ status: 'loading' });
   useEffect(() => {
     let live = true;
-    const set = (next: LinkState) => live && setState(next);
+    // The screen's first full render is a transition: React renders it in slices of a few
+    // milliseconds, so a slow phone stays responsive (the spinner turns) while it is built.
+    const set = (next: LinkState) => live && startTransition(() => setState(next));
     let fresh = false;
     void loadLink(token)
       .then((cached) => {
