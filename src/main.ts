@@ -1,6 +1,6 @@
 /**
- * The script of the screens' shells (/r/:token, /s/:token): it fetches the screen (React and the
- * screen) as one on-demand chunk. Marketing pages are prerendered HTML and load no script file;
+ * The script of the screens' shells (/r/:token, /s/:token): once the shell has painted, it runs
+ * the screen's on-demand chunk (React's and the screen's, preloaded by the shell). Marketing pages are prerendered HTML and load no script file;
  * every page registers the service worker with an inline script (src/shared/registerWorker.ts).
  * The recorder's link data is asked for here, beside its chunk, not after it.
  */
@@ -52,10 +52,10 @@ if (screen) {
   afterFirstPaint()
     .then(() => loadChunk(screen.chunk, screen.load))
     .then(
-    (mount) => mount(root, token),
-    (error: unknown) => {
-      console.error(error);
-      showChunkError(root);
-    },
-  );
+      (mount) => mount(root, token),
+      (error: unknown) => {
+        console.error(error);
+        showChunkError(root);
+      },
+    );
 }

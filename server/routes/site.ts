@@ -18,7 +18,7 @@ export function inlineStylesOf(distDir: string): string[] {
   return Object.values(PAGES).flatMap(({ file }) => {
     const html = path.join(distDir, file);
     if (!existsSync(html)) return [];
-    return [...readFileSync(html, 'utf8').matchAll(/<style>([^<]*)<\/style>/g)].map((m) => m[1]!);
+    return [...readFileSync(html, 'utf8').matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
   });
 }
 

@@ -18,7 +18,7 @@ export function useLink(token: string): LinkState {
   useEffect(() => {
     let live = true;
     // The screen's first full render is a transition: React renders it in slices of a few
-    // milliseconds, so a slow phone stays responsive (the spinner turns) while it is built.
+    // milliseconds, so a slow phone can still answer a tap while it is built.
     const set = (next: LinkState) => live && startTransition(() => setState(next));
     let fresh = false;
     void loadLink(token)
