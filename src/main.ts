@@ -12,7 +12,7 @@ import './styles/site.css';
 type Mount = (root: HTMLElement, token: string) => void;
 
 const SCREENS: Array<{ path: RegExp; chunk: string; prefetch?: (token: string) => void; load: () => Promise<Mount> }> = [
-  { path: /^\/r\/([^/]+)\/?$/, chunk: 'recorder', prefetch: prefetchLink, load: () => reactFirst().then(() => import('./recorderApp')).then((m) => m.mountRecorder) },
+  { path: /^\/r\/([^/]+)\/?$/, chunk: 'recorder', prefetch: prefetchLink, load: () => import('./recorderApp').then((m) => m.mountRecorder) },
   { path: /^\/s\/([^/]+)\/?$/, chunk: 'keepsake', load: () => import('./keepsake/keepsakeApp').then((m) => m.mountKeepsake) },
 ];
 
@@ -29,9 +29,13 @@ function afterFirstPaint(): Promise<void> {
 
 /**
  * Runs React's chunk on its own, then yields before the screen's: two tasks the phone can answer
- * input between, instead of one long one (the files are already loading, in parallel).
+ * input between, instead of one long one (the files are already loading, in parallel). Every
+ * screen is a React screen.
  */
-const reactFirst = () => import('react-dom/client').then(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+const reactFirst = <T>(load: () => Promise<T>) => (): Promise<T> =>
+  import('react-dom/client')
+    .then(() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
+    .then(load);
 
 /** A token as the address bar spells it; a mangled escape is kept as typed (the API will say no). */
 function decodeToken(raw: string): string {
@@ -50,7 +54,7 @@ if (screen) {
   screen.prefetch?.(token);
   // The chunk's files are already on their way (modulepreload in the shell); this only waits to run them.
   afterFirstPaint()
-    .then(() => loadChunk(screen.chunk, screen.load))
+    .then(() => loadChunk(screen.chunk, reactFirst(screen.load)))
     .then(
       (mount) => mount(root, token),
       (error: unknown) => {
