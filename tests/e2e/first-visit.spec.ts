@@ -56,6 +56,30 @@ test.describe('the recorder on a first visit', () => {
     expect(linkRequests).toHaveLength(1);
   });
 
+  test('should ask for the recorder files and the link data once the shell has painted, all together', async ({ page, server }) => {
+    const token = await server.createLink('Casey', 'chicago-2025');
+    await page.goto(`/r/${token}`);
+    await expect(recordButton(page)).toBeEnabled();
+
+    const timings = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+      files: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => ({
+        path: new URL(e.name).pathname,
+        start: e.startTime,
+        end: e.responseEnd,
+      })),
+    }));
+    const screenFiles = timings.files.filter((f) => /^\/assets\/(recorder|react|apiClient|recorderApp)-/.test(f.path) || f.path === `/api/r/${token}`);
+    expect(screenFiles.map((f) => f.path.replace(/^(\/assets\/[a-zA-Z]+)-[^/]+\.(js|css)$/, '$1.$2')).sort()).toEqual(
+      ['/api/r/' + token, '/assets/apiClient.js', '/assets/react.js', '/assets/recorder.js', '/assets/recorderApp.css'].sort(),
+    );
+    // Not before the paint: the shell's first paint, made from its HTML, does not wait on them.
+    for (const f of screenFiles) expect(f.start, f.path).toBeGreaterThanOrEqual(timings.paint);
+    // Together: every one was asked for before any of them had arrived (preloaded, not one after another).
+    const firstEnd = Math.min(...screenFiles.map((f) => f.end));
+    for (const f of screenFiles) expect(f.start, f.path).toBeLessThan(firstEnd);
+  });
+
   test('should work when the link data arrives after the JavaScript', async ({ page, server }) => {
     const token = await server.createLink('Blair', 'berlin-2025');
     const linkRequests: string[] = [];
