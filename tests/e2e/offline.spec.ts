@@ -1,10 +1,6 @@
 import { expect, test } from './fixtures';
 import { TAGLINE } from '../../src/shared/config';
-
-async function waitForControllingWorker(page: import('@playwright/test').Page) {
-  await page.evaluate(() => navigator.serviceWorker.ready);
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-}
+import { waitForControllingWorker } from './support/worker';
 
 test.describe('the service worker', () => {
   test('should log its registration to the console and show nothing to the person', async ({ page, consoleMessages }) => {

@@ -1,13 +1,13 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from './fixtures';
+import { waitForControllingWorker } from './support/worker';
 
 const swFile = path.resolve(import.meta.dirname, '../../dist/sw.js');
 
 test('should leave an open page alone when a new version of the site is waiting', async ({ page }) => {
   await page.goto('/');
-  await page.evaluate(() => navigator.serviceWorker.ready);
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await waitForControllingWorker(page);
   await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
 
   const original = await readFile(swFile, 'utf8');
