@@ -39,9 +39,11 @@ export const test = base.extend<{ faults: FaultProxy; tab: EnginePage }, { engin
     },
     { scope: 'worker', timeout: 90_000 },
   ],
-  faults: async ({ server }, use) => {
+  faults: async ({ server }, use, testInfo) => {
     const faults = await startFaultProxy(server.port);
     await use(faults);
+    // A failure says what the browser had asked for and what was still unanswered.
+    if (testInfo.status !== testInfo.expectedStatus) console.log(`[faults] ${testInfo.title}: the proxy's last requests:\n  ${faults.traffic().join('\n  ')}`);
     await faults.close();
   },
   tab: async ({ engine }, use) => use(new EnginePage(engine)),

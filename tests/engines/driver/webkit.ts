@@ -123,7 +123,10 @@ export async function launchWebKit({ profileDir }: LaunchOptions): Promise<Engin
     name: 'webkit',
     restartKind: 'tab',
     async open(url) {
-      await inSession('POST', '/url', { url });
+      // A page that never loads has failed once in about ten CI runs, after restart(), and not here: say what the driver saw.
+      await inSession('POST', '/url', { url }).catch((error: Error) => {
+        throw new Error(`${error.message}\nWebKitWebDriver's last output:\n${driverLog.slice(-1500)}`);
+      });
     },
     async reload() {
       await inSession('POST', '/refresh', {});

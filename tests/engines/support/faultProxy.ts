@@ -39,6 +39,8 @@ export interface FaultProxy {
   cutEveryConnection(afterBytes: number): void;
   /** Connections cut so far. */
   cuts(): number;
+  /** What the browser asked for lately and what became of it, unanswered requests included: printed when a test fails. */
+  traffic(): string[];
   close(): Promise<void>;
 }
 
@@ -51,9 +53,17 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
   let cuts = 0;
   /** Upload body bytes each connection has carried, for cutEveryConnection. */
   const carried = new WeakMap<Socket, number>();
+  const started = Date.now();
+  /** The last requests, oldest first: what came in, when, and how it ended. */
+  const recent: Array<{ line: string; at: number; status?: number; endedAt?: number; closedEarly?: boolean }> = [];
 
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
+    const entry: (typeof recent)[number] = { line: `${req.method} ${path}`, at: Date.now() - started };
+    recent.push(entry);
+    if (recent.length > 60) recent.shift();
+    res.on('finish', () => Object.assign(entry, { status: res.statusCode, endedAt: Date.now() - started }));
+    res.on('close', () => void (entry.endedAt === undefined && Object.assign(entry, { closedEarly: true, endedAt: Date.now() - started })));
     const isUpload = NOTE_UPLOAD.test(path) && req.method !== 'GET';
     const seen: UploadSeen | undefined = isUpload ? { method: req.method!, path, fate: 'passed', bodyBytes: 0, forwardedBytes: 0 } : undefined;
     if (seen) uploads.push(seen);
@@ -133,6 +143,10 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
       cutEvery = afterBytes;
     },
     cuts: () => cuts,
+    traffic: () =>
+      recent.map(({ line, at, status, endedAt, closedEarly }) =>
+        `${at} ms ${line}: ${endedAt === undefined ? 'still open' : closedEarly ? `closed unanswered at ${endedAt} ms` : `${status} at ${endedAt} ms`}`,
+      ),
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
