@@ -29,10 +29,30 @@ class UsageError extends Error {}
 
 type Command = (repo: Repository, args: string[]) => Promise<unknown>;
 
+/**
+ * `--name value` as `--name=value` for every option of the command (an option followed by another
+ * one, or by nothing, is missing): a token may start with '-' (base64url, one in 64), and
+ * parseArgs alone refuses `--token -Xy...` as ambiguous.
+ */
+function withValuesJoined(args: string[], names: string[]): string[] {
+  const isOption = (word: string) => names.some((n) => word === `--${n}` || word.startsWith(`--${n}=`));
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    const next = args[i + 1];
+    if (names.some((n) => word === `--${n}`)) {
+      if (next === undefined || isOption(next)) throw new UsageError(`Missing ${word}.`);
+      joined.push(`${word}=${next}`);
+      i++;
+    } else joined.push(word);
+  }
+  return joined;
+}
+
 function optionsOf(args: string[], names: string[]): Record<string, string> {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args, options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])), strict: true }));
+    ({ values } = parseArgs({ args: withValuesJoined(args, names), options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])), strict: true }));
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

@@ -7,6 +7,7 @@ import { MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
 import { BACKENDS } from './support/backends.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { fakeWebm, putNote, sha256Hex } from './support/uploads.js';
+import { linkIdOf, newToken } from '../../server/links.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -65,7 +66,7 @@ describe.each(BACKENDS)('npm run admin on %s', (kind) => {
     expect((await putNote(t.app, { token, body, noteId, marker: 'km-10', from: 'Mum' })).statusCode).toBe(201);
 
     const listed = await admin(env, 'list-notes', '--token', token);
-    expect(listed.code).toBe(0);
+    expect(listed.code, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([{
       id: noteId, marker: 'km-10', from: 'Mum', contentType: 'audio/webm;codecs=opus', bytes: 4321,
       sha256: sha256Hex(body), durationMs: null, status: 'received', receivedAt: expect.any(String),
@@ -75,8 +76,22 @@ describe.each(BACKENDS)('npm run admin on %s', (kind) => {
     expect((await t.app.inject({ url: `/api/r/${token}` })).statusCode).toBe(404);
   });
 
+  it('should take a token that starts with a dash, as one in 64 do, written either way', async () => {
+    const token = `-${newToken().slice(1)}`;
+    await t.app.repo.createLink({ linkId: linkIdOf(token), runnerName: 'Dee', raceId: 'berlin-2025', createdAt: new Date().toISOString() });
+
+    const listed = await admin(env, 'list-notes', '--token', token);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
+    const revoked = await admin(env, 'revoke-link', `--token=${token}`);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect((await t.app.inject({ url: `/api/r/${token}` })).statusCode).toBe(404);
+  });
+
   it.each([
     [['create-link', '--runner', 'Pat'], /Missing --race/],
+    [['create-link', '--runner', '--race', 'chicago-2025'], /Missing --runner\./],
+    [['list-notes', '--token'], /Missing --token\./],
     [['create-link', '--runner', 'Pat', '--race', 'mars-2025'], /Unknown race 'mars-2025'/],
     // The same limit as a runner's name in the runner API (MAX_RUNNER_NAME_LENGTH).
     [['create-link', '--runner', 'P'.repeat(MAX_RUNNER_NAME_LENGTH + 1), '--race', 'chicago-2025'], /too long \(60 characters at most\)/],
