@@ -75,7 +75,7 @@ const sentKb = async (dir: string, files: string[]) => {
   return total / 1024;
 };
 
-const lcpsOf = (runs: PageRun[] | undefined) => (runs ? `${runs.map((r) => Math.round(r.lcp)).join(', ')} ms` : 'not measured');
+const eachRun = (runs: PageRun[] | undefined, key: 'lcp' | 'tbt') => (runs ? `${runs.map((r) => Math.round(r[key])).join(', ')} ms` : 'not measured');
 
 /** LCP aims against the home page's static copy: the recorder has React to run, the rest has not. */
 const lcpAim = (label: string) => (label === '/r/<token>' ? 1.5 : 1.1);
@@ -193,7 +193,7 @@ export async function pagesSection(ctx: BenchContext): Promise<Section> {
       `Median of ${runs} runs per page, pages alternated within each round; simulated mobile throttling (Lighthouse's default), one headless Debian Chromium.`,
       `"Bytes on the wire" are Lighthouse's transferred bytes: headers and bodies as the server sent them (brotli). "As sent" sizes are the build's .br files. Scripts of /: ${[...new Set(homeScripts)].join(', ') || 'none'}.`,
       'The LCP aim is 1.1x the home page copy for the marketing pages (they are no heavier) and 1.5x for the recorder, which has React to download and run.',
-      `Simulated throttling models a phone from a fast local load, and counts every request that finished before the observed paint as needed for it. /r/ paints from its HTML alone (the stylesheet is inline) and asks for its screen's files only once that paint is on screen (src/shared/screenPreloads.ts); when the shell preloaded them from its <head>, they often finished before Chromium's first frame on loopback and the model charged them to LCP, which then flipped between about 0.7 and 1.7 s from run to run. This run's simulated /r/ LCPs: ${lcpsOf(results.get('/r/<token>'))}. The "load throttled" rows measure the same page with the mobile preset's network and CPU applied to the load itself (DevTools throttling, median of ${runs}, the baseline measured the same way).`,
+      `Simulated throttling models a phone from a fast local load, and counts every request that finished before the observed paint as needed for it. /r/ paints from its HTML alone (the stylesheet is inline) and asks for its screen's files only once that paint is on screen (src/shared/screenPreloads.ts); when the shell preloaded them from its <head>, they often finished before Chromium's first frame on loopback and the model charged them to LCP, which then flipped between about 0.7 and 1.7 s from run to run. This run's simulated /r/ LCPs: ${eachRun(results.get('/r/<token>'), 'lcp')}; TBTs: ${eachRun(results.get('/r/<token>'), 'tbt')} (TBT counts main-thread tasks longer than 50 ms once slowed 4x, so a busy machine moves it). The "load throttled" rows measure the same page with the mobile preset's network and CPU applied to the load itself (DevTools throttling, median of ${runs}, the baseline measured the same way).`,
       `"Record works after": from navigation start until the Record button is on screen and enabled, Playwright with DevTools throttling (${PROFILES.map((p) => `${p.label}: ${p.latencyMs} ms latency, ${p.downKbps} kbit/s down, CPU ${p.cpuSlowdown}x`).join('; ')}); median of ${runs}, the worker blocked (it registers after load and is measured apart).`,
       'The worker\'s bytes: what its requests took off the network while it installed on a first visit to /r/, until it controlled the page (its own script included); the hashed files the page had just loaded come from the HTTP cache.',
     ],
