@@ -34,21 +34,27 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Waits until this child answers /healthz. The port was free when probed, but another process
+ * (a fake Apple, a proxy, a benchmark section starting beside us) may take it before the child
+ * binds: then something else answers, so only our own health answer counts, and a child that
+ * exits on EADDRINUSE is reported as such for startServer to try another port.
+ */
 async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
-    const up = await fetch(url, { method: 'HEAD' }).then(() => true, () => false);
-    if (up) return;
+    const up = await fetch(`${url}/healthz`).then(async (r) => r.ok && ((await r.json()) as { status?: string }).status === 'ok', () => false);
+    if (up && child.exitCode === null) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`server did not start within 60 s:\n${output()}`);
 }
 
 export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
-  const port = await freePort();
+  let port = await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-e2e-'));
-  const url = `http://127.0.0.1:${port}`;
+  let url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -74,7 +80,17 @@ export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<Run
     child.kill(signal);
     await exited;
   };
-  await launch();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await launch();
+      break;
+    } catch (err) {
+      if (!/EADDRINUSE/.test(String(err)) || attempt === 3 || extraEnv.PORT) throw err;
+      port = await freePort();
+      url = `http://127.0.0.1:${port}`;
+      Object.assign(env, { PORT: String(port), PUBLIC_URL: extraEnv.PUBLIC_URL ?? url });
+    }
+  }
 
   const admin = async (...args: string[]) => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], { cwd: root, env });
