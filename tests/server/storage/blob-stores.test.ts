@@ -8,12 +8,12 @@ import { buffer, text } from 'node:stream/consumers';
 import { randomUUID } from 'node:crypto';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkIdOf } from '../../server/links.js';
-import { BlobTooLargeError, type BlobStore } from '../../server/storage/blob-store.js';
-import { createLocalBlobStore } from '../../server/storage/local.js';
-import { createS3BlobStore } from '../../server/storage/s3.js';
-import { startTestApp } from './support/app.js';
-import { fakeWebm, makeLink, putNote, sha256Hex } from './support/uploads.js';
+import { linkIdOf } from '../../../server/links.js';
+import { BlobTooLargeError, type BlobStore } from '../../../server/storage/blob-store.js';
+import { createLocalBlobStore } from '../../../server/storage/local.js';
+import { createS3BlobStore } from '../../../server/storage/s3.js';
+import { startTestApp } from '../support/app.js';
+import { fakeWebm, makeLink, putNote, sha256Hex } from '../support/uploads.js';
 
 let dir: string;
 let s3: S3rver;

@@ -6,12 +6,12 @@ import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import S3rver from 's3rver';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openRepository } from '../../server/db/index.js';
-import { openBlobStore } from '../../server/storage/index.js';
-import { createBackend, type BackendKind, type TestBackend } from './support/backends.js';
-import { append, creation, offsetOf, send } from './support/resumable.js';
-import { killHard, startServerProcess, stopGracefully, type ServerProcess } from './support/server-process.js';
-import { fakeWebm, makeLink, sha256Hex } from './support/uploads.js';
+import { openRepository } from '../../../server/db/index.js';
+import { openBlobStore } from '../../../server/storage/index.js';
+import { createBackend, type BackendKind, type TestBackend } from '../support/backends.js';
+import { append, creation, offsetOf, send } from '../support/resumable.js';
+import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { fakeWebm, makeLink, sha256Hex } from '../support/uploads.js';
 
 let s3: S3rver;
 let s3Dir: string;

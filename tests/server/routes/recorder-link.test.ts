@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markersFor } from '../../src/shared/markers.js';
-import { linkIdOf } from '../../server/links.js';
-import { BACKENDS } from './support/backends.js';
-import { startTestApp, type TestApp } from './support/app.js';
-import { makeLink } from './support/uploads.js';
+import { markersFor } from '../../../src/shared/markers.js';
+import { linkIdOf } from '../../../server/links.js';
+import { BACKENDS } from '../support/backends.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { makeLink } from '../support/uploads.js';
 
 describe.each(BACKENDS)('GET /api/r/:token on %s', (kind) => {
   let t: TestApp;

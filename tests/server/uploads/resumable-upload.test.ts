@@ -5,11 +5,11 @@ import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkIdOf } from '../../server/links.js';
-import { BACKENDS } from './support/backends.js';
-import { startTestApp, type TestApp } from './support/app.js';
-import { append, creation, offsetOf, send, uploadPathOf, type RawRequest } from './support/resumable.js';
-import { digestOf, fakeWebm, makeLink, putNote, sha256Hex } from './support/uploads.js';
+import { linkIdOf } from '../../../server/links.js';
+import { BACKENDS } from '../support/backends.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { append, creation, offsetOf, send, uploadPathOf, type RawRequest } from '../support/resumable.js';
+import { digestOf, fakeWebm, makeLink, putNote, sha256Hex } from '../support/uploads.js';
 
 let s3: S3rver;
 let s3Dir: string;

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { NoteRow } from '../../server/db/repository.js';
-import type { BlobStore } from '../../server/storage/blob-store.js';
-import { startTestApp, restartOn, type TestApp } from './support/app.js';
-import { decodedSeconds, FORMATS, integratedLufs, loudFrameShare, makeSpeech, probeStream, type FormatName } from './support/audio.js';
-import { fakeWebm, makeLink, putNote } from './support/uploads.js';
+import type { NoteRow } from '../../../server/db/repository.js';
+import type { BlobStore } from '../../../server/storage/blob-store.js';
+import { startTestApp, restartOn, type TestApp } from '../support/app.js';
+import { decodedSeconds, FORMATS, integratedLufs, loudFrameShare, makeSpeech, probeStream, type FormatName } from '../support/audio.js';
+import { fakeWebm, makeLink, putNote } from '../support/uploads.js';
 
 let dir: string;
 let speechSeconds: number;
@@ -94,7 +94,7 @@ describe('conversion jobs', () => {
         return false;
       },
     });
-    const { startConversionWorker } = await import('../../server/worker/conversion.js');
+    const { startConversionWorker } = await import('../../../server/worker/conversion.js');
     const worker = startConversionWorker({ repo: vanishing, blobs: second.blobs, log: second.log, ffmpegTimeoutMs: 30_000, maxNoteSeconds: 75, pollMs: 50 });
     try {
       await vi.waitFor(() => expect(convertedKey).not.toBe(''), { timeout: 30_000, interval: 50 });

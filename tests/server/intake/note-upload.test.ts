@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
-import { linkIdOf } from '../../server/links.js';
-import { BACKENDS } from './support/backends.js';
-import { startTestApp, type TestApp } from './support/app.js';
-import { uploadTo } from './support/remote-uploads.js';
-import { digestOf, fakeWebm, makeLink, putNote, sha256Hex } from './support/uploads.js';
+import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
+import { linkIdOf } from '../../../server/links.js';
+import { BACKENDS } from '../support/backends.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { uploadTo } from '../support/remote-uploads.js';
+import { digestOf, fakeWebm, makeLink, putNote, sha256Hex } from '../support/uploads.js';
 
 describe.each(BACKENDS)('PUT /api/r/:token/notes/:noteId on %s', (kind) => {
   let t: TestApp;

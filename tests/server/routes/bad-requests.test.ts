@@ -3,12 +3,12 @@ import http from 'node:http';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
-import { linkIdOf } from '../../server/links.js';
-import { BACKENDS } from './support/backends.js';
-import { startTestApp, type TestApp } from './support/app.js';
-import { send, sendRaw } from './support/http.js';
-import { digestOf, fakeWebm, makeLink } from './support/uploads.js';
+import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
+import { linkIdOf } from '../../../server/links.js';
+import { BACKENDS } from '../support/backends.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { send, sendRaw } from '../support/http.js';
+import { digestOf, fakeWebm, makeLink } from '../support/uploads.js';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);

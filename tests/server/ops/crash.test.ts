@@ -3,13 +3,13 @@ import http from 'node:http';
 import { buffer } from 'node:stream/consumers';
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NoteReceipt } from '../../src/shared/api.js';
-import { openRepository } from '../../server/db/index.js';
-import { linkIdOf } from '../../server/links.js';
-import { openBlobStore } from '../../server/storage/index.js';
-import { BACKENDS, createBackend, type TestBackend } from './support/backends.js';
-import { killHard, startServerProcess, stopGracefully, type ServerProcess } from './support/server-process.js';
-import { digestOf, fakeWebm, makeLink } from './support/uploads.js';
+import type { NoteReceipt } from '../../../src/shared/api.js';
+import { openRepository } from '../../../server/db/index.js';
+import { linkIdOf } from '../../../server/links.js';
+import { openBlobStore } from '../../../server/storage/index.js';
+import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
+import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { digestOf, fakeWebm, makeLink } from '../support/uploads.js';
 
 interface Planned {
   noteId: string;
