@@ -93,7 +93,7 @@ export async function checkNoteRequest(repo: Repository, upload: Omit<NoteUpload
   if (!markersFor(link.race.units).some((m) => m.id === upload.marker)) {
     throw new ApiProblem(400, 'unknown_marker', `${link.race.name} has no marker '${upload.marker}'. Please pick a marker from the list.`);
   }
-  return { noteId, linkId, sha256: claimedSha256, contentType, from, existing: await repo.findNote(noteId) };
+  return { noteId, linkId, sha256: claimedSha256, contentType, from, existing: await repo.notes.find(noteId) };
 }
 
 export async function receiveNote(deps: ReceiveDeps, upload: NoteUpload): Promise<NoteReceipt> {
@@ -174,14 +174,14 @@ async function storeNote(deps: ReceiveDeps, upload: NoteUpload, checked: Checked
   };
   let inserted: boolean;
   try {
-    inserted = await repo.insertNote(note);
+    inserted = await repo.notes.insert(note);
   } catch (err) {
     await discard();
     throw err;
   }
   if (!inserted) {
     await discard();
-    const winner = await repo.findNote(noteId);
+    const winner = await repo.notes.find(noteId);
     if (!winner) throw new Error(`note ${noteId} was neither inserted nor found`);
     return answerForExisting(winner, linkId, claimedSha256);
   }

@@ -63,7 +63,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   // already become the same link_not_found.
   const liveLinks = new WeakMap<FastifyRequest, LinkView>();
   app.addHook('preHandler', async (req) => {
-    const link = await repo.findLink(linkIdOf((req.params as { token: string }).token));
+    const link = await repo.links.find(linkIdOf((req.params as { token: string }).token));
     if (!link || link.revoked) throw linkNotFound();
     liveLinks.set(req, link);
   });
@@ -116,7 +116,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
     config: { rateLimit: false },
     schema: { summary: 'For the sender’s recorder: whether its own note was heard, and where', params: NoteParamsSchema, response: { 200: NoteHeardSchema, 404: ApiErrorSchema } },
   }, async (req): Promise<NoteHeard> => {
-    const note = await repo.runner.findNoteWithPlay(req.params.noteId.toLowerCase());
+    const note = await repo.plays.noteWithPlay(req.params.noteId.toLowerCase());
     // The note must have come through this very link: a note id alone, or a link alone, tells nothing.
     if (!note || note.linkId !== liveLink(req).linkId) throw noteNotFound();
     if (!note.play) return { id: note.id, status: note.status };

@@ -73,11 +73,11 @@ export async function completeUpload(deps: CompleteDeps, upload: UploadRow): Pro
     originalKey: whole.key,
     receivedAt: new Date().toISOString(),
   };
-  if (!(await deps.repo.insertNote(note))) {
+  if (!(await deps.repo.notes.insert(note))) {
     // A whole PUT of the same note got there first: one note, and the same answer as a retry.
     await dropJoined();
     await discardUpload(deps, upload.noteId, parts);
-    const winner = await deps.repo.findNote(upload.noteId);
+    const winner = await deps.repo.notes.find(upload.noteId);
     if (!winner) throw new Error(`note ${upload.noteId} was neither inserted nor found`);
     return answerForExisting(winner, upload.linkId, whole.sha256);
   }

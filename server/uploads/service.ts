@@ -229,7 +229,7 @@ export function createUploadService(deps: UploadServiceDeps) {
         if (!(await repo.uploads.lease(upload.noteId, owner, at, LEASE_MS))) continue;
         const parts = await repo.uploads.parts(upload.noteId);
         // A crash between committing the note and removing its upload leaves the note's original among the parts.
-        const note = await repo.findNote(upload.noteId);
+        const note = await repo.notes.find(upload.noteId);
         if (upload.leaseOwner) await blobs.delete(uploadPartKey(upload.noteId, upload.offset, upload.leaseOwner)).catch(() => {});
         await discardUpload(deps, upload.noteId, parts, note?.originalKey);
         removed++;
@@ -249,7 +249,7 @@ export function createUploadService(deps: UploadServiceDeps) {
 
   /** No upload row: either the note arrived (complete) or there is nothing here. */
   async function finishedState(linkId: string, noteId: string): Promise<UploadState> {
-    const note = await repo.findNote(noteId.toLowerCase());
+    const note = await repo.notes.find(noteId.toLowerCase());
     if (!note || note.linkId !== linkId) throw uploadNotFound();
     return { offset: note.bytes, complete: true, length: note.bytes };
   }

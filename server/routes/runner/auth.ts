@@ -58,10 +58,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
       throw err;
     }
     const now = Date.now();
-    const account = await repo.runner.accountForAppleSub(sub, new Date(now).toISOString());
+    const account = await repo.accounts.forAppleSub(sub, new Date(now).toISOString());
     const refreshToken = newRefreshToken();
     const sessionId = randomUUID();
-    await repo.runner.createSession({
+    await repo.accounts.createSession({
       id: sessionId, accountId: account.id, refreshHash: hashToken(refreshToken), createdAt: new Date(now).toISOString(), expiresAt: expiresAt(now),
     });
     return sessionFor(account, sessionId, refreshToken);
@@ -77,7 +77,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
       // Two parties held this session's tokens (RFC 9700, 4.14.2): it is revoked for both. Never log the token.
       req.log.warn({ sessionId: rotation.sessionId }, 'refresh token used twice: session revoked');
     }
-    const account = rotation.kind === 'rotated' ? await repo.runner.findAccount(rotation.accountId) : undefined;
+    const account = rotation.kind === 'rotated' ? await repo.accounts.find(rotation.accountId) : undefined;
     if (rotation.kind !== 'rotated' || !account) throw refreshRefused();
     return sessionFor(account, rotation.sessionId, refreshToken);
   });

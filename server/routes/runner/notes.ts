@@ -33,10 +33,10 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     } else {
       const account = await currentRunner(ctx, req);
       if (!account) throw notSignedIn();
-      const note = await repo.runner.findOwnedNote(id);
+      const note = await repo.entries.findOwnedNote(id);
       allowed = note?.accountId === account.id;
     }
-    const note = allowed ? await repo.runner.findOwnedNote(id) : undefined;
+    const note = allowed ? await repo.entries.findOwnedNote(id) : undefined;
     // Another runner's note and a missing note answer alike, so ids reveal nothing.
     if (!note || note.status !== 'converted' || !note.convertedKey) throw noteNotFound();
     return sendAudio(req, reply, ctx.blobs, note.convertedKey);
@@ -46,9 +46,9 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     schema: { summary: 'Report that a note was played; its sender then sees “Heard at …”', security: bearer, params: IdParamsSchema, body: PlayedSchema, response: { 200: PlayReceiptSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
   }, async (req) => {
     const account = await requireRunner(ctx, req);
-    const note = await repo.runner.findOwnedNote(req.params.id);
+    const note = await repo.entries.findOwnedNote(req.params.id);
     if (!note || note.accountId !== account.id) throw noteNotFound();
-    const play = await repo.runner.recordPlay(note.id, { playedAt: new Date(req.body.playedAt).toISOString(), marker: req.body.marker });
+    const play = await repo.plays.record(note.id, { playedAt: new Date(req.body.playedAt).toISOString(), marker: req.body.marker });
     return { id: note.id, heardAt: play.playedAt, heardAtMarker: play.marker };
   });
 

@@ -66,7 +66,7 @@ describe.each(BACKENDS)('npm run admin on %s', (kind) => {
 
   it('should take a token that starts with a dash, as one in 64 do, written either way', async () => {
     const token = `-${newToken().slice(1)}`;
-    await t.app.repo.createLink({ linkId: linkIdOf(token), runnerName: 'Dee', raceId: 'berlin-2025', createdAt: new Date().toISOString() });
+    await t.app.repo.links.create({ linkId: linkIdOf(token), runnerName: 'Dee', raceId: 'berlin-2025', createdAt: new Date().toISOString() });
 
     const listed = await runAdmin(env, 'list-notes', '--token', token);
     expect(listed.code, listed.stderr).toBe(0);

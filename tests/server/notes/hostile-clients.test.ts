@@ -19,7 +19,7 @@ async function linkOn(backend: TestBackend) {
     async storedNotes() {
       const r = await openRepository(backend.config);
       try {
-        return (await r.listNotes(linkIdOf(token))).length;
+        return (await r.notes.ofLink(linkIdOf(token))).length;
       } finally {
         await r.close();
       }

@@ -85,7 +85,7 @@ describe('slow and stalled uploads against a real server process', () => {
     expect(slow.status).toBe(201);
     const repo = await openRepository(backend.config);
     try {
-      const notes = await repo.listNotes(linkIdOf(token));
+      const notes = await repo.notes.ofLink(linkIdOf(token));
       expect(notes.map((n) => n.bytes)).toEqual([160_000]);
     } finally {
       await repo.close();

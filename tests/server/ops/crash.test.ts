@@ -73,7 +73,7 @@ describe.each(BACKENDS)('a server killed during uploads on %s', (kind) => {
     const repo = await openRepository(backend.config);
     const blobs = openBlobStore(backend.config);
     try {
-      const stored = await repo.listNotes(linkIdOf(token));
+      const stored = await repo.notes.ofLink(linkIdOf(token));
       for (const [noteId, receipt] of answered) {
         expect(stored.find((n) => n.id === noteId)).toMatchObject({ sha256: receipt.sha256, bytes: receipt.bytes });
       }
@@ -87,7 +87,7 @@ describe.each(BACKENDS)('a server killed during uploads on %s', (kind) => {
       for (const [noteId, receipt] of answered) {
         expect(retried[notes.findIndex((n) => n.noteId === noteId)]!.receipt).toEqual(receipt);
       }
-      const after = await repo.listNotes(linkIdOf(token));
+      const after = await repo.notes.ofLink(linkIdOf(token));
       expect(after.map((n) => n.id).sort()).toEqual(notes.map((n) => n.noteId).sort());
     } finally {
       await repo.close();

@@ -68,8 +68,8 @@ describe('a server stopped with SIGTERM during uploads', () => {
     const repo = await openRepository(backend.config);
     try {
       const acknowledged = [...uploads.acknowledged.keys(), finishing.noteId];
-      for (const noteId of acknowledged) expect(await repo.findNote(noteId), `note ${noteId} was answered 201`).toBeDefined();
-      expect(await repo.findNote(stalled.noteId)).toBeUndefined();
+      for (const noteId of acknowledged) expect(await repo.notes.find(noteId), `note ${noteId} was answered 201`).toBeDefined();
+      expect(await repo.notes.find(stalled.noteId)).toBeUndefined();
     } finally {
       await repo.close();
     }

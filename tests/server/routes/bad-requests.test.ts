@@ -87,7 +87,7 @@ describe.each(BACKENDS)('a battery of bad requests on %s', (kind) => {
   it('should still be up, and have stored no note and no file', async () => {
     const answer = await send(base, 'GET', `/api/r/${token}`, {});
     expect(answer.status).toBe(200);
-    expect(await t.app.repo.listNotes(linkIdOf(token))).toEqual([]);
+    expect(await t.app.repo.notes.ofLink(linkIdOf(token))).toEqual([]);
     expect(await filesUnder(path.join(t.backend.config.dataDir, 'blobs'))).toEqual([]);
   });
 });

@@ -93,7 +93,7 @@ describe('the server on S3', () => {
       const token = await makeLink(t.app.repo);
       const body = fakeWebm(50_000);
       expect((await putNote(t.app, { token, body })).statusCode).toBe(201);
-      const [note] = await t.app.repo.listNotes(linkIdOf(token));
+      const [note] = await t.app.repo.notes.ofLink(linkIdOf(token));
       expect(await text(await t.app.blobs.get(note!.originalKey))).toBe(body.toString());
       expect(sha256Hex(body)).toBe(note!.sha256);
       const local = await readdir(t.backend.config.dataDir);

@@ -79,7 +79,7 @@ describe.each(combos)('a server killed in the middle of an append, on %s with au
     expect(done.status).toBe(201);
     expect(JSON.parse(done.body).sha256).toBe(sha256Hex(body));
 
-    const note = await repo.findNote(noteId);
+    const note = await repo.notes.find(noteId);
     expect(await buffer(await openBlobStore(backend.config).get(note!.originalKey))).toEqual(body);
     expect(await repo.uploads.find(noteId)).toBeUndefined();
     await repo.close();

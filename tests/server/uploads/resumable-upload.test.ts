@@ -75,7 +75,7 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
   };
 
   const storedBytes = async (noteId: string) => {
-    const note = await t.app.repo.findNote(noteId);
+    const note = await t.app.repo.notes.find(noteId);
     return note && buffer(await t.app.blobs.get(note.originalKey));
   };
 
@@ -169,7 +169,7 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
     expect(answers.filter((a) => a.status === 201).length).toBeGreaterThanOrEqual(1);
     for (const a of answers) expect([201, 400, 409, 503]).toContain(a.status);
     expect(await storedBytes(noteId)).toEqual(body);
-    expect((await t.app.repo.listNotes(linkIdOf(token))).filter((n) => n.id === noteId)).toHaveLength(1);
+    expect((await t.app.repo.notes.ofLink(linkIdOf(token))).filter((n) => n.id === noteId)).toHaveLength(1);
   });
 
   it('should refuse a note whose bytes do not match its digest once complete, and keep nothing', async () => {
@@ -181,7 +181,7 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body).error).toBe('digest_mismatch');
     expect(res.headers['upload-complete']).toBe('?1');
-    expect(await t.app.repo.findNote(noteId)).toBeUndefined();
+    expect(await t.app.repo.notes.find(noteId)).toBeUndefined();
     expect(await t.app.repo.uploads.find(noteId)).toBeUndefined();
   });
 
@@ -193,7 +193,7 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
     expect(whole.statusCode).toBe(201);
     const resumed = await send(base, append(token, noteId, body, held));
     expect([201, 400]).toContain(resumed.status);
-    expect((await t.app.repo.listNotes(linkIdOf(token))).filter((n) => n.id === noteId)).toHaveLength(1);
+    expect((await t.app.repo.notes.ofLink(linkIdOf(token))).filter((n) => n.id === noteId)).toHaveLength(1);
     expect(await storedBytes(noteId)).toEqual(body);
   });
 
@@ -235,7 +235,7 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
     const held = await cut(creation(tok, noteId, body, 10_000), tok);
     expect((await offsetOf(base, token, noteId)).status).toBe(404);
     expect((await send(base, append(token, noteId, body, held))).status).toBe(404);
-    await t.app.repo.revokeLink(linkIdOf(tok), new Date().toISOString());
+    await t.app.repo.links.revoke(linkIdOf(tok), new Date().toISOString());
     expect((await offsetOf(base, tok, noteId)).status).toBe(404);
     expect((await send(base, append(tok, noteId, body, held))).status).toBe(404);
   });
@@ -259,7 +259,7 @@ describe.each(BACKENDS)('with RESUMABLE_UPLOADS=off on %s', (db) => {
     const res = await send(base, creation(token, noteId, body));
     expect(res.status).toBe(201);
     expect(res.headers['upload-complete']).toBeUndefined();
-    expect((await t.app.repo.findNote(noteId))?.sha256).toBe(sha256Hex(body));
+    expect((await t.app.repo.notes.find(noteId))?.sha256).toBe(sha256Hex(body));
   });
 });
 
@@ -300,7 +300,7 @@ describe.each(BACKENDS)('resumable uploads and the link quota on %s', (db) => {
     // The unfinished upload held its room: it completes.
     const done = await send(base, append(token, noteId, body, held));
     expect(done.status).toBe(201);
-    expect(await t.app.repo.listNotes(linkIdOf(token))).toHaveLength(2);
+    expect(await t.app.repo.notes.ofLink(linkIdOf(token))).toHaveLength(2);
   });
 
   it('should store the sender name of a resumed upload without bidi characters', async () => {
@@ -310,6 +310,6 @@ describe.each(BACKENDS)('resumable uploads and the link quota on %s', (db) => {
     const request = creation(token, noteId, body);
     request.path = request.path.replace('from=Sam', `from=${encodeURIComponent('Sa\u202Em')}`);
     expect((await send(base, request)).status).toBe(201);
-    expect((await t.app.repo.findNote(noteId))?.from).toBe('Sam');
+    expect((await t.app.repo.notes.find(noteId))?.from).toBe('Sam');
   });
 });

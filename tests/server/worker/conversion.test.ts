@@ -29,7 +29,7 @@ afterAll(async () => {
 
 async function settled(app: TestApp['app'], noteId: string): Promise<NoteRow> {
   return vi.waitFor(async () => {
-    const note = await app.repo.findNote(noteId);
+    const note = await app.repo.notes.find(noteId);
     if (!note || note.status === 'received') throw new Error(`note ${noteId} is still waiting for conversion`);
     return note;
   }, { timeout: 30_000, interval: 100 });
@@ -87,13 +87,17 @@ describe('conversion jobs', () => {
     const second = await restartOn(first.backend, { CONVERT_WORKER: 'off' });
     const repo = second.repo;
     let convertedKey = '';
-    const vanishing = Object.assign(Object.create(repo) as typeof repo, {
-      markConverted: async (id: string, key: string, ms: number) => {
-        convertedKey = key;
-        await repo.markConverted(id, key, ms);
-        return false;
+    const vanishing: typeof repo = {
+      ...repo,
+      jobs: {
+        ...repo.jobs,
+        markConverted: async (id: string, key: string, ms: number) => {
+          convertedKey = key;
+          await repo.jobs.markConverted(id, key, ms);
+          return false;
+        },
       },
-    });
+    };
     const { startConversionWorker } = await import('../../../server/worker/conversion.js');
     const worker = startConversionWorker({ repo: vanishing, blobs: second.blobs, log: second.log, ffmpegTimeoutMs: 30_000, maxNoteSeconds: 75, pollMs: 50 });
     try {
@@ -112,7 +116,7 @@ describe('conversion jobs', () => {
     const noteId = randomUUID();
     const body = await readFile(path.join(dir, FORMATS['WebM/Opus'].file));
     expect((await putNote(first.app, { token: tok, body, noteId })).statusCode).toBe(201);
-    expect((await first.app.repo.findNote(noteId))?.status).toBe('received');
+    expect((await first.app.repo.notes.find(noteId))?.status).toBe('received');
     await first.app.close();
 
     const second = await restartOn(first.backend, { CONVERT_WORKER: 'on' });
