@@ -7,6 +7,7 @@ import { AppleSignInSchema, RefreshSchema, SessionSchema, type Session } from '.
 import { IdentityTokenError, JwksUnavailableError } from '../../auth/apple.js';
 import { hashToken, issueAccessToken, newRefreshToken } from '../../auth/tokens.js';
 import { ApiProblem } from '../../http/problem.js';
+import { refusal } from '../../http/refusals.js';
 import type { Account } from '../../db/repository.js';
 import type { RunnerContext } from './context.js';
 
@@ -24,10 +25,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     max: auth.signInPerMinute,
     timeWindow: 60_000,
     keyGenerator: (req) => req.ip,
-    errorResponseBuilder: (_req, context) =>
-      new ApiProblem(429, 'rate_limited', 'Too many sign-in attempts. Please wait a minute and try again.', {
-        'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))),
-      }),
+    errorResponseBuilder: (_req, context) => refusal.rate_limited(Math.max(1, Math.ceil(context.ttl / 1000)), 'runner'),
   });
   const expiresAt = (now: number) => new Date(now + auth.refreshTtlSeconds * 1000).toISOString();
 

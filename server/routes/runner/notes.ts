@@ -6,7 +6,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiErrorSchema } from '../../../src/shared/api.js';
 import { AudioQuerySchema, IdParamsSchema, PlayedSchema, PlayReceiptSchema } from '../../../src/shared/runnerApi.js';
 import { audioSignatureValid } from '../../auth/audio-url.js';
-import { ApiProblem, noteNotFound } from '../../http/problem.js';
+import { ApiProblem } from '../../http/problem.js';
+import { refusal } from '../../http/refusals.js';
 import { sendAudio } from '../../runner/audio.js';
 import { currentRunner, notSignedIn, requireRunner, BEARER, type RunnerContext } from './context.js';
 
@@ -38,7 +39,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     }
     const note = allowed ? await repo.entries.findOwnedNote(id) : undefined;
     // Another runner's note and a missing note answer alike, so ids reveal nothing.
-    if (!note || note.status !== 'converted' || !note.convertedKey) throw noteNotFound();
+    if (!note || note.status !== 'converted' || !note.convertedKey) throw refusal.note_not_found();
     return sendAudio(req, reply, ctx.blobs, note.convertedKey);
   });
 
@@ -47,7 +48,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   }, async (req) => {
     const account = await requireRunner(ctx, req);
     const note = await repo.entries.findOwnedNote(req.params.id);
-    if (!note || note.accountId !== account.id) throw noteNotFound();
+    if (!note || note.accountId !== account.id) throw refusal.note_not_found();
     const play = await repo.plays.record(note.id, { playedAt: new Date(req.body.playedAt).toISOString(), marker: req.body.marker });
     return { id: note.id, heardAt: play.playedAt, heardAtMarker: play.marker };
   });

@@ -7,7 +7,8 @@ import {
   IdParamsSchema, NoContentSchema, KeepsakeSchema, NewShareSchema, ShareAudioParamsSchema, ShareSchema, ShareTokenParamsSchema, type Keepsake,
 } from '../../../src/shared/runnerApi.js';
 import { hashToken } from '../../auth/tokens.js';
-import { ApiProblem, entryNotFound, keepsakeNotFound, noteNotFound, shareNotFound } from '../../http/problem.js';
+import { ApiProblem, entryNotFound, keepsakeNotFound, shareNotFound } from '../../http/problem.js';
+import { refusal } from '../../http/refusals.js';
 import { newToken } from '../../links.js';
 import { sendAudio } from '../../runner/audio.js';
 import type { EntryNote, Share } from '../../db/repository.js';
@@ -39,7 +40,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     let noteId: string | null = null;
     if (req.body.noteId !== undefined) {
       const note = await repo.entries.findOwnedNote(req.body.noteId);
-      if (!note || note.accountId !== account.id) throw noteNotFound();
+      if (!note || note.accountId !== account.id) throw refusal.note_not_found();
       ({ entryId } = note);
       noteId = note.id;
     } else {
@@ -84,7 +85,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   }, async (req, reply) => {
     const { notes } = await sharedNotes(req.params.token);
     const note = notes.find((n) => n.id === req.params.id);
-    if (!note?.convertedKey) throw noteNotFound();
+    if (!note?.convertedKey) throw refusal.note_not_found();
     return sendAudio(req, reply, ctx.blobs, note.convertedKey);
   });
 };
