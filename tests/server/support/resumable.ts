@@ -15,6 +15,8 @@ export interface RawRequest {
   body?: Buffer;
   /** Send only this many body bytes, then close our side: the server sees the body end early. */
   cutAfter?: number;
+  /** 127.0.0.N: all of 127.0.0.0/8 is this machine, so each N is another client address. */
+  localAddress?: string;
 }
 
 /**
@@ -28,6 +30,7 @@ export function send(base: string, r: RawRequest): Promise<Answer> {
       method: r.method,
       headers: { ...r.headers, 'content-length': String(body.length) },
       agent: false,
+      localAddress: r.localAddress,
     }, (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (d: string) => (text += d));
@@ -44,6 +47,61 @@ export function send(base: string, r: RawRequest): Promise<Answer> {
       req.socket?.end();
     });
   });
+}
+
+export interface Trickle {
+  /** The answer, or status 0 when the connection ended without one. */
+  answer: Promise<Answer>;
+  /** Body bytes written so far. */
+  sent(): number;
+  /** Writes the rest of the body at once. */
+  finish(): void;
+  /** Drops the connection, as a phone losing its signal. */
+  cut(): void;
+}
+
+/**
+ * A request from a phone on a failing link: the headers and the first `first` body bytes now,
+ * then one more byte every `everyMs`, never the last one unless told to finish.
+ */
+export function trickle(base: string, r: RawRequest, first: number, everyMs = 2_000): Trickle {
+  const body = r.body ?? Buffer.alloc(0);
+  let sent = first;
+  let answered: (answer: Answer) => void;
+  const answer = new Promise<Answer>((resolve) => (answered = resolve));
+  const req = http.request(new URL(r.path, base), {
+    method: r.method,
+    headers: { ...r.headers, 'content-length': String(body.length) },
+    agent: false,
+    localAddress: r.localAddress,
+  }, (res) => {
+    let text = '';
+    res.setEncoding('utf8').on('data', (d: string) => (text += d));
+    res.on('end', () => answered({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    res.on('error', () => answered({ status: 0, headers: {}, body: '' }));
+  });
+  const drip = setInterval(() => {
+    if (sent < body.length - 1) req.write(body.subarray(sent, ++sent));
+  }, everyMs);
+  req.on('error', () => answered({ status: 0, headers: {}, body: '' }));
+  req.on('close', () => {
+    clearInterval(drip);
+    answered({ status: 0, headers: {}, body: '' });
+  });
+  req.write(body.subarray(0, first));
+  return {
+    answer,
+    sent: () => sent,
+    finish() {
+      clearInterval(drip);
+      req.end(body.subarray(sent));
+      sent = body.length;
+    },
+    cut() {
+      clearInterval(drip);
+      req.destroy();
+    },
+  };
 }
 
 export const notePath = (token: string, noteId: string) => `/api/r/${token}/notes/${noteId}?marker=mi-13&from=Sam`;
@@ -63,6 +121,12 @@ export const creation = (token: string, noteId: string, body: Buffer, cutAfter?:
   body,
   cutAfter,
 });
+
+/** A creation that sends only the first `first` bytes of `note` and says more will follow: an unfinished upload, at once. */
+export const partialCreation = (token: string, noteId: string, note: Buffer, first: number): RawRequest => {
+  const request = creation(token, noteId, note.subarray(0, first), undefined, digestOf(note));
+  return { ...request, headers: { ...request.headers, 'upload-complete': '?0', 'upload-length': String(note.length) } };
+};
 
 export const offsetOf = (base: string, token: string, noteId: string) =>
   send(base, { method: 'HEAD', path: uploadPathOf(token, noteId), headers: {} });
