@@ -19,34 +19,46 @@ export interface RawRequest {
   localAddress?: string;
 }
 
+const NO_ANSWER: Answer = { status: 0, headers: {}, body: '' };
+
+/** Opens the request on its own connection; `answer` resolves with the server's answer, or status 0 once the connection ends without one. */
+function open(base: string, r: RawRequest) {
+  const body = r.body ?? Buffer.alloc(0);
+  let answered!: (answer: Answer) => void;
+  const answer = new Promise<Answer>((resolve) => (answered = resolve));
+  let responded = false;
+  const req = http.request(new URL(r.path, base), {
+    method: r.method,
+    headers: { ...r.headers, 'content-length': String(body.length) },
+    agent: false,
+    localAddress: r.localAddress,
+  }, (res) => {
+    responded = true;
+    let text = '';
+    res.setEncoding('utf8').on('data', (d: string) => (text += d));
+    res.on('end', () => answered({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    res.on('close', () => answered(NO_ANSWER));
+  });
+  req.on('error', () => answered(NO_ANSWER));
+  req.on('close', () => responded || answered(NO_ANSWER));
+  return { req, body, answer };
+}
+
 /**
  * Sends one request on its own connection and resolves when the server has answered or closed it,
  * so whatever the server stores for a cut body is stored by then. Status 0: no answer.
  */
 export function send(base: string, r: RawRequest): Promise<Answer> {
-  return new Promise((resolve) => {
-    const body = r.body ?? Buffer.alloc(0);
-    const req = http.request(new URL(r.path, base), {
-      method: r.method,
-      headers: { ...r.headers, 'content-length': String(body.length) },
-      agent: false,
-      localAddress: r.localAddress,
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      res.on('error', () => resolve({ status: 0, headers: {}, body: '' }));
-    });
-    req.on('error', () => resolve({ status: 0, headers: {}, body: '' }));
-    if (r.cutAfter === undefined) {
-      req.end(body);
-      return;
-    }
+  const { req, body, answer } = open(base, r);
+  if (r.cutAfter === undefined) {
+    req.end(body);
+  } else {
     req.write(body.subarray(0, r.cutAfter), () => {
       // Half-close after the bytes are handed to the kernel: they arrive, then the body ends early.
       req.socket?.end();
     });
-  });
+  }
+  return answer;
 }
 
 export interface Trickle {
@@ -65,29 +77,12 @@ export interface Trickle {
  * then one more byte every `everyMs`, never the last one unless told to finish.
  */
 export function trickle(base: string, r: RawRequest, first: number, everyMs = 2_000): Trickle {
-  const body = r.body ?? Buffer.alloc(0);
+  const { req, body, answer } = open(base, r);
   let sent = first;
-  let answered: (answer: Answer) => void;
-  const answer = new Promise<Answer>((resolve) => (answered = resolve));
-  const req = http.request(new URL(r.path, base), {
-    method: r.method,
-    headers: { ...r.headers, 'content-length': String(body.length) },
-    agent: false,
-    localAddress: r.localAddress,
-  }, (res) => {
-    let text = '';
-    res.setEncoding('utf8').on('data', (d: string) => (text += d));
-    res.on('end', () => answered({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    res.on('error', () => answered({ status: 0, headers: {}, body: '' }));
-  });
   const drip = setInterval(() => {
     if (sent < body.length - 1) req.write(body.subarray(sent, ++sent));
   }, everyMs);
-  req.on('error', () => answered({ status: 0, headers: {}, body: '' }));
-  req.on('close', () => {
-    clearInterval(drip);
-    answered({ status: 0, headers: {}, body: '' });
-  });
+  req.on('close', () => clearInterval(drip));
   req.write(body.subarray(0, first));
   return {
     answer,

@@ -1,35 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkIdOf } from '../../../server/links.js';
 import { BACKENDS } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { append, creation, offsetOf, send, uploadPathOf, type RawRequest } from '../support/resumable.js';
+import { startS3, type TestS3 } from '../support/s3.js';
 import { digestOf, fakeWebm, makeLink, putNote, sha256Hex } from '../support/uploads.js';
 
-let s3: S3rver;
-let s3Dir: string;
-let s3Endpoint: string;
-
+let s3: TestS3;
 beforeAll(async () => {
-  s3Dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-s3-'));
-  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir, configureBuckets: [{ name: 'notes' }] });
-  const { port } = await s3.run();
-  s3Endpoint = `http://127.0.0.1:${port}`;
+  s3 = await startS3();
 });
-afterAll(async () => {
-  await s3.close();
-  await rm(s3Dir, { recursive: true, force: true });
-});
-
-const s3Env = () => ({
-  S3_BUCKET: 'notes', S3_ENDPOINT: s3Endpoint, S3_REGION: 'us-east-1',
-  S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true',
-});
+afterAll(() => s3.close());
 
 /** A note of realistic length: about 60 s of speech at 3 KB/s, every byte telling where it is. */
 const speechLike = (size = 190_000) => {
@@ -46,7 +29,7 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
   let token: string;
 
   beforeAll(async () => {
-    t = await startTestApp(db, blobsKind === 'S3' ? s3Env() : {});
+    t = await startTestApp(db, blobsKind === 'S3' ? s3.env : {});
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     token = await makeLink(t.app.repo);
   });
