@@ -106,3 +106,6 @@ export const refusal = {
     new UploadProblem(400, UPLOAD_PROBLEM.inconsistentLength, 'inconsistent length values for upload',
       'The note changed length between attempts. Please record it again.'),
 } satisfies { [Code in RecorderRefusal]: (...args: never[]) => ApiProblem<Code> };
+
+/** Whether `err` is the refusal `code`: for the few places that answer one refusal differently. */
+export const isRefusal = (err: unknown, code: RecorderRefusal): err is ApiProblem => err instanceof ApiProblem && err.code === code;

@@ -8,8 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
 import { UPLOAD_PROBLEM } from '../../src/shared/uploadProtocol.js';
 import type { UploadRow, UploadStore } from '../db/upload-store.js';
-import { ApiProblem } from '../http/problem.js';
-import { refusal } from '../http/refusals.js';
+import { isRefusal, refusal } from '../http/refusals.js';
 import { storeAudio } from '../intake/audio.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { uploadPartKey } from '../storage/keys.js';
@@ -130,7 +129,7 @@ export async function appendPart(deps: AppendDeps, lease: Lease, req: AppendRequ
     } catch (err) {
       await deps.blobs.delete(key).catch(() => {});
       // Too few bytes arrived before a cut to judge them: keep nothing, the client sends again.
-      if (err instanceof ApiProblem && err.code === 'not_audio' && body.cut()) return { offset: start, cut: true };
+      if (isRefusal(err, 'not_audio') && body.cut()) return { offset: start, cut: true };
       throw err;
     }
     if (stored.bytes === 0) {

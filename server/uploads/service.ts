@@ -9,8 +9,7 @@ import type { NoteReceipt } from '../../src/shared/api.js';
 import { PARTIAL_UPLOAD_TYPE, UPLOAD_PROBLEM } from '../../src/shared/uploadProtocol.js';
 import type { LinkView } from '../db/repository.js';
 import type { UploadRow } from '../db/upload-store.js';
-import { ApiProblem } from '../http/problem.js';
-import { refusal } from '../http/refusals.js';
+import { isRefusal, refusal } from '../http/refusals.js';
 import { checkNote, checkSize, holdRoom, mediaTypeOf, type NoteRequest } from '../intake/checks.js';
 import { answerForExisting } from '../intake/commit.js';
 import type { IntakeDeps } from '../intake/whole.js';
@@ -160,7 +159,7 @@ export function createUploadService(deps: UploadServiceDeps) {
       try {
         lease = await takeLease(appendDeps, holders, upload.noteId);
       } catch (err) {
-        if (err instanceof ApiProblem && err.code === 'upload_not_found') return finishedState(linkId, noteId);
+        if (isRefusal(err, 'upload_not_found')) return finishedState(linkId, noteId);
         throw err;
       }
       await lease.release();
@@ -180,7 +179,7 @@ export function createUploadService(deps: UploadServiceDeps) {
       const upload = await uploadOf(linkId, a.noteId);
       if (!upload) throw await missing();
       const lease = await takeLease(appendDeps, holders, upload.noteId).catch(async (err: unknown) => {
-        throw err instanceof ApiProblem && err.code === 'upload_not_found' ? await missing() : err;
+        throw isRefusal(err, 'upload_not_found') ? await missing() : err;
       });
       try {
         const end = a.complete && a.contentLength !== undefined ? a.offset + a.contentLength : undefined;
