@@ -133,6 +133,21 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
     expect(JSON.parse(late.body).type).toBe('https://iana.org/assignments/http-problem-types#completed-upload');
   });
 
+  it('should refuse an append whose upload headers are missing or malformed, and change nothing', async () => {
+    const body = speechLike(20_000);
+    const noteId = randomUUID();
+    const held = await cut(creation(token, noteId, body, 5_000));
+    const patch = append(token, noteId, body, held);
+    for (const headers of [
+      { 'upload-offset': undefined }, { 'upload-complete': undefined }, { 'upload-offset': '12abc' }, { 'upload-complete': 'yes' }, { 'upload-length': '-1' },
+    ]) {
+      const res = await send(base, { ...patch, headers: JSON.parse(JSON.stringify({ ...patch.headers, ...headers })) as Record<string, string> });
+      expect(res.status, JSON.stringify(headers)).toBe(400);
+      expect(JSON.parse(res.body), JSON.stringify(headers)).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/Upload-Offset|upload-length/) });
+    }
+    expect((await offsetOf(base, token, noteId)).headers['upload-offset']).toBe(String(held));
+  });
+
   it('should refuse an append past the announced length', async () => {
     const body = speechLike(20_000);
     const noteId = randomUUID();
