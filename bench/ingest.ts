@@ -156,7 +156,7 @@ export async function runIngest({ notes = NOTES, warmup = WARMUP } = {}): Promis
     const dataDir = path.join(work, 'server');
     const repo = await openRepository({ dataDir, databaseUrl: undefined });
     const token = newToken();
-    await repo.createLink({ linkId: linkIdOf(token), runnerName: 'Bench', raceId: 'chicago-2025', createdAt: new Date().toISOString() });
+    await repo.links.create({ linkId: linkIdOf(token), runnerName: 'Bench', raceId: 'chicago-2025', createdAt: new Date().toISOString() });
     await repo.close();
 
     const serverPort = await freePort();

@@ -9,6 +9,7 @@ import { compression } from './plugins/compression.js';
 import { createMetrics, metricsPlugin } from './plugins/metrics.js';
 import { createOpenUploads } from './notes/open-uploads.js';
 import { createUploadQuota } from './notes/quota.js';
+import { createIntake } from './intake/index.js';
 import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
 import { health } from './routes/health.js';
@@ -16,7 +17,7 @@ import { openApi } from './routes/runner/openapi.js';
 import { inlineStylesOf, site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { openBlobStore } from './storage/index.js';
-import { createUploadService, type UploadService } from './uploads/service.js';
+import type { UploadService } from './uploads/service.js';
 import { startConversionWorker, type ConversionWorker } from './worker/conversion.js';
 import { startOrphanSweeper, type OrphanSweeper } from './worker/orphans.js';
 
@@ -63,13 +64,16 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
       pollMs, leaseMs: config.convertLeaseMs, events: metrics.conversion,
     });
   }
-  const quota = createUploadQuota(repo.quota, config.uploads);
-  const uploads = config.resumableUploads
-    ? createUploadService({ repo, blobs, quota, log: app.log.child({ component: 'uploads' }), onAccepted: () => worker?.nudge(), expiryMs: config.uploadExpiryMs })
-    : undefined;
+  const intake = createIntake(
+    { repo, blobs, quota: createUploadQuota(repo.quota, config.uploads), log: app.log.child({ component: 'intake' }), onAccepted: () => worker?.nudge() },
+    config.resumableUploads ? { expiryMs: config.uploadExpiryMs } : undefined,
+  );
+  const { uploads } = intake;
   const stopSweeping = uploads?.startSweeping(Math.min(config.uploadExpiryMs / 4, 10 * 60_000));
   app.addHook('onClose', async () => {
     stopSweeping?.();
+    // The connections are closed by now; an append cut by the stop still commits what arrived.
+    await uploads?.settle();
     if (worker) await stopWorker(worker, repo, config.shutdownGraceMs, app.log);
     await sweeper?.stop();
     await repo.close();
@@ -96,10 +100,8 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     repo,
     blobs,
     config,
-    quota,
     openUploads: createOpenUploads(config.uploads.openUploadsPerAddress),
-    onNoteAccepted: () => worker?.nudge(),
-    uploads,
+    intake,
   });
   await app.register(site, { distDir: config.distDir });
   const built: FastifyInstance = app;

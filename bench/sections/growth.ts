@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { contentDigestHeader } from '../../src/shared/contentDigest.js';
-import { RUNNER_SQL } from '../../server/db/runner-sql.js';
+import { ENTRY_SQL } from '../../server/db/entry-sql.js';
 import { startServer } from '../../tests/e2e/support/server.js';
 import { FAKE_APPLE_NONCE, startFakeApple } from '../../tests/server/auth/fakeApple.js';
 import type { Row, Section } from '../report.js';
@@ -111,7 +111,7 @@ export async function growthSection(ctx: BenchContext): Promise<Section> {
         results[i]!.push({ median: median(times), p95: percentile(times, 95) });
       }
     }
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${RUNNER_SQL.listEntryNotes}`).all('x') as Array<{ detail: string }>).map((p) => p.detail).join('; ');
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${ENTRY_SQL.listEntryNotes}`).all('x') as Array<{ detail: string }>).map((p) => p.detail).join('; ');
 
     const label = (n: number) => n.toLocaleString('en-US');
     const rows: Row[] = endpoints.flatMap((e, i) =>

@@ -64,7 +64,7 @@ function optionsOf(args: string[], names: string[]): Record<string, string> {
 }
 
 async function linkFor(repo: Repository, token: string) {
-  const link = await repo.findLink(linkIdOf(token));
+  const link = await repo.links.find(linkIdOf(token));
   if (!link) throw new UsageError('No link has this token. Check that it was copied whole.');
   return link;
 }
@@ -76,15 +76,15 @@ const COMMANDS: Record<string, Command> = {
     const name = cleanRunnerName(runner!);
     if (!name) throw new UsageError('The runner name has no visible characters. Give the name friends know them by.');
     if (Array.from(runner!.trim()).length > MAX_RUNNER_NAME_LENGTH) throw new UsageError(`The runner name is too long (${MAX_RUNNER_NAME_LENGTH} characters at most).`);
-    if (!(await repo.getRace(race!))) throw new UsageError(`Unknown race '${race}'. Race ids: ${RACES.map((r) => r.id).join(', ')}`);
+    if (!(await repo.races.get(race!))) throw new UsageError(`Unknown race '${race}'. Race ids: ${RACES.map((r) => r.id).join(', ')}`);
     const token = newToken();
-    await repo.createLink({ linkId: linkIdOf(token), runnerName: name, raceId: race!, createdAt: new Date().toISOString() });
+    await repo.links.create({ linkId: linkIdOf(token), runnerName: name, raceId: race!, createdAt: new Date().toISOString() });
     return { token, url: `${loadConfig().publicUrl}/r/${token}` };
   },
   async 'list-notes'(repo, args) {
     const { token } = optionsOf(args, ['token']);
     const link = await linkFor(repo, token!);
-    const notes = await repo.listNotes(link.linkId);
+    const notes = await repo.notes.ofLink(link.linkId);
     return notes.map((n) => ({
       id: n.id,
       marker: n.marker,
@@ -101,7 +101,7 @@ const COMMANDS: Record<string, Command> = {
   async 'revoke-link'(repo, args) {
     const { token } = optionsOf(args, ['token']);
     const link = await linkFor(repo, token!);
-    await repo.revokeLink(link.linkId, new Date().toISOString());
+    await repo.links.revoke(link.linkId, new Date().toISOString());
     return { token, revoked: true };
   },
 };

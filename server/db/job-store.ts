@@ -7,7 +7,7 @@ import type { ClaimedJob } from './types.js';
 
 export interface JobStore {
   /** Takes the oldest job whose lease has run out, leasing it until now + leaseMs. */
-  claimJob(now: number, leaseMs: number): Promise<ClaimedJob | undefined>;
+  claim(now: number, leaseMs: number): Promise<ClaimedJob | undefined>;
   /** False when the note was deleted meanwhile: its converted file is then the caller's to remove. */
   markConverted(noteId: string, convertedKey: string, durationMs: number): Promise<boolean>;
   markFailed(noteId: string, reason: string): Promise<void>;
@@ -32,7 +32,7 @@ const DELETE_JOB = 'DELETE FROM jobs WHERE note_id = ?';
 
 export function createJobStore(sql: SqlDriver): JobStore {
   return {
-    async claimJob(now, leaseMs) {
+    async claim(now, leaseMs) {
       const [row] = await sql.all(CLAIM_JOB, [now + leaseMs, now, now]);
       return row && { noteId: String(row.note_id), attempts: Number(row.attempts) };
     },

@@ -1,17 +1,16 @@
-/** Owns races and recording links, with the `runners` row a link names: the one place their rows are inserted. */
+/** Owns recording links, with the `runners` row a link names: the one place their rows are inserted. */
 import { randomUUID } from 'node:crypto';
 import type { SqlDriver, Statement } from './driver.js';
-import { toLink, toRace } from './rows.js';
-import type { LinkView, NewLink, RaceRow } from './types.js';
+import { toLink } from './rows.js';
+import type { LinkView, NewLink } from './types.js';
 
 export interface LinkStore {
-  getRace(id: string): Promise<RaceRow | undefined>;
   /** Creates a runner and a link for them in one transaction. */
-  createLink(link: NewLink): Promise<void>;
+  create(link: NewLink): Promise<void>;
   /** The link, revoked or not; callers decide what a revoked link may still do. */
-  findLink(linkId: string): Promise<LinkView | undefined>;
+  find(linkId: string): Promise<LinkView | undefined>;
   /** False when no such link exists. Revoking twice keeps the first time. */
-  revokeLink(linkId: string, revokedAt: string): Promise<boolean>;
+  revoke(linkId: string, revokedAt: string): Promise<boolean>;
 }
 
 export const insertRunner = (id: string, displayName: string, createdAt: string): Statement => [
@@ -24,7 +23,6 @@ export const insertLink = (linkId: string, runnerId: string, raceId: string, cre
   [linkId, runnerId, raceId, createdAt],
 ];
 
-const GET_RACE = 'SELECT id, name, race_date, units FROM races WHERE id = ?';
 const FIND_LINK =
   'SELECT l.id AS link_id, l.revoked_at, u.display_name, r.id, r.name, r.race_date, r.units ' +
   'FROM links l JOIN runners u ON u.id = l.runner_id JOIN races r ON r.id = l.race_id WHERE l.id = ?';
@@ -32,20 +30,16 @@ const REVOKE_LINK = 'UPDATE links SET revoked_at = COALESCE(revoked_at, ?) WHERE
 
 export function createLinkStore(sql: SqlDriver): LinkStore {
   return {
-    async getRace(id) {
-      const [row] = await sql.all(GET_RACE, [id]);
-      return row && toRace(row);
-    },
-    async createLink({ linkId, runnerName, raceId, createdAt }) {
+    async create({ linkId, runnerName, raceId, createdAt }) {
       // A link made outside the runner's app gets a runners row of its own, keyed by the link.
       const runnerId = randomUUID();
       await sql.batch([insertRunner(runnerId, runnerName, createdAt), insertLink(linkId, runnerId, raceId, createdAt)]);
     },
-    async findLink(linkId) {
+    async find(linkId) {
       const [row] = await sql.all(FIND_LINK, [linkId]);
       return row && toLink(row);
     },
-    async revokeLink(linkId, revokedAt) {
+    async revoke(linkId, revokedAt) {
       return (await sql.run(REVOKE_LINK, [revokedAt, linkId])) > 0;
     },
   };

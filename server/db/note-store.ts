@@ -5,10 +5,11 @@ import { toNote } from './rows.js';
 import type { NewNote, NoteRow } from './types.js';
 
 export interface NoteStore {
-  findNote(id: string): Promise<NoteRow | undefined>;
+  find(id: string): Promise<NoteRow | undefined>;
   /** Inserts the note and its conversion job in one transaction. False if the id was taken. */
-  insertNote(note: NewNote): Promise<boolean>;
-  listNotes(linkId: string): Promise<NoteRow[]>;
+  insert(note: NewNote): Promise<boolean>;
+  /** The notes that came through one link, oldest first. */
+  ofLink(linkId: string): Promise<NoteRow[]>;
 }
 
 const FIND_NOTE = 'SELECT * FROM notes WHERE id = ?';
@@ -19,11 +20,11 @@ const LIST_NOTES = 'SELECT * FROM notes WHERE link_id = ? ORDER BY received_at, 
 
 export function createNoteStore(sql: SqlDriver): NoteStore {
   return {
-    async findNote(id) {
+    async find(id) {
       const [row] = await sql.all(FIND_NOTE, [id]);
       return row && toNote(row);
     },
-    insertNote(n) {
+    insert(n) {
       return sql.transaction(async (tx) => {
         const inserted = await tx.run(INSERT_NOTE, [n.id, n.linkId, n.marker, n.from, n.contentType, n.bytes, n.sha256, n.originalKey, n.receivedAt]);
         if (inserted === 0) return false;
@@ -31,7 +32,7 @@ export function createNoteStore(sql: SqlDriver): NoteStore {
         return true;
       });
     },
-    async listNotes(linkId) {
+    async ofLink(linkId) {
       return (await sql.all(LIST_NOTES, [linkId])).map(toNote);
     },
   };

@@ -1,28 +1,48 @@
 /**
  * The repository: everything the routes, the worker and the CLI may ask of the database, as one
- * store per concern over one driver. New stores (e.g. `quotas: createQuotaStore(db)`) join here.
+ * store per concern over one driver, each under its own name. A new store joins here the same way.
  */
+import { createAccountStore, type AccountStore } from './account-store.js';
+import { createBlobRefStore, type BlobRefStore } from './blob-refs-store.js';
+import { createDeletionStore, type DeletionStore } from './deletion-store.js';
 import type { Database } from './driver.js';
+import { createEntryStore, type EntryStore } from './entry-store.js';
 import { createJobStore, type JobStore } from './job-store.js';
 import { createLinkStore, type LinkStore } from './link-store.js';
 import { migrate } from './migrate.js';
 import { createNoteStore, type NoteStore } from './note-store.js';
 import { createOpsStore, type OpsStore } from './ops-store.js';
+import { createPlayStore, type PlayStore } from './play-store.js';
 import { createQuotaStore, type QuotaStore } from './quota-store.js';
+import { createRaceStore, type RaceStore } from './race-store.js';
 import { createRefreshStore, type RefreshStore } from './refresh-store.js';
-import { createRunnerStore, type RunnerStore } from './runner-store.js';
+import { createShareStore, type ShareStore } from './share-store.js';
 import { createUploadStore, type UploadStore } from './upload-store.js';
-import { createBlobRefStore, type BlobRefStore } from './blob-refs-store.js';
 
 export type * from './types.js';
-export type { BlobRefStore, JobStore, LinkStore, NoteStore, QuotaStore, RefreshStore, RunnerStore, UploadStore };
+export type {
+  AccountStore, BlobRefStore, DeletionStore, EntryStore, JobStore, LinkStore, NoteStore, OpsStore, PlayStore, QuotaStore, RaceStore,
+  RefreshStore, ShareStore, UploadStore,
+};
 
-export interface Repository extends LinkStore, NoteStore, JobStore {
-  /** Creates the tables when missing and seeds the races. Safe to run on every start. */
-  migrate(): Promise<void>;
-  close(): Promise<void>;
-  /** The runner app's rows (accounts, entries, receipts, shares), on the same connection. */
-  runner: RunnerStore;
+export interface Repository {
+  /** Recording links and the `runners` rows they name. */
+  links: LinkStore;
+  races: RaceStore;
+  /** The notes friends sent, each inserted with its conversion job. */
+  notes: NoteStore;
+  /** The conversion queue and each note's conversion outcome. */
+  jobs: JobStore;
+  /** Runner accounts and their sessions. */
+  accounts: AccountStore;
+  /** A runner's race entries, their links and the notes that came through them. */
+  entries: EntryStore;
+  /** Heard receipts: when and where the runner's app first played a note. */
+  plays: PlayStore;
+  /** Keepsake shares of an entry or a note. */
+  shares: ShareStore;
+  /** Deleting a runner's account, rows first listed then removed in one transaction. */
+  deletion: DeletionStore;
   /** Health, metrics and shutdown questions (server/ops). */
   ops: OpsStore;
   /** Per-link and per-address upload limits (migration 3). */
@@ -33,14 +53,22 @@ export interface Repository extends LinkStore, NoteStore, JobStore {
   blobRefs: BlobRefStore;
   /** Unfinished resumable uploads (offsets, parts, append leases), on the same connection. */
   uploads: UploadStore;
+  /** Creates the tables when missing and seeds the races. Safe to run on every start. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
 }
 
 export function createRepository(db: Database): Repository {
   return {
-    ...createLinkStore(db),
-    ...createNoteStore(db),
-    ...createJobStore(db),
-    runner: createRunnerStore(db),
+    links: createLinkStore(db),
+    races: createRaceStore(db),
+    notes: createNoteStore(db),
+    jobs: createJobStore(db),
+    accounts: createAccountStore(db),
+    entries: createEntryStore(db),
+    plays: createPlayStore(db),
+    shares: createShareStore(db),
+    deletion: createDeletionStore(db),
     ops: createOpsStore(db),
     quota: createQuotaStore(db),
     refresh: createRefreshStore(db),

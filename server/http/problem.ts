@@ -1,8 +1,14 @@
-/** The one error type routes throw for an expected failure (status, machine code, a sentence for a person), and the shared ones. */
-export class ApiProblem extends Error {
+/**
+ * The error types routes throw for an expected failure: ApiProblem (status, machine code, a
+ * sentence for a person) and UploadProblem (one of the resumable-upload draft's problem types).
+ * The recorder's refusals are ./refusals.ts's; the runner app's own not-founds are here.
+ */
+import { UPLOAD_PROBLEM_BASE } from '../../src/shared/uploadProtocol.js';
+
+export class ApiProblem<Code extends string = string> extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: Code,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
@@ -11,11 +17,26 @@ export class ApiProblem extends Error {
   }
 }
 
-export const linkNotFound = () =>
-  new ApiProblem(404, 'link_not_found', "This link doesn't work any more. Ask the runner for a new one.");
-/** The recorder makes note ids itself, so a malformed one is a broken request, not a missing note. */
-export const invalidNoteId = () => new ApiProblem(400, 'invalid_note_id', 'The note id must be a UUID made by the recorder.');
-export const noteNotFound = () => new ApiProblem(404, 'note_not_found', 'This note was not found.');
+/** A problem the draft defines: answered as problem+json (RFC 9457) with its type URI and extension members. */
+export class UploadProblem<Code extends string = string> extends ApiProblem<Code> {
+  constructor(
+    statusCode: number,
+    type: Code,
+    readonly title: string,
+    message: string,
+    readonly members: Record<string, number> = {},
+    headers: Record<string, string> = {},
+  ) {
+    super(statusCode, type, message, headers);
+    this.name = 'UploadProblem';
+  }
+
+  /** RFC 9457 problem details, plus our { error, message } so the recorder reads it like any API error. */
+  body() {
+    return { type: UPLOAD_PROBLEM_BASE + this.code, title: this.title, ...this.members, error: this.code, message: this.message };
+  }
+}
+
 export const entryNotFound = () => new ApiProblem(404, 'entry_not_found', 'This race entry was not found on your account.');
 export const shareNotFound = () => new ApiProblem(404, 'share_not_found', 'This share was not found on your account.');
 /** A keepsake page's token that names no live share: removed, or copied incompletely. */

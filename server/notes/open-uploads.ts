@@ -1,7 +1,11 @@
 /**
- * Owns the count of uploads each address has open on this server. Open connections belong to
+ * Owns the count of note uploads each address has open on this server. Open connections belong to
  * one process, so this count lives in memory; the rate of uploads is counted in the database.
  */
+import type { onRequestAsyncHookHandler } from 'fastify';
+import { isNoteUpload } from '../http/note-upload-mark.js';
+import { refusal } from '../http/refusals.js';
+
 export interface OpenUploads {
   /** Takes a slot for the address; false when it already holds `max`. `release` must follow a true. */
   take(address: string): boolean;
@@ -25,5 +29,18 @@ export function createOpenUploads(max: number): OpenUploads {
       else open.delete(address);
     },
     count: (address) => open.get(address) ?? 0,
+  };
+}
+
+/**
+ * An onRequest hook for the routes marked as note uploads, before any body is read: an address
+ * holds a few uploads open at most, whole PUTs and appends alike, stalled or not; the next is a 429.
+ */
+export function capOpenUploads(open: OpenUploads): onRequestAsyncHookHandler {
+  return async (req, reply) => {
+    if (!isNoteUpload(req)) return;
+    if (!open.take(req.ip)) throw refusal.too_many_open_uploads();
+    // 'close' comes once the response is sent or the connection is gone, whichever is first.
+    reply.raw.once('close', () => open.release(req.ip));
   };
 }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { UploadLimits } from '../config.js';
 import type { QuotaStore } from '../db/quota-store.js';
-import { ApiProblem } from '../http/problem.js';
+import { refusal } from '../http/refusals.js';
 
 /** A reservation outlives any honest upload (3 MB at 2.5 KB/s is 20 minutes) and frees itself after a crash. */
 const RESERVATION_MS = 60 * 60_000;
@@ -57,25 +57,13 @@ export function createUploadQuota(store: QuotaStore, limits: UploadLimits, now: 
         // Racing uploads may have moved on since the refusal: with room again, a second will do.
         const limiting = await store.limitingStart(address, since, limits.uploadsPerAddress);
         const retryAfter = Math.max(1, Math.ceil(((limiting ?? since) + limits.uploadWindowMs - at) / 1000));
-        throw new ApiProblem(
-          429,
-          'address_rate_limited',
-          'Many notes were sent from this network in a short time. Your note is saved on this phone and will be sent again shortly.',
-          { 'retry-after': String(retryAfter) },
-        );
+        throw refusal.address_rate_limited(retryAfter);
       }
       if (!roomHeld) {
         const usage = await store.usage(link.linkId, at);
         // Racing uploads may have moved the numbers since the refusal: call it a byte refusal only when bytes are what is over.
         const byCount = usage.bytes + bytes <= limits.linkMaxBytes;
-        throw new ApiProblem(
-          429,
-          byCount ? 'link_full' : 'link_storage_full',
-          byCount
-            ? `This link has reached its limit of notes. Ask ${link.runnerName} for a new link.`
-            : `This link has no room left for more recordings. Ask ${link.runnerName} for a new link.`,
-          { 'retry-after': String(LINK_FULL_RETRY_AFTER_S) },
-        );
+        throw byCount ? refusal.link_full(link.runnerName, LINK_FULL_RETRY_AFTER_S) : refusal.link_storage_full(link.runnerName, LINK_FULL_RETRY_AFTER_S);
       }
       return release;
     },

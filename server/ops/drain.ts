@@ -1,14 +1,16 @@
 /**
- * Owns a graceful stop: once stopping, new note uploads get 503 + Retry-After (the recorder keeps
- * the note and sends it again, to another server behind the balancer), the uploads in flight may
- * finish up to a limit, and the conversion worker finishes its job or hands it back.
+ * Owns a graceful stop: once stopping, new note uploads (whole PUTs and appends alike, the routes
+ * marked as note uploads) get 503 + Retry-After (the recorder keeps the note and sends it again,
+ * to another server behind the balancer), the uploads in flight may finish up to a limit, and the
+ * conversion worker finishes its job or hands it back.
  */
 import fp from 'fastify-plugin';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { Repository } from '../db/repository.js';
+import { isNoteUpload } from '../http/note-upload-mark.js';
+import { refusal } from '../http/refusals.js';
 import type { ConversionWorker } from '../worker/conversion.js';
 
-const NOTE_ROUTE = '/api/r/:token/notes/:noteId';
 const RETRY_AFTER_SECONDS = 5;
 
 export interface Drain {
@@ -26,15 +28,8 @@ export function createDrain(): Drain {
 
   const plugin: FastifyPluginAsync = fp(async (app) => {
     app.addHook('onRequest', async (req, reply) => {
-      if (req.method !== 'PUT' || req.routeOptions.url !== NOTE_ROUTE) return;
-      if (stopping) {
-        return reply
-          .code(503)
-          .header('retry-after', String(RETRY_AFTER_SECONDS))
-          .header('connection', 'close')
-          .header('cache-control', 'no-store')
-          .send({ error: 'shutting_down', message: 'This server is restarting. Your note is kept on your phone and will be sent again in a moment.' });
-      }
+      if (!isNoteUpload(req)) return;
+      if (stopping) throw refusal.shutting_down(RETRY_AFTER_SECONDS);
       inFlight += 1;
       // 'close' fires once whether the answer went out or the client went away.
       reply.raw.once('close', () => {

@@ -7,10 +7,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { isNoteUpload } from '../http/note-upload-mark.js';
 import type { ConversionEvents } from '../worker/conversion.js';
-
-/** The route whose answers count as notes received or refused. */
-const NOTE_ROUTE = '/api/r/:token/notes/:noteId';
 
 export interface MetricsOptions {
   /** METRICS=on: anyone who can reach the server may read /metrics. */
@@ -116,7 +114,8 @@ export const metricsPlugin = fp<MetricsOptions & { metrics: ReturnType<typeof cr
   const startedAt = new WeakMap<FastifyRequest, number>();
 
   app.addHook('onRequest', async (req) => {
-    if (req.method === 'PUT' && req.routeOptions.url === NOTE_ROUTE) startedAt.set(req, Date.now());
+    // Whole PUTs and appends alike: the answer that completes a note counts it, whichever it was.
+    if (isNoteUpload(req)) startedAt.set(req, Date.now());
   });
   app.addHook('onSend', async (req, reply, payload) => {
     const started = startedAt.get(req);

@@ -7,10 +7,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
 import type { Repository } from '../db/repository.js';
 import { installApiErrors } from '../plugins/api-errors.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { Intake } from '../intake/index.js';
 import type { OpenUploads } from '../notes/open-uploads.js';
-import type { UploadQuota } from '../notes/quota.js';
-import type { UploadService } from '../uploads/service.js';
+import type { BlobStore } from '../storage/blob-store.js';
 import { recorderApi } from './recorder.js';
 import { runnerApi } from './runner/index.js';
 
@@ -18,14 +17,12 @@ export interface ApiOptions {
   repo: Repository;
   blobs: BlobStore;
   config: Pick<Config, 'auth' | 'publicUrl' | 'rateLimitPerMinute'>;
-  quota: UploadQuota;
   openUploads: OpenUploads;
-  onNoteAccepted: () => void;
-  /** Resumable uploads; undefined when RESUMABLE_UPLOADS=off (the upload routes then 404). */
-  uploads?: UploadService;
+  /** Where a note's bytes go; without resumable uploads (RESUMABLE_UPLOADS=off) the upload routes 404. */
+  intake: Intake;
 }
 
-export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, quota, openUploads, onNoteAccepted, uploads }) => {
+export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, openUploads, intake }) => {
   installApiErrors(app);
   // An unknown /api path is a 404 whatever its body: the not-found answer reads none.
   app.removeAllContentTypeParsers();
@@ -34,6 +31,6 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
-  await app.register(recorderApi, { repo, blobs, rateLimitPerMinute: config.rateLimitPerMinute, quota, openUploads, onNoteAccepted, uploads });
+  await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake });
   await app.register(runnerApi, { repo, blobs, config });
 };

@@ -13,36 +13,25 @@ import {
 import { markerLabel, markersFor } from '../../src/shared/markers.js';
 import { NoteHeardSchema, type NoteHeard } from '../../src/shared/runnerApi.js';
 import type { LinkView, Repository } from '../db/repository.js';
-import { ApiProblem, linkNotFound, noteNotFound } from '../http/problem.js';
+import { NOTE_UPLOAD } from '../http/note-upload-mark.js';
+import { refusal } from '../http/refusals.js';
+import type { Intake } from '../intake/index.js';
 import { linkIdOf } from '../links.js';
-import type { OpenUploads } from '../notes/open-uploads.js';
-import type { UploadQuota } from '../notes/quota.js';
-import { receiveNote } from '../notes/receive.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import type { UploadService } from '../uploads/service.js';
-import { createUpload, isUploadCreation, readAhead, uploadRoutes } from './uploads.js';
+import { capOpenUploads, type OpenUploads } from '../notes/open-uploads.js';
+import { CreationHeadersSchema } from '../uploads/protocol.js';
+import { createUpload, isUploadCreation, lengthOf, readAhead, uploadRoutes } from './uploads.js';
 
 export interface RecorderApiOptions {
   repo: Repository;
-  blobs: BlobStore;
   rateLimitPerMinute: number;
-  quota: UploadQuota;
   openUploads: OpenUploads;
-  onNoteAccepted: () => void;
-  /** Resumable uploads, when turned on (RESUMABLE_UPLOADS). */
-  uploads?: UploadService;
+  /** Where a note's bytes go, whole or resumable. */
+  intake: Intake;
 }
 
-const tooManyOpen = () =>
-  new ApiProblem(429, 'too_many_open_uploads', 'Several notes are already being sent from this network. This one will follow in a moment.', {
-    'retry-after': '5',
-    // The body was not read: do not leave it for the next request on this connection.
-    connection: 'close',
-  });
-
-
 export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async (app, opts) => {
-  const { repo, blobs, quota, openUploads } = opts;
+  const { repo, intake, openUploads } = opts;
+  const { uploads } = intake;
   // Note bodies reach the routes as the raw request stream: the parent (routes/api.ts) hands every
   // body over untouched, so nothing is buffered whole and the route judges the type by the bytes.
 
@@ -53,18 +42,17 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
     max: opts.rateLimitPerMinute,
     timeWindow: 60_000,
     keyGenerator: (req) => `${req.ip}|${(req.params as { token?: string }).token ?? ''}`,
-    errorResponseBuilder: (_req, context) =>
-      new ApiProblem(429, 'rate_limited', 'Too many requests in a short time. Please wait a moment; your notes will be sent again.', {
-        'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))),
-      }),
+    errorResponseBuilder: (_req, context) => refusal.rate_limited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
+  // Before any body is read: an address holds a few note uploads open at most (the routes marked NOTE_UPLOAD).
+  app.addHook('onRequest', capOpenUploads(openUploads));
 
   // The live-link check, once for every route: after validation, so a malformed token has
   // already become the same link_not_found.
   const liveLinks = new WeakMap<FastifyRequest, LinkView>();
   app.addHook('preHandler', async (req) => {
-    const link = await repo.findLink(linkIdOf((req.params as { token: string }).token));
-    if (!link || link.revoked) throw linkNotFound();
+    const link = await repo.links.find(linkIdOf((req.params as { token: string }).token));
+    if (!link || link.revoked) throw refusal.link_not_found();
     liveLinks.set(req, link);
   });
   const liveLink = (req: FastifyRequest): LinkView => liveLinks.get(req)!;
@@ -82,31 +70,18 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
 
   app.put('/r/:token/notes/:noteId', {
     bodyLimit: MAX_NOTE_BYTES,
-    ...(opts.uploads && { preParsing: readAhead }),
-    schema: { summary: 'Send a note (idempotent by note id and Content-Digest)', params: NoteParamsSchema, querystring: NoteQuerySchema, response: { 201: NoteReceiptSchema } },
-    // Before the body is read: an address holds a few uploads open at most, stalled or not.
-    onRequest: async (req, reply) => {
-      if (!openUploads.take(req.ip)) throw tooManyOpen();
-      // 'close' comes once the response is sent or the connection is gone, whichever is first.
-      reply.raw.once('close', () => openUploads.release(req.ip));
+    config: NOTE_UPLOAD,
+    ...(uploads && { preParsing: readAhead }),
+    schema: {
+      summary: 'Send a note (idempotent by note id and Content-Digest)',
+      params: NoteParamsSchema, querystring: NoteQuerySchema, ...(uploads && { headers: CreationHeadersSchema }), response: { 201: NoteReceiptSchema },
     },
   }, async (req, reply) => {
-    if (opts.uploads && isUploadCreation(req)) {
-      await createUpload(opts.uploads, req, reply, { link: liveLink(req), ...req.params, ...req.query });
-      return;
-    }
-    const declared = req.headers['content-length'];
-    const receipt = await receiveNote({ repo, blobs, quota, log: req.log, onAccepted: opts.onNoteAccepted }, {
-      link: liveLink(req),
-      noteId: req.params.noteId,
-      marker: req.query.marker,
-      from: req.query.from,
-      contentType: req.headers['content-type'],
-      contentLength: declared === undefined ? undefined : Number(declared),
-      contentDigest: req.headers['content-digest'],
-      body: req.body as Readable | undefined,
-      address: req.ip,
-    });
+    const note = {
+      link: liveLink(req), address: req.ip, ...req.params, ...req.query, contentType: req.headers['content-type'], contentLength: lengthOf(req),
+    };
+    if (uploads && isUploadCreation(req)) return createUpload(uploads, req, reply, note);
+    const receipt = await intake.receive({ ...note, digest: req.headers['content-digest'], body: req.body as Readable | undefined }, req.log);
     return reply.code(201).send(receipt);
   });
 
@@ -116,9 +91,9 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
     config: { rateLimit: false },
     schema: { summary: 'For the sender’s recorder: whether its own note was heard, and where', params: NoteParamsSchema, response: { 200: NoteHeardSchema, 404: ApiErrorSchema } },
   }, async (req): Promise<NoteHeard> => {
-    const note = await repo.runner.findNoteWithPlay(req.params.noteId.toLowerCase());
+    const note = await repo.plays.noteWithPlay(req.params.noteId.toLowerCase());
     // The note must have come through this very link: a note id alone, or a link alone, tells nothing.
-    if (!note || note.linkId !== liveLink(req).linkId) throw noteNotFound();
+    if (!note || note.linkId !== liveLink(req).linkId) throw refusal.note_not_found();
     if (!note.play) return { id: note.id, status: note.status };
     return {
       id: note.id, status: note.status,
@@ -127,5 +102,5 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   });
 
   // The upload resources of resumable uploads, beside the note's PUT (their creation).
-  if (opts.uploads) await app.register(uploadRoutes, { uploads: opts.uploads, liveLink });
+  if (uploads) await app.register(uploadRoutes, { uploads, liveLink });
 };

@@ -1,50 +1,44 @@
 /**
  * Resumable note uploads on the wire: the upload resource /api/r/:token/uploads/:noteId (HEAD,
- * PATCH, DELETE), and creation through the note's PUT when it carries Upload-Complete.
+ * PATCH, DELETE), and creation through the note's PUT when it carries Upload-Complete. Headers are
+ * read through the schemas of ../uploads/protocol.ts; every refusal takes the API's one error path.
  */
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_NOTE_BYTES, NoteParamsSchema } from '../../src/shared/api.js';
+import { INTEROP_VERSION, sfBoolean, UPLOAD_HEADER, uploadPath } from '../../src/shared/uploadProtocol.js';
 import type { LinkView } from '../db/repository.js';
-import { cutTolerant, type CutTolerantBody } from '../uploads/body.js';
+import { NOTE_UPLOAD } from '../http/note-upload-mark.js';
+import { refusal } from '../http/refusals.js';
 import { APPEND_IDLE_MS } from '../uploads/append.js';
-import { INTEROP_VERSION, parseBoolean, parseOffset, uploadLimit, uploadPath, UploadProblem } from '../uploads/protocol.js';
-import type { UploadOutcome, UploadService } from '../uploads/service.js';
+import { cutTolerant, type CutTolerantBody } from '../uploads/body.js';
+import { AppendHeadersSchema, sfInteger, uploadLimit } from '../uploads/protocol.js';
+import type { Creation, UploadOutcome, UploadService } from '../uploads/service.js';
 
-const lengthOf = (req: FastifyRequest) => {
-  const declared = req.headers['content-length'];
-  return declared === undefined ? undefined : Number(declared);
-};
+/** Content-Length as a number; undefined for a chunked body. */
+export const lengthOf = (req: FastifyRequest) => sfInteger(req.headers['content-length']);
 
-/** The draft's problems go out as problem+json; every other error takes the API's one error path. */
-async function answering(reply: FastifyReply, work: () => Promise<unknown>) {
-  try {
-    return await work();
-  } catch (err) {
-    if (!(err instanceof UploadProblem)) throw err;
-    return reply.code(err.statusCode).headers(err.headers).type('application/problem+json').send(err.body());
-  }
-}
-
-function send(reply: FastifyReply, token: string, noteId: string, outcome: UploadOutcome, now = Date.now()) {
+/** The answer to a creation or an append; a PATCH that did not complete the note is a 204. */
+function answer(reply: FastifyReply, token: string, noteId: string, outcome: UploadOutcome, append: boolean) {
   switch (outcome.kind) {
     case 'complete':
-      return reply.code(201).header('upload-complete', '?1').send(outcome.receipt);
+      return reply.code(201).header(UPLOAD_HEADER.complete, sfBoolean(true)).send(outcome.receipt);
     case 'partial':
+      if (append) return reply.code(204).headers({ [UPLOAD_HEADER.complete]: sfBoolean(false), [UPLOAD_HEADER.offset]: String(outcome.offset) }).send();
       return reply
         .code(201)
         .headers({
           location: uploadPath(token, noteId.toLowerCase()),
-          'upload-complete': '?0',
-          'upload-offset': String(outcome.offset),
-          'upload-limit': uploadLimit(outcome.upload.expiresAt, now),
+          [UPLOAD_HEADER.complete]: sfBoolean(false),
+          [UPLOAD_HEADER.offset]: String(outcome.offset),
+          [UPLOAD_HEADER.limit]: uploadLimit(outcome.upload.expiresAt, Date.now()),
         })
         .send();
     case 'cut':
       // Nobody is listening; answer as a whole PUT cut short would.
-      return reply.code(400).send({ error: 'upload_interrupted', message: 'The upload was cut off before it finished. It will be sent again.' });
+      throw refusal.upload_interrupted();
   }
 }
 
@@ -54,7 +48,7 @@ function send(reply: FastifyReply, token: string, noteId: string, outcome: Uploa
  * before any of the final response is.
  */
 function sendInterim(req: FastifyRequest, reply: FastifyReply, location: string, limit: string) {
-  if (req.headers['upload-draft-interop-version'] !== String(INTEROP_VERSION)) return;
+  if (req.headers[UPLOAD_HEADER.interopVersion] !== INTEROP_VERSION) return;
   const socket = req.raw.socket;
   if (req.raw.httpVersion !== '1.1' || !(socket instanceof Socket) || socket.destroyed || reply.raw.headersSent) return;
   socket.write(
@@ -64,7 +58,7 @@ function sendInterim(req: FastifyRequest, reply: FastifyReply, location: string,
 }
 
 /** A PUT of a note is an upload creation when it says Upload-Complete (the draft's "upgrading" of a plain upload). */
-export const isUploadCreation = (req: FastifyRequest) => parseBoolean(req.headers['upload-complete']) !== undefined;
+export const isUploadCreation = (req: FastifyRequest) => req.headers[UPLOAD_HEADER.complete] !== undefined;
 
 const bodies = new WeakMap<FastifyRequest, CutTolerantBody>();
 
@@ -79,32 +73,20 @@ export async function readAhead(req: FastifyRequest, _reply: FastifyReply, paylo
   return body.stream;
 }
 
-export interface NoteTarget {
-  link: LinkView;
-  token: string;
-  noteId: string;
-  marker: string;
-  from: string;
-}
+/** The note a creation request names: what the PUT of a whole note names, and the upload's own headers. */
+export type NoteCreation = Omit<Creation, 'digest' | 'uploadLength' | 'complete' | 'body' | 'onResource'> & { token: string };
 
-export function createUpload(service: UploadService, req: FastifyRequest, reply: FastifyReply, { link, token, noteId, marker, from }: NoteTarget) {
-  return answering(reply, async () => {
-    const outcome = await service.create({
-      link,
-      address: req.ip,
-      noteId,
-      marker,
-      from,
-      contentType: req.headers['content-type'],
-      contentLength: lengthOf(req),
-      digest: req.headers['repr-digest'] ?? req.headers['content-digest'],
-      uploadLength: parseOffset(req.headers['upload-length']),
-      complete: parseBoolean(req.headers['upload-complete'])!,
-      body: bodies.get(req),
-      onResource: (upload) => sendInterim(req, reply, uploadPath(token, upload.noteId), uploadLimit(upload.expiresAt, Date.now())),
-    });
-    return send(reply, token, noteId, outcome);
+/** A note's PUT that creates a resumable upload (isUploadCreation). */
+export async function createUpload(service: UploadService, req: FastifyRequest, reply: FastifyReply, note: NoteCreation) {
+  const outcome = await service.create({
+    ...note,
+    digest: req.headers['repr-digest'] ?? req.headers['content-digest'],
+    uploadLength: sfInteger(req.headers[UPLOAD_HEADER.length] as string | undefined),
+    complete: req.headers[UPLOAD_HEADER.complete] === sfBoolean(true),
+    body: bodies.get(req),
+    onResource: (upload) => sendInterim(req, reply, uploadPath(note.token, upload.noteId), uploadLimit(upload.expiresAt, Date.now())),
   });
+  return answer(reply, note.token, note.noteId, outcome, false);
 }
 
 export interface UploadRoutesOptions {
@@ -113,7 +95,7 @@ export interface UploadRoutesOptions {
   liveLink: (req: FastifyRequest) => LinkView;
 }
 
-/** Registered inside the recorder API, so its live-link check, rate limit and raw bodies apply here too. */
+/** Registered inside the recorder API, so its live-link check, rate limit, upload cap and raw bodies apply here too. */
 export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = async (app, { uploads, liveLink }) => {
   const params = NoteParamsSchema;
 
@@ -124,46 +106,41 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = asyn
     handler: async (req, reply) => {
       const state = await uploads.state(liveLink(req), req.params.noteId);
       reply.headers({
-        'upload-offset': String(state.offset),
-        'upload-complete': state.complete ? '?1' : '?0',
+        [UPLOAD_HEADER.offset]: String(state.offset),
+        [UPLOAD_HEADER.complete]: sfBoolean(state.complete),
         'cache-control': 'no-store',
         // The append that follows then opens a fresh connection: a browser resends a request cut
         // on a reused connection by itself, whole, which on a dropping link wastes what it sends.
         connection: 'close',
       });
-      if (state.length !== null) reply.header('upload-length', String(state.length));
-      if (state.expiresAt !== undefined) reply.header('upload-limit', uploadLimit(state.expiresAt, Date.now()));
+      if (state.length !== null) reply.header(UPLOAD_HEADER.length, String(state.length));
+      if (state.expiresAt !== undefined) reply.header(UPLOAD_HEADER.limit, uploadLimit(state.expiresAt, Date.now()));
       return reply.code(204).send();
     },
   });
 
   app.patch('/r/:token/uploads/:noteId', {
     bodyLimit: MAX_NOTE_BYTES,
+    config: NOTE_UPLOAD,
     preParsing: readAhead,
-    schema: { summary: 'Resumable upload of a note: append application/partial-upload at Upload-Offset', params },
-  }, (req, reply) =>
-    answering(reply, async () => {
-      const { token, noteId } = req.params;
-      const outcome = await uploads.append({
-        link: liveLink(req),
-        noteId,
-        offset: parseOffset(req.headers['upload-offset']),
-        complete: parseBoolean(req.headers['upload-complete']),
-        uploadLength: parseOffset(req.headers['upload-length']),
-        contentLength: lengthOf(req),
-        contentType: req.headers['content-type'],
-        body: bodies.get(req),
-      });
-      if (outcome.kind === 'partial') {
-        return reply.code(204).headers({ 'upload-complete': '?0', 'upload-offset': String(outcome.offset) }).send();
-      }
-      return send(reply, token, noteId, outcome);
-    }),
-  );
+    schema: { summary: 'Resumable upload of a note: append application/partial-upload at Upload-Offset', params, headers: AppendHeadersSchema },
+  }, async (req, reply) => {
+    const { token, noteId } = req.params;
+    const outcome = await uploads.append({
+      link: liveLink(req),
+      noteId,
+      offset: Number(req.headers[UPLOAD_HEADER.offset]),
+      complete: req.headers[UPLOAD_HEADER.complete] === sfBoolean(true),
+      uploadLength: sfInteger(req.headers[UPLOAD_HEADER.length]),
+      contentLength: lengthOf(req),
+      contentType: req.headers['content-type'],
+      body: bodies.get(req),
+    });
+    return answer(reply, token, noteId, outcome, true);
+  });
 
   app.delete('/r/:token/uploads/:noteId', { schema: { summary: 'Resumable upload of a note: cancel it', params } }, async (req, reply) => {
     await uploads.cancel(liveLink(req), req.params.noteId);
     return reply.code(204).send();
   });
 };
-

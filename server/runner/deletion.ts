@@ -21,15 +21,15 @@ function keysOf(notes: BlobKeys[]): Set<string> {
 }
 
 export async function deleteRunnerAccount(repo: Repository, blobs: BlobStore, accountId: string, now = new Date()): Promise<{ files: number }> {
-  await repo.runner.revokeAccountLinks(accountId, now.toISOString());
+  await repo.deletion.revokeLinks(accountId, now.toISOString());
   // Unfinished resumable uploads: their parts are audio too, and their rows name the links.
   for (const upload of await repo.uploads.ofAccount(accountId)) {
     for (const part of await repo.uploads.parts(upload.noteId)) await blobs.delete(part.blobKey);
     await repo.uploads.remove(upload.noteId);
   }
-  const listed = keysOf(await repo.runner.accountBlobKeys(accountId));
+  const listed = keysOf(await repo.deletion.blobKeys(accountId));
   for (const key of listed) await blobs.delete(key);
-  const deleted = keysOf(await repo.runner.deleteAccount(accountId));
+  const deleted = keysOf(await repo.deletion.deleteAccount(accountId));
   for (const key of deleted) if (!listed.has(key)) await blobs.delete(key);
   return { files: new Set([...listed, ...deleted]).size };
 }

@@ -5,14 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { MAX_NOTE_BYTES } from '../../src/shared/api.js';
-import { AudioSniffer, NotAudioError } from '../audio/sniff.js';
+import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
+import { UPLOAD_PROBLEM } from '../../src/shared/uploadProtocol.js';
 import type { UploadRow, UploadStore } from '../db/upload-store.js';
-import { ApiProblem } from '../http/problem.js';
-import { BlobTooLargeError, type BlobStore } from '../storage/blob-store.js';
+import { isRefusal, refusal } from '../http/refusals.js';
+import { storeAudio } from '../intake/audio.js';
+import type { BlobStore } from '../storage/blob-store.js';
 import { uploadPartKey } from '../storage/keys.js';
 import { skipBytes, type CutTolerantBody } from './body.js';
-import { mismatchingOffset, uploadBusy, uploadNotFound } from './protocol.js';
+
+const mismatchingOffset = refusal[UPLOAD_PROBLEM.mismatchingOffset];
 
 /** A holder renews well before this runs out; a crashed holder frees the upload after it. */
 export const LEASE_MS = 15_000;
@@ -61,7 +63,7 @@ export async function takeLease(deps: AppendDeps, holders: LocalHolders, noteId:
       await local.finished;
     }
     const before = await deps.uploads.find(noteId);
-    if (!before) throw uploadNotFound();
+    if (!before) throw refusal.upload_not_found();
     if (await deps.uploads.lease(noteId, owner, now(), LEASE_MS)) {
       // A holder whose lease ran out (a crashed server) may have left a part blob no row names.
       if (before.leaseOwner && before.leaseUntil < now()) {
@@ -85,7 +87,7 @@ export async function takeLease(deps: AppendDeps, holders: LocalHolders, noteId:
       holders.running.set(noteId, { stop: () => lease.stopBody?.(), finished });
       return lease;
     }
-    if (now() > deadline) throw uploadBusy(Math.ceil(LEASE_MS / 1000 / 4));
+    if (now() > deadline) throw refusal.upload_busy(Math.ceil(LEASE_MS / 1000 / 4));
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -120,22 +122,14 @@ export async function appendPart(deps: AppendDeps, lease: Lease, req: AppendRequ
   try {
     let stream: Readable = body.stream;
     if (req.bodyOffset < start) stream = stream.pipe(skipBytes(start - req.bodyOffset));
-    // The first bytes decide whether this is audio at all, as for a whole PUT.
-    const sniffer = start === 0 ? new AudioSniffer() : undefined;
-    if (sniffer) {
-      sniffer.on('error', () => {});
-      stream = stream.pipe(sniffer);
-    }
     let stored;
     try {
-      stored = await deps.blobs.put(key, stream, { maxBytes: Math.max(0, room), contentType: upload.contentType });
-    } catch (thrown) {
-      const err = sniffer?.errored ?? thrown;
+      // The first bytes decide whether this is audio at all, as for a whole PUT.
+      stored = await storeAudio(deps.blobs, stream, { key, maxBytes: Math.max(0, room), contentType: upload.contentType, sniff: start === 0, limit: 'part' });
+    } catch (err) {
       await deps.blobs.delete(key).catch(() => {});
       // Too few bytes arrived before a cut to judge them: keep nothing, the client sends again.
-      if (err instanceof NotAudioError && body.cut()) return { offset: start, cut: true };
-      if (err instanceof NotAudioError) throw new ApiProblem(415, 'not_audio', "This file isn't a voice recording we can play. Please record the note again.");
-      if (err instanceof BlobTooLargeError) throw new ApiProblem(413, 'too_large', 'This upload is longer than the note it belongs to.');
+      if (isRefusal(err, 'not_audio') && body.cut()) return { offset: start, cut: true };
       throw err;
     }
     if (stored.bytes === 0) {

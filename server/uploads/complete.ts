@@ -3,20 +3,18 @@
  * separate objects until here), the SHA-256 checked, then the note committed exactly once.
  */
 import { Readable } from 'node:stream';
-import type { FastifyBaseLogger } from 'fastify';
-import { MAX_NOTE_BYTES, type NoteReceipt } from '../../src/shared/api.js';
+import type { NoteReceipt } from '../../src/shared/api.js';
+import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
+import { sfBoolean, UPLOAD_HEADER } from '../../src/shared/uploadProtocol.js';
 import type { Repository } from '../db/repository.js';
 import type { UploadPart, UploadRow } from '../db/upload-store.js';
-import { ApiProblem } from '../http/problem.js';
-import { answerForExisting, receiptOf } from '../notes/receive.js';
+import { commitNote, type CommitDeps } from '../intake/commit.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { newOriginalKey } from '../storage/keys.js';
 
-export interface CompleteDeps {
-  repo: Repository;
+export interface CompleteDeps extends CommitDeps {
+  repo: Pick<Repository, 'notes' | 'uploads'>;
   blobs: BlobStore;
-  log: FastifyBaseLogger;
-  onAccepted: () => void;
 }
 
 /** Removes an upload's rows, then every part blob except `keep` (the note's original when it is a part). */
@@ -54,35 +52,17 @@ export async function completeUpload(deps: CompleteDeps, upload: UploadRow): Pro
     expected += part.bytes;
   }
   const whole = await joinParts(deps, upload, parts);
-  const dropJoined = () => (whole.joined ? deps.blobs.delete(whole.key).catch(() => {}) : Promise.resolve());
-  if (whole.sha256 !== upload.sha256) {
-    await dropJoined();
-    await discardUpload(deps, upload.noteId, parts);
-    throw new ApiProblem(400, 'digest_mismatch', 'The recording changed on the way (its checksum does not match). It will be sent again.', {
-      'upload-complete': '?1',
-    });
-  }
-  const note = {
-    id: upload.noteId,
-    linkId: upload.linkId,
-    marker: upload.marker,
-    from: upload.from,
-    contentType: upload.contentType,
-    bytes: whole.bytes,
-    sha256: whole.sha256,
-    originalKey: whole.key,
-    receivedAt: new Date().toISOString(),
-  };
-  if (!(await deps.repo.insertNote(note))) {
-    // A whole PUT of the same note got there first: one note, and the same answer as a retry.
-    await dropJoined();
-    await discardUpload(deps, upload.noteId, parts);
-    const winner = await deps.repo.findNote(upload.noteId);
-    if (!winner) throw new Error(`note ${upload.noteId} was neither inserted nor found`);
-    return answerForExisting(winner, upload.linkId, whole.sha256);
-  }
-  await discardUpload(deps, upload.noteId, parts, whole.key);
-  deps.log.info({ noteId: upload.noteId, bytes: whole.bytes, parts: parts.length }, 'note received (resumable)');
-  deps.onAccepted();
-  return receiptOf({ ...note, status: 'received', convertedKey: null, durationMs: null, failureReason: null });
+  return commitNote(deps, {
+    checked: upload,
+    stored: whole,
+    // Refused, or a whole PUT of the same note got there first: one note, and the upload goes.
+    discard: async () => {
+      if (whole.joined) await deps.blobs.delete(whole.key).catch(() => {});
+      await discardUpload(deps, upload.noteId, parts);
+    },
+    // The note keeps the joined original, or the one part that is it.
+    committed: () => discardUpload(deps, upload.noteId, parts, whole.key),
+    refusalHeaders: { [UPLOAD_HEADER.complete]: sfBoolean(true) },
+    logFields: { parts: parts.length },
+  });
 }

@@ -5,28 +5,23 @@
  * continue an upload another one began, and a restart loses nothing that was reported.
  */
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import type { FastifyBaseLogger } from 'fastify';
-import { MAX_NOTE_BYTES, type NoteReceipt } from '../../src/shared/api.js';
-import type { LinkView, Repository } from '../db/repository.js';
+import type { NoteReceipt } from '../../src/shared/api.js';
+import { PARTIAL_UPLOAD_TYPE, UPLOAD_PROBLEM } from '../../src/shared/uploadProtocol.js';
+import type { LinkView } from '../db/repository.js';
 import type { UploadRow } from '../db/upload-store.js';
-import { ApiProblem } from '../http/problem.js';
-import type { UploadQuota } from '../notes/quota.js';
-import { answerForExisting, checkNoteRequest, noteConflict } from '../notes/receive.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import { isRefusal, refusal } from '../http/refusals.js';
+import { checkNote, checkSize, holdRoom, mediaTypeOf, type NoteRequest } from '../intake/checks.js';
+import { answerForExisting } from '../intake/commit.js';
+import type { IntakeDeps } from '../intake/whole.js';
 import { uploadPartKey } from '../storage/keys.js';
 import type { CutTolerantBody } from './body.js';
 import { appendPart, createLocalHolders, LEASE_MS, takeLease, type AppendResult, type Lease } from './append.js';
 import { completeUpload, discardUpload } from './complete.js';
-import { completedUpload, inconsistentLength, PARTIAL_UPLOAD_TYPE, uploadNotFound } from './protocol.js';
 
-export interface UploadServiceDeps {
-  repo: Repository;
-  blobs: BlobStore;
-  log: FastifyBaseLogger;
-  onAccepted: () => void;
-  /** The per-link and per-address limits: an unfinished upload holds its room until it expires. */
-  quota: UploadQuota;
+const inconsistentLength = refusal[UPLOAD_PROBLEM.inconsistentLength];
+
+/** The intake's deps (the per-link and per-address limits among them: an unfinished upload holds its room until it expires). */
+export interface UploadServiceDeps extends IntakeDeps {
   expiryMs: number;
   now?: () => number;
 }
@@ -46,17 +41,9 @@ export interface UploadState {
 }
 
 /** Every request names the live link it came through; the recorder's routes checked it. */
-export interface Creation {
-  link: LinkView;
+export interface Creation extends NoteRequest {
   /** The client's address as the server trusts it (TRUST_PROXY), for the per-address rate. */
   address: string;
-  noteId: string;
-  marker: string;
-  from: string;
-  contentType: string | undefined;
-  contentLength: number | undefined;
-  /** Repr-Digest or Content-Digest of the whole note. */
-  digest: string | string[] | undefined;
   uploadLength: number | undefined;
   complete: boolean;
   /** Read from the start of the request (see routes/uploads.ts), so a cut during the checks keeps what arrived. */
@@ -68,8 +55,8 @@ export interface Creation {
 export interface Append {
   link: LinkView;
   noteId: string;
-  offset: number | undefined;
-  complete: boolean | undefined;
+  offset: number;
+  complete: boolean;
   uploadLength: number | undefined;
   contentLength: number | undefined;
   contentType: string | undefined;
@@ -93,7 +80,7 @@ export function createUploadService(deps: UploadServiceDeps) {
   /** Records a length learnt from this request; a different one than before is the draft's error. */
   async function settleLength(upload: UploadRow, length: number | undefined): Promise<void> {
     if (length === undefined) return;
-    if (length > MAX_NOTE_BYTES) throw new ApiProblem(413, 'too_large', `This recording is too big to send (the limit is ${MAX_NOTE_BYTES / 1024 / 1024} MB). Please record a shorter note.`);
+    checkSize(length);
     if (upload.length !== null && upload.length !== length) throw inconsistentLength();
     if (length < upload.offset) throw inconsistentLength();
     if (upload.length === null) {
@@ -128,13 +115,13 @@ export function createUploadService(deps: UploadServiceDeps) {
   return {
     /** A note PUT carrying Upload-Complete: the same checks as a whole PUT, then an upload resource. */
     create: (c: Creation): Promise<UploadOutcome> => withBody(c.body, async (body) => {
-      const checked = await checkNoteRequest(repo, { ...c, contentDigest: c.digest });
+      const checked = await checkNote(repo, c);
       if (checked.existing) return { kind: 'complete', receipt: answerForExisting(checked.existing, checked.linkId, checked.sha256) };
       if (c.complete && c.uploadLength !== undefined && c.contentLength !== undefined && c.uploadLength !== c.contentLength) throw inconsistentLength();
       const created = await repo.uploads.create({
         noteId: checked.noteId,
         linkId: checked.linkId,
-        marker: c.marker,
+        marker: checked.marker,
         from: checked.from,
         contentType: checked.contentType,
         sha256: checked.sha256,
@@ -145,8 +132,7 @@ export function createUploadService(deps: UploadServiceDeps) {
       if (created) {
         // A new upload counts against the link and the address like a whole PUT, and keeps its
         // room until it completes (the stored note then counts itself) or expires.
-        const bytes = Math.min(c.uploadLength ?? c.contentLength ?? MAX_NOTE_BYTES, MAX_NOTE_BYTES);
-        await deps.quota.admit(c.address, { linkId: checked.linkId, noteId: checked.noteId, runnerName: c.link.runnerName }, bytes, deps.expiryMs)
+        await holdRoom(deps.quota, c.address, c.link, checked, c.uploadLength ?? c.contentLength, deps.expiryMs)
           .catch(async (err: unknown) => {
             await discardUpload(deps, checked.noteId, []);
             throw err;
@@ -154,7 +140,7 @@ export function createUploadService(deps: UploadServiceDeps) {
       }
       const upload = await uploadOf(checked.linkId, checked.noteId);
       // Same id, other bytes or other link: the same conflict a whole PUT gets.
-      if (!upload || upload.sha256 !== checked.sha256) throw noteConflict();
+      if (!upload || upload.sha256 !== checked.sha256) throw refusal.note_conflict();
       await settleLength(upload, c.uploadLength ?? (c.complete ? c.contentLength : undefined));
       c.onResource?.(upload);
       const lease = await takeLease(appendDeps, holders, checked.noteId);
@@ -173,7 +159,7 @@ export function createUploadService(deps: UploadServiceDeps) {
       try {
         lease = await takeLease(appendDeps, holders, upload.noteId);
       } catch (err) {
-        if (err instanceof ApiProblem && err.code === 'upload_not_found') return finishedState(linkId, noteId);
+        if (isRefusal(err, 'upload_not_found')) return finishedState(linkId, noteId);
         throw err;
       }
       await lease.release();
@@ -184,21 +170,16 @@ export function createUploadService(deps: UploadServiceDeps) {
     /** PATCH with application/partial-upload at Upload-Offset. */
     append: (a: Append): Promise<UploadOutcome> => withBody(a.body, async (body) => {
       const { linkId } = a.link;
-      if ((a.contentType ?? '').split(';')[0]!.trim().toLowerCase() !== PARTIAL_UPLOAD_TYPE) {
-        throw new ApiProblem(415, 'not_partial_upload', `An append must have Content-Type: ${PARTIAL_UPLOAD_TYPE}.`);
-      }
-      if (a.offset === undefined || a.complete === undefined) {
-        throw new ApiProblem(400, 'bad_request', 'An append needs Upload-Offset and Upload-Complete headers.');
-      }
+      if (mediaTypeOf(a.contentType) !== PARTIAL_UPLOAD_TYPE) throw refusal.not_partial_upload();
       // Gone while we waited for the lease: a racing append completed it, or it was cancelled.
       const missing = async () => {
-        if ((await finishedState(linkId, a.noteId).catch(() => undefined))?.complete) return completedUpload();
-        return uploadNotFound();
+        if ((await finishedState(linkId, a.noteId).catch(() => undefined))?.complete) return refusal[UPLOAD_PROBLEM.completedUpload]();
+        return refusal.upload_not_found();
       };
       const upload = await uploadOf(linkId, a.noteId);
       if (!upload) throw await missing();
       const lease = await takeLease(appendDeps, holders, upload.noteId).catch(async (err: unknown) => {
-        throw err instanceof ApiProblem && err.code === 'upload_not_found' ? await missing() : err;
+        throw isRefusal(err, 'upload_not_found') ? await missing() : err;
       });
       try {
         const end = a.complete && a.contentLength !== undefined ? a.offset + a.contentLength : undefined;
@@ -212,7 +193,7 @@ export function createUploadService(deps: UploadServiceDeps) {
     /** DELETE: the client gave up on this upload; its parts go. */
     async cancel({ linkId }: LinkView, noteId: string): Promise<void> {
       const upload = await uploadOf(linkId, noteId);
-      if (!upload) throw uploadNotFound();
+      if (!upload) throw refusal.upload_not_found();
       const lease = await takeLease(appendDeps, holders, upload.noteId);
       try {
         await discardUpload(deps, upload.noteId, await repo.uploads.parts(upload.noteId));
@@ -229,12 +210,21 @@ export function createUploadService(deps: UploadServiceDeps) {
         if (!(await repo.uploads.lease(upload.noteId, owner, at, LEASE_MS))) continue;
         const parts = await repo.uploads.parts(upload.noteId);
         // A crash between committing the note and removing its upload leaves the note's original among the parts.
-        const note = await repo.findNote(upload.noteId);
+        const note = await repo.notes.find(upload.noteId);
         if (upload.leaseOwner) await blobs.delete(uploadPartKey(upload.noteId, upload.offset, upload.leaseOwner)).catch(() => {});
         await discardUpload(deps, upload.noteId, parts, note?.originalKey);
         removed++;
       }
       return removed;
+    },
+
+    /**
+     * Resolves once the appends running in this process have stored and committed what arrived:
+     * a stopping server waits for this before it closes the database, so an append its stop cut
+     * off keeps its bytes and its offset.
+     */
+    async settle(): Promise<void> {
+      await Promise.all([...holders.running.values()].map((running) => running.finished));
     },
 
     /** Sweeps now and then in the background; the returned function stops it. */
@@ -249,8 +239,8 @@ export function createUploadService(deps: UploadServiceDeps) {
 
   /** No upload row: either the note arrived (complete) or there is nothing here. */
   async function finishedState(linkId: string, noteId: string): Promise<UploadState> {
-    const note = await repo.findNote(noteId.toLowerCase());
-    if (!note || note.linkId !== linkId) throw uploadNotFound();
+    const note = await repo.notes.find(noteId.toLowerCase());
+    if (!note || note.linkId !== linkId) throw refusal.upload_not_found();
     return { offset: note.bytes, complete: true, length: note.bytes };
   }
 }

@@ -108,12 +108,12 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
 
   /** Marks the note failed for a reason in the audio itself: trying again would end the same way. */
   async function fail(noteId: string, reason: string): Promise<void> {
-    await repo.markFailed(noteId, reason);
+    await repo.jobs.markFailed(noteId, reason);
     log.warn({ noteId, reason }, 'note conversion failed');
   }
 
   async function convert(job: ClaimedJob): Promise<void> {
-    const note = await repo.findNote(job.noteId);
+    const note = await repo.notes.find(job.noteId);
     if (!note) return; // rows are never deleted while a job references them; nothing to do
     const started = Date.now();
     const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-convert-'));
@@ -137,7 +137,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       }
       const key = convertedKey(note.id);
       await blobs.put(key, createReadStream(output), { maxBytes: Number.MAX_SAFE_INTEGER, contentType: 'audio/mp4' });
-      if (!(await repo.markConverted(note.id, key, durationMs))) {
+      if (!(await repo.jobs.markConverted(note.id, key, durationMs))) {
         // The runner deleted their account while ffmpeg ran: leave no file of theirs behind.
         await blobs.delete(key);
         log.info({ noteId: note.id }, 'note deleted during conversion; its converted file was removed');
@@ -154,7 +154,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
     if (job.attempts > MAX_ATTEMPTS) {
       // Every earlier attempt was claimed and never reported back: the process running it died.
       const reason = `Conversion gave up after ${MAX_ATTEMPTS} attempts: the converter stopped during each of them.`;
-      await repo.markFailed(job.noteId, reason).catch((err: unknown) => log.error({ err }, 'could not mark a note failed'));
+      await repo.jobs.markFailed(job.noteId, reason).catch((err: unknown) => log.error({ err }, 'could not mark a note failed'));
       log.warn({ noteId: job.noteId, attempts: job.attempts }, 'note conversion given up');
       return;
     }
@@ -166,7 +166,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       opts.events?.failed(job.attempts >= MAX_ATTEMPTS ? 'gave_up' : 'error');
       if (job.attempts >= MAX_ATTEMPTS) {
         const reason = `Conversion gave up after ${job.attempts} attempts: ${oneLine(err instanceof Error ? err.message : String(err))}`;
-        await repo.markFailed(job.noteId, reason).catch((e: unknown) => log.error({ err: e }, 'could not mark a note failed'));
+        await repo.jobs.markFailed(job.noteId, reason).catch((e: unknown) => log.error({ err: e }, 'could not mark a note failed'));
       }
     }
   }
@@ -177,7 +177,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       const seen = nudges;
       let job: ClaimedJob | undefined;
       try {
-        job = await repo.claimJob(Date.now(), leaseMs);
+        job = await repo.jobs.claim(Date.now(), leaseMs);
       } catch (err) {
         log.error({ err }, 'could not claim a conversion job');
       }

@@ -7,6 +7,7 @@ import { AppleSignInSchema, RefreshSchema, SessionSchema, type Session } from '.
 import { IdentityTokenError, JwksUnavailableError } from '../../auth/apple.js';
 import { hashToken, issueAccessToken, newRefreshToken } from '../../auth/tokens.js';
 import { ApiProblem } from '../../http/problem.js';
+import { refusal } from '../../http/refusals.js';
 import type { Account } from '../../db/repository.js';
 import type { RunnerContext } from './context.js';
 
@@ -24,10 +25,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     max: auth.signInPerMinute,
     timeWindow: 60_000,
     keyGenerator: (req) => req.ip,
-    errorResponseBuilder: (_req, context) =>
-      new ApiProblem(429, 'rate_limited', 'Too many sign-in attempts. Please wait a minute and try again.', {
-        'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))),
-      }),
+    errorResponseBuilder: (_req, context) => refusal.rate_limited(Math.max(1, Math.ceil(context.ttl / 1000)), 'runner'),
   });
   const expiresAt = (now: number) => new Date(now + auth.refreshTtlSeconds * 1000).toISOString();
 
@@ -58,10 +56,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
       throw err;
     }
     const now = Date.now();
-    const account = await repo.runner.accountForAppleSub(sub, new Date(now).toISOString());
+    const account = await repo.accounts.forAppleSub(sub, new Date(now).toISOString());
     const refreshToken = newRefreshToken();
     const sessionId = randomUUID();
-    await repo.runner.createSession({
+    await repo.accounts.createSession({
       id: sessionId, accountId: account.id, refreshHash: hashToken(refreshToken), createdAt: new Date(now).toISOString(), expiresAt: expiresAt(now),
     });
     return sessionFor(account, sessionId, refreshToken);
@@ -77,7 +75,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
       // Two parties held this session's tokens (RFC 9700, 4.14.2): it is revoked for both. Never log the token.
       req.log.warn({ sessionId: rotation.sessionId }, 'refresh token used twice: session revoked');
     }
-    const account = rotation.kind === 'rotated' ? await repo.runner.findAccount(rotation.accountId) : undefined;
+    const account = rotation.kind === 'rotated' ? await repo.accounts.find(rotation.accountId) : undefined;
     if (rotation.kind !== 'rotated' || !account) throw refreshRefused();
     return sessionFor(account, rotation.sessionId, refreshToken);
   });

@@ -29,7 +29,7 @@ export async function currentRunner(ctx: RunnerContext, req: FastifyRequest): Pr
   const token = bearerOf(req);
   if (!token) return undefined;
   const claims = await readAccessToken(ctx.auth.sessionSecret, token);
-  return claims && ctx.repo.runner.findAccount(claims.runnerId);
+  return claims && ctx.repo.accounts.find(claims.runnerId);
 }
 
 /** OpenAPI security for routes that need a session; such routes check it before validating the body. */

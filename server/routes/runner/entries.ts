@@ -31,7 +31,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   async function ownEntry(accountId: string, id: string): Promise<Entry> {
-    const entry = await repo.runner.getEntry(accountId, id);
+    const entry = await repo.entries.get(accountId, id);
     if (!entry) throw entryNotFound();
     return entry;
   }
@@ -63,19 +63,19 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
 
   app.get('/entries', { schema: { summary: 'The runner’s entries', security: bearer, response: { 200: EntryListSchema, 401: ApiErrorSchema } } }, async (req) => {
     const account = await requireRunner(ctx, req);
-    return { entries: (await repo.runner.listEntries(account.id)).map((e) => entryBody(e)) };
+    return { entries: (await repo.entries.list(account.id)).map((e) => entryBody(e)) };
   });
 
   app.post('/entries', {
     schema: { summary: 'Enter a race; the answer carries the link for friends (shown once)', security: bearer, body: NewEntrySchema, response: { 201: EntrySchema, 400: ApiErrorSchema, 401: ApiErrorSchema } },
   }, async (req, reply) => {
     const account = await requireRunner(ctx, req);
-    const race = await repo.getRace(req.body.raceId);
+    const race = await repo.races.get(req.body.raceId);
     if (!race) throw new ApiProblem(400, 'unknown_race', 'We don’t have that race yet. Pick one from the list, or ask us to add it.');
     const displayName = cleanRunnerName(req.body.displayName);
     if (!displayName) throw new ApiProblem(400, 'invalid_display_name', `Please enter the name your friends will see (1 to ${MAX_RUNNER_NAME_LENGTH} characters).`);
     const token = newToken();
-    const entry = await repo.runner.createEntry({
+    const entry = await repo.entries.create({
       id: randomUUID(), accountId: account.id, raceId: race.id, displayName,
       linkId: linkIdOf(token), createdAt: new Date().toISOString(),
     });
@@ -87,7 +87,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   }, async (req) => {
     const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
     const token = newToken();
-    await repo.runner.replaceLink(entry, linkIdOf(token), new Date().toISOString());
+    await repo.entries.replaceLink(entry, linkIdOf(token), new Date().toISOString());
     return { token, url: `${ctx.publicUrl}/r/${token}` };
   });
 
@@ -95,7 +95,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     schema: { summary: 'Revoke the link for friends', security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
   }, async (req, reply) => {
     const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
-    await repo.runner.revokeLinks(entry, new Date().toISOString());
+    await repo.entries.revokeLinks(entry, new Date().toISOString());
     return reply.code(204).send(null);
   });
 
@@ -106,7 +106,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     },
   }, async (req) => {
     const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
-    const notes = await repo.runner.listEntryNotes(entry.id);
+    const notes = await repo.entries.notes(entry.id);
     const summary = req.query.summary === '1';
     // Every marker id there is, not only the race's, so no note can fall out of the listing.
     const markers = markersFor(['mi', 'km'])

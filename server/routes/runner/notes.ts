@@ -6,7 +6,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiErrorSchema } from '../../../src/shared/api.js';
 import { AudioQuerySchema, IdParamsSchema, PlayedSchema, PlayReceiptSchema } from '../../../src/shared/runnerApi.js';
 import { audioSignatureValid } from '../../auth/audio-url.js';
-import { ApiProblem, noteNotFound } from '../../http/problem.js';
+import { ApiProblem } from '../../http/problem.js';
+import { refusal } from '../../http/refusals.js';
 import { sendAudio } from '../../runner/audio.js';
 import { currentRunner, notSignedIn, requireRunner, BEARER, type RunnerContext } from './context.js';
 
@@ -33,12 +34,12 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     } else {
       const account = await currentRunner(ctx, req);
       if (!account) throw notSignedIn();
-      const note = await repo.runner.findOwnedNote(id);
+      const note = await repo.entries.findOwnedNote(id);
       allowed = note?.accountId === account.id;
     }
-    const note = allowed ? await repo.runner.findOwnedNote(id) : undefined;
+    const note = allowed ? await repo.entries.findOwnedNote(id) : undefined;
     // Another runner's note and a missing note answer alike, so ids reveal nothing.
-    if (!note || note.status !== 'converted' || !note.convertedKey) throw noteNotFound();
+    if (!note || note.status !== 'converted' || !note.convertedKey) throw refusal.note_not_found();
     return sendAudio(req, reply, ctx.blobs, note.convertedKey);
   });
 
@@ -46,9 +47,9 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     schema: { summary: 'Report that a note was played; its sender then sees “Heard at …”', security: bearer, params: IdParamsSchema, body: PlayedSchema, response: { 200: PlayReceiptSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
   }, async (req) => {
     const account = await requireRunner(ctx, req);
-    const note = await repo.runner.findOwnedNote(req.params.id);
-    if (!note || note.accountId !== account.id) throw noteNotFound();
-    const play = await repo.runner.recordPlay(note.id, { playedAt: new Date(req.body.playedAt).toISOString(), marker: req.body.marker });
+    const note = await repo.entries.findOwnedNote(req.params.id);
+    if (!note || note.accountId !== account.id) throw refusal.note_not_found();
+    const play = await repo.plays.record(note.id, { playedAt: new Date(req.body.playedAt).toISOString(), marker: req.body.marker });
     return { id: note.id, heardAt: play.playedAt, heardAtMarker: play.marker };
   });
 

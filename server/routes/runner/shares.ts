@@ -7,7 +7,8 @@ import {
   IdParamsSchema, NoContentSchema, KeepsakeSchema, NewShareSchema, ShareAudioParamsSchema, ShareSchema, ShareTokenParamsSchema, type Keepsake,
 } from '../../../src/shared/runnerApi.js';
 import { hashToken } from '../../auth/tokens.js';
-import { ApiProblem, entryNotFound, keepsakeNotFound, noteNotFound, shareNotFound } from '../../http/problem.js';
+import { ApiProblem, entryNotFound, keepsakeNotFound, shareNotFound } from '../../http/problem.js';
+import { refusal } from '../../http/refusals.js';
 import { newToken } from '../../links.js';
 import { sendAudio } from '../../runner/audio.js';
 import type { EntryNote, Share } from '../../db/repository.js';
@@ -21,9 +22,9 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
 
   /** The share and the playable notes it covers, or a 404 for an unknown or removed share. */
   async function sharedNotes(token: string): Promise<{ share: Share; notes: EntryNote[] }> {
-    const share = await repo.runner.findShare(hashToken(token));
+    const share = await repo.shares.find(hashToken(token));
     if (!share) throw keepsakeNotFound();
-    const notes = (await repo.runner.listEntryNotes(share.entryId))
+    const notes = (await repo.entries.notes(share.entryId))
       .filter((n) => n.status === 'converted' && (share.noteId === null || n.id === share.noteId));
     return { share, notes };
   }
@@ -38,18 +39,18 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     let entryId: string;
     let noteId: string | null = null;
     if (req.body.noteId !== undefined) {
-      const note = await repo.runner.findOwnedNote(req.body.noteId);
-      if (!note || note.accountId !== account.id) throw noteNotFound();
+      const note = await repo.entries.findOwnedNote(req.body.noteId);
+      if (!note || note.accountId !== account.id) throw refusal.note_not_found();
       ({ entryId } = note);
       noteId = note.id;
     } else {
-      const entry = await repo.runner.getEntry(account.id, req.body.entryId!);
+      const entry = await repo.entries.get(account.id, req.body.entryId!);
       if (!entry) throw entryNotFound();
       entryId = entry.id;
     }
     const token = newToken();
     const id = randomUUID();
-    await repo.runner.createShare({ id, tokenHash: hashToken(token), accountId: account.id, entryId, noteId, createdAt: new Date().toISOString() });
+    await repo.shares.create({ id, tokenHash: hashToken(token), accountId: account.id, entryId, noteId, createdAt: new Date().toISOString() });
     return reply.code(201).send({ id, url: `${ctx.publicUrl}/s/${token}` });
   });
 
@@ -57,7 +58,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     schema: { summary: 'Stop sharing', security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
   }, async (req, reply) => {
     const account = await requireRunner(ctx, req);
-    if (!(await repo.runner.deleteShare(account.id, req.params.id))) {
+    if (!(await repo.shares.remove(account.id, req.params.id))) {
       throw shareNotFound();
     }
     return reply.code(204).send(null);
@@ -67,7 +68,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     schema: { summary: 'The keepsake page’s data', params: ShareTokenParamsSchema, response: { 200: KeepsakeSchema, 404: ApiErrorSchema } },
   }, async (req): Promise<Keepsake> => {
     const { share, notes } = await sharedNotes(req.params.token);
-    const entry = await repo.runner.getEntryById(share.entryId);
+    const entry = await repo.entries.getById(share.entryId);
     if (!entry) throw keepsakeNotFound();
     return {
       runner: { displayName: entry.displayName },
@@ -84,7 +85,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   }, async (req, reply) => {
     const { notes } = await sharedNotes(req.params.token);
     const note = notes.find((n) => n.id === req.params.id);
-    if (!note?.convertedKey) throw noteNotFound();
+    if (!note?.convertedKey) throw refusal.note_not_found();
     return sendAudio(req, reply, ctx.blobs, note.convertedKey);
   });
 };

@@ -23,7 +23,7 @@ let tokenB: string;
 
 async function settled(noteId: string): Promise<NoteRow> {
   return vi.waitFor(async () => {
-    const note = await t.app.repo.findNote(noteId);
+    const note = await t.app.repo.notes.find(noteId);
     if (!note || note.status === 'received') throw new Error(`note ${noteId} is still waiting for conversion`);
     return note;
   }, { timeout: 30_000, interval: 100 });
@@ -60,7 +60,7 @@ describe('an upload that names another note’s file', () => {
       expect({ name, status: res.statusCode }).toEqual({ name, status: 415 });
       expect(res.json()).toMatchObject({ error: 'not_audio', message: expect.stringMatching(/^[A-Z].*\.$/) });
     }
-    expect(await t.app.repo.listNotes(linkIdOf(tokenB))).toEqual([]);
+    expect(await t.app.repo.notes.ofLink(linkIdOf(tokenB))).toEqual([]);
     const originals = await readdir(path.join(t.backend.config.dataDir, 'blobs', 'originals'));
     expect(originals).toHaveLength(1); // runner A's note only
   });
@@ -71,7 +71,7 @@ describe('an upload that names another note’s file', () => {
       const id = randomUUID();
       const originalKey = `originals/${id}.${sha256Hex(body)}.old`;
       await t.app.blobs.put(originalKey, Readable.from([body]), { maxBytes: 1e6 });
-      await t.app.repo.insertNote({
+      await t.app.repo.notes.insert({
         id, linkId: linkIdOf(tokenB), marker: 'mi-13', from: 'Mallory', contentType: 'audio/mpeg',
         bytes: body.length, sha256: sha256Hex(body), originalKey, receivedAt: new Date().toISOString(),
       });

@@ -32,7 +32,7 @@ async function makeTwoHoursOfDtx(): Promise<Buffer> {
 
 async function settled(noteId: string, timeout = 120_000): Promise<NoteRow> {
   return vi.waitFor(async () => {
-    const note = await t.app.repo.findNote(noteId);
+    const note = await t.app.repo.notes.find(noteId);
     if (!note || note.status === 'received') throw new Error(`note ${noteId} is still waiting for conversion`);
     return note;
   }, { timeout, interval: 100 });
@@ -85,14 +85,14 @@ describe('a note longer than the recorder allows', () => {
       const sent = Date.now();
       expect((await putNote(single.app, { token, body: await readFile(path.join(dir, FORMATS['Ogg/Opus'].file)), noteId: realId, contentType: 'audio/ogg' })).statusCode).toBe(201);
       const real = await vi.waitFor(async () => {
-        const note = await single.app.repo.findNote(realId);
+        const note = await single.app.repo.notes.find(realId);
         if (note?.status !== 'converted') throw new Error('not converted yet');
         return note;
       }, { timeout: 120_000, interval: 100 });
       console.log(`with one conversion at a time: ${Date.now() - sent} ms`);
       expect(real.status).toBe('converted');
       expect(Date.now() - sent).toBeLessThan(20_000);
-      expect((await single.app.repo.findNote(longId))?.status).toBe('failed');
+      expect((await single.app.repo.notes.find(longId))?.status).toBe('failed');
     } finally {
       await single.close();
     }

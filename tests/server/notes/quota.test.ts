@@ -11,7 +11,7 @@ import { fakeWebm, makeLink, putNote } from '../support/uploads.js';
 
 describe.each(BACKENDS)('upload quotas on %s', (kind) => {
   let t: TestApp;
-  const notesOf = async (tok: string) => t.app.repo.listNotes(linkIdOf(tok));
+  const notesOf = async (tok: string) => t.app.repo.notes.ofLink(linkIdOf(tok));
   // Each test uses its own addresses, so the per-address count of one never limits another.
   let nextAddress = 1;
   const address = () => `10.9.${Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}`;
@@ -76,7 +76,7 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
     )).roomHeld;
     const noteId = randomUUID();
     expect(await room(noteId)).toBe(true);
-    await t.app.repo.insertNote({
+    await t.app.repo.notes.insert({
       id: noteId, linkId, marker: 'mi-13', from: 'Sam', contentType: 'audio/webm', bytes: 100, sha256: 'a'.repeat(64), originalKey: `originals/${noteId}`, receivedAt: new Date().toISOString(),
     });
     expect(await store.usage(linkId, now)).toEqual({ notes: 1, bytes: 100 });

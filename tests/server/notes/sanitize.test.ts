@@ -7,7 +7,7 @@ import { fakeWebm, makeLink, putNote } from '../support/uploads.js';
 describe.each(BACKENDS)('names and types as stored on %s', (kind) => {
   let t: TestApp;
   let token: string;
-  const stored = async (id: string) => (await t.app.repo.listNotes(linkIdOf(token))).find((n) => n.id === id)!;
+  const stored = async (id: string) => (await t.app.repo.notes.ofLink(linkIdOf(token))).find((n) => n.id === id)!;
 
   beforeAll(async () => {
     t = await startTestApp(kind);

@@ -71,7 +71,7 @@ describe('admin backup and restore (SQLite + disk)', () => {
     const blobs = openBlobStore(config);
     try {
       for (const noteId of before) {
-        const note = await repo.findNote(noteId);
+        const note = await repo.notes.find(noteId);
         expect(note, `note ${noteId} acknowledged before the backup`).toBeDefined();
         const file = path.join(dir, `${noteId}.webm`);
         await pipeline(await blobs.get(note!.originalKey), createWriteStream(file));

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { FORMATS, makeSpeech } from '../support/audio.js';
+import { append, partialCreation, send } from '../support/resumable.js';
 import { digestOf, fakeWebm, makeLink, putNote } from '../support/uploads.js';
 
 /** The value of one sample line, e.g. `milenotes_notes_refused_total{reason="not_audio"}`. */
@@ -91,5 +92,27 @@ describe('what /metrics counts', () => {
     // Route patterns, never raw URLs: no token or note id becomes a label.
     expect(text).not.toContain(token);
     expect(text).not.toContain(noteId);
+  });
+
+  it('should time and count an append that completes a note as a note upload, and one refused by its reason', async () => {
+    const resumable = await startTestApp('sqlite', { METRICS: 'on' });
+    try {
+      const base = await resumable.app.listen({ port: 0, host: '127.0.0.1' });
+      const token = await makeLink(resumable.app.repo);
+      const note = fakeWebm(30_000);
+      const noteId = randomUUID();
+      expect((await send(base, partialCreation(token, noteId, note, 10_000))).status).toBe(201);
+      expect((await send(base, append(token, noteId, note, 9_000))).status).toBe(409);
+      expect((await send(base, append(token, noteId, note, 10_000))).status).toBe(201);
+
+      const text = (await resumable.app.inject('/metrics')).body;
+      const route = '/api/r/:token/uploads/:noteId';
+      expect(sample(text, `milenotes_http_request_duration_seconds_count{method="PATCH",route="${route}",status_code="201"}`)).toBe(1);
+      expect(sample(text, 'milenotes_notes_received_total{kind="new"}')).toBe(1);
+      expect(sample(text, 'milenotes_note_bytes_received_total')).toBe(note.length);
+      expect(sample(text, 'milenotes_notes_refused_total{reason="mismatching-upload-offset"}')).toBe(1);
+    } finally {
+      await resumable.close();
+    }
   });
 });

@@ -77,7 +77,7 @@ describe.each(BACKENDS)('a failure of ours under /api on %s', (kind) => {
     const fail = async (): Promise<never> => {
       throw new Error(secret);
     };
-    const broken: Repository = { ...real, findLink: fail, runner: { ...real.runner, findShare: fail } };
+    const broken: Repository = { ...real, links: { ...real.links, find: fail }, shares: { ...real.shares, find: fail } };
     app = await buildApp(backend.config, { repo: broken });
   });
   afterAll(async () => {

@@ -38,7 +38,7 @@ describe.each(BACKENDS)('the recorder API under /api/r/ on %s', (kind) => {
 
   it('should answer 404 link_not_found on every route once the link is revoked', async () => {
     const { entry, noteId } = await entryWithNote();
-    await t.app.repo.revokeLink(linkIdOf(entry.token), new Date().toISOString());
+    await t.app.repo.links.revoke(linkIdOf(entry.token), new Date().toISOString());
     for (const [route, request] of Object.entries(everyRoute(entry.token, noteId))) {
       const res = await request();
       expect(res.statusCode, route).toBe(404);

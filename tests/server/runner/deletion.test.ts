@@ -150,7 +150,7 @@ describe.each([['sqlite', 'disk'], ['postgres', 'S3']] as const)('DELETE /api/me
     const noteId = await t.sendNote(entry.token);
     expect((await allFiles(t, storage)).filter((f) => f.includes(noteId))).toHaveLength(2);
     // As if the note's row was committed just after deletion listed the account's files.
-    const repo = { ...t.app.repo, runner: { ...t.app.repo.runner, accountBlobKeys: async () => [] } };
+    const repo = { ...t.app.repo, deletion: { ...t.app.repo.deletion, blobKeys: async () => [] } };
     await deleteRunnerAccount(repo, t.app.blobs, session.runner.id);
     expect((await allFiles(t, storage)).filter((f) => f.includes(noteId))).toEqual([]);
     expect((await allRows(t, kind)).filter((r) => r.includes(noteId))).toEqual([]);

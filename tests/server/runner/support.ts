@@ -64,7 +64,7 @@ export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv =
         const key = convertedKey(noteId);
         const audio = Buffer.from(`m4a bytes of ${noteId}`);
         await t.app.blobs.put(key, Readable.from([audio]), { maxBytes: 1e6, contentType: 'audio/mp4' });
-        await t.app.repo.markConverted(noteId, key, 4200);
+        await t.app.repo.jobs.markConverted(noteId, key, 4200);
       }
       return noteId;
     },

@@ -11,7 +11,7 @@ export const sha256Hex = (body: Buffer) => createHash('sha256').update(body).dig
 /** A link made straight in the repository, as the admin CLI would. */
 export async function makeLink(repo: Repository, raceId = 'chicago-2025', runnerName = 'Alex'): Promise<string> {
   const token = newToken();
-  await repo.createLink({ linkId: linkIdOf(token), runnerName, raceId, createdAt: new Date().toISOString() });
+  await repo.links.create({ linkId: linkIdOf(token), runnerName, raceId, createdAt: new Date().toISOString() });
   return token;
 }
 

@@ -57,7 +57,7 @@ describe.each(BACKENDS)('conversion jobs on %s', (kind) => {
     const id = randomUUID();
     const originalKey = `originals/${id}.${sha256Hex(body)}.test`;
     await blobs.put(originalKey, Readable.from([body]), { maxBytes: 4e6 });
-    await repo.insertNote({
+    await repo.notes.insert({
       id, linkId: linkIdOf(token), marker: 'mi-13', from: 'Sam', contentType: 'audio/webm',
       bytes: body.length, sha256: sha256Hex(body), originalKey, receivedAt: new Date().toISOString(),
     });
@@ -68,17 +68,21 @@ describe.each(BACKENDS)('conversion jobs on %s', (kind) => {
   async function startWorker(name: string, claims: Claim[], converted: string[], opts: { blobs?: BlobStore; leaseMs?: number; ffmpegTimeoutMs?: number; concurrency?: number } = {}) {
     const own = await openRepository(backend.config);
     open.push(own);
-    const watched: Repository = Object.assign(Object.create(own) as Repository, {
-      claimJob: async (now: number, leaseMs: number) => {
-        const job = await own.claimJob(now, leaseMs);
-        if (job) claims.push({ ...job, at: Date.now(), by: name });
-        return job;
+    const watched: Repository = {
+      ...own,
+      jobs: {
+        ...own.jobs,
+        claim: async (now: number, leaseMs: number) => {
+          const job = await own.jobs.claim(now, leaseMs);
+          if (job) claims.push({ ...job, at: Date.now(), by: name });
+          return job;
+        },
+        markConverted: async (id: string, key: string, ms: number) => {
+          converted.push(id);
+          return own.jobs.markConverted(id, key, ms);
+        },
       },
-      markConverted: async (id: string, key: string, ms: number) => {
-        converted.push(id);
-        return own.markConverted(id, key, ms);
-      },
-    });
+    };
     const worker = startConversionWorker({
       repo: watched, blobs: opts.blobs ?? blobs, log, pollMs: 20, maxNoteSeconds: 75,
       ffmpegTimeoutMs: opts.ffmpegTimeoutMs ?? 30_000, leaseMs: opts.leaseMs, concurrency: opts.concurrency ?? 1,
@@ -89,7 +93,7 @@ describe.each(BACKENDS)('conversion jobs on %s', (kind) => {
 
   const settled = (id: string) =>
     vi.waitFor(async () => {
-      const note = await repo.findNote(id);
+      const note = await repo.notes.find(id);
       if (!note || note.status === 'received') throw new Error(`note ${id} is still waiting`);
       return note;
     }, { timeout: 60_000, interval: 50 }) as Promise<NoteRow>;
@@ -110,7 +114,7 @@ describe.each(BACKENDS)('conversion jobs on %s', (kind) => {
 
   it('should take a job again once the lease of a worker that stalled has run out', async () => {
     const id = await queueNote();
-    const stalled = await repo.claimJob(Date.now(), 1_500);
+    const stalled = await repo.jobs.claim(Date.now(), 1_500);
     expect(stalled).toEqual({ noteId: id, attempts: 1 });
     const leaseEnds = Date.now() + 1_500;
     const claims: Claim[] = [];
@@ -131,14 +135,14 @@ describe.each(BACKENDS)('conversion jobs on %s', (kind) => {
     expect(note.status).toBe('failed');
     expect(note.failureReason).toBe(`Conversion gave up after ${MAX_ATTEMPTS} attempts: the bucket is unreachable`);
     expect(claims.map((c) => c.attempts)).toEqual([1, 2, 3]);
-    expect(await repo.claimJob(Date.now() + 3_600_000, 1)).toBeUndefined(); // no job left to retry for ever
+    expect(await repo.jobs.claim(Date.now() + 3_600_000, 1)).toBeUndefined(); // no job left to retry for ever
   });
 
   it('should give up, not convert again, after a converter that died during each attempt', async () => {
     const id = await queueNote();
     // Three claims whose worker never reported back, each lease long run out.
     const past = Date.now() - 60_000;
-    for (let i = 0; i < MAX_ATTEMPTS; i++) expect((await repo.claimJob(past + i * 10, 5))?.attempts).toBe(i + 1);
+    for (let i = 0; i < MAX_ATTEMPTS; i++) expect((await repo.jobs.claim(past + i * 10, 5))?.attempts).toBe(i + 1);
     const converted: string[] = [];
     const worker = await startWorker('after-crashes', [], converted);
     const note = await settled(id);

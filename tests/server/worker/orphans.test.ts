@@ -72,7 +72,7 @@ describe.each(BACKENDS)('the orphan sweep on %s', (kind) => {
     const token = await makeLink(repo);
     const insert = async (id: string, originalKey: string) => {
       await put(blobs, originalKey);
-      await repo.insertNote({
+      await repo.notes.insert({
         id, linkId: linkIdOf(token), marker: 'mi-13', from: 'Sam', contentType: 'audio/webm',
         bytes: 1, sha256: sha256Hex(Buffer.from(id)), originalKey, receivedAt: new Date().toISOString(),
       });
@@ -81,7 +81,7 @@ describe.each(BACKENDS)('the orphan sweep on %s', (kind) => {
     const done = randomUUID();
     await insert(done, `originals/${done}.a`);
     await put(blobs, convertedKey(done));
-    await repo.markConverted(done, convertedKey(done), 1000);
+    await repo.jobs.markConverted(done, convertedKey(done), 1000);
     const converting = randomUUID();
     await insert(converting, `originals/${converting}.b`);
     await put(blobs, convertedKey(converting));

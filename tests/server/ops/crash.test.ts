@@ -3,13 +3,13 @@ import http from 'node:http';
 import { buffer } from 'node:stream/consumers';
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NoteReceipt } from '../../src/shared/api.js';
-import { openRepository } from '../../server/db/index.js';
-import { linkIdOf } from '../../server/links.js';
-import { openBlobStore } from '../../server/storage/index.js';
-import { BACKENDS, createBackend, type TestBackend } from './support/backends.js';
-import { killHard, startServerProcess, stopGracefully, type ServerProcess } from './support/server-process.js';
-import { digestOf, fakeWebm, makeLink } from './support/uploads.js';
+import type { NoteReceipt } from '../../../src/shared/api.js';
+import { openRepository } from '../../../server/db/index.js';
+import { linkIdOf } from '../../../server/links.js';
+import { openBlobStore } from '../../../server/storage/index.js';
+import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
+import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { digestOf, fakeWebm, makeLink } from '../support/uploads.js';
 
 interface Planned {
   noteId: string;
@@ -73,7 +73,7 @@ describe.each(BACKENDS)('a server killed during uploads on %s', (kind) => {
     const repo = await openRepository(backend.config);
     const blobs = openBlobStore(backend.config);
     try {
-      const stored = await repo.listNotes(linkIdOf(token));
+      const stored = await repo.notes.ofLink(linkIdOf(token));
       for (const [noteId, receipt] of answered) {
         expect(stored.find((n) => n.id === noteId)).toMatchObject({ sha256: receipt.sha256, bytes: receipt.bytes });
       }
@@ -87,7 +87,7 @@ describe.each(BACKENDS)('a server killed during uploads on %s', (kind) => {
       for (const [noteId, receipt] of answered) {
         expect(retried[notes.findIndex((n) => n.noteId === noteId)]!.receipt).toEqual(receipt);
       }
-      const after = await repo.listNotes(linkIdOf(token));
+      const after = await repo.notes.ofLink(linkIdOf(token));
       expect(after.map((n) => n.id).sort()).toEqual(notes.map((n) => n.noteId).sort());
     } finally {
       await repo.close();

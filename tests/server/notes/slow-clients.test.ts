@@ -7,12 +7,12 @@ import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openRepository } from '../../server/db/index.js';
-import { linkIdOf } from '../../server/links.js';
-import { createBackend, type TestBackend } from './support/backends.js';
-import { upload, uploadRequest, type RawAnswer } from './support/raw-upload.js';
-import { startServerProcess, stopGracefully, type ServerProcess } from './support/server-process.js';
-import { fakeWebm, makeLink } from './support/uploads.js';
+import { openRepository } from '../../../server/db/index.js';
+import { linkIdOf } from '../../../server/links.js';
+import { createBackend, type TestBackend } from '../support/backends.js';
+import { upload, uploadRequest, type RawAnswer } from '../support/raw-upload.js';
+import { startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { fakeWebm, makeLink } from '../support/uploads.js';
 
 /** Resolves when the server ends the connection (or answers): what a stalled client sees. */
 const ended = (req: http.ClientRequest) => new Promise<void>((resolve) => req.once('close', () => resolve()));
@@ -85,7 +85,7 @@ describe('slow and stalled uploads against a real server process', () => {
     expect(slow.status).toBe(201);
     const repo = await openRepository(backend.config);
     try {
-      const notes = await repo.listNotes(linkIdOf(token));
+      const notes = await repo.notes.ofLink(linkIdOf(token));
       expect(notes.map((n) => n.bytes)).toEqual([160_000]);
     } finally {
       await repo.close();

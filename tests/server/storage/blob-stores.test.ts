@@ -8,12 +8,12 @@ import { buffer, text } from 'node:stream/consumers';
 import { randomUUID } from 'node:crypto';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkIdOf } from '../../server/links.js';
-import { BlobTooLargeError, type BlobStore } from '../../server/storage/blob-store.js';
-import { createLocalBlobStore } from '../../server/storage/local.js';
-import { createS3BlobStore } from '../../server/storage/s3.js';
-import { startTestApp } from './support/app.js';
-import { fakeWebm, makeLink, putNote, sha256Hex } from './support/uploads.js';
+import { linkIdOf } from '../../../server/links.js';
+import { BlobTooLargeError, type BlobStore } from '../../../server/storage/blob-store.js';
+import { createLocalBlobStore } from '../../../server/storage/local.js';
+import { createS3BlobStore } from '../../../server/storage/s3.js';
+import { startTestApp } from '../support/app.js';
+import { fakeWebm, makeLink, putNote, sha256Hex } from '../support/uploads.js';
 
 let dir: string;
 let s3: S3rver;
@@ -93,7 +93,7 @@ describe('the server on S3', () => {
       const token = await makeLink(t.app.repo);
       const body = fakeWebm(50_000);
       expect((await putNote(t.app, { token, body })).statusCode).toBe(201);
-      const [note] = await t.app.repo.listNotes(linkIdOf(token));
+      const [note] = await t.app.repo.notes.ofLink(linkIdOf(token));
       expect(await text(await t.app.blobs.get(note!.originalKey))).toBe(body.toString());
       expect(sha256Hex(body)).toBe(note!.sha256);
       const local = await readdir(t.backend.config.dataDir);

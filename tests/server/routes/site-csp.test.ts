@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './support/app.js';
+import { startTestApp, type TestApp } from '../support/app.js';
 
 const STYLE = '.status-screen{display:flex}';
 const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;

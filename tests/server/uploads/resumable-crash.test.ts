@@ -1,30 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import S3rver from 's3rver';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openRepository } from '../../server/db/index.js';
-import { openBlobStore } from '../../server/storage/index.js';
-import { createBackend, type BackendKind, type TestBackend } from './support/backends.js';
-import { append, creation, offsetOf, send } from './support/resumable.js';
-import { killHard, startServerProcess, stopGracefully, type ServerProcess } from './support/server-process.js';
-import { fakeWebm, makeLink, sha256Hex } from './support/uploads.js';
+import { openRepository } from '../../../server/db/index.js';
+import { openBlobStore } from '../../../server/storage/index.js';
+import { createBackend, type BackendKind, type TestBackend } from '../support/backends.js';
+import { append, creation, offsetOf, send } from '../support/resumable.js';
+import { startS3, type TestS3 } from '../support/s3.js';
+import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { fakeWebm, makeLink, sha256Hex } from '../support/uploads.js';
 
-let s3: S3rver;
-let s3Dir: string;
-let s3Endpoint: string;
+let s3: TestS3;
 beforeAll(async () => {
-  s3Dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-s3-'));
-  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir, configureBuckets: [{ name: 'notes' }] });
-  s3Endpoint = `http://127.0.0.1:${(await s3.run()).port}`;
+  s3 = await startS3();
 });
-afterAll(async () => {
-  await s3.close();
-  await rm(s3Dir, { recursive: true, force: true });
-});
+afterAll(() => s3.close());
 
 /** The offset a server reports, polled until it answers 204: after a crash the dead holder's lease must run out first. */
 async function heldOffset(base: string, token: string, noteId: string, timeoutMs = 60_000): Promise<number> {
@@ -49,10 +39,7 @@ describe.each(combos)('a server killed in the middle of an append, on %s with au
   });
 
   it('should report the offset it stored before the kill, and take the rest after a restart', { timeout: 120_000 }, async () => {
-    backend = await createBackend(db, blobsKind === 'S3' ? {
-      S3_BUCKET: 'notes', S3_ENDPOINT: s3Endpoint, S3_REGION: 'us-east-1',
-      S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true',
-    } : {});
+    backend = await createBackend(db, blobsKind === 'S3' ? s3.env : {});
     const repo = await openRepository(backend.config);
     const token = await makeLink(repo);
     const body = fakeWebm(150_000);
@@ -79,7 +66,7 @@ describe.each(combos)('a server killed in the middle of an append, on %s with au
     expect(done.status).toBe(201);
     expect(JSON.parse(done.body).sha256).toBe(sha256Hex(body));
 
-    const note = await repo.findNote(noteId);
+    const note = await repo.notes.find(noteId);
     expect(await buffer(await openBlobStore(backend.config).get(note!.originalKey))).toEqual(body);
     expect(await repo.uploads.find(noteId)).toBeUndefined();
     await repo.close();

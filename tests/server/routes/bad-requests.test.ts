@@ -3,12 +3,12 @@ import http from 'node:http';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
-import { linkIdOf } from '../../server/links.js';
-import { BACKENDS } from './support/backends.js';
-import { startTestApp, type TestApp } from './support/app.js';
-import { send, sendRaw } from './support/http.js';
-import { digestOf, fakeWebm, makeLink } from './support/uploads.js';
+import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
+import { linkIdOf } from '../../../server/links.js';
+import { BACKENDS } from '../support/backends.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { send, sendRaw } from '../support/http.js';
+import { digestOf, fakeWebm, makeLink } from '../support/uploads.js';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
@@ -87,7 +87,7 @@ describe.each(BACKENDS)('a battery of bad requests on %s', (kind) => {
   it('should still be up, and have stored no note and no file', async () => {
     const answer = await send(base, 'GET', `/api/r/${token}`, {});
     expect(answer.status).toBe(200);
-    expect(await t.app.repo.listNotes(linkIdOf(token))).toEqual([]);
+    expect(await t.app.repo.notes.ofLink(linkIdOf(token))).toEqual([]);
     expect(await filesUnder(path.join(t.backend.config.dataDir, 'blobs'))).toEqual([]);
   });
 });

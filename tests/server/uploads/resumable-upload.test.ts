@@ -1,35 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkIdOf } from '../../server/links.js';
-import { BACKENDS } from './support/backends.js';
-import { startTestApp, type TestApp } from './support/app.js';
-import { append, creation, offsetOf, send, uploadPathOf, type RawRequest } from './support/resumable.js';
-import { digestOf, fakeWebm, makeLink, putNote, sha256Hex } from './support/uploads.js';
+import { linkIdOf } from '../../../server/links.js';
+import { BACKENDS } from '../support/backends.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { append, creation, offsetOf, send, uploadPathOf, type RawRequest } from '../support/resumable.js';
+import { startS3, type TestS3 } from '../support/s3.js';
+import { digestOf, fakeWebm, makeLink, putNote, sha256Hex } from '../support/uploads.js';
 
-let s3: S3rver;
-let s3Dir: string;
-let s3Endpoint: string;
-
+let s3: TestS3;
 beforeAll(async () => {
-  s3Dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-s3-'));
-  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir, configureBuckets: [{ name: 'notes' }] });
-  const { port } = await s3.run();
-  s3Endpoint = `http://127.0.0.1:${port}`;
+  s3 = await startS3();
 });
-afterAll(async () => {
-  await s3.close();
-  await rm(s3Dir, { recursive: true, force: true });
-});
-
-const s3Env = () => ({
-  S3_BUCKET: 'notes', S3_ENDPOINT: s3Endpoint, S3_REGION: 'us-east-1',
-  S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true',
-});
+afterAll(() => s3.close());
 
 /** A note of realistic length: about 60 s of speech at 3 KB/s, every byte telling where it is. */
 const speechLike = (size = 190_000) => {
@@ -46,7 +29,7 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
   let token: string;
 
   beforeAll(async () => {
-    t = await startTestApp(db, blobsKind === 'S3' ? s3Env() : {});
+    t = await startTestApp(db, blobsKind === 'S3' ? s3.env : {});
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     token = await makeLink(t.app.repo);
   });
@@ -75,7 +58,7 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
   };
 
   const storedBytes = async (noteId: string) => {
-    const note = await t.app.repo.findNote(noteId);
+    const note = await t.app.repo.notes.find(noteId);
     return note && buffer(await t.app.blobs.get(note.originalKey));
   };
 
@@ -150,6 +133,21 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
     expect(JSON.parse(late.body).type).toBe('https://iana.org/assignments/http-problem-types#completed-upload');
   });
 
+  it('should refuse an append whose upload headers are missing or malformed, and change nothing', async () => {
+    const body = speechLike(20_000);
+    const noteId = randomUUID();
+    const held = await cut(creation(token, noteId, body, 5_000));
+    const patch = append(token, noteId, body, held);
+    for (const headers of [
+      { 'upload-offset': undefined }, { 'upload-complete': undefined }, { 'upload-offset': '12abc' }, { 'upload-complete': 'yes' }, { 'upload-length': '-1' },
+    ]) {
+      const res = await send(base, { ...patch, headers: JSON.parse(JSON.stringify({ ...patch.headers, ...headers })) as Record<string, string> });
+      expect(res.status, JSON.stringify(headers)).toBe(400);
+      expect(JSON.parse(res.body), JSON.stringify(headers)).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/Upload-Offset|upload-length/) });
+    }
+    expect((await offsetOf(base, token, noteId)).headers['upload-offset']).toBe(String(held));
+  });
+
   it('should refuse an append past the announced length', async () => {
     const body = speechLike(20_000);
     const noteId = randomUUID();
@@ -169,7 +167,7 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
     expect(answers.filter((a) => a.status === 201).length).toBeGreaterThanOrEqual(1);
     for (const a of answers) expect([201, 400, 409, 503]).toContain(a.status);
     expect(await storedBytes(noteId)).toEqual(body);
-    expect((await t.app.repo.listNotes(linkIdOf(token))).filter((n) => n.id === noteId)).toHaveLength(1);
+    expect((await t.app.repo.notes.ofLink(linkIdOf(token))).filter((n) => n.id === noteId)).toHaveLength(1);
   });
 
   it('should refuse a note whose bytes do not match its digest once complete, and keep nothing', async () => {
@@ -181,7 +179,7 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body).error).toBe('digest_mismatch');
     expect(res.headers['upload-complete']).toBe('?1');
-    expect(await t.app.repo.findNote(noteId)).toBeUndefined();
+    expect(await t.app.repo.notes.find(noteId)).toBeUndefined();
     expect(await t.app.repo.uploads.find(noteId)).toBeUndefined();
   });
 
@@ -193,7 +191,7 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
     expect(whole.statusCode).toBe(201);
     const resumed = await send(base, append(token, noteId, body, held));
     expect([201, 400]).toContain(resumed.status);
-    expect((await t.app.repo.listNotes(linkIdOf(token))).filter((n) => n.id === noteId)).toHaveLength(1);
+    expect((await t.app.repo.notes.ofLink(linkIdOf(token))).filter((n) => n.id === noteId)).toHaveLength(1);
     expect(await storedBytes(noteId)).toEqual(body);
   });
 
@@ -235,7 +233,7 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
     const held = await cut(creation(tok, noteId, body, 10_000), tok);
     expect((await offsetOf(base, token, noteId)).status).toBe(404);
     expect((await send(base, append(token, noteId, body, held))).status).toBe(404);
-    await t.app.repo.revokeLink(linkIdOf(tok), new Date().toISOString());
+    await t.app.repo.links.revoke(linkIdOf(tok), new Date().toISOString());
     expect((await offsetOf(base, tok, noteId)).status).toBe(404);
     expect((await send(base, append(tok, noteId, body, held))).status).toBe(404);
   });
@@ -259,7 +257,7 @@ describe.each(BACKENDS)('with RESUMABLE_UPLOADS=off on %s', (db) => {
     const res = await send(base, creation(token, noteId, body));
     expect(res.status).toBe(201);
     expect(res.headers['upload-complete']).toBeUndefined();
-    expect((await t.app.repo.findNote(noteId))?.sha256).toBe(sha256Hex(body));
+    expect((await t.app.repo.notes.find(noteId))?.sha256).toBe(sha256Hex(body));
   });
 });
 
@@ -300,7 +298,7 @@ describe.each(BACKENDS)('resumable uploads and the link quota on %s', (db) => {
     // The unfinished upload held its room: it completes.
     const done = await send(base, append(token, noteId, body, held));
     expect(done.status).toBe(201);
-    expect(await t.app.repo.listNotes(linkIdOf(token))).toHaveLength(2);
+    expect(await t.app.repo.notes.ofLink(linkIdOf(token))).toHaveLength(2);
   });
 
   it('should store the sender name of a resumed upload without bidi characters', async () => {
@@ -310,6 +308,6 @@ describe.each(BACKENDS)('resumable uploads and the link quota on %s', (db) => {
     const request = creation(token, noteId, body);
     request.path = request.path.replace('from=Sam', `from=${encodeURIComponent('Sa\u202Em')}`);
     expect((await send(base, request)).status).toBe(201);
-    expect((await t.app.repo.findNote(noteId))?.from).toBe('Sam');
+    expect((await t.app.repo.notes.find(noteId))?.from).toBe('Sam');
   });
 });

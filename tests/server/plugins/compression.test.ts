@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { precompress } from '../../scripts/precompress.mjs';
-import { BACKENDS } from './support/backends.js';
-import { startTestApp, type TestApp } from './support/app.js';
-import { makeLink } from './support/uploads.js';
+import { precompress } from '../../../scripts/precompress.mjs';
+import { BACKENDS } from '../support/backends.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { makeLink } from '../support/uploads.js';
 
 /** A small built site, compressed by the build's own step: one file of each kind the site serves. */
 const FILES: Record<string, { body: string; type: string | RegExp; cache: string }> = {

@@ -1,23 +1,11 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
-import { BACKENDS } from './support/backends.js';
-import { startTestApp, type TestApp } from './support/app.js';
-import { fakeWebm, putNote, sha256Hex } from './support/uploads.js';
-import { linkIdOf, newToken } from '../../server/links.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function admin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], { cwd: root, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+import { MAX_RUNNER_NAME_LENGTH } from '../../../src/shared/limits.js';
+import { BACKENDS } from '../support/backends.js';
+import { runAdmin } from '../support/cli.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { fakeWebm, putNote, sha256Hex } from '../support/uploads.js';
+import { linkIdOf, newToken } from '../../../server/links.js';
 
 describe.each(BACKENDS)('npm run admin on %s', (kind) => {
   let t: TestApp;
@@ -29,7 +17,7 @@ describe.each(BACKENDS)('npm run admin on %s', (kind) => {
   afterAll(() => t.close());
 
   it('should create a link whose token has at least 128 random bits and print it as one JSON line', async () => {
-    const { code, stdout } = await admin(env, 'create-link', '--runner', 'Pat Lee', '--race', 'chicago-2025');
+    const { code, stdout } = await runAdmin(env, 'create-link', '--runner', 'Pat Lee', '--race', 'chicago-2025');
     expect(code).toBe(0);
     expect(stdout.trim().split('\n')).toHaveLength(1);
     const { token, url } = JSON.parse(stdout);
@@ -42,48 +30,48 @@ describe.each(BACKENDS)('npm run admin on %s', (kind) => {
 
   it('should accept a runner name of exactly the longest length the runner API accepts', async () => {
     const name = 'P'.repeat(MAX_RUNNER_NAME_LENGTH);
-    const { code, stdout } = await admin(env, 'create-link', '--runner', name, '--race', 'chicago-2025');
+    const { code, stdout } = await runAdmin(env, 'create-link', '--runner', name, '--race', 'chicago-2025');
     expect(code).toBe(0);
     const link = await t.app.inject({ url: `/api/r/${JSON.parse(stdout).token}` });
     expect(link.json().runner.displayName).toBe(name);
   });
 
   it('should store the runner name as the runner API does (no bidi controls, NFC) and refuse one with nothing visible', async () => {
-    const made = await admin(env, 'create-link', '--runner', '\u202EPa\u0301t\u200F', '--race', 'chicago-2025');
+    const made = await runAdmin(env, 'create-link', '--runner', '\u202EPa\u0301t\u200F', '--race', 'chicago-2025');
     expect(made.code).toBe(0);
     const link = await t.app.inject({ url: `/api/r/${JSON.parse(made.stdout).token}` });
     expect(link.json().runner.displayName).toBe('P\u00e1t');
-    const invisible = await admin(env, 'create-link', '--runner', '\u202E\u2066', '--race', 'chicago-2025');
+    const invisible = await runAdmin(env, 'create-link', '--runner', '\u202E\u2066', '--race', 'chicago-2025');
     expect(invisible.code).not.toBe(0);
     expect(invisible.stderr).toMatch(/no visible characters/);
   });
 
   it('should list the notes of a link with their status, then revoke the link', async () => {
-    const { stdout } = await admin(env, 'create-link', '--runner', 'Kim', '--race', 'berlin-2025');
+    const { stdout } = await runAdmin(env, 'create-link', '--runner', 'Kim', '--race', 'berlin-2025');
     const { token } = JSON.parse(stdout);
     const body = fakeWebm(4321);
     const noteId = randomUUID();
     expect((await putNote(t.app, { token, body, noteId, marker: 'km-10', from: 'Mum' })).statusCode).toBe(201);
 
-    const listed = await admin(env, 'list-notes', '--token', token);
+    const listed = await runAdmin(env, 'list-notes', '--token', token);
     expect(listed.code, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([{
       id: noteId, marker: 'km-10', from: 'Mum', contentType: 'audio/webm;codecs=opus', bytes: 4321,
       sha256: sha256Hex(body), durationMs: null, status: 'received', receivedAt: expect.any(String),
     }]);
 
-    expect((await admin(env, 'revoke-link', '--token', token)).code).toBe(0);
+    expect((await runAdmin(env, 'revoke-link', '--token', token)).code).toBe(0);
     expect((await t.app.inject({ url: `/api/r/${token}` })).statusCode).toBe(404);
   });
 
   it('should take a token that starts with a dash, as one in 64 do, written either way', async () => {
     const token = `-${newToken().slice(1)}`;
-    await t.app.repo.createLink({ linkId: linkIdOf(token), runnerName: 'Dee', raceId: 'berlin-2025', createdAt: new Date().toISOString() });
+    await t.app.repo.links.create({ linkId: linkIdOf(token), runnerName: 'Dee', raceId: 'berlin-2025', createdAt: new Date().toISOString() });
 
-    const listed = await admin(env, 'list-notes', '--token', token);
+    const listed = await runAdmin(env, 'list-notes', '--token', token);
     expect(listed.code, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([]);
-    const revoked = await admin(env, 'revoke-link', `--token=${token}`);
+    const revoked = await runAdmin(env, 'revoke-link', `--token=${token}`);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect((await t.app.inject({ url: `/api/r/${token}` })).statusCode).toBe(404);
   });
@@ -100,7 +88,7 @@ describe.each(BACKENDS)('npm run admin on %s', (kind) => {
     [['launch-rockets'], /Unknown command 'launch-rockets'/],
     [[], /Usage: npm run admin/],
   ])('should explain bad arguments %j on stderr and exit with code 2', async (args, message) => {
-    const result = await admin(env, ...args);
+    const result = await runAdmin(env, ...args);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stdout).toBe('');

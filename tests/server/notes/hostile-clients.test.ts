@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openRepository } from '../../server/db/index.js';
-import { linkIdOf } from '../../server/links.js';
-import { BACKENDS, createBackend, type TestBackend } from './support/backends.js';
-import { upload, type RawAnswer } from './support/raw-upload.js';
-import { startServerProcess, stopGracefully, type ServerProcess } from './support/server-process.js';
-import { fakeWebm, makeLink } from './support/uploads.js';
+import { openRepository } from '../../../server/db/index.js';
+import { linkIdOf } from '../../../server/links.js';
+import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
+import { upload, type RawAnswer } from '../support/raw-upload.js';
+import { startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { fakeWebm, makeLink } from '../support/uploads.js';
 
 const count = (answers: RawAnswer[], status: number, error?: string) =>
   answers.filter((a) => a.status === status && (error === undefined || a.error === error)).length;
@@ -19,7 +19,7 @@ async function linkOn(backend: TestBackend) {
     async storedNotes() {
       const r = await openRepository(backend.config);
       try {
-        return (await r.listNotes(linkIdOf(token))).length;
+        return (await r.notes.ofLink(linkIdOf(token))).length;
       } finally {
         await r.close();
       }

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
-import { linkIdOf } from '../../server/links.js';
-import { BACKENDS } from './support/backends.js';
-import { startTestApp, type TestApp } from './support/app.js';
-import { uploadTo } from './support/remote-uploads.js';
-import { digestOf, fakeWebm, makeLink, putNote, sha256Hex } from './support/uploads.js';
+import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
+import { linkIdOf } from '../../../server/links.js';
+import { BACKENDS } from '../support/backends.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { uploadTo } from '../support/remote-uploads.js';
+import { digestOf, fakeWebm, makeLink, putNote, sha256Hex } from '../support/uploads.js';
 
 describe.each(BACKENDS)('PUT /api/r/:token/notes/:noteId on %s', (kind) => {
   let t: TestApp;
   let token: string;
-  const notesOf = (tok: string) => t.app.repo.listNotes(linkIdOf(tok));
+  const notesOf = (tok: string) => t.app.repo.notes.ofLink(linkIdOf(tok));
 
   beforeAll(async () => {
     t = await startTestApp(kind);
@@ -130,7 +130,7 @@ describe.each(BACKENDS)('PUT /api/r/:token/notes/:noteId on %s', (kind) => {
 
   it('should answer 404 to a revoked link and store nothing', async () => {
     const tok = await makeLink(t.app.repo);
-    await t.app.repo.revokeLink(linkIdOf(tok), new Date().toISOString());
+    await t.app.repo.links.revoke(linkIdOf(tok), new Date().toISOString());
     const res = await putNote(t.app, { token: tok, body: fakeWebm() });
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toBe('link_not_found');

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { NoteRow } from '../../server/db/repository.js';
-import type { BlobStore } from '../../server/storage/blob-store.js';
-import { startTestApp, restartOn, type TestApp } from './support/app.js';
-import { decodedSeconds, FORMATS, integratedLufs, loudFrameShare, makeSpeech, probeStream, type FormatName } from './support/audio.js';
-import { fakeWebm, makeLink, putNote } from './support/uploads.js';
+import type { NoteRow } from '../../../server/db/repository.js';
+import type { BlobStore } from '../../../server/storage/blob-store.js';
+import { startTestApp, restartOn, type TestApp } from '../support/app.js';
+import { decodedSeconds, FORMATS, integratedLufs, loudFrameShare, makeSpeech, probeStream, type FormatName } from '../support/audio.js';
+import { fakeWebm, makeLink, putNote } from '../support/uploads.js';
 
 let dir: string;
 let speechSeconds: number;
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 async function settled(app: TestApp['app'], noteId: string): Promise<NoteRow> {
   return vi.waitFor(async () => {
-    const note = await app.repo.findNote(noteId);
+    const note = await app.repo.notes.find(noteId);
     if (!note || note.status === 'received') throw new Error(`note ${noteId} is still waiting for conversion`);
     return note;
   }, { timeout: 30_000, interval: 100 });
@@ -87,14 +87,18 @@ describe('conversion jobs', () => {
     const second = await restartOn(first.backend, { CONVERT_WORKER: 'off' });
     const repo = second.repo;
     let convertedKey = '';
-    const vanishing = Object.assign(Object.create(repo) as typeof repo, {
-      markConverted: async (id: string, key: string, ms: number) => {
-        convertedKey = key;
-        await repo.markConverted(id, key, ms);
-        return false;
+    const vanishing: typeof repo = {
+      ...repo,
+      jobs: {
+        ...repo.jobs,
+        markConverted: async (id: string, key: string, ms: number) => {
+          convertedKey = key;
+          await repo.jobs.markConverted(id, key, ms);
+          return false;
+        },
       },
-    });
-    const { startConversionWorker } = await import('../../server/worker/conversion.js');
+    };
+    const { startConversionWorker } = await import('../../../server/worker/conversion.js');
     const worker = startConversionWorker({ repo: vanishing, blobs: second.blobs, log: second.log, ffmpegTimeoutMs: 30_000, maxNoteSeconds: 75, pollMs: 50 });
     try {
       await vi.waitFor(() => expect(convertedKey).not.toBe(''), { timeout: 30_000, interval: 50 });
@@ -112,7 +116,7 @@ describe('conversion jobs', () => {
     const noteId = randomUUID();
     const body = await readFile(path.join(dir, FORMATS['WebM/Opus'].file));
     expect((await putNote(first.app, { token: tok, body, noteId })).statusCode).toBe(201);
-    expect((await first.app.repo.findNote(noteId))?.status).toBe('received');
+    expect((await first.app.repo.notes.find(noteId))?.status).toBe('received');
     await first.app.close();
 
     const second = await restartOn(first.backend, { CONVERT_WORKER: 'on' });

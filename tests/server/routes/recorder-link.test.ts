@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markersFor } from '../../src/shared/markers.js';
-import { linkIdOf } from '../../server/links.js';
-import { BACKENDS } from './support/backends.js';
-import { startTestApp, type TestApp } from './support/app.js';
-import { makeLink } from './support/uploads.js';
+import { markersFor } from '../../../src/shared/markers.js';
+import { linkIdOf } from '../../../server/links.js';
+import { BACKENDS } from '../support/backends.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { makeLink } from '../support/uploads.js';
 
 describe.each(BACKENDS)('GET /api/r/:token on %s', (kind) => {
   let t: TestApp;
@@ -38,7 +38,7 @@ describe.each(BACKENDS)('GET /api/r/:token on %s', (kind) => {
   it('should seed all nine races', async () => {
     for (const id of ['sydney-2025', 'berlin-2025', 'long-beach-2025', 'chicago-2025', 'marine-corps-2025',
       'raleigh-2025', 'nyc-2025', 'every-womans-2025', 'philadelphia-2025']) {
-      expect(await t.app.repo.getRace(id)).toMatchObject({ id });
+      expect(await t.app.repo.races.get(id)).toMatchObject({ id });
     }
   });
 
@@ -51,7 +51,7 @@ describe.each(BACKENDS)('GET /api/r/:token on %s', (kind) => {
   it('should answer 404 once the link is revoked', async () => {
     const token = await makeLink(t.app.repo);
     expect((await t.app.inject({ url: `/api/r/${token}` })).statusCode).toBe(200);
-    await t.app.repo.revokeLink(linkIdOf(token), new Date().toISOString());
+    await t.app.repo.links.revoke(linkIdOf(token), new Date().toISOString());
     const res = await t.app.inject({ url: `/api/r/${token}` });
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toBe('link_not_found');
@@ -68,7 +68,7 @@ describe.each(BACKENDS)('GET /api/r/:token on %s', (kind) => {
 
   it('should store only a hash of the token', async () => {
     const token = await makeLink(t.app.repo);
-    expect(await t.app.repo.findLink(token)).toBeUndefined();
-    expect(await t.app.repo.findLink(linkIdOf(token))).toBeDefined();
+    expect(await t.app.repo.links.find(token)).toBeUndefined();
+    expect(await t.app.repo.links.find(linkIdOf(token))).toBeDefined();
   });
 });

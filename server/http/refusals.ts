@@ -1,0 +1,111 @@
+/**
+ * Owns every refusal a sender's recorder can receive: its status, code and English sentence,
+ * written once, here. Keyed by the code; src/shared/refusals.ts lists the codes for the page, and
+ * the `satisfies` below makes a listed code without its entry here, an entry for an unlisted code,
+ * or an entry whose problem carries another code, a type error. Where a sentence takes values
+ * (a limit, a race, a name), the entry is a function of them.
+ */
+import { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from '../../src/shared/limits.js';
+import type { RecorderRefusal } from '../../src/shared/refusals.js';
+import { PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, UPLOAD_PROBLEM } from '../../src/shared/uploadProtocol.js';
+import { ApiProblem, UploadProblem } from './problem.js';
+
+/** Headers an append (PATCH) cannot do without; a schema failure on one of them gets one sentence. */
+const APPEND_HEADERS = new Set<string>([UPLOAD_HEADER.offset, UPLOAD_HEADER.complete]);
+
+const TOO_LARGE = {
+  note: `This recording is too big to send (the limit is ${MAX_NOTE_BYTES / 1024 / 1024} MB). Please record a shorter note.`,
+  part: 'This upload is longer than the note it belongs to.',
+  request: 'This request is too big.',
+} as const;
+
+const SORRY = 'Something went wrong on our side.';
+
+export const refusal = {
+  link_not_found: () => new ApiProblem(404, 'link_not_found', "This link doesn't work any more. Ask the runner for a new one."),
+  /** The recorder makes note ids itself, so a malformed one is a broken request, not a missing note. */
+  invalid_note_id: () => new ApiProblem(400, 'invalid_note_id', 'The note id must be a UUID made by the recorder.'),
+  note_not_found: () => new ApiProblem(404, 'note_not_found', 'This note was not found.'),
+  /** `what`: the method and path nothing answers; without it, a path parameter that names nothing. */
+  not_found: (what?: string) =>
+    new ApiProblem(404, 'not_found', what ? `There is nothing at ${what}.` : 'This was not found. The link may be incomplete.'),
+  /** `field`: the field (or header) that failed its schema; without it, a request not understood at all. */
+  bad_request: (field?: string, statusCode = 400) =>
+    new ApiProblem(statusCode, 'bad_request', field === undefined
+      ? 'The request was not understood. Please reload the page and try again.'
+      : APPEND_HEADERS.has(field) ? 'An append needs Upload-Offset and Upload-Complete headers.'
+        : `The field '${field}' is missing or not valid.`),
+
+  /** With the race, the marker it does not have; without, a marker id the schema refused. */
+  unknown_marker: (race?: { name: string; marker: string }) =>
+    new ApiProblem(400, 'unknown_marker', race
+      ? `${race.name} has no marker '${race.marker}'. Please pick a marker from the list.`
+      : 'Please pick a mile marker from the list (for example mi-13 or finish).'),
+  invalid_from: () =>
+    new ApiProblem(400, 'invalid_from', `Please enter your name (1 to ${MAX_FROM_LENGTH} characters) so the runner knows who the note is from.`),
+
+  digest_required: () =>
+    new ApiProblem(400, 'digest_required', 'The upload needs a Content-Digest header with the SHA-256 of the audio (sha-256=:<base64>:).'),
+  not_audio: (empty = false) =>
+    new ApiProblem(415, 'not_audio', empty ? 'The note arrived empty. Please record it again.' : "This file isn't a voice recording we can play. Please record the note again."),
+  /** `what` passed its limit: the note, one append of a resumable upload, or any request body. */
+  too_large: (what: keyof typeof TOO_LARGE = 'note') => new ApiProblem(413, 'too_large', TOO_LARGE[what]),
+  upload_interrupted: () => new ApiProblem(400, 'upload_interrupted', 'The upload was cut off before it finished. It will be sent again.'),
+  digest_mismatch: (headers: Record<string, string> = {}) =>
+    new ApiProblem(400, 'digest_mismatch', 'The recording changed on the way (its checksum does not match). It will be sent again.', headers),
+  note_conflict: () =>
+    new ApiProblem(409, 'note_conflict', 'A different recording was already sent with this note id. Nothing was changed.'),
+
+  /** The per-minute request limit: a sender's, or a runner's sign-in attempts. */
+  rate_limited: (retryAfterSeconds?: number, who: 'sender' | 'runner' = 'sender') =>
+    new ApiProblem(429, 'rate_limited', who === 'sender'
+      ? 'Too many requests in a short time. Please wait a moment; your notes will be sent again.'
+      : 'Too many sign-in attempts. Please wait a minute and try again.',
+    retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) }),
+  address_rate_limited: (retryAfterSeconds: number) =>
+    new ApiProblem(429, 'address_rate_limited',
+      'Many notes were sent from this network in a short time. Your note is saved on this phone and will be sent again shortly.',
+      { 'retry-after': String(retryAfterSeconds) }),
+  link_full: (runnerName: string, retryAfterSeconds: number) =>
+    new ApiProblem(429, 'link_full', `This link has reached its limit of notes. Ask ${runnerName} for a new link.`,
+      { 'retry-after': String(retryAfterSeconds) }),
+  link_storage_full: (runnerName: string, retryAfterSeconds: number) =>
+    new ApiProblem(429, 'link_storage_full', `This link has no room left for more recordings. Ask ${runnerName} for a new link.`,
+      { 'retry-after': String(retryAfterSeconds) }),
+  too_many_open_uploads: () =>
+    new ApiProblem(429, 'too_many_open_uploads', 'Several notes are already being sent from this network. This one will follow in a moment.', {
+      'retry-after': '5',
+      // The body was not read: do not leave it for the next request on this connection.
+      connection: 'close',
+    }),
+
+  shutting_down: (retryAfterSeconds: number) =>
+    new ApiProblem(503, 'shutting_down', 'This server is restarting. Your note is kept on your phone and will be sent again in a moment.', {
+      'retry-after': String(retryAfterSeconds),
+      connection: 'close',
+    }),
+  /** Ours, never details: `noteKept` where the sender's note waits on the phone (the recorder's routes). */
+  server_error: (noteKept: boolean) =>
+    new ApiProblem(500, 'server_error', noteKept ? `${SORRY} Your note is kept on your phone and will be sent again.` : `${SORRY} Please try again.`),
+
+  upload_not_found: () =>
+    new ApiProblem(404, 'upload_not_found', 'The server holds no unfinished upload of this note. It will be sent whole.'),
+  /** Another request is still appending (perhaps on another server): the client asks again shortly. */
+  upload_busy: (retryAfterSeconds: number) =>
+    new ApiProblem(503, 'upload_busy', 'The server is still saving an earlier attempt of this note. It will be sent again in a moment.', {
+      'retry-after': String(retryAfterSeconds),
+    }),
+  not_partial_upload: () => new ApiProblem(415, 'not_partial_upload', `An append must have Content-Type: ${PARTIAL_UPLOAD_TYPE}.`),
+  [UPLOAD_PROBLEM.mismatchingOffset]: (expected: number, provided: number) =>
+    new UploadProblem(409, UPLOAD_PROBLEM.mismatchingOffset, 'offset from request does not match offset of resource',
+      'The server has a different part of this note than expected. It will be sent again from where the server stopped.',
+      { 'expected-offset': expected, 'provided-offset': provided }, { [UPLOAD_HEADER.offset]: String(expected) }),
+  [UPLOAD_PROBLEM.completedUpload]: () =>
+    new UploadProblem(400, UPLOAD_PROBLEM.completedUpload, 'upload is already completed', 'This note has already arrived in full.'),
+  [UPLOAD_PROBLEM.inconsistentLength]: () =>
+    new UploadProblem(400, UPLOAD_PROBLEM.inconsistentLength, 'inconsistent length values for upload',
+      'The note changed length between attempts. Please record it again.'),
+} satisfies { [Code in RecorderRefusal]: (...args: never[]) => ApiProblem<Code> };
+
+/** Whether `err` is the refusal `code`: for the few places that answer one refusal differently. */
+export const isRefusal = (err: unknown, code: RecorderRefusal): err is ApiProblem => err instanceof ApiProblem && err.code === code;

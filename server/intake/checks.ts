@@ -1,0 +1,73 @@
+/**
+ * What a note must pass before its body is read, whichever way its bytes come (a whole PUT, or a
+ * resumable upload's creation): digest, type, size, sender's name and marker; then the limits of
+ * its link and its address.
+ */
+import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
+import { markersFor } from '../../src/shared/markers.js';
+import type { LinkView, NoteRow, Repository } from '../db/repository.js';
+import { refusal } from '../http/refusals.js';
+import { sha256FromContentDigest } from '../notes/digest.js';
+import type { UploadQuota } from '../notes/quota.js';
+import { cleanContentType, cleanSenderName } from '../notes/sanitize.js';
+
+/** The media type of a Content-Type header: lower-case, without parameters; '' when absent. */
+export const mediaTypeOf = (header: string | undefined): string => (header ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** A length a request declared (Content-Length, Upload-Length) past the note limit is refused before any byte is read. */
+export function checkSize(bytes: number | undefined): void {
+  if (bytes !== undefined && bytes > MAX_NOTE_BYTES) throw refusal.too_large();
+}
+
+/** A note as its request names it, before any check. */
+export interface NoteRequest {
+  /** The live link the note came through, checked by the recorder's routes. */
+  link: LinkView;
+  noteId: string;
+  marker: string;
+  from: string;
+  contentType: string | undefined;
+  contentLength: number | undefined;
+  /** Content-Digest (or Repr-Digest) of the whole note. */
+  digest: string | string[] | undefined;
+}
+
+export interface CheckedNote {
+  noteId: string;
+  linkId: string;
+  marker: string;
+  sha256: string;
+  /** The media type plus a known codec parameter, never the header verbatim. */
+  contentType: string;
+  /** The sender's name, NFC, without control or bidi characters. */
+  from: string;
+  /** The note already stored under this id, if any: the caller answers with answerForExisting. */
+  existing: NoteRow | undefined;
+}
+
+export async function checkNote(repo: Pick<Repository, 'notes'>, request: NoteRequest): Promise<CheckedNote> {
+  const noteId = request.noteId.toLowerCase();
+  const sha256 = sha256FromContentDigest(request.digest);
+  if (!sha256) throw refusal.digest_required();
+  const mediaType = mediaTypeOf(request.contentType);
+  if (!/^audio\/[a-z0-9.+-]+$/.test(mediaType) || request.contentType!.length > 128) throw refusal.not_audio();
+  checkSize(request.contentLength);
+  const contentType = cleanContentType(mediaType, request.contentType!);
+  const from = cleanSenderName(request.from);
+  if (!from) throw refusal.invalid_from();
+
+  const { link, marker } = request;
+  if (!markersFor(link.race.units).some((m) => m.id === marker)) throw refusal.unknown_marker({ name: link.race.name, marker });
+  return { noteId, linkId: link.linkId, marker, sha256, contentType, from, existing: await repo.notes.find(noteId) };
+}
+
+/**
+ * Counts the note against its address and holds room for it on its link (429 past either limit),
+ * as much room as it declared, the per-note cap when it did not. Resolves to what frees the room
+ * if the note then fails; a stored note counts itself. `holdMs`: how long the room stays held if
+ * nobody frees it (an unfinished resumable upload holds it until it expires).
+ */
+export function holdRoom(quota: UploadQuota, address: string, link: LinkView, note: Pick<CheckedNote, 'linkId' | 'noteId'>, declared: number | undefined, holdMs?: number) {
+  const bytes = Math.min(declared ?? MAX_NOTE_BYTES, MAX_NOTE_BYTES);
+  return quota.admit(address, { linkId: note.linkId, noteId: note.noteId, runnerName: link.runnerName }, bytes, holdMs);
+}

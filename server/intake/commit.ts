@@ -1,0 +1,77 @@
+/**
+ * Committing a note, whichever way its bytes came: the stored bytes checked against the digest the
+ * sender declared, then the row and its conversion job inserted exactly once. Two requests racing
+ * with one note end as one note: the loser drops its copy and answers as a retry would.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { NoteReceipt } from '../../src/shared/api.js';
+import type { NewNote, NoteRow, Repository } from '../db/repository.js';
+import { refusal } from '../http/refusals.js';
+import type { CheckedNote } from './checks.js';
+
+export interface CommitDeps {
+  repo: Pick<Repository, 'notes'>;
+  log: FastifyBaseLogger;
+  /** Called after a new note is committed, to wake the conversion worker. */
+  onAccepted: () => void;
+}
+
+export const receiptOf = (n: NewNote): NoteReceipt => ({
+  id: n.id,
+  marker: n.marker,
+  from: n.from,
+  contentType: n.contentType,
+  bytes: n.bytes,
+  sha256: n.sha256,
+  receivedAt: n.receivedAt,
+});
+
+/** The same id with the same bytes through the same link is a retry: answer as the first time. Anything else is a conflict. */
+export function answerForExisting(existing: NoteRow, linkId: string, sha256: string): NoteReceipt {
+  if (existing.linkId !== linkId || existing.sha256 !== sha256) throw refusal.note_conflict();
+  return receiptOf(existing);
+}
+
+/** A note's bytes, whole in the blob store under `key`, waiting to become a note. */
+export interface ArrivedNote {
+  checked: Omit<CheckedNote, 'existing'>;
+  stored: { key: string; bytes: number; sha256: string };
+  /** Removes what was stored for this note: its bytes were refused, or another request stored the note first. */
+  discard(): Promise<void>;
+  /** Tidies what the bytes came in once the note is committed (a resumable upload's rows and other parts). */
+  committed?(): Promise<void>;
+  /** Headers the refusal carries (a resumable upload's Upload-Complete). */
+  refusalHeaders?: Record<string, string>;
+  /** What the log line adds about how the note came (its container, its parts). */
+  logFields?: Record<string, unknown>;
+}
+
+/** Resolves to the note's receipt, or the first one's when another request stored it first. */
+export async function commitNote(deps: CommitDeps, arrived: ArrivedNote): Promise<NoteReceipt> {
+  const { checked, stored } = arrived;
+  if (stored.sha256 !== checked.sha256) {
+    await arrived.discard();
+    throw refusal.digest_mismatch(arrived.refusalHeaders);
+  }
+  const note: NewNote = {
+    id: checked.noteId,
+    linkId: checked.linkId,
+    marker: checked.marker,
+    from: checked.from,
+    contentType: checked.contentType,
+    bytes: stored.bytes,
+    sha256: stored.sha256,
+    originalKey: stored.key,
+    receivedAt: new Date().toISOString(),
+  };
+  if (!(await deps.repo.notes.insert(note))) {
+    await arrived.discard();
+    const winner = await deps.repo.notes.find(note.id);
+    if (!winner) throw new Error(`note ${note.id} was neither inserted nor found`);
+    return answerForExisting(winner, note.linkId, note.sha256);
+  }
+  await arrived.committed?.();
+  deps.log.info({ noteId: note.id, bytes: note.bytes, ...arrived.logFields }, 'note received');
+  deps.onAccepted();
+  return receiptOf(note);
+}
