@@ -5,6 +5,7 @@
 import { linkUrl, takePrefetchedLink } from './linkPrefetch.js';
 import type { LinkInfo } from './shared/notes.js';
 import type { Keepsake, NoteHeard } from './shared/runnerApi.js';
+import { notePath } from './shared/uploadProtocol.js';
 
 /**
  * PUT /api/r/:token/notes/:id: the page's note upload, handed to the outbox's replay
@@ -44,7 +45,7 @@ export function getLink(token: string): Promise<ApiAnswer<LinkInfo>> {
 
 /** GET /api/r/:token/notes/:id/status: where the runner heard a note, if they have. */
 export function getNoteHeard(token: string, noteId: string): Promise<ApiAnswer<NoteHeard>> {
-  return getJson(`/api/r/${part(token)}/notes/${part(noteId)}/status`, { cache: 'no-store' });
+  return getJson(`${notePath(token, noteId)}/status`, { cache: 'no-store' });
 }
 
 /** GET /api/s/:token: the notes a runner chose to share. */

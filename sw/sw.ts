@@ -11,7 +11,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precache
 import { NavigationRoute, registerRoute, setCatchHandler } from 'workbox-routing';
 import { NetworkOnly } from 'workbox-strategies';
 import { isCacheLater } from '../src/shared/messages.js';
-import { allNotes } from '../src/shared/outbox/index.js';
+import { allNotes, isPending } from '../src/shared/outbox/index.js';
 import { createLaterCache, type LaterEntry } from './laterCache.js';
 import { installOutboxSync } from './outboxSync.js';
 
@@ -24,7 +24,7 @@ cleanupOutdatedCaches();
 const later = createLaterCache({
   entries: self.__WB_LATER,
   origin: self.location.origin,
-  notesWaiting: async () => (await allNotes()).some((n) => n.state === 'waiting' || n.state === 'sending'),
+  notesWaiting: async () => (await allNotes()).some(isPending),
 });
 registerRoute(({ url, request }) => request.method === 'GET' && later.owns(url), ({ request }) => later.respond(request));
 self.addEventListener('message', (event) => {

@@ -1,13 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LinkInfo } from '../shared/notes.js';
-import { enqueueRecording } from '../shared/outbox/index.js';
 import { DetailsFields } from './DetailsFields.js';
 import { FAILED, describeFailure } from './failures.js';
 import { NoteList } from './NoteList.js';
 import { RecordPanel } from './RecordPanel.js';
 import { StatusLine } from './StatusLine.js';
 import { useHeard } from './useHeard.js';
-import { hasBackgroundSync, requestBackgroundSync, useOutbox } from './useOutbox.js';
+import { useOutbox } from './useOutbox.js';
 import { useOnline } from './useOnline.js';
 import { useRecorder } from './useRecorder.js';
 import { useStorageWarning } from './useStorageWarning.js';
@@ -27,7 +26,6 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   const [name, setName] = useState(() => localStorage.getItem(NAME_KEY) ?? '');
   const [problem, setProblem] = useState<string>();
   const [sending, setSending] = useState(false);
-  const [backgroundSync, setBackgroundSync] = useState(hasBackgroundSync);
 
   useEffect(() => {
     if (name.trim()) localStorage.setItem(NAME_KEY, name.trim());
@@ -36,7 +34,6 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   const state = recorder.state;
   const reviewing = state.phase === 'review' ? state.draftId : undefined;
   const leftover = outbox.drafts.find((d) => d.id !== recorder.activeId && d.id !== reviewing && d.updatedAt > d.startedAt);
-  const waiting = outbox.notes.filter((n) => n.state === 'waiting' || n.state === 'sending').length;
 
   /** Runs what the person asked for; a failure becomes the alert line, never a silent drop. */
   function act(action: () => Promise<unknown>, failed: string) {
@@ -51,12 +48,8 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
     setProblem(undefined);
     setSending(true);
     try {
-      await enqueueRecording(draftId, { marker: chosen.id, markerLabel: chosen.label, from: name.trim(), durationMs });
+      await outbox.send(draftId, { marker: chosen.id, markerLabel: chosen.label, from: name.trim(), durationMs });
       recorder.reset();
-      await outbox.refresh();
-      outbox.replay(true);
-      // Only promise background sending where the browser accepted the request.
-      void requestBackgroundSync().then(setBackgroundSync);
     } catch (error) {
       setProblem(describeFailure(error, FAILED.save));
     } finally {
@@ -66,7 +59,7 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
 
   return (
     <>
-      <StatusLine online={online} waiting={waiting} backgroundSync={backgroundSync} />
+      <StatusLine online={online} waiting={outbox.pending} backgroundSync={outbox.backgroundSync} />
       <section className="rec-card" aria-label="Your note">
         <DetailsFields markers={link.markers} marker={marker} name={name} onMarker={setMarker} onName={setName} runner={runner} />
         {[storageWarning, outbox.failure, recorder.warning, problem, state.phase === 'blocked' ? state.message : undefined]

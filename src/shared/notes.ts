@@ -4,8 +4,10 @@ import type { RecorderLink } from './api.js';
 /**
  * waiting: saved on this phone, to be uploaded; sending: an uploader has it right now;
  * delivered: the server confirmed it (2xx); failed: the server refused it (4xx), needs the person.
+ * Which of them are still pending is the outbox's to say (isPending, src/shared/outbox/states.ts).
  */
-export type NoteState = 'waiting' | 'sending' | 'delivered' | 'failed';
+export const NOTE_STATES = ['waiting', 'sending', 'delivered', 'failed'] as const;
+export type NoteState = (typeof NOTE_STATES)[number];
 
 export interface OutboxNote {
   /** Made on the device (crypto.randomUUID) so a repeated PUT is recognised by the server. */
@@ -27,8 +29,14 @@ export interface OutboxNote {
   nextAttemptAt: number;
   /** HTTP status of the last attempt, 0 for a network error. */
   lastStatus?: number;
-  /** A sentence for a person: the server's message or what went wrong. */
+  /** A sentence for a person: the server's message or what went wrong (English; the fallback for lastCode). */
   lastError?: string;
+  /**
+   * Why, as a stable code a page can put in the sender's language: the server's `error` code
+   * (link_full, too_large, ...) or one of the outbox's own (OUTBOX_CODE in outbox/codes.ts).
+   * Any string a server sent: look it up with Object.hasOwn or a Map, never as a bare property.
+   */
+  lastCode?: string;
   deliveredAt?: number;
   /** The audio of a delivered note is freed after a while; the small record stays. */
   audioFreed?: boolean;

@@ -1,8 +1,10 @@
 /** Owns the replay policy: which note goes next, what each server answer means, backoff. */
 import type { OutboxNote } from '../notes.js';
 import { LINK_FULL_ERRORS } from '../refusals.js';
+import { OUTBOX_CODE } from './codes.js';
 import { withUploaderLock, type LockOptions } from './lock.js';
 import { sendNote } from './resume.js';
+import { earliestDue, isPending } from './states.js';
 import type { Transport, UploadResponse } from './transport.js';
 import { allNotes, announce, freeDeliveredAudio, readAudio, updateNote } from './store.js';
 
@@ -62,7 +64,7 @@ function serverError(response: UploadResponse): { error?: string; message?: stri
   try {
     const parsed = JSON.parse(response.body) as { error?: unknown; message?: unknown };
     return {
-      error: typeof parsed.error === 'string' ? parsed.error : undefined,
+      error: typeof parsed.error === 'string' && parsed.error ? parsed.error : undefined,
       message: typeof parsed.message === 'string' && parsed.message ? parsed.message : undefined,
     };
   } catch {
@@ -71,16 +73,11 @@ function serverError(response: UploadResponse): { error?: string; message?: stri
   }
 }
 
-function serverMessage(response: UploadResponse): string {
-  return serverError(response).message ?? `The server could not accept this note (error ${response.status}).`;
-}
-
 /** A 429 for a full link: waiting will not help, so the person sees the server's sentence and acts. */
-const isLinkFull = (response: UploadResponse) =>
-  response.status === 429 && LINK_FULL_ERRORS.includes(serverError(response).error ?? '');
+const isLinkFull = (status: number, code: string | undefined) => status === 429 && LINK_FULL_ERRORS.includes(code ?? '');
 
 function isDue(note: OutboxNote, now: number, force: boolean): boolean {
-  if (note.state !== 'waiting' && note.state !== 'sending') return false;
+  if (!isPending(note)) return false;
   if (force && note.lastStatus !== 429) return true;
   return note.nextAttemptAt <= now;
 }
@@ -114,22 +111,20 @@ export async function replayOutbox(transport: Transport, options: ReplayOptions 
       } else if (outcome?.state === 'failed') failed.push(outcome.id);
     }
   }, options);
-  const waitingNotes = (await allNotes()).filter((n) => n.state === 'waiting' || n.state === 'sending');
-  const nextAttemptAt = waitingNotes.length ? Math.min(...waitingNotes.map((n) => n.nextAttemptAt)) : undefined;
-  return { ran: result.ran, delivered, failed, waiting: waitingNotes.length, nextAttemptAt };
+  const notes = await allNotes();
+  return { ran: result.ran, delivered, failed, waiting: notes.filter(isPending).length, nextAttemptAt: earliestDue(notes) };
 }
 
 async function attempt(note: OutboxNote, transport: Transport, now: () => number, random: () => number) {
   const audio = await readAudio(note.id);
-  const claimed = await updateNote(note.id, (n) =>
-    n.state === 'waiting' || n.state === 'sending' ? { ...n, state: 'sending', attempts: n.attempts + 1 } : undefined,
-  );
+  const claimed = await updateNote(note.id, (n) => (isPending(n) ? { ...n, state: 'sending', attempts: n.attempts + 1 } : undefined));
   if (!claimed) return undefined;
   if (!audio) {
     return updateNote(note.id, (n) => ({
       ...n,
       state: 'failed',
       lastError: 'The recording of this note is missing on this phone. Please record it again.',
+      lastCode: OUTBOX_CODE.recordingMissing,
     }));
   }
   const response = await sendNote(claimed, audio, transport, {
@@ -139,19 +134,27 @@ async function attempt(note: OutboxNote, transport: Transport, now: () => number
   const status = response.status;
   if (status >= 200 && status < 300) {
     return updateNote(note.id, (n) => ({
-      ...n, state: 'delivered', deliveredAt: now(), lastStatus: status, lastError: undefined, uploadStarted: false, uploadOffset: n.bytes,
+      ...n, state: 'delivered', deliveredAt: now(), lastStatus: status, lastError: undefined, lastCode: undefined, uploadStarted: false, uploadOffset: n.bytes,
     }));
   }
-  if (isRetryable(status) && !isLinkFull(response)) {
+  const server = serverError(response);
+  if (isRetryable(status) && !isLinkFull(status, server.error)) {
     const cap = isNetworkTrouble(status) ? NETWORK_BACKOFF_CAP_MS : BACKOFF_CAP_MS;
     const wait = Math.max(backoffDelay(claimed.attempts, random, cap), retryAfterMs(response.retryAfter, now()));
     const lastError =
       status === 0
         ? 'No connection right now. The note is saved on this phone and will be sent when there is one.'
         : `The server is busy (error ${status}). Trying again soon.`;
+    const lastCode = server.error ?? (status === 0 ? OUTBOX_CODE.offline : OUTBOX_CODE.serverBusy);
     return updateNote(note.id, (n) =>
-      n.state === 'sending' ? { ...n, state: 'waiting', nextAttemptAt: now() + wait, lastStatus: status, lastError } : undefined,
+      n.state === 'sending' ? { ...n, state: 'waiting', nextAttemptAt: now() + wait, lastStatus: status, lastError, lastCode } : undefined,
     );
   }
-  return updateNote(note.id, (n) => ({ ...n, state: 'failed', lastStatus: status, lastError: serverMessage(response) }));
+  return updateNote(note.id, (n) => ({
+    ...n,
+    state: 'failed',
+    lastStatus: status,
+    lastError: server.message ?? `The server could not accept this note (error ${status}).`,
+    lastCode: server.error ?? OUTBOX_CODE.refused,
+  }));
 }

@@ -1,15 +1,15 @@
 /**
- * Sending one note with resumable uploads (draft-ietf-httpbis-resumable-upload, interop 8).
+ * Sending one note with resumable uploads, in the wire format src/shared/uploadProtocol.ts owns.
  * The first try is the whole note in one PUT that offers resumption (Upload-Complete: ?1); after
  * a cut, HEAD asks the server how much it holds and PATCH sends the rest. The upload resource is
  * named by the note id, so neither XHR nor fetch needs the 104 they cannot read. A server that
  * does not resume (404/405/501 on HEAD) gets whole PUTs, as before.
  */
 import type { OutboxNote } from '../notes.js';
+import { INTEROP_VERSION, PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, notePath, sfBoolean, uploadPath } from '../uploadProtocol.js';
 import { contentDigestHeader } from './digest.js';
 import type { Transport, UploadRequest, UploadResponse } from './transport.js';
 
-export const INTEROP_VERSION = '8';
 /** Cuts in a row that each got more of the note to the server are resumed at once, up to this many per attempt. */
 const MAX_ROUNDS = 50;
 
@@ -29,19 +29,17 @@ export interface SendHooks {
 }
 
 const noteQuery = (note: OutboxNote) => new URLSearchParams({ marker: note.marker, from: note.from });
-export const notePath = (note: OutboxNote) => `/api/r/${encodeURIComponent(note.token)}/notes/${encodeURIComponent(note.id)}`;
-export const uploadPath = (note: OutboxNote) => `/api/r/${encodeURIComponent(note.token)}/uploads/${encodeURIComponent(note.id)}`;
 
 /** The whole note, offering the server to keep what arrives if the connection drops. */
 export function creationRequest(note: OutboxNote, body: ArrayBuffer): UploadRequest {
   return {
-    url: `${notePath(note)}?${noteQuery(note)}`,
+    url: `${notePath(note.token, note.id)}?${noteQuery(note)}`,
     headers: {
       'Content-Type': note.contentType,
       'Content-Digest': contentDigestHeader(note.sha256),
-      'Upload-Complete': '?1',
-      'Upload-Length': String(body.byteLength),
-      'Upload-Draft-Interop-Version': INTEROP_VERSION,
+      [UPLOAD_HEADER.complete]: sfBoolean(true),
+      [UPLOAD_HEADER.length]: String(body.byteLength),
+      [UPLOAD_HEADER.interopVersion]: INTEROP_VERSION,
     },
     body,
   };
@@ -49,18 +47,18 @@ export function creationRequest(note: OutboxNote, body: ArrayBuffer): UploadRequ
 
 const offsetRequest = (note: OutboxNote): UploadRequest => ({
   method: 'HEAD',
-  url: uploadPath(note),
-  headers: { 'Upload-Draft-Interop-Version': INTEROP_VERSION },
+  url: uploadPath(note.token, note.id),
+  headers: { [UPLOAD_HEADER.interopVersion]: INTEROP_VERSION },
 });
 
 const appendRequest = (note: OutboxNote, audio: ArrayBuffer, offset: number): UploadRequest => ({
   method: 'PATCH',
-  url: uploadPath(note),
+  url: uploadPath(note.token, note.id),
   headers: {
-    'Content-Type': 'application/partial-upload',
-    'Upload-Offset': String(offset),
-    'Upload-Complete': '?1',
-    'Upload-Draft-Interop-Version': INTEROP_VERSION,
+    'Content-Type': PARTIAL_UPLOAD_TYPE,
+    [UPLOAD_HEADER.offset]: String(offset),
+    [UPLOAD_HEADER.complete]: sfBoolean(true),
+    [UPLOAD_HEADER.interopVersion]: INTEROP_VERSION,
   },
   body: audio.slice(offset),
 });
@@ -81,9 +79,9 @@ async function ask(transport: Transport, request: UploadRequest, onProgress?: (f
 /** The offset from a HEAD, or undefined when the server keeps no upload of this note. */
 function heldOffset(head: UploadResponse, bytes: number): { offset: number; complete: boolean } | undefined {
   if (head.status < 200 || head.status >= 300) return undefined;
-  const offset = Number(head.header?.('Upload-Offset'));
+  const offset = Number(head.header?.(UPLOAD_HEADER.offset));
   if (!Number.isInteger(offset) || offset < 0 || offset > bytes) return undefined;
-  return { offset, complete: head.header?.('Upload-Complete') === '?1' };
+  return { offset, complete: head.header?.(UPLOAD_HEADER.complete) === sfBoolean(true) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { closeOutboxDb, getNote, readAudio, replayOutbox, sendNote } from '../../../src/shared/outbox/index.js';
 import type { UploadRequest, UploadResponse } from '../../../src/shared/outbox/index.js';
+import { INTEROP_VERSION, PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, uploadPath } from '../../../src/shared/uploadProtocol.js';
 import { freshDb, queuedNote } from './helpers.js';
 
 beforeEach(freshDb);
@@ -15,6 +16,10 @@ interface FakeServerOptions {
   /** Every request fails, as when the phone is offline. */
   offline?: () => boolean;
 }
+
+/** A request header by name, whatever its case, as a server reads it. */
+const headerOf = (request: UploadRequest, name: string) =>
+  Object.entries(request.headers).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
 
 /** A resumable-upload server in memory, reached through a link that cuts connections on a schedule. */
 function fakeServer(options: FakeServerOptions = {}) {
@@ -31,7 +36,7 @@ function fakeServer(options: FakeServerOptions = {}) {
     const body = new Uint8Array(request.body ?? new ArrayBuffer(0));
     const budget = method === 'HEAD' ? undefined : cuts.shift();
     const arrived = budget === undefined ? body : body.subarray(0, budget);
-    log.push({ method, offset: method === 'PATCH' ? Number(request.headers['Upload-Offset']) : undefined, sent: arrived.length });
+    log.push({ method, offset: method === 'PATCH' ? Number(headerOf(request, 'Upload-Offset')) : undefined, sent: arrived.length });
     if (arrived.length) onProgress?.(arrived.length / body.length);
     if (method === 'HEAD') {
       if (!held || options.resumable === false) return reply(404);
@@ -45,7 +50,7 @@ function fakeServer(options: FakeServerOptions = {}) {
       complete = true;
       return reply(201, { 'upload-complete': '?1' });
     }
-    const offset = Number(request.headers['Upload-Offset']);
+    const offset = Number(headerOf(request, 'Upload-Offset'));
     if (!held || complete) return reply(400);
     if (offset !== held.length) return reply(409, { 'upload-offset': String(held.length) });
     const joined = new Uint8Array(held.length + arrived.length);
@@ -109,6 +114,22 @@ describe('resuming note uploads', () => {
     expect(report.delivered).toEqual([note.id]);
     expect(server.log.slice(before).map((r) => `${r.method}${r.offset ?? ''}`)).toEqual(['HEAD', 'PATCH2500']);
     expect(server.held()).toEqual(new Uint8Array(audioOf(4_000)));
+  });
+
+  it('speaks the wire format of the shared upload protocol: its interop version, headers and upload path', async () => {
+    const note = await queuedNote([audioOf(2_000)]);
+    const server = fakeServer({ cuts: [1_000] });
+    const requests: UploadRequest[] = [];
+    await replayOutbox(async (request, onProgress) => {
+      requests.push(request);
+      return server.transport(request, onProgress);
+    }, base);
+    expect(requests.map((r) => r.method ?? 'PUT')).toEqual(['PUT', 'HEAD', 'PATCH']);
+    for (const request of requests) expect(headerOf(request, UPLOAD_HEADER.interopVersion)).toBe(INTEROP_VERSION);
+    expect(headerOf(requests[0]!, UPLOAD_HEADER.length)).toBe('2000');
+    expect(requests.slice(1).map((r) => r.url)).toEqual([uploadPath(note.token, note.id), uploadPath(note.token, note.id)]);
+    expect(headerOf(requests[2]!, 'Content-Type')).toBe(PARTIAL_UPLOAD_TYPE);
+    expect(headerOf(requests[2]!, UPLOAD_HEADER.offset)).toBe('1000');
   });
 
   it('reports as progress what the server holds, not what was sent before a cut', async () => {
