@@ -1,23 +1,24 @@
 /**
  * Owns the one repair made to a recording on its way into ffmpeg: a fragment header (`moof`)
- * written twice in a row. WebKitGTK's recorder ends a fragmented MP4 that way in most of our runs
- * (moof, the same moof, mdat): the appsink behind its MediaRecorder hands the first buffer after
- * the flush in its stop() on twice, as preroll and as sample. The first copy's sample offsets count
- * from itself, so they point into the second copy: ffmpeg reads header bytes as AAC, fails to
- * decode them, and drops the real samples too, losing the last fragment (up to a second) of the note.
+ * written twice in a row. WebKitGTK 2.50's recorder ends a fragmented MP4 that way in about two
+ * runs of three (moof, the same moof, mdat; its first box, ftyp, comes twice too): by its source,
+ * its appsink takes the first buffer after a (re)start both as preroll and as sample, and stop()
+ * flushes the pipeline before the last fragment is written. The first copy's sample offsets count
+ * from itself, so they land in the second copy: ffmpeg decodes header bytes as AAC, fails, and the
+ * note loses its whole last fragment (up to a second).
  *
- * The first of two byte-identical adjacent top-level moof boxes is renamed `free`, which every MP4
- * reader skips; nothing else changes, and no byte moves, so any offset in the file stays true. Only
- * top-level box headers are read (no nesting at all); a box of an impossible size (0 = "to the end",
- * below its header, beyond 2^53), a moof too large to hold, or too many boxes ends the looking and
- * the rest passes through as it came: a file that is not like WebKit's is left for ffmpeg to judge.
+ * The first of two byte-identical adjacent top-level moof boxes is renamed `free`, which MP4 readers
+ * skip; nothing else changes and no byte moves, so every offset in the file stays true. Only
+ * top-level box headers are read (nothing nested); a size below its own header (0, "to the end of
+ * the file", included) or too many boxes ends the looking, a moof too large to hold is passed on
+ * unexamined, and whatever the repair cannot judge passes through as it came, for ffmpeg to judge.
  */
 import { Transform, type TransformCallback } from 'node:stream';
 
 /** Largest fragment header held back for comparison: WebKit's hold about 0.6 kB a second of audio. */
 export const MAX_HELD_MOOF_BYTES = 1 << 20;
-/** Top-level boxes examined at most (a 60 s WebKit note has about 125). */
-export const MAX_TOP_LEVEL_BOXES = 100_000;
+/** Top-level boxes examined at most: a 60 s WebKit note has about 125, one with 20 ms fragments 6,000. */
+export const MAX_TOP_LEVEL_BOXES = 10_000;
 
 const MOOF = Buffer.from('moof', 'latin1');
 const FREE = Buffer.from('free', 'latin1');
@@ -33,7 +34,7 @@ export class Mp4FragmentRepair extends Transform {
   /** Repeated fragment headers turned into free space so far. */
   repaired = 0;
   /** The next box's header, as far as it has arrived (8 bytes, or 16 with a 64-bit size). */
-  private header = Buffer.alloc(0);
+  private header: Buffer = Buffer.alloc(0);
   /** Bytes of the current box still to pass on unexamined. */
   private skip = 0;
   /** A fragment header being collected whole, and how many of its bytes are still to come. */
@@ -65,7 +66,8 @@ export class Mp4FragmentRepair extends Transform {
         if (this.moofMissing === 0) this.moofComplete();
       } else {
         const n = Math.min(this.headerLength() - this.header.length, chunk.length - at);
-        this.header = Buffer.concat([this.header, chunk.subarray(at, at + n)]);
+        const piece = chunk.subarray(at, at + n);
+        this.header = this.header.length === 0 ? piece : Buffer.concat([this.header, piece]);
         at += n;
         if (this.header.length === this.headerLength()) this.boxStarts();
       }
@@ -91,7 +93,8 @@ export class Mp4FragmentRepair extends Transform {
     this.header = Buffer.alloc(0);
     const size32 = header.readUInt32BE(0);
     const size = size32 === 1 ? Number(header.readBigUInt64BE(8)) : size32;
-    if (++this.boxes > MAX_TOP_LEVEL_BOXES || size32 === 0 || size < header.length || !Number.isSafeInteger(size)) {
+    // Size 0 ("up to the end of the file") is below the header too: nothing after it is a box we can find.
+    if (++this.boxes > MAX_TOP_LEVEL_BOXES || size < header.length) {
       this.release();
       this.push(header);
       this.stopped = true;
