@@ -5,7 +5,8 @@
  * (an HLS playlist, an ffconcat list or a QuickTime external reference all need `file`).
  */
 import { spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
+import { Mp4FragmentRepair } from './mp4-repair.js';
 import { DEMUXER, type AudioContainer } from './sniff.js';
 
 export class MediaToolError extends Error {
@@ -70,6 +71,14 @@ export function runTool(command: string, args: string[], timeoutMs: number, io: 
 const pipeInput = (container: AudioContainer) => ['-protocol_whitelist', 'pipe', '-f', DEMUXER[container], '-i', 'pipe:0'];
 
 /**
+ * The note as ffmpeg is given it: an MP4 passes through the repair of a repeated fragment header
+ * (mp4-repair.ts), which would otherwise cost a WebKit note its last second. Ending the tool's
+ * stdin ends the file's stream too.
+ */
+const feed = (input: Readable, container: AudioContainer): Readable =>
+  container === 'mp4' ? pipeline(input, new Mp4FragmentRepair(), () => {}) : input;
+
+/**
  * How many seconds of audio the recording holds, reading packet timestamps only (no decoding)
  * and never more than `readSeconds` of them: two hours of Opus DTX silence is judged as fast as
  * a short note. The answer is the span from the first packet to the end of the last one read, so
@@ -83,7 +92,7 @@ export async function probeAudioSeconds(input: Readable, container: AudioContain
     '-select_streams', 'a:0', '-read_intervals', `%+${readSeconds}`,
     '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0',
   ], timeoutMs, {
-    stdin: input,
+    stdin: feed(input, container),
     onLine(line) {
       const [pts, duration] = line.split(',').map(Number);
       if (pts === undefined || !Number.isFinite(pts)) return;
@@ -111,7 +120,7 @@ export async function convertToM4a(input: Readable, container: AudioContainer, o
     '-c:a', 'aac', '-b:a', '64k',
     '-movflags', '+faststart',
     '-f', 'mp4', output,
-  ], opts.timeoutMs, { stdin: input });
+  ], opts.timeoutMs, { stdin: feed(input, container) });
 }
 
 /** Duration in milliseconds of a file we wrote ourselves (the converted M4A), as ffprobe reads it from the container. */
