@@ -32,6 +32,7 @@ export function raceStartsAt(date: string, start: string, timeZone: string): str
   return resolveStart(date, start, timeZone).startsAt;
 }
 
+/** raceStartsAt, and how the local start met the clocks that day (a caller may warn of an overlap). */
 export function resolveStart(date: string, start: string, timeZone: string): { startsAt: string; fit: LocalTimeFit } {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   const [hour, minute] = start.split(':').map(Number) as [number, number];
