@@ -68,16 +68,27 @@ function screenPreloads(manifest, entry, id) {
 }
 
 /**
+ * The recorder's languages other than English (src/recorder/i18n/languages.ts), a chunk each: a
+ * page loads only its own, but the worker keeps them all, so the recorder opens offline in any
+ * language and its menu still works there.
+ */
+function languageFiles(manifest) {
+  const files = Object.values(manifest).filter((chunk) => /^assets\/lang-[a-z]{2}-/.test(chunk.file)).map((chunk) => chunk.file);
+  if (files.length === 0) throw new Error("Vite's manifest has no assets/lang-*.js: the recorder's languages were not found");
+  return files;
+}
+
+/**
  * What the service worker's install fetches: everything that opens /r/ offline (its shell, the
- * shell's script and style, the recorder's chunks) and the small HTML of the other pages. All
- * else it may cache (pictures, icons, the keepsake screen) waits for later (sw/laterCache.ts).
+ * shell's script and style, the recorder's chunks and languages) and the small HTML of the other
+ * pages. All else it may cache (pictures, icons, the keepsake screen) waits for later (sw/laterCache.ts).
  */
 function installSet(manifest) {
   const shell = manifest['index.html'];
   const recorder = screenFiles(manifest, SCREEN_OF_SHELL['r.html']);
   return [
     'r.html', 'index.html', 'terms.html', 'privacy.html', '404.html', 'manifest.webmanifest', 'icons/icon.svg',
-    shell.file, ...(shell.css ?? []), ...recorder.scripts, ...recorder.styles,
+    shell.file, ...(shell.css ?? []), ...recorder.scripts, ...recorder.styles, ...languageFiles(manifest),
   ];
 }
 

@@ -8,6 +8,7 @@
 import { showChunkError } from './chunkError';
 import { loadChunk } from './lazyChunk';
 import { prefetchLink } from './linkPrefetch';
+import { preloadLanguage } from './recorder/i18n/languages';
 import { SCREEN_PRELOADS_EVENT, SCREEN_PRELOADS_ID } from './shared/screenPreloads';
 import './styles/site.css';
 
@@ -62,6 +63,8 @@ if (screen) {
   screenPreloadsStarted()
     .then(() => {
       screen.prefetch?.(token);
+      // The screen's words in this phone's language (not English) travel beside its code.
+      preloadLanguage();
       return loadChunk(screen.chunk, reactFirst(screen.load));
     })
     .then(

@@ -1,24 +1,20 @@
-import { StrictMode, useEffect, type ReactNode } from 'react';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import Recorder from './recorder/index';
+import { startLanguage } from './recorder/i18n/index';
+import { Titled } from './recorder/i18n/useLanguage';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
-import { RECORDER_TITLE } from './shell';
-
-function Titled({ title, children }: { title: string; children: ReactNode }) {
-  useEffect(() => {
-    document.title = title;
-  }, [title]);
-  return children;
-}
 
 /**
- * Replaces the prerendered spinner with the recorder screen. The shell has matched the path and
+ * Replaces the prerendered spinner with the recorder screen, in this phone's language once its
+ * words are in (the shell asked for them beside this chunk). The shell has matched the path and
  * read the token: one screen needs no router, and leaving it out keeps it off a slow first visit.
  */
-export function mountRecorder(root: HTMLElement, token: string): void {
+export async function mountRecorder(root: HTMLElement, token: string): Promise<void> {
+  await startLanguage();
   createRoot(root).render(
     <StrictMode>
-      <Titled title={RECORDER_TITLE}>
+      <Titled title="title.recorder">
         <RouteErrorBoundary>
           <Recorder token={token} />
         </RouteErrorBoundary>

@@ -1,14 +1,17 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { startLanguage } from '../recorder/i18n/index.js';
+import { Titled } from '../recorder/i18n/useLanguage.js';
 import Keepsake from './index.js';
-import { KEEPSAKE_TITLE } from './title.js';
 
-/** Replaces the prerendered /s/:token spinner with the keepsake screen (the on-demand chunk's entry). */
-export function mountKeepsake(root: HTMLElement, token: string): void {
-  document.title = KEEPSAKE_TITLE;
+/** Replaces the prerendered /s/:token spinner with the keepsake screen (the on-demand chunk's entry), in this phone's language. */
+export async function mountKeepsake(root: HTMLElement, token: string): Promise<void> {
+  await startLanguage();
   createRoot(root).render(
     <StrictMode>
-      <Keepsake token={token} />
+      <Titled title="title.keepsake">
+        <Keepsake token={token} />
+      </Titled>
     </StrictMode>,
   );
 }

@@ -1,5 +1,7 @@
 import type { LinkInfo } from '../shared/notes.js';
 import { MAX_FROM_LENGTH } from '../shared/limits.js';
+import { markerName } from './i18n/index.js';
+import { useT } from './i18n/useLanguage.js';
 
 interface Props {
   markers: LinkInfo['markers'];
@@ -12,27 +14,28 @@ interface Props {
 
 /** Where the runner hears the note, and who it is from. */
 export function DetailsFields({ markers, marker, name, onMarker, onName, runner }: Props) {
+  const t = useT();
   return (
     <div className="rec-fields">
       <label className="rec-field">
-        <span>Marker</span>
+        <span>{t('details.marker')}</span>
         <select value={marker} onChange={(e) => onMarker(e.target.value)} required>
-          <option value="">Choose where {runner} hears it</option>
+          <option value="">{t('details.markerPrompt', { runner })}</option>
           {markers.map((m) => (
             <option key={m.id} value={m.id}>
-              {m.label}
+              {markerName(m.id, m.label)}
             </option>
           ))}
         </select>
       </label>
       <label className="rec-field">
-        <span>Your name</span>
+        <span>{t('details.name')}</span>
         <input
           type="text"
           value={name}
           maxLength={MAX_FROM_LENGTH}
           autoComplete="name"
-          placeholder="So they know who it's from"
+          placeholder={t('details.namePlaceholder')}
           onChange={(e) => onName(e.target.value)}
           required
         />

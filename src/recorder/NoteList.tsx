@@ -1,4 +1,6 @@
 import type { OutboxNote } from '../shared/notes.js';
+import { clockTime, markerName, type Translate } from './i18n/index.js';
+import { useT } from './i18n/useLanguage.js';
 import type { NoteNews } from './useHeard.js';
 
 interface Props {
@@ -11,27 +13,26 @@ interface Props {
   onDelete: (id: string) => void;
 }
 
-function stateLabel(note: OutboxNote, progress: number | undefined): string {
+function stateLabel(t: Translate, note: OutboxNote, progress: number | undefined): string {
   switch (note.state) {
     case 'waiting':
-      return 'Saved on this phone';
+      return t('note.waiting');
     case 'sending':
-      return progress === undefined ? 'Sending' : `Sending ${Math.round(progress * 100)}%`;
+      return progress === undefined ? t('note.sending') : t('note.sendingPercent', { percent: Math.round(progress * 100) });
     case 'delivered':
-      return 'Delivered';
+      return t('note.delivered');
     case 'failed':
-      return 'Needs attention';
+      return t('note.failed');
   }
 }
 
-const time = (ms: number) => new Date(ms).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
-
 /** Every note this person made for this runner, newest last, with what is happening to it. */
 export function NoteList({ runner, notes, progress, heard, onRetry, onDelete }: Props) {
+  const t = useT();
   if (!notes.length) return null;
   return (
     <section className="rec-card" aria-labelledby="rec-notes-title">
-      <h2 id="rec-notes-title">Your notes for {runner}</h2>
+      <h2 id="rec-notes-title">{t('notes.title', { runner })}</h2>
       <ul className="rec-notes">
         {notes.map((note) => {
           const news = note.state === 'delivered' ? heard[note.id] : undefined;
@@ -40,38 +41,38 @@ export function NoteList({ runner, notes, progress, heard, onRetry, onDelete }: 
           return (
             <li key={note.id} className={`rec-note is-${unplayable ? 'failed' : note.state}`} data-testid="note" data-note-id={note.id}>
               <div className="rec-note-head">
-                <strong>{note.markerLabel}</strong>
+                <strong>{markerName(note.marker, note.markerLabel)}</strong>
                 <span className="rec-note-meta">
-                  {time(note.createdAt)} · {Math.max(1, Math.round(note.durationMs / 1000))} s · from {note.from}
+                  {t('note.meta', { time: clockTime(note.createdAt), seconds: Math.max(1, Math.round(note.durationMs / 1000)), from: note.from })}
                 </span>
               </div>
               <p className="rec-note-state" data-testid="note-state">
-                {unplayable ? "Can't be played" : stateLabel(note, progress[note.id])}
+                {unplayable ? t('note.unplayable') : stateLabel(t, note, progress[note.id])}
               </p>
               {news?.kind === 'heard' ? (
                 <p className="rec-note-heard" data-testid="note-heard">
-                  Heard at {news.at}
+                  {t('note.heardAt', { marker: news.marker ? markerName(news.marker, news.at) : news.at })}
                 </p>
               ) : null}
               {unplayable ? (
                 <p className="rec-note-reason" data-testid="note-unplayable">
-                  This note arrived, but its sound could not be used, so {runner} won't hear it. Please record it again.
+                  {t('note.unplayableReason', { runner })}
                 </p>
               ) : null}
               {note.state !== 'delivered' && note.lastError ? <p className="rec-note-reason">{note.lastError}</p> : null}
               {note.state === 'failed' ? (
                 <div className="rec-actions">
                   <button type="button" className="rec-button" onClick={() => onRetry(note.id)}>
-                    Retry
+                    {t('note.retry')}
                   </button>
                   <button
                     type="button"
                     className="rec-button is-quiet"
                     onClick={() => {
-                      if (window.confirm(`Delete this note? It has not reached ${runner} and cannot be recovered.`)) onDelete(note.id);
+                      if (window.confirm(t('note.confirmDelete', { runner }))) onDelete(note.id);
                     }}
                   >
-                    Delete
+                    {t('note.delete')}
                   </button>
                 </div>
               ) : null}

@@ -1,6 +1,8 @@
 import { useEffect, useState, type RefObject } from 'react';
 import type { RecordingDraft } from '../shared/notes.js';
 import { MAX_RECORDING_MS } from '../shared/limits.js';
+import { clockTime } from './i18n/index.js';
+import { useT } from './i18n/useLanguage.js';
 import type { RecorderState } from './useRecorder.js';
 
 interface Props {
@@ -19,6 +21,7 @@ interface Props {
 const seconds = (ms: number) => `0:${String(Math.floor(ms / 1000)).padStart(2, '0')}`;
 
 function Elapsed({ startedAt }: { startedAt: number }) {
+  const t = useT();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const id = setInterval(() => setNow(Date.now()), 250);
@@ -27,27 +30,28 @@ function Elapsed({ startedAt }: { startedAt: number }) {
   const elapsed = Math.min(now - startedAt, MAX_RECORDING_MS);
   return (
     <p className="rec-elapsed" aria-live="off" data-testid="elapsed">
-      {seconds(elapsed)} <span className="rec-muted">of 1:00</span>
+      {seconds(elapsed)} <span className="rec-muted">{t('record.ofMinute')}</span>
     </p>
   );
 }
 
 /** Record, stop, listen back, record again or send: the heart of the screen. */
 export function RecordPanel({ state, meter, leftover, sending, onRecord, onStop, onSend, onRecordAgain, onListen }: Props) {
+  const t = useT();
   if (state.phase === 'recording') {
     return (
       <div className="rec-panel is-recording">
         <p className="rec-live">
-          <span className="rec-live-dot" aria-hidden="true" /> Recording
+          <span className="rec-live-dot" aria-hidden="true" /> {t('record.recording')}
         </p>
         <Elapsed startedAt={state.startedAt} />
         <div className="rec-meter" role="presentation">
           <span ref={meter} className="rec-meter-bar" />
         </div>
         <button type="button" className="rec-button is-stop" onClick={onStop}>
-          Stop
+          {t('record.stop')}
         </button>
-        <p className="rec-muted">It stops by itself at one minute.</p>
+        <p className="rec-muted">{t('record.autoStop')}</p>
       </div>
     );
   }
@@ -55,16 +59,16 @@ export function RecordPanel({ state, meter, leftover, sending, onRecord, onStop,
     return (
       <div className="rec-panel">
         {state.recovered ? (
-          <p className="rec-notice">We kept the recording that was interrupted. Listen to it, then send it or record again.</p>
+          <p className="rec-notice">{t('record.recovered')}</p>
         ) : null}
-        <p className="rec-muted">Your note · {seconds(state.durationMs)}</p>
-        <audio className="rec-audio" controls src={state.url} preload="metadata" aria-label="Your recorded note" />
+        <p className="rec-muted">{t('record.yourNote', { length: seconds(state.durationMs) })}</p>
+        <audio className="rec-audio" controls src={state.url} preload="metadata" aria-label={t('record.audioLabel')} />
         <div className="rec-actions">
           <button type="button" className="rec-button is-quiet" onClick={() => onRecordAgain(state.draftId)} disabled={sending}>
-            Record again
+            {t('record.again')}
           </button>
           <button type="button" className="rec-button is-primary" onClick={() => onSend(state.draftId, state.durationMs)} disabled={sending}>
-            Send
+            {t('record.send')}
           </button>
         </div>
       </div>
@@ -75,19 +79,20 @@ export function RecordPanel({ state, meter, leftover, sending, onRecord, onStop,
       {leftover ? (
         <div className="rec-notice" data-testid="leftover">
           <p>
-            You have an unfinished recording from{' '}
-            {new Date(leftover.startedAt).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })} (about{' '}
-            {Math.max(1, Math.round((leftover.updatedAt - leftover.startedAt) / 1000))} s). It was kept on this phone.
+            {t('record.leftover', {
+              time: clockTime(leftover.startedAt),
+              seconds: Math.max(1, Math.round((leftover.updatedAt - leftover.startedAt) / 1000)),
+            })}
           </p>
           <button type="button" className="rec-button" onClick={() => onListen(leftover.id)}>
-            Listen and send
+            {t('record.listenAndSend')}
           </button>
         </div>
       ) : null}
       <button type="button" className="rec-button is-record" onClick={onRecord} disabled={state.phase === 'starting'}>
-        <span className="rec-record-dot" aria-hidden="true" /> Record
+        <span className="rec-record-dot" aria-hidden="true" /> {t('record.record')}
       </button>
-      <p className="rec-muted">Up to one minute. Speak close to the phone.</p>
+      <p className="rec-muted">{t('record.hint')}</p>
     </div>
   );
 }

@@ -1,17 +1,17 @@
+import { tn } from './i18n/index.js';
+import { useT } from './i18n/useLanguage.js';
+
 interface Props {
   online: boolean;
   waiting: number;
   backgroundSync: boolean;
 }
 
-const plural = (n: number) => (n === 1 ? '1 note' : `${n} notes`);
-
-/** Where the browser has no Background Sync (Safari, Firefox) only an open page sends. */
-export const PAGE_ONLY_SENDING = 'This browser sends them only while this page is open: keep it open, or open it again when you have signal.';
-
 /** Online or not, how many notes wait, and honestly when they will go. */
 export function StatusLine({ online, waiting, backgroundSync }: Props) {
-  const when = backgroundSync ? "Your notes will send automatically when you're back online, even if you close this page." : PAGE_ONLY_SENDING;
+  const t = useT();
+  // Where the browser has no Background Sync (Safari, Firefox) only an open page sends.
+  const when = backgroundSync ? t('status.backgroundSync') : t('status.pageOnly');
   // Online but waiting (a server out of reach, a venue link that drops) needs the same honesty
   // where nothing sends in the background; with Background Sync the worker keeps trying.
   const say = waiting > 0 && (!online || !backgroundSync);
@@ -19,7 +19,7 @@ export function StatusLine({ online, waiting, backgroundSync }: Props) {
     <p className={`rec-status ${online ? 'is-online' : 'is-offline'}`} role="status" data-testid="status-line">
       <span className="rec-status-dot" aria-hidden="true" />
       <span>
-        {online ? (waiting ? `Online. ${plural(waiting)} waiting to send.` : 'Online.') : `You're offline. ${plural(waiting)} waiting on this phone.`}
+        {online ? (waiting ? tn('status.onlineWaiting', waiting) : t('status.online')) : tn('status.offline', waiting)}
         {say ? ` ${when}` : ''}
       </span>
     </p>

@@ -1,21 +1,26 @@
 import { LoadingScreen } from '../components/LoadingScreen.js';
-import { formatRaceDate } from '../shared/dates.js';
 import { RECORDER_LEAD } from '../shell.js';
+import { raceDate } from './i18n/index.js';
+import { LanguageMenu } from './i18n/LanguageMenu.js';
+import { useT } from './i18n/useLanguage.js';
 import { RecorderScreen } from './RecorderScreen.js';
 import { useLink } from './useLink.js';
 import './recorder.css';
 
 /** /r/:token: record a voice note for a runner. Loaded lazily behind the 'Loading...' spinner. */
 export default function Recorder({ token }: { token: string }) {
+  const t = useT();
   const link = useLink(token);
   // The shell's loading screen, as it was prerendered, until the link's data is in.
   if (link.status === 'loading') return <LoadingScreen lead={RECORDER_LEAD} />;
   if (link.status !== 'ready') {
+    const gone = link.status === 'gone';
     return (
       <main className="rec">
-        <h1 className="rec-title">{link.status === 'gone' ? 'This link is not active' : "Can't load this link"}</h1>
+        <LanguageMenu className="rec-language" />
+        <h1 className="rec-title">{gone ? t('link.goneTitle') : t('link.unreachableTitle')}</h1>
         <p className="rec-alert" role="alert">
-          {link.message}
+          {gone ? t('link.gone') : t('link.unreachable')}
         </p>
       </main>
     );
@@ -23,11 +28,12 @@ export default function Recorder({ token }: { token: string }) {
   const { runner, race } = link.link;
   return (
     <main className="rec">
+      <LanguageMenu className="rec-language" />
       <header className="rec-header">
-        <p className="rec-eyebrow">Record a voice note for</p>
+        <p className="rec-eyebrow">{t('link.eyebrow')}</p>
         <h1 className="rec-title">{runner.displayName}</h1>
         <p className="rec-muted">
-          {race.name} · {formatRaceDate(race.date)}
+          {race.name} · {raceDate(race.date)}
         </p>
       </header>
       <RecorderScreen token={token} link={link.link} />

@@ -7,10 +7,10 @@ const POLL_MS = 2 * 60_000;
 
 /**
  * What the server has to say of a delivered note, once it has something: where the runner heard
- * it ('Mile 13'); that it arrived but cannot be played (its conversion failed for good, so the
+ * it ('Mile 13', and the marker's id, which the page names in the sender's language); that it arrived but cannot be played (its conversion failed for good, so the
  * runner will never hear it); or that the server no longer knows it. Each ends the asking.
  */
-export type NoteNews = { kind: 'heard'; at: string } | { kind: 'unplayable' } | { kind: 'gone' };
+export type NoteNews = { kind: 'heard'; at: string; marker?: string } | { kind: 'unplayable' } | { kind: 'gone' };
 
 /** Asks the server about each delivered note, which tells only the holder of the note's id. */
 export function useHeard(token: string, notes: OutboxNote[]): Record<string, NoteNews> {
@@ -32,7 +32,7 @@ export function useHeard(token: string, notes: OutboxNote[]): Record<string, Not
           const answer = await getNoteHeard(token, id);
           if (!answer.ok && answer.reason === 'not-found') found[id] = { kind: 'gone' };
           else if (answer.ok && answer.value.status === 'failed') found[id] = { kind: 'unplayable' };
-          else if (answer.ok && answer.value.heardAtLabel) found[id] = { kind: 'heard', at: answer.value.heardAtLabel };
+          else if (answer.ok && answer.value.heardAtLabel) found[id] = { kind: 'heard', at: answer.value.heardAtLabel, marker: answer.value.heardAtMarker };
         }),
       );
       if (!cancelled && Object.keys(found).length) setHeard((known) => ({ ...known, ...found }));

@@ -6,11 +6,10 @@ import { loadLink, saveLink } from '../shared/outbox/index.js';
 export type LinkState =
   | { status: 'loading' }
   | { status: 'ready'; link: LinkInfo; fromCache: boolean }
-  | { status: 'gone'; message: string }
-  | { status: 'unreachable'; message: string };
-
-const GONE = 'It may have been mistyped or turned off by the runner. Ask them to send it again.';
-const UNREACHABLE = "We can't load this link right now. Check your connection and reload the page; it works offline once it has loaded.";
+  /** The server does not know the link (or no longer). */
+  | { status: 'gone' }
+  /** No answer and no copy on the device. */
+  | { status: 'unreachable' };
 
 /** The runner's link from the server, kept on the device so a link opened once works offline. */
 export function useLink(token: string): LinkState {
@@ -37,11 +36,11 @@ export function useLink(token: string): LinkState {
       }
       if (answer.reason === 'not-found') {
         fresh = true;
-        return set({ status: 'gone', message: GONE });
+        return set({ status: 'gone' });
       }
       // Offline or the server is down: the copy kept on the device will do.
       const cached = (await loadLink(token).catch(() => undefined))?.link;
-      set(cached ? { status: 'ready', link: cached, fromCache: true } : { status: 'unreachable', message: UNREACHABLE });
+      set(cached ? { status: 'ready', link: cached, fromCache: true } : { status: 'unreachable' });
     })();
     return () => {
       live = false;

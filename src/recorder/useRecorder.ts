@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { MAX_RECORDING_MS } from '../shared/limits.js';
 import { appendChunk, discardRecording, readRecording, startRecording, StorageFullError } from '../shared/outbox/index.js';
 import {
@@ -6,6 +6,8 @@ import {
 } from './mic.js';
 import { FAILED, describeFailure } from './failures.js';
 import { startLevelMeter } from './levelMeter.js';
+import { t } from './i18n/index.js';
+import { useLanguage } from './i18n/useLanguage.js';
 
 export type RecorderState =
   | { phase: 'idle' }
@@ -13,6 +15,10 @@ export type RecorderState =
   | { phase: 'recording'; startedAt: number }
   | { phase: 'review'; draftId: string; durationMs: number; url: string; recovered: boolean }
   | { phase: 'blocked'; message: string };
+
+/** A sentence kept as how to say it, so it is said in the language in use whenever it is shown. */
+type Said = () => string;
+type HeldState = Exclude<RecorderState, { phase: 'blocked' }> | { phase: 'blocked'; say: Said };
 
 interface Session {
   id: string;
@@ -31,8 +37,9 @@ interface Session {
 
 /** Records into IndexedDB a second at a time, so a reload or crash loses at most a second. */
 export function useRecorder(token: string, meter: React.RefObject<HTMLElement | null>) {
-  const [state, setState] = useState<RecorderState>({ phase: 'idle' });
-  const [warning, setWarning] = useState<string>();
+  const [state, setState] = useState<HeldState>({ phase: 'idle' });
+  const [warning, setWarning] = useState<Said>();
+  const lang = useLanguage();
   const session = useRef<Session>(undefined);
 
   const show = useCallback(async (draftId: string, recovered: boolean, durationMs?: number) => {
@@ -48,7 +55,7 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
 
   const start = useCallback(async () => {
     const unavailable = recordingUnavailableReason();
-    if (unavailable) return setState({ phase: 'blocked', message: unavailable });
+    if (unavailable) return setState({ phase: 'blocked', say: () => recordingUnavailableReason() ?? unavailable });
     setWarning(undefined);
     setState({ phase: 'starting' });
     void navigator.storage?.persist?.().catch(() => false);
@@ -56,7 +63,7 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
     try {
       stream = await navigator.mediaDevices.getUserMedia(VOICE_CONSTRAINTS);
     } catch (error) {
-      return setState({ phase: 'blocked', message: microphoneErrorMessage(error) });
+      return setState({ phase: 'blocked', say: () => microphoneErrorMessage(error) });
     }
     const mimeType = chooseMimeType();
     let recorder: MediaRecorder;
@@ -64,7 +71,7 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
       recorder = new MediaRecorder(stream, { ...(mimeType ? { mimeType } : {}), audioBitsPerSecond: bitsPerSecondFor(mimeType) });
     } catch (error) {
       stream.getTracks().forEach((t) => t.stop());
-      return setState({ phase: 'blocked', message: `This browser could not start recording (${(error as Error).name}). Try Safari or Chrome.` });
+      return setState({ phase: 'blocked', say: () => t('record.cannotStart', { name: (error as Error).name }) });
     }
     const id = crypto.randomUUID();
     const startedAt = Date.now();
@@ -72,7 +79,7 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
       await startRecording({ id, token, contentType: recorder.mimeType || mimeType || 'audio/webm', startedAt, updatedAt: startedAt });
     } catch (error) {
       stream.getTracks().forEach((t) => t.stop());
-      setWarning(error instanceof StorageFullError ? error.message : 'This phone could not save a recording. Reload and try again.');
+      setWarning(() => () => (error instanceof StorageFullError ? t('error.storageFull') : t('record.cannotSave')));
       return setState({ phase: 'idle' });
     }
     const current: Session = {
@@ -92,7 +99,7 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
           await appendChunk(id, seq, await event.data.arrayBuffer());
           current.stored++;
         } catch (error) {
-          setWarning(error instanceof StorageFullError ? error.message : 'Part of this recording could not be saved on this phone.');
+          setWarning(() => () => (error instanceof StorageFullError ? t('error.storageFull') : t('record.partLost')));
           stop();
         }
       });
@@ -106,7 +113,7 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
         session.current = undefined;
         await show(id, false, durationMs).catch((error: unknown) => {
           // The chunks stay on this phone as a draft; say so rather than just going back to idle.
-          setWarning(describeFailure(error, FAILED.listen));
+          setWarning(() => () => describeFailure(error, FAILED.listen));
           setState({ phase: 'idle' });
         });
       });
@@ -142,5 +149,7 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
     };
   }, []);
 
-  return { state, warning, activeId: session.current?.id, start, stop, discard, reset, review: show };
+  // Said now, in the language in use (lang), so a change of language shows at once.
+  const shown = useMemo<RecorderState>(() => (state.phase === 'blocked' ? { phase: 'blocked', message: state.say() } : state), [state, lang]);
+  return { state: shown, warning: warning?.(), activeId: session.current?.id, start, stop, discard, reset, review: show };
 }

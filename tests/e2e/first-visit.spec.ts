@@ -3,7 +3,7 @@
  * may arrive first; the service worker's install fetches only what opens the recorder, compressed;
  * the rest of the site is cached later, and every page opens offline after a visit.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page, Request, Route } from '@playwright/test';
 import { TAGLINE } from '../../src/shared/config';
@@ -54,7 +54,7 @@ test.describe('the recorder on a first visit', () => {
 
   test('should ask for the recorder files and the link data once the shell has painted, all together', async ({ page, server }) => {
     const token = await server.createLink('Casey', 'chicago-2025');
-    const isScreenFile = (path: string) => /^\/assets\/(recorder|react|apiClient|recorderApp)-/.test(path) || path === `/api/r/${token}`;
+    const isScreenFile = (path: string) => /^\/assets\/(recorder|react|recorderApp)-/.test(path) || path === `/api/r/${token}`;
     const named = (path: string) => path.replace(/^(\/assets\/[a-zA-Z]+)-[^/]+\.(js|css)$/, '$1.$2');
     const files = await hold(page, (url) => isScreenFile(url.pathname));
 
@@ -63,7 +63,8 @@ test.describe('the recorder on a first visit', () => {
     // recorder's chunk would wait for React's to arrive and run.
     await expect
       .poll(() => files.held.map((route) => named(new URL(route.request().url()).pathname)).sort())
-      .toEqual(['/api/r/' + token, '/assets/apiClient.js', '/assets/react.js', '/assets/recorder.js', '/assets/recorderApp.css'].sort());
+      // Two recorder chunks: the screen's own, and the one it shares with the keepsake (the API client, the words).
+      .toEqual(['/api/r/' + token, '/assets/react.js', '/assets/recorder.js', '/assets/recorder.js', '/assets/recorderApp.css'].sort());
     await files.release();
     await expect(recordButton(page)).toBeEnabled();
 
@@ -108,8 +109,11 @@ test.describe('the service worker on a first visit', () => {
     // The shell carries the stylesheet inline; the pages link it, and open offline with it.
     const pageStyles = assetsOf(await readFile(path.join(dist, 'index.html'), 'utf8')).filter((a) => a.endsWith('.css'));
     expect(pageStyles).toHaveLength(1);
+    // The recorder's languages but English, one chunk each: a page loads its own, the worker keeps them all for offline.
+    const languages = (await readdir(path.join(dist, 'assets'))).filter((f) => /^lang-[a-z]{2}-[^.]+\.js$/.test(f)).map((f) => `/assets/${f}`);
+    expect(languages).toHaveLength(3);
     // The worker's own script, then its precache.
-    const installSet = new Set(['/sw.js', '/r.html', '/index.html', '/terms.html', '/privacy.html', '/404.html', '/manifest.webmanifest', '/icons/icon.svg', ...shellAssets, ...pageStyles]);
+    const installSet = new Set(['/sw.js', '/r.html', '/index.html', '/terms.html', '/privacy.html', '/404.html', '/manifest.webmanifest', '/icons/icon.svg', ...shellAssets, ...pageStyles, ...languages]);
 
     const workerRequests: Request[] = [];
     context.on('request', (r) => void (r.serviceWorker() && workerRequests.push(r)));

@@ -3,58 +3,21 @@
  * process: a runner signs in (Apple's JWKS served from this test), gets notes through the
  * recorder API, converted by the real ffmpeg worker, and shares them.
  */
-import { execFile } from 'node:child_process';
-import { randomUUID, createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
-import { contentDigestHeader } from '../../src/shared/contentDigest';
 import { expect, test } from '@playwright/test';
-import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../server/auth/fakeApple';
-import { speechWav, startServer, type RunningServer } from './fixtures';
-import { runnerApi } from './support/runner';
+import { startRunnerWorld, type RunnerWorld } from './support/runnerWorld';
 
-let apple: FakeApple;
-let server: RunningServer;
-let speech: Buffer;
+let world: RunnerWorld;
 
 test.beforeAll(async () => {
-  apple = await startFakeApple();
-  server = await startServer({
-    APPLE_JWKS_URL: apple.jwksUrl,
-    APPLE_AUDIENCE: apple.audience,
-    SESSION_SECRET: 'e2e-secret-that-is-long-enough-0123456789',
-  });
-  const webm = path.join(os.tmpdir(), `milenotes-keepsake-${process.pid}.webm`);
-  await promisify(execFile)('ffmpeg', ['-y', '-loglevel', 'error', '-i', await speechWav(), '-t', '4', '-c:a', 'libopus', '-b:a', '32k', webm]);
-  speech = await readFile(webm);
+  world = await startRunnerWorld();
 });
 test.afterAll(async () => {
-  await server?.stop();
-  await apple?.close();
+  await world?.stop();
 });
 
-const api = (method: string, url: string, accessToken?: string, body?: object) => runnerApi(server.url, method, url, accessToken, body);
-
-/** A runner with one entry and one converted note at mile 13 from Sam. */
-async function runnerWithNote() {
-  const signIn = await api('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: randomUUID() }), nonce: FAKE_APPLE_NONCE });
-  expect(signIn.status).toBe(200);
-  const session = signIn.json.accessToken as string;
-  const entry = (await api('POST', '/api/entries', session, { raceId: 'chicago-2025', displayName: 'Alex' })).json;
-  const noteId = randomUUID();
-  const put = await fetch(`${server.url}/api/r/${entry.link.token}/notes/${noteId}?marker=mi-13&from=Sam`, {
-    method: 'PUT',
-    headers: { 'content-type': 'audio/webm;codecs=opus', 'content-digest': contentDigestHeader(createHash('sha256').update(speech).digest('hex')) },
-    body: new Uint8Array(speech),
-  });
-  expect(put.status).toBe(201);
-  await expect.poll(async () => (await api('GET', `/api/entries/${entry.id}/notes`, session)).json.markers[0].notes[0].status, { timeout: 30_000 })
-    .toBe('converted');
-  return { session, entry, noteId };
-}
+const api: RunnerWorld['api'] = (...args) => world.api(...args);
+const runnerWithNote = () => world.runnerWithNote();
 
 test('the keepsake page shows the runner, the race and a shared note that plays', async ({ page }) => {
   const { session, entry } = await runnerWithNote();
@@ -90,7 +53,7 @@ test('a share the runner removed shows a clear message and its audio is gone', a
   await page.goto(share.json.url);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText("These notes aren't shared");
   await expect(page.getByRole('alert')).toHaveText(/Ask the runner to share them again/);
-  expect((await page.request.get(`/api/s/${token}/notes/${noteId}/audio`.replace(/^/, server.url))).status()).toBe(404);
+  expect((await page.request.get(`/api/s/${token}/notes/${noteId}/audio`.replace(/^/, world.server.url))).status()).toBe(404);
 });
 
 test("the sender's browser learns 'heard at Mile 13' for its own note once the runner's app reports it", async ({ page }) => {

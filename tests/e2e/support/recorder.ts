@@ -11,8 +11,11 @@ import type { RunningServer } from './server';
 
 export const PHONE = { width: 390, height: 844 };
 
-/** A persistent profile, so a test can close the browser and start it again on the same data. */
-export async function launchPhone(wav: string, profile?: string, { denyMicrophone = false } = {}) {
+/**
+ * A persistent profile, so a test can close the browser and start it again on the same data.
+ * `locale` sets the browser's language (navigator.languages, Accept-Language).
+ */
+export async function launchPhone(wav: string, profile?: string, { denyMicrophone = false, locale }: { denyMicrophone?: boolean; locale?: string } = {}) {
   const dir = profile ?? (await mkdtemp(path.join(os.tmpdir(), 'milenotes-profile-')));
   const mic = fakeMicrophoneArgs(wav);
   const context = await chromium.launchPersistentContext(dir, {
@@ -20,6 +23,7 @@ export async function launchPhone(wav: string, profile?: string, { denyMicrophon
     // Denying: no auto-accepting fake prompt, and Chromium answers every prompt with 'Block'.
     args: [...chromiumArgs, ...(denyMicrophone ? [...mic.filter((a) => a !== '--use-fake-ui-for-media-stream'), '--deny-permission-prompts'] : mic)],
     viewport: PHONE,
+    ...(locale ? { locale } : {}),
     // Granting a list denies what is not in it: Background Sync must be listed (it is allowed by default).
     permissions: denyMicrophone ? ['background-sync'] : ['microphone', 'background-sync'],
   });

@@ -16,6 +16,6 @@ describe('what a person reads when an action fails', () => {
     expect(describeFailure(new DOMException('The database is busy.', 'UnknownError'), FAILED.delete)).toBe(
       'This note could not be deleted from this phone. Try again.',
     );
-    expect(describeFailure(undefined, FAILED.retry)).toBe(FAILED.retry);
+    expect(describeFailure(undefined, FAILED.retry)).toBe('This note could not be queued again. Try again in a moment.');
   });
 });

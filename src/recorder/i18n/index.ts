@@ -1,0 +1,93 @@
+/**
+ * Owns the language in use on this page (one at a time: the recorder or the keepsake) and gives
+ * its words: t(key, values) and the helpers below for plurals, dates, clock times, markers and
+ * server refusals. Components read them through useT() (useLanguage.ts), which re-renders them
+ * when the person picks another language; code outside React calls these directly.
+ */
+import { en, type Catalogue } from './en.js';
+import * as format from './format.js';
+import { loadCatalogue, phoneLanguage, storeLanguage, type Lang } from './languages.js';
+
+export type { Key } from './en.js';
+export type { Args, PluralKey, RefusalContext, Translate } from './format.js';
+export { LANGUAGES, LANGUAGE_NAMES, type Lang } from './languages.js';
+
+/** After the screen's own files are in, the longest it waits for its language before showing English. */
+const CATALOGUE_WAIT_MS = 10_000;
+
+let lang: Lang = 'en';
+let catalogue: Catalogue = en;
+let words: format.Translate = format.translator(en);
+const listeners = new Set<() => void>();
+
+function use(next: Lang, nextCatalogue: Catalogue): void {
+  lang = next;
+  catalogue = nextCatalogue;
+  words = format.translator(nextCatalogue);
+  if (typeof document !== 'undefined') document.documentElement.lang = next;
+  for (const listener of listeners) listener();
+}
+
+/** The language in use. */
+export const currentLanguage = (): Lang => lang;
+
+/** Called when the language changes; returns the unsubscribe (useSyncExternalStore's shape). */
+export function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
+/** A sentence in the language in use, its `{placeholders}` filled from `values`. */
+export const t: format.Translate = (key, ...args) => words(key, ...args);
+
+/** The singular or plural form of a sentence for `count`, which fills its `{count}`. */
+export const tn = <B extends format.PluralKey>(base: B, count: number, ...args: format.PluralArgs<B>): string =>
+  format.plural(catalogue, lang, base, count, ...args);
+
+/** A race's date ('2025-10-12') as the language writes it. */
+export const raceDate = (isoDate: string): string => format.raceDate(catalogue, isoDate);
+
+/** The time of day of an epoch-ms instant, as the language's clock reads. */
+export const clockTime = (ms: number): string => format.clockTime(lang, ms);
+
+/** A marker's name from its id ('mi-20' → 'Meile 20'); `fallback` (the server's label) or the id when unknown. */
+export const markerName = (id: string, fallback?: string): string => format.markerName(catalogue, id) ?? fallback ?? id;
+
+/** A server refusal in the language in use, by its code; the server's sentence for a code the page does not know. */
+export const refusal = (code: string | undefined, serverSentence: string | undefined, context: format.RefusalContext): string | undefined =>
+  format.refusal(catalogue, code, serverSentence, context);
+
+async function catalogueOf(next: Lang): Promise<Catalogue> {
+  return next === 'en' ? en : loadCatalogue(next);
+}
+
+/**
+ * Before a screen's first render: this phone's language, once its catalogue is in (the shell has
+ * already asked for it). Never fails: a catalogue that cannot load leaves the screen in English,
+ * and one slower than CATALOGUE_WAIT_MS is applied when it arrives.
+ */
+export async function startLanguage(waitMs = CATALOGUE_WAIT_MS): Promise<void> {
+  const wanted = phoneLanguage();
+  if (wanted === 'en') return use('en', en);
+  const arriving = catalogueOf(wanted).then(
+    (found) => {
+      // The person may have picked another language meanwhile: theirs stands.
+      if (lang === 'en' || lang === wanted) use(wanted, found);
+      return true;
+    },
+    () => false,
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
+  const arrived = await Promise.race([arriving, late]);
+  clearTimeout(timer);
+  if (!arrived) use('en', en);
+}
+
+/** The menu's choice: kept on this phone, applied once its catalogue is in. Rejects if it cannot be loaded. */
+export async function chooseLanguage(next: Lang): Promise<void> {
+  const found = await catalogueOf(next);
+  storeLanguage(next);
+  use(next, found);
+}
+

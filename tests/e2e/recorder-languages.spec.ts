@@ -1,0 +1,191 @@
+/**
+ * The recorder in the sender's language (issue 22), in Debian's Chromium against the real server:
+ * the browser's language picks it, the menu changes it and the phone keeps the choice, offline
+ * too. Screenshots at 390x844 go to test-results/screenshots/recorder-<lang>.png for a person to look at.
+ */
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { BrowserContext, Page } from '@playwright/test';
+import { expect, speechWav, test, type RunningServer } from './fixtures';
+import { launchPhone, noteStates, serverNotes, waitForElapsed } from './support/recorder';
+import { waitForControllingWorker } from './support/worker';
+
+const SCREENSHOTS = path.join(process.cwd(), 'test-results', 'screenshots');
+
+/** A few words of each language, as a person reads them on the screen; region tags as phones send them. */
+const LANGUAGES = [
+  {
+    locale: 'de-AT', lang: 'de', menu: 'Deutsch', menuLabel: 'Sprache', eyebrow: 'Sprachnachricht für', date: 'Berlin Marathon · 21. September 2025',
+    marker: 'Streckenpunkt', prompt: 'Wähle, wo Alex sie hört', mile: 'Meile 20', km: '20 km', finish: 'Ziel', name: 'Dein Name',
+    record: 'Aufnehmen', hint: 'Bis zu einer Minute. Sprich nah am Handy.', stop: 'Stopp', send: 'Senden', delivered: 'Zugestellt',
+    notes: 'Deine Nachrichten für Alex', from: /· von Oma$/, online: 'Online.', title: 'Sprachnachricht aufnehmen · MileNotes',
+  },
+  {
+    locale: 'es-MX', lang: 'es', menu: 'Español', menuLabel: 'Idioma', eyebrow: 'Graba un mensaje de voz para', date: 'Berlin Marathon · 21 de septiembre de 2025',
+    marker: 'Punto del recorrido', prompt: 'Elige dónde lo escuchará Alex', mile: 'Milla 20', km: '20 km', finish: 'Meta', name: 'Tu nombre',
+    record: 'Grabar', hint: 'Hasta un minuto. Habla cerca del teléfono.', stop: 'Detener', send: 'Enviar', delivered: 'Entregado',
+    notes: 'Tus mensajes para Alex', from: /· de Oma$/, online: 'Con conexión.', title: 'Graba un mensaje de voz · MileNotes',
+  },
+  {
+    locale: 'fr-CA', lang: 'fr', menu: 'Français', menuLabel: 'Langue', eyebrow: 'Un message vocal pour', date: 'Berlin Marathon · 21 septembre 2025',
+    marker: 'Point du parcours', prompt: "Choisissez où Alex l'entendra", mile: 'Mille 20', km: '20 km', finish: 'Arrivée', name: 'Votre nom',
+    record: 'Enregistrer', hint: "Jusqu'à une minute. Parlez près du téléphone.", stop: 'Arrêter', send: 'Envoyer', delivered: 'Bien arrivé',
+    notes: 'Vos messages pour Alex', from: /· par Oma$/, online: 'En ligne.', title: 'Enregistrer un message vocal · MileNotes',
+  },
+] as const;
+
+/** Opens the link and waits until the worker controls the page and the screen speaks `lang`. */
+async function openIn(context: BrowserContext, server: RunningServer, token: string, lang: string, record: string): Promise<Page> {
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(`${server.url}/r/${token}`);
+  await waitForControllingWorker(page);
+  await expect(page.locator('html')).toHaveAttribute('lang', lang);
+  await expect(page.getByRole('button', { name: record, exact: true })).toBeVisible();
+  return page;
+}
+
+/** Content wider than the phone's screen: what longer words break first. */
+async function expectFitsTheScreen(page: Page): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+}
+
+test.describe('the recorder in the language of the browser', () => {
+  for (const words of LANGUAGES) {
+    test(`a browser set to ${words.locale} gets the recorder in ${words.menu}, and a note goes through in it`, async ({ server }) => {
+      const token = await server.createLink('Alex', 'berlin-2025');
+      const { context } = await launchPhone(await speechWav(), undefined, { locale: words.locale });
+      try {
+        const page = await openIn(context, server, token, words.lang, words.record);
+        // Runner and race names as given; the rest in the language.
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText('Alex');
+        await expect(page.getByText(words.eyebrow, { exact: true })).toBeVisible();
+        await expect(page.getByText(words.date, { exact: true })).toBeVisible();
+        await expect(page.getByRole('combobox', { name: words.menuLabel })).toHaveValue(words.lang);
+        await expect(page.getByText(words.hint, { exact: true })).toBeVisible();
+        await expect(page.getByTestId('status-line')).toHaveText(words.online);
+        await expect(page).toHaveTitle(words.title);
+        const markers = page.getByLabel(words.marker);
+        await expect(markers.locator('option').first()).toHaveText(words.prompt);
+        for (const label of [words.mile, words.km, words.finish]) await expect(markers.locator('option', { hasText: label }).first()).toHaveText(label);
+        expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+        await expectFitsTheScreen(page);
+        await page.screenshot({ path: path.join(SCREENSHOTS, `recorder-${words.lang}-390x844.png`) });
+
+        await markers.selectOption({ label: words.mile });
+        await page.getByLabel(words.name, { exact: true }).fill('Oma');
+        await page.getByRole('button', { name: words.record, exact: true }).click();
+        await waitForElapsed(page, 2);
+        await page.getByRole('button', { name: words.stop, exact: true }).click();
+        await expect(page.getByRole('button', { name: words.send, exact: true })).toBeVisible();
+        await expectFitsTheScreen(page);
+        await page.screenshot({ path: path.join(SCREENSHOTS, `recorder-${words.lang}-review-390x844.png`) });
+        await page.getByRole('button', { name: words.send, exact: true }).click();
+        await expect(noteStates(page)).toHaveText([words.delivered]);
+        const note = page.getByTestId('note');
+        await expect(note.locator('strong')).toHaveText(words.mile);
+        await expect(note.locator('.rec-note-meta')).toHaveText(words.from);
+        await expect(page.getByRole('heading', { level: 2 })).toHaveText(words.notes);
+        expect(await serverNotes(server, token)).toMatchObject([{ marker: 'mi-20', from: 'Oma' }]);
+        await expectFitsTheScreen(page);
+        await page.screenshot({ path: path.join(SCREENSHOTS, `recorder-${words.lang}-delivered-390x844.png`), fullPage: true });
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('an unknown link says so in the language of the browser', async ({ server }) => {
+    const { context } = await launchPhone(await speechWav(), undefined, { locale: 'de-DE' });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/r/${'x'.repeat(32)}`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Dieser Link ist nicht aktiv');
+      await expect(page.getByRole('alert')).toContainText('Lass ihn dir noch einmal schicken.');
+      await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+test.describe('the language menu', () => {
+  test('switches the recorder at once, and the phone keeps the choice over the browser\'s language across reloads', async ({ server }) => {
+    const token = await server.createLink('Alex', 'berlin-2025');
+    const { context } = await launchPhone(await speechWav(), undefined, { locale: 'de-DE' });
+    try {
+      const page = await openIn(context, server, token, 'de', 'Aufnehmen');
+      const menu = page.getByRole('combobox', { name: 'Sprache' });
+      await expect(menu.locator('option')).toHaveText(['English', 'Deutsch', 'Español', 'Français']);
+      await menu.selectOption({ label: 'Français' });
+      await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+      await expect(page.getByRole('button', { name: 'Enregistrer', exact: true })).toBeVisible();
+      await expect(page.getByText('Berlin Marathon · 21 septembre 2025', { exact: true })).toBeVisible();
+      await expect(page).toHaveTitle('Enregistrer un message vocal · MileNotes');
+
+      await page.reload();
+      await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+      await expect(page.getByRole('button', { name: 'Enregistrer', exact: true })).toBeVisible();
+      await expect(page.getByRole('combobox', { name: 'Langue' })).toHaveValue('fr');
+
+      // English, chosen on a German phone, stays English.
+      await page.getByRole('combobox', { name: 'Langue' }).selectOption({ label: 'English' });
+      await expect(page.getByRole('button', { name: 'Record', exact: true })).toBeVisible();
+      await page.reload();
+      await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+      await expect(page.getByRole('button', { name: 'Record', exact: true })).toBeVisible();
+      await expect(page.getByText('Berlin Marathon · Sep 21, 2025', { exact: true })).toBeVisible();
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('works offline after one visit: the recorder opens in its language and can switch to any other', async ({ server }) => {
+    const token = await server.createLink('Alex', 'berlin-2025');
+    const { context } = await launchPhone(await speechWav(), undefined, { locale: 'es-ES' });
+    try {
+      const page = await openIn(context, server, token, 'es', 'Grabar');
+      await context.setOffline(true);
+      await page.reload();
+      await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+      await expect(page.getByRole('button', { name: 'Grabar', exact: true })).toBeVisible();
+      await expect(page.getByTestId('status-line')).toHaveText(/^Estás sin conexión\./);
+      // German was never asked for on this phone: the worker keeps every language.
+      await page.getByRole('combobox', { name: 'Idioma' }).selectOption({ label: 'Deutsch' });
+      await expect(page.getByRole('button', { name: 'Aufnehmen', exact: true })).toBeVisible();
+      await expect(page.getByTestId('status-line')).toHaveText(/^Du bist offline\./);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'recorder-de-offline-390x844.png') });
+    } finally {
+      await context.setOffline(false);
+      await context.close();
+    }
+  });
+});
+
+test.describe('the first visit', () => {
+  test("downloads only the browser's language, asked for by the shell beside the recorder's files, not after them", async ({ server }) => {
+    const token = await server.createLink('Alex', 'berlin-2025');
+    const { context } = await launchPhone(await speechWav(), undefined, { locale: 'fr-FR' });
+    try {
+      const page = await context.newPage();
+      // The page's own requests, with the scripts that asked (the worker's install fetches every language, apart).
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      const languages: Array<{ url: string; askedFrom: string[] }> = [];
+      cdp.on('Network.requestWillBeSent', ({ request, initiator }) => {
+        if (!/\/assets\/lang-/.test(request.url)) return;
+        const askedFrom: string[] = [];
+        for (let stack = initiator.stack; stack; stack = stack.parent) askedFrom.push(...stack.callFrames.map((frame) => new URL(frame.url).pathname));
+        languages.push({ url: new URL(request.url).pathname, askedFrom });
+      });
+      await page.goto(`${server.url}/r/${token}`);
+      await expect(page.getByRole('button', { name: 'Enregistrer', exact: true })).toBeVisible();
+      expect(languages.map((l) => l.url)).toEqual([expect.stringMatching(/^\/assets\/lang-fr-[\w-]+\.js$/)]);
+      // Asked by the shell's script while the recorder's chunk downloads, not by that chunk once it has run.
+      expect(languages[0]!.askedFrom.some((url) => /^\/assets\/index-/.test(url))).toBe(true);
+      expect(languages[0]!.askedFrom.filter((url) => /^\/assets\/recorder-/.test(url))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * A server whose runners sign in with a stand-in for Apple (its JWKS served by the test), and the
+ * runner's side of a scenario: an entry with its recorder link, a converted note, a share.
+ */
+import { execFile } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from '@playwright/test';
+import { contentDigestHeader } from '../../../src/shared/contentDigest';
+import { FAKE_APPLE_NONCE, startFakeApple } from '../../server/auth/fakeApple';
+import { runnerApi } from './runner';
+import { startServer, type RunningServer } from './server';
+import { speechWav } from './speech';
+
+export interface RunnerWorld {
+  server: RunningServer;
+  /** A call to the runner API, with a session's access token when given. */
+  api(method: string, url: string, accessToken?: string, body?: object): ReturnType<typeof runnerApi>;
+  /** A runner signed in (a new Apple account each time): their access token. */
+  signIn(): Promise<string>;
+  /** A runner with one entry and one converted note at mile 13 from Sam, sent through the recorder API. */
+  runnerWithNote(): Promise<{ session: string; entry: { id: string; link: { token: string; url: string } }; noteId: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startRunnerWorld(): Promise<RunnerWorld> {
+  const apple = await startFakeApple();
+  const server = await startServer({
+    APPLE_JWKS_URL: apple.jwksUrl,
+    APPLE_AUDIENCE: apple.audience,
+    SESSION_SECRET: 'e2e-secret-that-is-long-enough-0123456789',
+  });
+  const webm = path.join(os.tmpdir(), `milenotes-runner-world-${process.pid}.webm`);
+  await promisify(execFile)('ffmpeg', ['-y', '-loglevel', 'error', '-i', await speechWav(), '-t', '4', '-c:a', 'libopus', '-b:a', '32k', webm]);
+  const speech = await readFile(webm);
+  const api: RunnerWorld['api'] = (method, url, accessToken, body) => runnerApi(server.url, method, url, accessToken, body);
+
+  const signIn = async () => {
+    const answer = await api('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: randomUUID() }), nonce: FAKE_APPLE_NONCE });
+    expect(answer.status).toBe(200);
+    return answer.json.accessToken as string;
+  };
+
+  return {
+    server,
+    api,
+    signIn,
+    async runnerWithNote() {
+      const session = await signIn();
+      const entry = (await api('POST', '/api/entries', session, { raceId: 'chicago-2025', displayName: 'Alex' })).json;
+      const noteId = randomUUID();
+      const put = await fetch(`${server.url}/api/r/${entry.link.token}/notes/${noteId}?marker=mi-13&from=Sam`, {
+        method: 'PUT',
+        headers: { 'content-type': 'audio/webm;codecs=opus', 'content-digest': contentDigestHeader(createHash('sha256').update(speech).digest('hex')) },
+        body: new Uint8Array(speech),
+      });
+      expect(put.status).toBe(201);
+      await expect.poll(async () => (await api('GET', `/api/entries/${entry.id}/notes`, session)).json.markers[0].notes[0].status, { timeout: 30_000 })
+        .toBe('converted');
+      return { session, entry, noteId };
+    },
+    async stop() {
+      await server.stop();
+      await apple.close();
+    },
+  };
+}
