@@ -117,7 +117,7 @@ describe('a WebKit note sent to the server', () => {
       const noteId = randomUUID();
       expect((await putNote(t.app, { token, body: webkit, noteId, contentType: 'audio/mp4; codecs=mp4a' })).statusCode).toBe(201);
       const note = await vi.waitFor(async () => {
-        const row = await t.app.repo.findNote(noteId);
+        const row = await t.app.repo.notes.find(noteId);
         if (row?.status === 'received') throw new Error('still waiting for conversion');
         return row!;
       }, { timeout: 30_000, interval: 100 });
