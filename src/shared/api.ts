@@ -29,6 +29,19 @@ export const MarkerSchema = Type.Object({
   distanceMeters: Type.Number(),
 });
 
+export const RaceWhenSchema = Type.Union([Type.Literal('upcoming'), Type.Literal('live'), Type.Literal('past')]);
+
+/** How far along the course a runner who shares progress is: distance and markers only. */
+export const ProgressSchema = Type.Object({
+  /** Metres along the course at the last placed position. */
+  distanceMeters: Type.Number(),
+  /** ISO time of that position. */
+  at: Type.String(),
+  /** The last marker passed, or null before the first one. */
+  lastMarker: Type.Union([Type.Null(), Type.Object({ id: Type.String(), label: Type.String(), passedAt: Type.String() })]),
+});
+export type Progress = Static<typeof ProgressSchema>;
+
 export const RecorderLinkSchema = Type.Object({
   runner: Type.Object({ displayName: Type.String() }),
   race: Type.Object({
@@ -37,8 +50,16 @@ export const RecorderLinkSchema = Type.Object({
     /** ISO yyyy-mm-dd. */
     date: Type.String(),
     units: Type.Array(Type.Union([Type.Literal('mi'), Type.Literal('km')])),
+    /** IANA zone the race is run in; dates and times on the recorder are written for it. */
+    timezone: Type.String(),
+    /** The start, ISO 8601 in UTC (raceClock.raceStartsAt). */
+    startsAt: Type.String(),
+    /** raceClock.raceWhen at the time of the answer. */
+    when: RaceWhenSchema,
   }),
   markers: Type.Array(MarkerSchema),
+  /** Only while the race is live and the runner shares progress (issue 19). Never coordinates. */
+  progress: Type.Optional(ProgressSchema),
 });
 export type RecorderLink = Static<typeof RecorderLinkSchema>;
 

@@ -18,7 +18,7 @@ describe.each(BACKENDS)('GET /api/r/:token on %s', (kind) => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       runner: { displayName: 'Alex Runner' },
-      race: { id: 'chicago-2025', name: 'Chicago Marathon', date: '2025-10-12', units: ['mi'] },
+      race: { id: 'chicago-2025', name: 'Chicago Marathon', date: '2025-10-12', units: ['mi'], timezone: 'America/Chicago', startsAt: '2025-10-12T12:30:00.000Z', when: 'past' },
       markers: markersFor(['mi']),
     });
     const ids = res.json().markers.map((m: { id: string }) => m.id);

@@ -91,7 +91,7 @@ describe('the outbox store', () => {
   });
 
   it('keeps the link so a link opened once works offline', async () => {
-    const link: LinkInfo = { runner: { displayName: 'Alex' }, race: { id: 'c', name: 'C', date: '2025-10-12', units: ['mi'] }, markers: [] };
+    const link: LinkInfo = { runner: { displayName: 'Alex' }, race: { id: 'c', name: 'C', date: '2025-10-12', units: ['mi'], timezone: 'America/Chicago', startsAt: '2025-10-12T12:30:00.000Z', when: 'past' }, markers: [] };
     await saveLink(TOKEN, link, 7);
     expect(await loadLink(TOKEN)).toEqual({ token: TOKEN, link, savedAt: 7 });
   });
