@@ -42,7 +42,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['tests/server/**/*.test.ts'],
+          include: ['tests/server/**/*.test.ts', 'tests/bench/**/*.test.ts'],
           globalSetup: ['tests/server/globalSetup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
