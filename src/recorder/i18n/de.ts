@@ -106,8 +106,13 @@ const de: Catalogue = {
   'send.sectionLabel': 'Deine Nachricht',
   'outbox.recordingMissing': 'Die Aufnahme dieser Nachricht fehlt auf diesem Handy. Bitte nimm sie noch einmal auf.',
   'outbox.noConnection': 'Gerade gibt es keine Verbindung. Die Nachricht ist auf diesem Handy gespeichert und geht raus, sobald wieder eine da ist.',
-  'outbox.serverBusy': 'Der Server ist gerade ausgelastet (Fehler {status}). Wir versuchen es gleich noch einmal.',
+  'outbox.serverBusy': 'Der Server ist gerade ausgelastet (Fehler {status}).',
   'outbox.notAccepted': 'Der Server konnte diese Nachricht nicht annehmen (Fehler {status}).',
+
+  // Every wait explained (issue 21).
+  'wait.soon': 'Nächster Versuch in weniger als einer Minute.',
+  'wait.at': 'Nächster Versuch um {time} Uhr.',
+  'wait.whenOnline': 'Nächster Versuch, sobald dieses Handy wieder online ist.',
 
   'refusal.link_not_found': 'Dieser Link funktioniert nicht mehr. Bitte den Läufer oder die Läuferin um einen neuen.',
   'refusal.link_full': 'Dieser Link hat die Höchstzahl an Nachrichten erreicht. Bitte {runner} um einen neuen Link.',

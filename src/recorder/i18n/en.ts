@@ -116,14 +116,19 @@ export const en = {
   'failed.readNotes': "Your notes could not be read from this phone's storage. Reload the page to see them.",
   'failed.send': "Sending stopped: this phone's storage could not be read. Reload the page to try again.",
 
-  // For stage 2 of issue 22: RecorderScreen.tsx and the outbox's sentences on a note (src/shared/outbox/replay.ts).
+  // What RecorderScreen.tsx says before a send, and the outbox's own reasons on a note, by OUTBOX_CODE (noteWords.ts).
   'send.chooseMarker': 'Choose the marker where {runner} should hear your note.',
   'send.addName': "Add your name so {runner} knows who it's from.",
   'send.sectionLabel': 'Your note',
   'outbox.recordingMissing': 'The recording of this note is missing on this phone. Please record it again.',
   'outbox.noConnection': 'No connection right now. The note is saved on this phone and will be sent when there is one.',
-  'outbox.serverBusy': 'The server is busy (error {status}). Trying again soon.',
+  'outbox.serverBusy': 'The server is busy (error {status}).',
   'outbox.notAccepted': 'The server could not accept this note (error {status}).',
+
+  // Every wait explained (issue 21): when a note held back by a limit is tried again (noteWords.ts).
+  'wait.soon': 'It will be tried again in less than a minute.',
+  'wait.at': 'It will be tried again at {time}.',
+  'wait.whenOnline': 'It will be tried again when this phone is back online.',
 
   // The server's refusals, by the answer's `error` code (server/**: ApiProblem and the routes' own answers).
   'refusal.link_not_found': "This link doesn't work any more. Ask the runner for a new one.",

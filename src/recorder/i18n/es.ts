@@ -106,8 +106,13 @@ const es: Catalogue = {
   'send.sectionLabel': 'Tu mensaje',
   'outbox.recordingMissing': 'Falta la grabación de este mensaje en este teléfono. Por favor, vuelve a grabarlo.',
   'outbox.noConnection': 'Ahora mismo no hay conexión. El mensaje está guardado en este teléfono y se enviará cuando la haya.',
-  'outbox.serverBusy': 'El servidor está ocupado (error {status}). Lo volveremos a intentar pronto.',
+  'outbox.serverBusy': 'El servidor está ocupado (error {status}).',
   'outbox.notAccepted': 'El servidor no pudo aceptar este mensaje (error {status}).',
+
+  // Every wait explained (issue 21).
+  'wait.soon': 'Se volverá a intentar en menos de un minuto.',
+  'wait.at': 'Se volverá a intentar a las {time}.',
+  'wait.whenOnline': 'Se volverá a intentar cuando este teléfono vuelva a tener conexión.',
 
   'refusal.link_not_found': 'Este enlace ya no funciona. Pide uno nuevo al corredor o la corredora.',
   'refusal.link_full': 'Este enlace llegó a su límite de mensajes. Pídele a {runner} un enlace nuevo.',

@@ -110,8 +110,13 @@ const fr: Catalogue = {
   'send.sectionLabel': 'Votre message',
   'outbox.recordingMissing': "L'enregistrement de ce message manque sur ce téléphone. Merci de l'enregistrer à nouveau.",
   'outbox.noConnection': "Pas de connexion pour le moment. Le message est gardé sur ce téléphone et partira dès qu'il y en aura une.",
-  'outbox.serverBusy': 'Le serveur est occupé (erreur {status}). Nouvel essai dans un instant.',
+  'outbox.serverBusy': 'Le serveur est occupé (erreur {status}).',
   'outbox.notAccepted': "Le serveur n'a pas pu accepter ce message (erreur {status}).",
+
+  // Every wait explained (issue 21).
+  'wait.soon': "Nouvel essai dans moins d'une minute.",
+  'wait.at': 'Nouvel essai à {time}.',
+  'wait.whenOnline': 'Nouvel essai dès que ce téléphone sera de nouveau en ligne.',
 
   'refusal.link_not_found': 'Ce lien ne marche plus. Demandez-en un nouveau au coureur ou à la coureuse.',
   'refusal.link_full': 'Ce lien a atteint sa limite de messages. Demandez un nouveau lien à {runner}.',
