@@ -22,17 +22,22 @@ const isOutboxCode = (code: string): code is OutboxCode => Object.hasOwn(OUTBOX_
 
 /**
  * Why the note is not delivered, in the language in use: the outbox's reason or the server's
- * refusal by its code; the stored (English) sentence for a code the page does not know.
+ * refusal by its code. For a code the page does not know: on a note still waiting (a retryable
+ * answer, whose stored sentence is the outbox's own "server busy"), that reason in the language;
+ * on a note refused for good, the server's own (English) sentence, stored as lastError.
  */
-export function noteReason(note: Pick<OutboxNote, 'lastCode' | 'lastError' | 'lastStatus'>, runner: string): string | undefined {
+export function noteReason(note: Pick<OutboxNote, 'state' | 'lastCode' | 'lastError' | 'lastStatus'>, runner: string): string | undefined {
+  const status = note.lastStatus ?? 0;
   const code = note.lastCode;
-  if (code !== undefined && isOutboxCode(code)) {
-    const key = OUTBOX_KEYS[code];
-    const status = note.lastStatus ?? 0;
-    return key === 'outbox.serverBusy' || key === 'outbox.notAccepted' ? t(key, { status }) : t(key);
-  }
+  const known = code !== undefined && isOutboxCode(code) ? OUTBOX_KEYS[code] : undefined;
+  const key = known ?? (note.state === 'waiting' && code !== undefined && !refusal(code, undefined, { runner }) ? outboxKeyFor(status) : undefined);
+  if (key === 'outbox.serverBusy' || key === 'outbox.notAccepted') return t(key, { status });
+  if (key) return t(key);
   return refusal(code, note.lastError, { runner });
 }
+
+/** The outbox's reason for a retryable answer with no code it knows (src/shared/outbox/replay.ts). */
+const outboxKeyFor = (status: number) => OUTBOX_KEYS[status === 0 ? OUTBOX_CODE.offline : OUTBOX_CODE.serverBusy];
 
 /**
  * When a note waiting after a failed attempt will be tried again; undefined for a note that has

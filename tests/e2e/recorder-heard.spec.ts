@@ -46,7 +46,14 @@ test("the sender's recorder shows 'Heard at Mile 13' once the runner's app repor
     await expect(noteStates(page)).toHaveText(['Delivered']);
     await screenshot(page, 'heard');
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+    // Offline truth (issue 21): the phone keeps what the server said, and says it without a network.
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByTestId('status-line')).toHaveText(/^You're offline\./);
+    await expect(page.getByTestId('note-heard')).toHaveText('Heard at Mile 13');
   } finally {
+    await context.setOffline(false);
     await context.close();
   }
 });

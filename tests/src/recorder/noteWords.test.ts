@@ -37,10 +37,10 @@ describe('the words under a note that is not delivered', () => {
   });
 
   it("should put the outbox's own reasons in the language, with the status where the sentence has one", async () => {
-    expect(noteReason({ lastCode: OUTBOX_CODE.serverBusy, lastStatus: 503, lastError: 'x' }, 'Alex')).toBe('The server is busy (error 503).');
+    expect(noteReason({ state: 'waiting', lastCode: OUTBOX_CODE.serverBusy, lastStatus: 503, lastError: 'x' }, 'Alex')).toBe('The server is busy (error 503).');
     await chooseLanguage('fr');
-    expect(noteReason({ lastCode: OUTBOX_CODE.refused, lastStatus: 418, lastError: 'x' }, 'Alex')).toBe("Le serveur n'a pas pu accepter ce message (erreur 418).");
-    expect(noteReason({ lastCode: 'link_full', lastStatus: 429, lastError: 'x' }, 'Alex')).toBe(
+    expect(noteReason({ state: 'failed', lastCode: OUTBOX_CODE.refused, lastStatus: 418, lastError: 'x' }, 'Alex')).toBe("Le serveur n'a pas pu accepter ce message (erreur 418).");
+    expect(noteReason({ state: 'failed', lastCode: 'link_full', lastStatus: 429, lastError: 'x' }, 'Alex')).toBe(
       'Ce lien a atteint sa limite de messages. Demandez un nouveau lien à Alex.',
     );
   });

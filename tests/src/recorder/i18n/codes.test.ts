@@ -34,7 +34,7 @@ describe('the codes a note can carry', () => {
   it.each(LANGUAGES)('should show each code on a note in %s, never the stored English sentence', async (lang) => {
     await chooseLanguage(lang);
     for (const code of [...RECORDER_REFUSALS, ...Object.values(OUTBOX_CODE)]) {
-      const shown = noteReason({ lastCode: code, lastError: SERVER_SENTENCE, lastStatus: 429 }, 'Alex');
+      const shown = noteReason({ state: 'failed', lastCode: code, lastError: SERVER_SENTENCE, lastStatus: 429 }, 'Alex');
       expect(shown, code).not.toBe(SERVER_SENTENCE);
       expect(shown, code).toBeTruthy();
     }
@@ -42,8 +42,15 @@ describe('the codes a note can carry', () => {
 
   it("should show the server's sentence for a code the page does not know, in any language", async () => {
     await chooseLanguage('de');
-    expect(noteReason({ lastCode: 'something_new', lastError: SERVER_SENTENCE }, 'Alex')).toBe(SERVER_SENTENCE);
+    expect(noteReason({ state: 'failed', lastCode: 'something_new', lastError: SERVER_SENTENCE }, 'Alex')).toBe(SERVER_SENTENCE);
     // A code named like a property every object has is still a code the page does not know.
-    expect(noteReason({ lastCode: 'constructor', lastError: SERVER_SENTENCE }, 'Alex')).toBe(SERVER_SENTENCE);
+    expect(noteReason({ state: 'failed', lastCode: 'constructor', lastError: SERVER_SENTENCE }, 'Alex')).toBe(SERVER_SENTENCE);
+  });
+
+  it("should say 'server busy' in the language for a retryable answer whose code the page does not know", async () => {
+    await chooseLanguage('es');
+    // The outbox stores its own English 'busy' sentence for these (src/shared/outbox/replay.ts), not the server's.
+    const note = { state: 'waiting', lastCode: 'internal', lastStatus: 500, lastError: 'The server is busy (error 500). Trying again soon.' } as const;
+    expect(noteReason(note, 'Alex')).toBe('El servidor está ocupado (error 500).');
   });
 });
