@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hashToken } from '../../../server/auth/tokens.js';
+import { openDatabase } from '../../../server/db/index.js';
 import { BACKENDS } from '../support/backends.js';
 import { FAKE_APPLE_NONCE } from '../auth/fakeApple.js';
 import { startRunnerApp, type RunnerTestApp } from './support.js';
@@ -86,6 +88,23 @@ describe.each(BACKENDS)('runner sign-in on %s', (kind) => {
     expect(next.statusCode).toBe(200);
     expect(next.json().refreshToken).not.toBe(retry.json().refreshToken);
     expect((await t.call(next.json(), 'GET', '/api/entries')).statusCode).toBe(200);
+  });
+
+  it('should keep only hashes of refresh tokens, so one who reads the database cannot refresh', async () => {
+    const session = await t.signIn();
+    const next = (await refresh(session.refreshToken)).json().refreshToken as string;
+    const db = openDatabase(t.backend.config);
+    try {
+      const rows = [
+        ...(await db.all('SELECT * FROM sessions WHERE refresh_hash = ?', [hashToken(next)])),
+        ...(await db.all('SELECT * FROM used_refresh_tokens WHERE hash = ?', [hashToken(session.refreshToken)])),
+      ];
+      expect(rows).toHaveLength(2);
+      const stored = JSON.stringify(rows);
+      for (const token of [session.refreshToken, next]) expect(stored).not.toContain(token);
+    } finally {
+      await db.close();
+    }
   });
 
   it('should give every one of several refreshes of one token sent at once the same tokens', async () => {
