@@ -5,9 +5,10 @@
  * the rest and gets it only if the file is still the one it has the start of.
  */
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConvertedAudio } from '../db/job-store.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStore, ByteRange } from '../storage/blob-store.js';
 
 /** [start, end] inclusive, 'unsatisfiable', or undefined for no (or an unsupported multi-) range. */
 export function parseRange(header: string | undefined, size: number): [number, number] | 'unsatisfiable' | undefined {
@@ -53,8 +54,11 @@ export async function sendAudio(req: FastifyRequest, reply: FastifyReply, blobs:
   const ifRange = req.headers['if-range'];
   const range = parseRange(ifRange === undefined || String(ifRange).trim() === etag ? req.headers.range : undefined, bytes);
   if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${bytes}`).send();
-  if (!range) return reply.code(200).header('content-length', bytes).send(await blobs.get(audio.key));
+  // HEAD (a player asking the size first) reads nothing from the store; an empty stream keeps
+  // the Content-Length set above (fastify's HEAD handling drains a stream, and writes 0 for no body).
+  const body = async (part?: ByteRange) => (req.method === 'HEAD' ? Readable.from([]) : blobs.get(audio.key, part));
+  if (!range) return reply.code(200).header('content-length', bytes).send(await body());
   const [start, end] = range;
   return reply.code(206).header('content-range', `bytes ${start}-${end}/${bytes}`).header('content-length', end - start + 1)
-    .send(await blobs.get(audio.key, { start, end }));
+    .send(await body({ start, end }));
 }

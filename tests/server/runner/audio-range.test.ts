@@ -105,6 +105,14 @@ describe.each(STORES)('note audio on %s with %s blobs', (kind, store) => {
     expect((await runnerAudio({ 'if-none-match': '"other"' })).statusCode).toBe(200);
   });
 
+  it('should answer HEAD with the size and ETag and no body', async () => {
+    const res = await t.app.inject({ method: 'HEAD', url: `/api/notes/${noteId}/audio`, headers: { authorization: `Bearer ${session.accessToken}` } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers.etag).toBe(etag);
+    expect(Number(res.headers['content-length'])).toBe(audio.length);
+    expect(res.rawPayload.length).toBe(0);
+  });
+
   it('should answer ranges, ETags and 304s alike for a shared note', async () => {
     expect((await sharedAudio({ 'if-none-match': etag })).statusCode).toBe(304);
     const rest = await sharedAudio({ range: 'bytes=120000-', 'if-range': etag });
