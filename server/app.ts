@@ -61,7 +61,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     worker = startConversionWorker({
       repo, blobs, log: app.log.child({ component: 'convert' }),
       ffmpegTimeoutMs: config.ffmpegTimeoutMs, maxNoteSeconds: config.maxNoteSeconds, concurrency: config.convertConcurrency,
-      pollMs, leaseMs: config.convertLeaseMs, events: metrics.conversion,
+      pollMs, leaseMs: config.convertLeaseMs, heartbeatMs: config.convertHeartbeatMs, events: metrics.conversion,
     });
   }
   const intake = createIntake(

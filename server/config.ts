@@ -42,8 +42,13 @@ export interface Config {
   orphanSweepIntervalMs: number;
   /** Runner sign-in, sessions and signed audio URLs (server/auth). */
   auth: AuthConfig;
-  /** How long a conversion job stays one worker's before another server may take it over. */
+  /**
+   * How long a conversion job stays one worker's without a heartbeat before another server may take
+   * it over (20 s: a dead server's job is taken within 20 s + one 2 s poll, inside race day's 30 s).
+   */
   convertLeaseMs: number;
+  /** How often a running conversion renews its lease (5 s: three beats may be lost before the lease is). */
+  convertHeartbeatMs: number;
   /** On SIGTERM: how long uploads in flight, then the conversion in hand, may take to finish. */
   shutdownGraceMs: number;
   /** GET /metrics for anyone (METRICS=on), else only from these socket addresses (METRICS_ALLOW). */
@@ -117,6 +122,16 @@ export function loadStorageConfig(env: NodeJS.ProcessEnv = process.env): Pick<Co
   return { dataDir: path.resolve(env.DATA_DIR ?? 'data'), databaseUrl: env.DATABASE_URL || undefined, s3: loadS3(env) };
 }
 
+/** The conversion lease and its heartbeat; a heartbeat not well inside the lease would let a live job be taken. */
+function leaseTiming(env: NodeJS.ProcessEnv): Pick<Config, 'convertLeaseMs' | 'convertHeartbeatMs'> {
+  const convertLeaseMs = positiveInt(env, 'CONVERT_LEASE_MS', 20_000);
+  const convertHeartbeatMs = positiveInt(env, 'CONVERT_HEARTBEAT_MS', Math.floor(convertLeaseMs / 4));
+  if (convertHeartbeatMs * 2 > convertLeaseMs) {
+    throw new Error(`CONVERT_HEARTBEAT_MS (${convertHeartbeatMs}) must be at most half of CONVERT_LEASE_MS (${convertLeaseMs}), so one late beat does not lose the lease.`);
+  }
+  return { convertLeaseMs, convertHeartbeatMs };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
@@ -139,7 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orphanMinAgeMs: positiveInt(env, 'ORPHAN_MIN_AGE_MS', 60 * 60_000),
     orphanSweepIntervalMs: positiveInt(env, 'ORPHAN_SWEEP_INTERVAL_MS', 60 * 60_000),
     auth: loadAuthConfig(env, dataDir),
-    convertLeaseMs: positiveInt(env, 'CONVERT_LEASE_MS', ffmpegTimeoutMs * 3 + 60_000),
+    ...leaseTiming(env),
     shutdownGraceMs: positiveInt(env, 'SHUTDOWN_GRACE_MS', 20_000),
     metrics: {
       enabled: ['on', '1', 'true'].includes((env.METRICS ?? 'off').toLowerCase()),

@@ -53,6 +53,8 @@ export interface NoteRow extends NewNote {
 export interface ClaimedJob {
   noteId: string;
   attempts: number;
+  /** Names this claim: renewing and recording the result match only while the job is still this claim's. */
+  owner: string;
 }
 
 export interface Account {

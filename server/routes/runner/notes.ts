@@ -20,7 +20,9 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   const { repo } = ctx;
 
   app.get('/notes/:id/audio', {
-    schema: { summary: 'A converted note (M4A) for its runner: bearer session or the signed audioUrl',
+    schema: { operationId: 'getNoteAudio',
+      summary: 'A converted note (M4A) for its runner: bearer session or the signed audioUrl',
+      description: 'Strong ETag (the file\'s SHA-256) with 304 to If-None-Match; one byte range per request (206 with Content-Range, 416 past the end) honouring If-Range, so a cut download resumes.',
       security: [{ bearer: [] }, {}], params: IdParamsSchema, querystring: AudioQuerySchema,
       response: { 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema },
     },
@@ -40,7 +42,9 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     const note = allowed ? await repo.entries.findOwnedNote(id) : undefined;
     // Another runner's note and a missing note answer alike, so ids reveal nothing.
     if (!note || note.status !== 'converted' || !note.convertedKey) throw refusal.note_not_found();
-    return sendAudio(req, reply, ctx.blobs, note.convertedKey);
+    const audio = await ctx.repo.jobs.convertedAudio(note.id);
+    if (!audio) throw refusal.note_not_found();
+    return sendAudio(req, reply, ctx.blobs, audio);
   });
 
   app.post('/notes/:id/played', {

@@ -81,11 +81,14 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.get('/s/:token/notes/:id/audio', {
-    schema: { summary: 'A shared note’s audio, while it is shared', params: ShareAudioParamsSchema, response: { 404: ApiErrorSchema } },
+    schema: { operationId: 'getSharedNoteAudio', summary: 'A shared note’s audio, while it is shared',
+      description: 'Like getNoteAudio: strong ETag, 304, byte ranges (206, 416) and If-Range.', params: ShareAudioParamsSchema, response: { 404: ApiErrorSchema } },
   }, async (req, reply) => {
     const { notes } = await sharedNotes(req.params.token);
     const note = notes.find((n) => n.id === req.params.id);
     if (!note?.convertedKey) throw refusal.note_not_found();
-    return sendAudio(req, reply, ctx.blobs, note.convertedKey);
+    const audio = await ctx.repo.jobs.convertedAudio(note.id);
+    if (!audio) throw refusal.note_not_found();
+    return sendAudio(req, reply, ctx.blobs, audio);
   });
 };
