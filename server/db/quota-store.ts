@@ -68,8 +68,8 @@ export interface QuotaStore {
    * stored (take), or with releaseNote when the upload fails.
    */
   admit(count: AddressCount, reservation: NoteReservation): Promise<Admission>;
-  /** Before a whole note's bytes are read: would the limits refuse it now? Reads only. */
-  outlook(count: AddressCount, linkId: string, noteId: string): Promise<Outlook>;
+  /** Before a whole note's bytes are read: would the limits refuse a note of `room.bytes` now? Reads only. */
+  outlook(count: AddressCount, linkId: string, noteId: string, room: { bytes: number; maxNotes: number; maxBytes: number }): Promise<Outlook>;
   /**
    * Stores the note with its conversion job in one transaction. With `limits` (a whole note), the
    * address and the link are checked and the note counted in that same transaction, serialised as
@@ -130,6 +130,20 @@ const SQL = {
   countNote:
     'INSERT INTO address_upload_starts (address, note_id, started_at) SELECT ?, ?, ? ' +
     `WHERE NOT EXISTS (${COUNTED}) AND ${STARTED} < ? RETURNING started_at`,
+  // Each lock row also carries an upper bound of what it limits, raised by every note taken here:
+  // while the bound is under the limit the truth is too, so only a bound at the limit (or unknown,
+  // NULL) is counted afresh. Deleted notes and starts leaving the window only make it loose.
+  boundOfAddress: 'SELECT started FROM address_quota_locks WHERE address = ?',
+  boundOfLink: 'SELECT notes, bytes FROM link_quota_locks WHERE link_id = ?',
+  startedExactly: `SELECT ${STARTED} AS started`,
+  storedExactly: 'SELECT COUNT(*) AS notes, COALESCE(SUM(bytes), 0) AS bytes FROM notes WHERE link_id = ?',
+  held: `SELECT COUNT(*) AS notes, COALESCE(SUM(r.bytes), 0) AS bytes ${LIVE_RESERVATIONS}`,
+  setAddressBound: 'UPDATE address_quota_locks SET started = ? WHERE address = ?',
+  // admit counts starts without keeping the bound: it is forgotten, and counted afresh next time.
+  forgetAddressBound: 'UPDATE address_quota_locks SET started = NULL WHERE address = ?',
+  setLinkBound: 'UPDATE link_quota_locks SET notes = ?, bytes = ? WHERE link_id = ?',
+  raiseLinkBound: 'UPDATE link_quota_locks SET notes = notes + 1, bytes = bytes + ? WHERE link_id = ? AND notes IS NOT NULL',
+  countStart: 'INSERT INTO address_upload_starts (address, note_id, started_at) VALUES (?, ?, ?)',
   nthLatestStart:
     'SELECT started_at FROM address_upload_starts WHERE address = ? AND started_at > ? ORDER BY started_at DESC LIMIT 1 OFFSET ?',
   pruneReservations: 'DELETE FROM upload_reservations WHERE expires_at <= ?',
@@ -139,19 +153,63 @@ const SQL = {
 
 const countParams = (c: AddressCount, noteId: string) => [c.address, noteId, c.now, c.address, noteId, c.address, c.since, c.max, c.max];
 
+/**
+ * A whole note's limits inside the transaction that stores it: both locks first, address then link
+ * (admit's order), then the bounds, counted afresh only at the limit. Counts the note against its
+ * address when both pass; writes nothing else but fresher bounds when one refuses.
+ */
+async function checkLimits(tx: SqlDriver, note: NewNote, { count, maxNotes, maxBytes }: NoteLimits): Promise<Taken | undefined> {
+  await tx.run(SQL.lockAddress, [count.address, count.now]);
+  await tx.run(SQL.lockLink, [note.linkId, count.now]);
+  const counted = (await tx.all(SQL.counted, [count.address, note.id])).length > 0;
+  let started = 0;
+  if (!counted) {
+    const [bound] = await tx.all(SQL.boundOfAddress, [count.address]);
+    started = bound?.started == null ? count.max : Number(bound.started);
+    if (started >= count.max) {
+      const [exact] = await tx.all(SQL.startedExactly, [count.address, count.since, count.max]);
+      started = Number(exact?.started ?? 0);
+      await tx.run(SQL.setAddressBound, [started, count.address]);
+      if (started >= count.max) return 'address';
+    }
+  }
+  const [held] = await tx.all(SQL.held, [note.linkId, count.now, note.id]);
+  const fits = (s: LinkUsage) => s.notes + Number(held?.notes ?? 0) < maxNotes && s.bytes + Number(held?.bytes ?? 0) + note.bytes <= maxBytes;
+  const [bound] = await tx.all(SQL.boundOfLink, [note.linkId]);
+  if (bound?.notes == null || !fits({ notes: Number(bound.notes), bytes: Number(bound.bytes) })) {
+    const [exact] = await tx.all(SQL.storedExactly, [note.linkId]);
+    const stored = { notes: Number(exact?.notes ?? 0), bytes: Number(exact?.bytes ?? 0) };
+    await tx.run(SQL.setLinkBound, [stored.notes, stored.bytes, note.linkId]);
+    if (!fits(stored)) return stored.notes + Number(held?.notes ?? 0) >= maxNotes ? 'link_notes' : 'link_bytes';
+  }
+  if (!counted) {
+    await tx.run(SQL.countStart, [count.address, note.id, count.now]);
+    await tx.run(SQL.setAddressBound, [started + 1, count.address]);
+  }
+  return undefined;
+}
+
 export function createQuotaStore(sql: SqlDriver): QuotaStore {
   return {
     async admit(count, r) {
-      const [, already, counted, , reserved] = await sql.batch([
+      const [, already, counted, , , reserved] = await sql.batch([
         [SQL.lockAddress, [count.address, count.now]],
         [SQL.counted, [count.address, r.noteId]],
         [SQL.countNote, countParams(count, r.noteId)],
+        [SQL.forgetAddressBound, [count.address]],
         [SQL.lockLink, [r.linkId, r.now]],
         [SQL.reserve, [r.id, r.linkId, r.noteId, r.bytes, r.expiresAt, ...usageParams(r.linkId, r.now, r.noteId), r.maxNotes, r.bytes, r.maxBytes]],
       ]);
       return { addressAdmitted: (already ?? []).length + (counted ?? []).length > 0, roomHeld: (reserved ?? []).length === 1 };
     },
-    async outlook(count, linkId, noteId) {
+    async outlook(count, linkId, noteId, room) {
+      // The bounds first: a note that fits under them fits; one that does not is counted exactly.
+      const [address] = await sql.all(SQL.boundOfAddress, [count.address]);
+      const [link] = await sql.all(SQL.boundOfLink, [linkId]);
+      if (address?.started != null && Number(address.started) < count.max && link?.notes != null
+        && Number(link.notes) < room.maxNotes && Number(link.bytes) + room.bytes <= room.maxBytes) {
+        return { addressSpent: false, usage: { notes: Number(link.notes), bytes: Number(link.bytes) } };
+      }
       const [row] = await sql.all(SQL.outlook, [count.address, count.since, count.max, count.address, noteId, ...usageParams(linkId, count.now, noteId)]);
       return {
         addressSpent: Number(row?.counted ?? 0) === 0 && Number(row?.started ?? 0) >= count.max,
@@ -160,21 +218,13 @@ export function createQuotaStore(sql: SqlDriver): QuotaStore {
     },
     take(note, limits) {
       return sql.transaction(async (tx) => {
-        if (limits) {
-          const { count } = limits;
-          // Both locks first, address then link (admit's order); then nothing is written unless both limits pass.
-          await tx.run(SQL.lockAddress, [count.address, count.now]);
-          await tx.run(SQL.lockLink, [note.linkId, count.now]);
-          const [row] = await tx.all(SQL.outlook, [count.address, count.since, count.max, count.address, note.id, ...usageParams(note.linkId, count.now, note.id)]);
-          const counted = Number(row?.counted ?? 0) === 1;
-          if (!counted && Number(row?.started ?? 0) >= count.max) return 'address';
-          if (Number(row?.notes ?? 0) >= limits.maxNotes) return 'link_notes';
-          if (Number(row?.bytes ?? 0) + note.bytes > limits.maxBytes) return 'link_bytes';
-          if (!counted) await tx.run('INSERT INTO address_upload_starts (address, note_id, started_at) VALUES (?, ?, ?)', [count.address, note.id, count.now]);
-        }
+        const refused = limits && (await checkLimits(tx, note, limits));
+        if (refused) return refused;
         const stored = await createNoteStore(tx).insert(note);
-        if (stored) await tx.run(SQL.releaseOfNote, [note.id]);
-        return stored ? 'stored' : 'exists';
+        if (!stored) return 'exists';
+        await tx.run(SQL.raiseLinkBound, [note.bytes, note.linkId]);
+        await tx.run(SQL.releaseOfNote, [note.id]);
+        return 'stored';
       });
     },
     async releaseNote(id) {

@@ -97,7 +97,7 @@ export function createUploadQuota(store: QuotaStore, limits: UploadLimits, now: 
 
     async precheck(address, link, bytes) {
       const count = await countFor(address);
-      const { addressSpent, usage } = await store.outlook(count, link.linkId, link.noteId);
+      const { addressSpent, usage } = await store.outlook(count, link.linkId, link.noteId, { bytes, maxNotes: limits.linkMaxNotes, maxBytes: limits.linkMaxBytes });
       if (addressSpent) throw await addressRefusal(count);
       if (usage.notes >= limits.linkMaxNotes || usage.bytes + bytes > limits.linkMaxBytes) throw linkRefusal(link.runnerName, usage, bytes);
     },

@@ -9,5 +9,8 @@ export const CROWD_LIMIT_TABLES = `
   ALTER TABLE address_upload_starts ADD COLUMN note_id TEXT;
   CREATE UNIQUE INDEX address_upload_starts_by_note ON address_upload_starts (address, note_id);
   CREATE INDEX notes_by_link_bytes ON notes (link_id, bytes);
-  CREATE INDEX upload_reservations_by_note ON upload_reservations (note_id)
+  CREATE INDEX upload_reservations_by_note ON upload_reservations (note_id);
+  ALTER TABLE address_quota_locks ADD COLUMN started INTEGER;
+  ALTER TABLE link_quota_locks ADD COLUMN notes BIGINT;
+  ALTER TABLE link_quota_locks ADD COLUMN bytes BIGINT
 `;
