@@ -74,6 +74,7 @@ export interface QuotaStore {
    * Stores the note with its conversion job in one transaction. With `limits` (a whole note), the
    * address and the link are checked and the note counted in that same transaction, serialised as
    * admit's are; without (a resumable upload, admitted at creation), its reservation goes instead.
+   * Every note must come in here, not through notes.insert alone: the link's bound counts on it.
    */
   take(note: NewNote, limits?: NoteLimits): Promise<Taken>;
   /** Frees the room of an upload that failed or was refused. */
