@@ -70,10 +70,14 @@ export interface Config {
 export interface UploadLimits {
   linkMaxNotes: number;
   linkMaxBytes: number;
-  /** Uploads one address may start per window (in any span of uploadWindowMs, counted in the database). */
+  /**
+   * Notes one address (an IPv4 address, an IPv6 /64) may start per window, over all links, in any
+   * span of uploadWindowMs, counted in the database; a retried note counts once. Sized for a crowd
+   * behind a carrier NAT at a venue, not for one sender: a link's own quota bounds one link.
+   */
   uploadsPerAddress: number;
   uploadWindowMs: number;
-  /** Uploads one address may have open at once on one server. */
+  /** Uploads one address may have open at once on one server (a venue's crowd sends side by side). */
   openUploadsPerAddress: number;
 }
 
@@ -163,9 +167,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploads: {
       linkMaxNotes: positiveInt(env, 'LINK_MAX_NOTES', 200),
       linkMaxBytes: positiveInt(env, 'LINK_MAX_BYTES', 100 * 1024 * 1024),
-      uploadsPerAddress: positiveInt(env, 'UPLOADS_PER_ADDRESS', 60),
+      uploadsPerAddress: positiveInt(env, 'UPLOADS_PER_ADDRESS', 1000),
       uploadWindowMs: positiveInt(env, 'UPLOAD_WINDOW_SECONDS', 600) * 1000,
-      openUploadsPerAddress: positiveInt(env, 'OPEN_UPLOADS_PER_ADDRESS', 8),
+      openUploadsPerAddress: positiveInt(env, 'OPEN_UPLOADS_PER_ADDRESS', 64),
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     headersTimeoutMs: positiveInt(env, 'HEADERS_TIMEOUT_MS', 15_000),

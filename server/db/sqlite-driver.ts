@@ -23,11 +23,23 @@ export function openSqlite(file: string): Database {
   // The CLI and the server may open the same file; wait for a lock instead of failing.
   db.pragma('busy_timeout = 5000');
 
+  // Each statement compiled once: compiling the limit checks on every note cost as much as running them.
+  // Our SQL is a fixed set of strings; the cap only guards against a caller that builds them.
+  const prepared = new Map<string, BetterSqlite3.Statement>();
+  const prepare = (sql: string): BetterSqlite3.Statement => {
+    let statement = prepared.get(sql);
+    if (!statement) {
+      if (prepared.size >= 500) prepared.clear();
+      statement = db.prepare(sql);
+      prepared.set(sql, statement);
+    }
+    return statement;
+  };
   const allNow = (sql: string, params: unknown[] = []): Row[] => {
-    const statement = db.prepare(sql);
+    const statement = prepare(sql);
     return statement.reader ? (statement.all(...params) as Row[]) : (statement.run(...params), []);
   };
-  const runNow = (sql: string, params: unknown[] = []): number => db.prepare(sql).run(...params).changes;
+  const runNow = (sql: string, params: unknown[] = []): number => prepare(sql).run(...params).changes;
 
   // better-sqlite3 is synchronous, but a transaction's work is async: without this turn-taking,
   // another request's statement could run inside it and be rolled back with it.
