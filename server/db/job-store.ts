@@ -3,6 +3,7 @@
  * at once) and each note's conversion outcome (converted file and duration, or the reason it failed).
  */
 import type { SqlDriver, Statement } from './driver.js';
+import { noteChanged } from './note-change-sql.js';
 import type { ClaimedJob } from './types.js';
 
 export interface JobStore {
@@ -40,6 +41,8 @@ export function createJobStore(sql: SqlDriver): JobStore {
       const [updated] = await sql.batch([
         [MARK_CONVERTED, [convertedKey, durationMs, noteId]],
         [DELETE_JOB, [noteId]],
+        // The runner's app hears of it (server/sync): a note became playable.
+        ...noteChanged(noteId),
       ]);
       return updated!.length > 0;
     },
@@ -47,6 +50,7 @@ export function createJobStore(sql: SqlDriver): JobStore {
       await sql.batch([
         [MARK_FAILED, [reason, noteId]],
         [DELETE_JOB, [noteId]],
+        ...noteChanged(noteId),
       ]);
     },
   };
