@@ -50,7 +50,8 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   const repo = parts?.repo ?? (await openRepository(config));
   const blobs = parts?.blobs ?? openBlobStore(config);
 
-  const metrics = createMetrics(() => repo.ops.queueDepth());
+  let noteChanges: NoteChangeHub | undefined;
+  const metrics = createMetrics(() => repo.ops.queueDepth(), () => noteChanges?.held() ?? 0);
   const drain = createDrain();
   const pollMs = 2_000;
   let worker: ConversionWorker | undefined;
@@ -72,9 +73,9 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     config.resumableUploads ? { expiryMs: config.uploadExpiryMs } : undefined,
   );
   const { uploads } = intake;
-  const noteChanges = await startNoteChanges(repo.notes, { maxHeld: config.syncMaxHeld, maxHeldPerAccount: MAX_HELD_PER_ACCOUNT }, app.log.child({ component: 'sync' }));
+  noteChanges = await startNoteChanges(repo.notes, { maxHeld: config.syncMaxHeld, maxHeldPerAccount: MAX_HELD_PER_ACCOUNT }, app.log.child({ component: 'sync' }));
   // Before the server waits for requests in flight: held ones answer now instead of holding the stop up.
-  app.addHook('preClose', async () => noteChanges.stop());
+  app.addHook('preClose', async () => noteChanges?.stop());
   const stopSweeping = uploads?.startSweeping(Math.min(config.uploadExpiryMs / 4, 10 * 60_000));
   app.addHook('onClose', async () => {
     stopSweeping?.();
@@ -82,7 +83,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     await uploads?.settle();
     if (worker) await stopWorker(worker, repo, config.shutdownGraceMs, app.log);
     await sweeper?.stop();
-    await noteChanges.close();
+    await noteChanges?.close();
     await repo.close();
   });
 
