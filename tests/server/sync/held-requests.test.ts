@@ -10,9 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { AppOps, AppParts } from '../../../server/app.js';
 import type { EntryNotes, Session } from '../../../src/shared/runnerApi.js';
+import { FAKE_APPLE_NONCE, startFakeApple } from '../auth/fakeApple.js';
 import { restartOn } from '../support/app.js';
 import { FORMATS, makeSpeech } from '../support/audio.js';
-import { BACKENDS } from '../support/backends.js';
+import { BACKENDS, createBackend } from '../support/backends.js';
+import { startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
 import { putNote } from '../support/uploads.js';
 import { startRunnerApp, type RunnerTestApp } from '../runner/support.js';
 
@@ -177,4 +179,42 @@ describe('two servers on one PostgreSQL', () => {
     expect(lag).toBeLessThan(2_000);
     expect(b.noteChanges.held()).toBe(0);
   }, 60_000);
+});
+
+describe('a server process stopped with SIGTERM while it holds sync requests', () => {
+  it('should answer them at once with what is there and exit cleanly', async () => {
+    const apple = await startFakeApple();
+    const backend = await createBackend('sqlite', {
+      APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'sigterm-test-secret-that-is-long-enough-0123', METRICS: 'on',
+    });
+    let proc: ServerProcess | undefined;
+    try {
+      proc = await startServerProcess(backend.env, 60_000);
+      const base = proc.base;
+      const json = { 'content-type': 'application/json' };
+      const signIn = await fetch(`${base}/api/auth/apple`, { method: 'POST', headers: json, body: JSON.stringify({ identityToken: await apple.token({ sub: 'apple-sigterm' }), nonce: FAKE_APPLE_NONCE }) });
+      const session = (await signIn.json()) as Session;
+      const auth = { authorization: `Bearer ${session.accessToken}` };
+      const entry = (await (await fetch(`${base}/api/entries`, { method: 'POST', headers: { ...json, ...auth }, body: JSON.stringify({ raceId: 'chicago-2025', displayName: 'Alex' }) })).json()) as { id: string };
+      const { cursor } = (await (await fetch(`${base}/api/entries/${entry.id}/notes`, { headers: auth })).json()) as EntryNotes;
+      let answeredAt = 0;
+      const held = fetch(`${base}/api/entries/${entry.id}/notes?after=${cursor}&wait=30`, { headers: auth }).then(async (res) => {
+        answeredAt = Date.now();
+        return { status: res.status, body: await res.json() };
+      });
+      const heldNow = async () => Number(/^milenotes_sync_held_requests (\d+)$/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1]);
+      await expect.poll(heldNow, { timeout: 10_000, interval: 20 }).toBe(1);
+
+      const exited = new Promise<number | null>((resolve) => proc!.child.once('exit', (code) => resolve(code)));
+      const stoppedAt = Date.now();
+      proc.child.kill('SIGTERM');
+      expect(await held).toEqual({ status: 200, body: { entryId: entry.id, markers: [], removed: [], cursor } });
+      expect(answeredAt - stoppedAt).toBeLessThan(2_000);
+      expect(await exited).toBe(0);
+    } finally {
+      if (proc) await stopGracefully(proc);
+      await backend.cleanup();
+      await apple.close();
+    }
+  }, 120_000);
 });
