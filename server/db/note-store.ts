@@ -21,7 +21,7 @@ export interface NoteChanges {
 
 export interface NoteStore {
   find(id: string): Promise<NoteRow | undefined>;
-  /** Inserts the note and its conversion job in one transaction. False if the id was taken. */
+  /** Inserts the note and its conversion job in one transaction. False if the id was taken (by a note, or a removed one). */
   insert(note: NewNote): Promise<boolean>;
   /** The notes that came through one link, oldest first. */
   ofLink(linkId: string): Promise<NoteRow[]>;
@@ -40,9 +40,10 @@ export interface NoteStore {
 
 const SQL = {
   find: 'SELECT * FROM notes WHERE id = ?',
+  /** A removed note's id is never a note again (a sender's retry after the runner removed it). */
   insert:
     'INSERT INTO notes (id, link_id, marker, sender, content_type, bytes, sha256, original_key, received_at, status) ' +
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'received') ON CONFLICT (id) DO NOTHING",
+    "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, 'received' WHERE NOT EXISTS (SELECT 1 FROM note_removals WHERE note_id = ?) ON CONFLICT (id) DO NOTHING",
   ofLink: 'SELECT * FROM notes WHERE link_id = ? ORDER BY received_at, id',
   latestChange: 'SELECT change_seq FROM runners WHERE id = ?',
   changedNotes:
@@ -70,7 +71,7 @@ export function createNoteStore(db: Database): NoteStore {
     },
     insert(n) {
       return db.transaction(async (tx) => {
-        const inserted = await tx.run(SQL.insert, [n.id, n.linkId, n.marker, n.from, n.contentType, n.bytes, n.sha256, n.originalKey, n.receivedAt]);
+        const inserted = await tx.run(SQL.insert, [n.id, n.linkId, n.marker, n.from, n.contentType, n.bytes, n.sha256, n.originalKey, n.receivedAt, n.id]);
         if (inserted === 0) return false;
         await tx.run(...enqueueJob(n.id, n.receivedAt));
         for (const statement of noteChanged(n.id)) await tx.all(...statement);

@@ -26,6 +26,8 @@ export const refusal = {
   /** The recorder makes note ids itself, so a malformed one is a broken request, not a missing note. */
   invalid_note_id: () => new ApiProblem(400, 'invalid_note_id', 'The note id must be a UUID made by the recorder.'),
   note_not_found: () => new ApiProblem(404, 'note_not_found', 'This note was not found.'),
+  /** The runner removed the note (DELETE /api/notes/:id); its id never becomes a note again. */
+  note_removed: () => new ApiProblem(410, 'note_removed', 'The runner removed this note, so it will not be sent again.'),
   /** `what`: the method and path nothing answers; without it, a path parameter that names nothing. */
   not_found: (what?: string) =>
     new ApiProblem(404, 'not_found', what ? `There is nothing at ${what}.` : 'This was not found. The link may be incomplete.'),

@@ -4,6 +4,7 @@ import type { EntryNotes, Session } from '../../../src/shared/runnerApi.js';
 import { convertedKey } from '../../../server/storage/keys.js';
 import { encodeCursor } from '../../../server/sync/cursor.js';
 import { BACKENDS } from '../support/backends.js';
+import { fakeWebm, putNote } from '../support/uploads.js';
 import { startRunnerApp, type RunnerTestApp } from './support.js';
 
 type Query = Record<string, string | number>;
@@ -20,7 +21,7 @@ describe.each(BACKENDS)('notes sync for the runner’s app on %s', (kind) => {
 
   const list = (session: Session, entryId: string, query: Query = {}, headers: Record<string, string> = {}) =>
     t.app.inject({
-      url: `/api/entries/${entryId}/notes?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`,
+      url: `/api/entries/${entryId}/notes?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`,
       headers: { authorization: `Bearer ${session.accessToken}`, ...headers },
     });
   const convert = async (noteId: string) => {
@@ -190,6 +191,13 @@ describe.each(BACKENDS)('notes sync for the runner’s app on %s', (kind) => {
     expect((await t.app.inject({ url: `/api/s/${entryShare}/notes/${noteId}/audio` })).statusCode).toBe(404);
     expect((await t.app.inject({ url: `/api/s/${noteShare}` })).statusCode).toBe(404);
     expect((await t.app.inject({ url: `/api/r/${entry.token}/notes/${noteId}/status` })).statusCode).toBe(404);
+
+    // The sender's phone sending it again (its answer was lost) does not bring it back.
+    const resent = await putNote(t.app, { token: entry.token, noteId, body: fakeWebm() });
+    expect(resent.statusCode).toBe(410);
+    expect(resent.json()).toEqual({ error: 'note_removed', message: 'The runner removed this note, so it will not be sent again.' });
+    expect(await t.app.repo.notes.find(noteId)).toBeUndefined();
+    expect(idsOf((await list(owner, entry.id)).json())).toEqual([kept]);
 
     expect((await t.call(owner, 'DELETE', `/api/notes/${noteId}`)).statusCode).toBe(204);
     expect((await t.call(stranger, 'DELETE', `/api/notes/${noteId}`)).statusCode).toBe(404);

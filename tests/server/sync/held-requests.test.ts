@@ -31,7 +31,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const list = (app: FastifyInstance, session: Session, entryId: string, query: Record<string, string | number> = {}) =>
   app.inject({
-    url: `/api/entries/${entryId}/notes?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`,
+    url: `/api/entries/${entryId}/notes?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`,
     headers: { authorization: `Bearer ${session.accessToken}` },
   });
 
