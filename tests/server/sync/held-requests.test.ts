@@ -63,25 +63,32 @@ function hold(app: FastifyInstance, session: Session, entryId: string, query: Re
   return { answer, answeredAt: () => at };
 }
 
+/**
+ * Sends a real note to `converter` (its worker held back), holds a sync request for it on
+ * `holder`, lets the worker go, and resolves to the ms from the conversion's commit to the answer.
+ */
+async function heldUntilConverted(holder: RunnerTestApp, converter: App): Promise<number> {
+  const conversions = gateConversions(converter);
+  const session = await holder.signIn();
+  const entry = await holder.enter(session);
+  const sent = await putNote(converter, { token: entry.token, body: speech, contentType: FORMATS['WebM/Opus'].contentType });
+  expect(sent.statusCode).toBe(201);
+  const noteId = sent.json().id as string;
+  const { cursor } = (await list(holder.app, session, entry.id)).json() as EntryNotes;
+  const held = hold(holder.app, session, entry.id, { after: cursor, wait: 30 });
+  await expect.poll(() => holder.app.noteChanges.held(), { timeout: 10_000, interval: 10 }).toBe(1);
+  conversions.open();
+  const res = await held.answer;
+  expect(res.statusCode).toBe(200);
+  expect((res.json() as EntryNotes).markers.flatMap((m) => m.notes!).map((n) => [n.id, n.status])).toEqual([[noteId, 'converted']]);
+  return held.answeredAt() - conversions.committedAt.get(noteId)!;
+}
+
 describe.each(BACKENDS)('held sync requests on %s', (kind) => {
   it('should answer a held request within 2 s of the conversion worker making its note playable', async () => {
     const t = await startRunnerApp(kind, { CONVERT_WORKER: 'on' });
     try {
-      const conversions = gateConversions(t.app as App);
-      const session = await t.signIn();
-      const entry = await t.enter(session);
-      const sent = await putNote(t.app, { token: entry.token, body: speech, contentType: FORMATS['WebM/Opus'].contentType });
-      expect(sent.statusCode).toBe(201);
-      const noteId = sent.json().id as string;
-      const { cursor } = (await list(t.app, session, entry.id)).json() as EntryNotes;
-      const held = hold(t.app, session, entry.id, { after: cursor, wait: 30 });
-      await expect.poll(() => t.app.noteChanges.held(), { timeout: 10_000, interval: 10 }).toBe(1);
-      conversions.open();
-      const res = await held.answer;
-      expect(res.statusCode).toBe(200);
-      const body = res.json() as EntryNotes;
-      expect(body.markers.flatMap((m) => m.notes!).map((n) => [n.id, n.status])).toEqual([[noteId, 'converted']]);
-      const lag = held.answeredAt() - conversions.committedAt.get(noteId)!;
+      const lag = await heldUntilConverted(t, t.app);
       console.log(`sync on ${kind}: held request answered ${lag} ms after the worker committed the conversion`);
       expect(lag).toBeLessThan(2_000);
     } finally {
@@ -161,20 +168,7 @@ describe('two servers on one PostgreSQL', () => {
   });
 
   it('should answer a request held on one within 2 s of the other converting its note (LISTEN/NOTIFY)', async () => {
-    const conversions = gateConversions(b);
-    const session = await a.signIn();
-    const entry = await a.enter(session);
-    const sent = await putNote(b, { token: entry.token, body: speech, contentType: FORMATS['WebM/Opus'].contentType });
-    expect(sent.statusCode).toBe(201);
-    const noteId = sent.json().id as string;
-    const { cursor } = (await list(a.app, session, entry.id)).json() as EntryNotes;
-    const held = hold(a.app, session, entry.id, { after: cursor, wait: 30 });
-    await expect.poll(() => a.app.noteChanges.held(), { timeout: 10_000, interval: 10 }).toBe(1);
-    conversions.open();
-    const res = await held.answer;
-    expect(res.statusCode).toBe(200);
-    expect((res.json() as EntryNotes).markers.flatMap((m) => m.notes!).map((n) => [n.id, n.status])).toEqual([[noteId, 'converted']]);
-    const lag = held.answeredAt() - conversions.committedAt.get(noteId)!;
+    const lag = await heldUntilConverted(a, b);
     console.log(`sync across two servers: held request on A answered ${lag} ms after B committed the conversion`);
     expect(lag).toBeLessThan(2_000);
     expect(b.noteChanges.held()).toBe(0);
