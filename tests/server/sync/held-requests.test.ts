@@ -133,8 +133,10 @@ describe.each(BACKENDS)('held sync requests on %s', (kind) => {
       expect(recorder.map((r) => r.statusCode)).toContain(429);
 
       // A fifth of one account: its oldest answers now, with what is there.
+      const fifthAt = Date.now();
       const fifth = waitOn(a, 0);
       expect((await ofA[0]!.answer).json()).toMatchObject({ markers: [], cursor: cursors[0] });
+      expect(ofA[0]!.answeredAt() - fifthAt).toBeLessThan(5_000);
       await expect.poll(() => t.app.noteChanges.held(), { timeout: 10_000, interval: 10 }).toBe(4);
       expect(ofA.slice(1).every((h) => h.answeredAt() === 0)).toBe(true);
 
