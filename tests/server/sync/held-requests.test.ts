@@ -35,7 +35,7 @@ const list = (app: FastifyInstance, session: Session, entryId: string, query: Re
     headers: { authorization: `Bearer ${session.accessToken}` },
   });
 
-/** Holds the app's conversion worker before it takes a job, until `open()`; records when each conversion is committed. */
+/** Holds the app's conversion worker before it takes a job, until `open()`; records when each conversion starts committing. */
 function gateConversions(app: App) {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
@@ -45,10 +45,12 @@ function gateConversions(app: App) {
     await gate;
     return claim(...args);
   };
-  app.repo.jobs.markConverted = async (noteId, ...rest) => {
-    const done = await markConverted(noteId, ...rest);
+  // When the worker starts committing: the answer may come before the worker hears its COMMIT
+  // acknowledged, so this is the earliest the conversion can count as made, and the lag measured
+  // from it is never less than the real one.
+  app.repo.jobs.markConverted = (noteId, ...rest) => {
     committedAt.set(noteId, Date.now());
-    return done;
+    return markConverted(noteId, ...rest);
   };
   return { open, committedAt };
 }
