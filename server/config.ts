@@ -63,6 +63,8 @@ export interface Config {
   idleTimeoutMs: number;
   /** Resumable note uploads (IETF draft); RESUMABLE_UPLOADS=off makes every upload a whole PUT again. */
   resumableUploads: boolean;
+  /** Held sync requests (server/sync): at most this many per process (SYNC_MAX_HELD), past it 503 + Retry-After. */
+  syncMaxHeld: number;
   /** How long an unfinished resumable upload is kept before it and its parts are removed. */
   uploadExpiryMs: number;
 }
@@ -176,5 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idleTimeoutMs: positiveInt(env, 'IDLE_TIMEOUT_MS', 30_000),
     resumableUploads: !['off', '0', 'false'].includes((env.RESUMABLE_UPLOADS ?? 'on').toLowerCase()),
     uploadExpiryMs: positiveInt(env, 'UPLOAD_EXPIRY_HOURS', 24) * 60 * 60 * 1000,
+    // Race morning: a thousand phones each holding one on a server is the plan (issue 19).
+    syncMaxHeld: positiveInt(env, 'SYNC_MAX_HELD', 5_000),
   };
 }

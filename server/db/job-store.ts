@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SqlDriver, Statement } from './driver.js';
+import { noteChanged } from './note-change-sql.js';
 import type { ClaimedJob } from './types.js';
 
 /** The converted file as stored: what the audio routes need for ETags and ranges. */
@@ -65,19 +66,23 @@ export function createJobStore(sql: SqlDriver): JobStore {
     async markConverted(noteId, convertedKey, durationMs, file, lease) {
       const params = [convertedKey, durationMs, file?.sha256 ?? null, file?.bytes ?? null, noteId];
       // With `lease`, both statements match only while the claim is ours: a lost claim writes nothing.
-      const [updated] = await sql.batch(lease ? [
+      const mark: Statement[] = lease ? [
         [`${MARK_CONVERTED}${HOLDING} RETURNING id`, [...params, lease.noteId, lease.owner]],
         [`${DELETE_JOB} AND lease_owner = ?`, [noteId, lease.owner]],
       ] : [
         [`${MARK_CONVERTED} RETURNING id`, params],
         [DELETE_JOB, [noteId]],
-      ]);
+      ];
+      // The runner's app hears of it (server/sync): a note became playable. (A lost lease wrote
+      // nothing; the change it records then only wakes held requests to read the same list again.)
+      const [updated] = await sql.batch([...mark, ...noteChanged(noteId)]);
       return updated!.length > 0;
     },
     async markFailed(noteId, reason) {
       await sql.batch([
         [MARK_FAILED, [reason, noteId]],
         [DELETE_JOB, [noteId]],
+        ...noteChanged(noteId),
       ]);
     },
     async convertedAudio(noteId) {

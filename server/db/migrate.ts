@@ -10,11 +10,12 @@ import { ABUSE_LIMIT_TABLES } from './migrations/3-abuse-limits.js';
 import { RESUMABLE_UPLOAD_TABLES } from './migrations/4-resumable-uploads.js';
 import { SLIDING_ADDRESS_LIMIT_TABLES } from './migrations/5-sliding-address-limit.js';
 import { CROWD_LIMIT_TABLES } from './migrations/7-crowd-limits.js';
+import { NOTE_CHANGE_TABLES } from './migrations/8-note-changes.js';
 import { CONVERSION_LEASE_AND_DIGEST_COLUMNS } from './migrations/9-conversion-lease-and-digest.js';
 
 /** Append-only: never reorder or edit an entry, never leave a gap; the index + 1 is the version recorded. */
 export const MIGRATIONS: readonly string[] = [RECORDER_TABLES, RUNNER_APP_TABLES, ABUSE_LIMIT_TABLES, RESUMABLE_UPLOAD_TABLES, SLIDING_ADDRESS_LIMIT_TABLES,
-  CROWD_LIMIT_TABLES, CONVERSION_LEASE_AND_DIGEST_COLUMNS];
+  CROWD_LIMIT_TABLES, NOTE_CHANGE_TABLES, CONVERSION_LEASE_AND_DIGEST_COLUMNS];
 
 const SEED_RACE =
   'INSERT INTO races (id, name, race_date, units) VALUES (?, ?, ?, ?) ' +

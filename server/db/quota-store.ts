@@ -4,7 +4,7 @@
  * decided by the database, so several servers on one database share it. Times are epoch milliseconds.
  */
 import type { SqlDriver } from './driver.js';
-import { createNoteStore } from './note-store.js';
+import { insertNote } from './note-store.js';
 import type { NewNote } from './types.js';
 
 export interface LinkUsage {
@@ -221,7 +221,7 @@ export function createQuotaStore(sql: SqlDriver): QuotaStore {
       return sql.transaction(async (tx) => {
         const refused = limits && (await checkLimits(tx, note, limits));
         if (refused) return refused;
-        const stored = await createNoteStore(tx).insert(note);
+        const stored = await insertNote(tx, note);
         if (!stored) return 'exists';
         await tx.run(SQL.raiseLinkBound, [note.bytes, note.linkId]);
         await tx.run(SQL.releaseOfNote, [note.id]);

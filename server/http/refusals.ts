@@ -26,6 +26,8 @@ export const refusal = {
   /** The recorder makes note ids itself, so a malformed one is a broken request, not a missing note. */
   invalid_note_id: () => new ApiProblem(400, 'invalid_note_id', 'The note id must be a UUID made by the recorder.'),
   note_not_found: () => new ApiProblem(404, 'note_not_found', 'This note was not found.'),
+  /** The runner removed the note (DELETE /api/notes/:id); its id never becomes a note again. */
+  note_removed: () => new ApiProblem(410, 'note_removed', 'The runner removed this note, so it will not be sent again.'),
   /** `what`: the method and path nothing answers; without it, a path parameter that names nothing. */
   not_found: (what?: string) =>
     new ApiProblem(404, 'not_found', what ? `There is nothing at ${what}.` : 'This was not found. The link may be incomplete.'),
@@ -109,3 +111,20 @@ export const refusal = {
 
 /** Whether `err` is the refusal `code`: for the few places that answer one refusal differently. */
 export const isRefusal = (err: unknown, code: RecorderRefusal): err is ApiProblem => err instanceof ApiProblem && err.code === code;
+
+/**
+ * Refusals only the runner's app meets (its sync requests), so not in the recorder's list above
+ * and without recorder translations: the app words them itself by code.
+ */
+export const runnerRefusal = {
+  /** The app starts over with the full list (no `after`) and keeps the cursor that answer carries. */
+  invalid_cursor: () =>
+    new ApiProblem(400, 'invalid_cursor', 'This sync cursor is not one of this entry’s. Fetch the whole list again and use the cursor it carries.'),
+  cursor_required: () =>
+    new ApiProblem(400, 'cursor_required', 'wait is only for a sync request: add after=<cursor> from an earlier answer.'),
+  /** This server holds as many sync requests as it may: ask again after the pause, perhaps reaching another server. */
+  sync_busy: (retryAfterSeconds: number) =>
+    new ApiProblem(503, 'sync_busy', 'This server is holding as many sync requests as it can. Please ask again in a moment.', {
+      'retry-after': String(retryAfterSeconds),
+    }),
+} as const;

@@ -82,7 +82,8 @@ export async function commitNote(deps: CommitDeps, arrived: ArrivedNote): Promis
   if (!inserted) {
     await arrived.discard();
     const winner = await deps.repo.notes.find(note.id);
-    if (!winner) throw new Error(`note ${note.id} was neither inserted nor found`);
+    // Neither inserted nor there: the runner removed a note of this id (issue 19).
+    if (!winner) throw refusal.note_removed();
     return answerForExisting(winner, note.linkId, note.sha256);
   }
   await arrived.committed?.();

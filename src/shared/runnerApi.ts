@@ -88,8 +88,29 @@ export const MarkerNotesSchema = Type.Object({
   /** Left out with ?summary=1, so the notes stay a surprise until race day. */
   notes: Type.Optional(Type.Array(RunnerNoteSchema)),
 });
-export const EntryNotesSchema = Type.Object({ entryId: Type.String(), markers: Type.Array(MarkerNotesSchema) });
-export const NotesQuerySchema = Type.Object({ summary: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('0')])) });
+/**
+ * The notes list. Without `after`: every note, grouped by marker. With `after`: only the notes
+ * added or changed (now playable, or failed) since that cursor, grouped the same way and counted
+ * among themselves, and in `removed` the ids of the notes the runner removed since.
+ */
+export const EntryNotesSchema = Type.Object({
+  entryId: Type.String(),
+  markers: Type.Array(MarkerNotesSchema),
+  /** Opaque: give it back as `after` to hear only what changed since this answer. */
+  cursor: Type.String(),
+  /** Only with `after`: ids of the notes removed since that cursor. */
+  removed: Type.Optional(Type.Array(Type.String())),
+});
+export type EntryNotes = Static<typeof EntryNotesSchema>;
+/** Longest `wait` of a sync request, in seconds. */
+export const MAX_SYNC_WAIT_SECONDS = 30;
+export const NotesQuerySchema = Type.Object({
+  summary: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('0')])),
+  /** The `cursor` of an earlier answer: answer only what changed since. */
+  after: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  /** With `after`: hold the answer up to this many seconds until something changes. */
+  wait: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SYNC_WAIT_SECONDS })),
+});
 
 export const AudioQuerySchema = Type.Object({
   expires: Type.Optional(Type.Integer()),

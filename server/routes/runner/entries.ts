@@ -1,4 +1,4 @@
-/** Races, the runner's entries, their links for friends, and the notes that arrived for them. */
+/** Races, the runner's entries and their links for friends (their notes: ./entry-notes.ts). */
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiErrorSchema } from '../../../src/shared/api.js';
@@ -6,14 +6,13 @@ import { MAX_RUNNER_NAME_LENGTH } from '../../../src/shared/limits.js';
 import { markersFor } from '../../../src/shared/markers.js';
 import { RACES } from '../../../src/shared/races.js';
 import {
-  EntryListSchema, EntryNotesSchema, EntrySchema, IdParamsSchema, NoContentSchema, LinkSchema, NewEntrySchema, NotesQuerySchema, RaceListSchema,
+  EntryListSchema, EntrySchema, IdParamsSchema, NoContentSchema, LinkSchema, NewEntrySchema, RaceListSchema,
   type Entry as EntryBody,
 } from '../../../src/shared/runnerApi.js';
-import { signAudio } from '../../auth/audio-url.js';
 import { ApiProblem, entryNotFound } from '../../http/problem.js';
 import { linkIdOf, newToken } from '../../links.js';
 import { cleanRunnerName } from '../../notes/sanitize.js';
-import type { Entry, EntryNote } from '../../db/repository.js';
+import type { Entry } from '../../db/repository.js';
 import { requireRunner, BEARER, type RunnerContext } from './context.js';
 
 const bearer = BEARER;
@@ -35,20 +34,6 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     if (!entry) throw entryNotFound();
     return entry;
   }
-
-  const noteBody = (n: EntryNote) => {
-    const signed = n.status === 'converted' ? signAudio(ctx.auth.sessionSecret, n.id, ctx.auth.audioUrlTtlSeconds) : undefined;
-    return {
-      id: n.id,
-      from: n.from,
-      durationMs: n.durationMs,
-      status: n.status,
-      receivedAt: n.receivedAt,
-      audioUrl: signed ? `${ctx.publicUrl}/api/notes/${n.id}/audio?expires=${signed.expires}&sig=${signed.sig}` : null,
-      audioUrlExpiresAt: signed ? new Date(signed.expires * 1000).toISOString() : null,
-      heardAt: n.play?.playedAt ?? null,
-    };
-  };
 
   app.get('/races', { schema: { summary: 'Races, upcoming and past, with their markers', response: { 200: RaceListSchema } } }, async () => {
     const today = new Date().toISOString().slice(0, 10);
@@ -97,24 +82,5 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
     await repo.entries.revokeLinks(entry, new Date().toISOString());
     return reply.code(204).send(null);
-  });
-
-  app.get('/entries/:id/notes', {
-    schema: { summary: 'Notes grouped by marker (?summary=1: counts only)',
-      security: bearer, params: IdParamsSchema, querystring: NotesQuerySchema,
-      response: { 200: EntryNotesSchema, 401: ApiErrorSchema, 404: ApiErrorSchema },
-    },
-  }, async (req) => {
-    const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
-    const notes = await repo.entries.notes(entry.id);
-    const summary = req.query.summary === '1';
-    // Every marker id there is, not only the race's, so no note can fall out of the listing.
-    const markers = markersFor(['mi', 'km'])
-      .map((m) => {
-        const here = notes.filter((n) => n.marker === m.id);
-        return { marker: m.id, label: m.label, count: here.length, ...(summary ? {} : { notes: here.map(noteBody) }) };
-      })
-      .filter((m) => m.count > 0);
-    return { entryId: entry.id, markers };
   });
 };

@@ -1,14 +1,15 @@
 /**
- * A note's audio (its runner only: session or a short-lived signed URL) and the 'heard' receipt the
- * runner's app sends. The sender's view of that receipt is a recorder route (../recorder.ts).
+ * A note's audio (its runner only: session or a short-lived signed URL), the 'heard' receipt the
+ * runner's app sends, and the runner removing a note. The sender's view of that receipt is a recorder route (../recorder.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiErrorSchema } from '../../../src/shared/api.js';
-import { AudioQuerySchema, IdParamsSchema, PlayedSchema, PlayReceiptSchema } from '../../../src/shared/runnerApi.js';
+import { AudioQuerySchema, IdParamsSchema, NoContentSchema, PlayedSchema, PlayReceiptSchema } from '../../../src/shared/runnerApi.js';
 import { audioSignatureValid } from '../../auth/audio-url.js';
 import { ApiProblem } from '../../http/problem.js';
 import { refusal } from '../../http/refusals.js';
 import { sendAudio } from '../../runner/audio.js';
+import { deleteRunnerNote } from '../../runner/note-deletion.js';
 import { currentRunner, notSignedIn, requireRunner, BEARER, type RunnerContext } from './context.js';
 
 const bearer = BEARER;
@@ -55,6 +56,17 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     if (!note || note.accountId !== account.id) throw refusal.note_not_found();
     const play = await repo.plays.record(note.id, { playedAt: new Date(req.body.playedAt).toISOString(), marker: req.body.marker });
     return { id: note.id, heardAt: play.playedAt, heardAtMarker: play.marker };
+  });
+
+  app.delete('/notes/:id', {
+    schema: { operationId: 'deleteNote',
+      summary: 'Remove a note: it leaves every list (the app hears of it through after=), its files are deleted, it never plays. Again: 204 too',
+      security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+  }, async (req, reply) => {
+    const account = await requireRunner(ctx, req);
+    // Another runner's note answers as a missing one, so ids reveal nothing.
+    if (!(await deleteRunnerNote(repo, ctx.blobs, account.id, req.params.id))) throw refusal.note_not_found();
+    return reply.code(204).send(null);
   });
 
 };

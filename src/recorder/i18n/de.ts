@@ -140,6 +140,8 @@ const de: Catalogue = {
   'refusal.bad_request': 'Die Anfrage wurde nicht verstanden. Bitte lade die Seite neu und versuch es noch einmal.',
   'refusal.not_found': 'Das wurde nicht gefunden. Vielleicht ist der Link unvollständig.',
   'refusal.note_not_found': 'Diese Nachricht wurde nicht gefunden.',
+  // Issue 19, the runner removes a note: a sender's phone sending it again is told why it stops.
+  'refusal.note_removed': 'Die Läuferin oder der Läufer hat diese Nachricht entfernt, sie wird nicht noch einmal gesendet.',
 
   'keepsake.loading': 'Wird geladen...',
   'keepsake.eyebrow': 'Sprachnachrichten für',

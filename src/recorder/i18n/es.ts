@@ -140,6 +140,8 @@ const es: Catalogue = {
   'refusal.bad_request': 'No se entendió la solicitud. Vuelve a cargar la página e inténtalo de nuevo.',
   'refusal.not_found': 'No se encontró. Puede que el enlace esté incompleto.',
   'refusal.note_not_found': 'No se encontró este mensaje.',
+  // Issue 19, the runner removes a note: a sender's phone sending it again is told why it stops.
+  'refusal.note_removed': 'La persona que corre eliminó este mensaje, así que no se volverá a enviar.',
 
   'keepsake.loading': 'Cargando...',
   'keepsake.eyebrow': 'Mensajes de voz para',

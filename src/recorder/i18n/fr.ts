@@ -144,6 +144,8 @@ const fr: Catalogue = {
   'refusal.bad_request': "La demande n'a pas été comprise. Rechargez la page et réessayez.",
   'refusal.not_found': 'Introuvable. Le lien est peut-être incomplet.',
   'refusal.note_not_found': 'Ce message est introuvable.',
+  // Issue 19, the runner removes a note: a sender's phone sending it again is told why it stops.
+  'refusal.note_removed': 'La personne qui court a retiré ce message : il ne sera pas renvoyé.',
 
   'keepsake.loading': 'Chargement...',
   'keepsake.eyebrow': 'Messages vocaux pour',
