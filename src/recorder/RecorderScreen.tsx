@@ -3,6 +3,7 @@ import type { LinkInfo } from '../shared/notes.js';
 import { DetailsFields } from './DetailsFields.js';
 import { FAILED, describeFailure } from './failures.js';
 import { NoteList } from './NoteList.js';
+import { RaceClock } from './RaceClock.js';
 import { RecordPanel } from './RecordPanel.js';
 import { StatusLine } from './StatusLine.js';
 import { useHeard } from './useHeard.js';
@@ -60,6 +61,7 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   return (
     <>
       <StatusLine online={online} waiting={outbox.pending} backgroundSync={outbox.backgroundSync} />
+      <RaceClock runner={runner} race={link.race} />
       <section className="rec-card" aria-label="Your note">
         <DetailsFields markers={link.markers} marker={marker} name={name} onMarker={setMarker} onName={setName} runner={runner} />
         {[storageWarning, outbox.failure, recorder.warning, problem, state.phase === 'blocked' ? state.message : undefined]
