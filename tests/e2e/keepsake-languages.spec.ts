@@ -8,6 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { speechWav } from './support/speech';
 import { launchPhone, noteStates, waitForElapsed } from './support/recorder';
+import { UPCOMING_RACE } from './support/races';
 import { startRunnerWorld, type RunnerWorld } from './support/runnerWorld';
 import { waitForControllingWorker } from './support/worker';
 
@@ -71,7 +72,7 @@ test.describe('the keepsake page in the language of the browser', () => {
 
 test("the sender's recorder says where the runner heard the note, in the sender's language", async () => {
   const session = await world.signIn();
-  const entry = (await world.api('POST', '/api/entries', session, { raceId: 'chicago-2025', displayName: 'Alex' })).json;
+  const entry = (await world.api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Alex' })).json;
   const { context } = await launchPhone(await speechWav(), undefined, { locale: 'es-ES' });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
