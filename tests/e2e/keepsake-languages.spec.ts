@@ -40,7 +40,7 @@ test.describe('the keepsake page in the language of the browser', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Alex');
     await expect(page.getByText('Messages vocaux pour', { exact: true })).toBeVisible();
-    await expect(page.getByText('Chicago Marathon · 12 octobre 2025', { exact: true })).toBeVisible();
+    await expect(page.getByText('Chicago Marathon · 11 octobre 2099', { exact: true })).toBeVisible();
     const note = page.getByRole('listitem');
     await expect(note.getByText('Mille 13', { exact: true })).toBeVisible();
     await expect(note.getByText('De la part de Sam')).toBeVisible();
@@ -54,7 +54,7 @@ test.describe('the keepsake page in the language of the browser', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'de');
     await expect(note.getByText('Meile 13', { exact: true })).toBeVisible();
     await expect(note.getByText('Von Sam')).toBeVisible();
-    await expect(page.getByText('Chicago Marathon · 12. Oktober 2025', { exact: true })).toBeVisible();
+    await expect(page.getByText('Chicago Marathon · 11. Oktober 2099', { exact: true })).toBeVisible();
     await expectFitsTheScreen(page);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'keepsake-de-390x844.png') });
   });
