@@ -44,6 +44,8 @@ function raceDay(t: Translate, date: string): string {
 export function RaceClock({ runner, race }: { runner: string; race: LinkInfo['race'] }) {
   const t = useT();
   const when = useRaceWhen(race.startsAt);
+  // A link kept on the phone by a version from before the race clock has no start: say nothing rather than 'over'.
+  if (Number.isNaN(Date.parse(race.startsAt))) return null;
   const sentence =
     when === 'upcoming' ? t('raceClock.upcoming', { runner, race: race.name, date: raceDay(t, race.date) })
       : when === 'live' ? t('raceClock.live', { runner, race: race.name })
