@@ -128,3 +128,16 @@ export const runnerRefusal = {
       'retry-after': String(retryAfterSeconds),
     }),
 } as const;
+
+/**
+ * Refusals of the race catalogue's routes, which only the runner's app meets (a recorder's notes
+ * are taken for any race, a race that is over included): no recorder catalogue keys.
+ */
+export const raceRefusal = {
+  race_over: (race: { name: string; date: string }) =>
+    new ApiProblem(400, 'race_over', `The ${race.name} (${race.date}) is over, so it can no longer be entered. Choose a race that has not finished yet.`),
+  race_not_found: () => new ApiProblem(404, 'race_not_found', 'We don’t have that race. Pick one from the list of races.'),
+  no_course: (race: { name: string }) =>
+    new ApiProblem(404, 'no_course', `We don’t have the course of the ${race.name} yet: its markers are known by their distance only. Ask again closer to race day.`),
+} satisfies Record<string, (...args: never[]) => ApiProblem>;
+

@@ -3,8 +3,6 @@
  * uploads (raw audio bodies, rate-limited per address and link), and whether a sent note was heard.
  * One live-link check runs before every route here, so a revoked or replaced link is a 404 on all.
  */
-import { raceStartsAt, raceWhen } from '../../src/shared/raceClock.js';
-import { SEED_RACES } from '../races/seed.js';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -13,6 +11,7 @@ import {
   ApiErrorSchema, MAX_NOTE_BYTES, NoteParamsSchema, NoteQuerySchema, NoteReceiptSchema, RecorderLinkSchema, TokenParamsSchema,
 } from '../../src/shared/api.js';
 import { markerLabel, markersFor } from '../../src/shared/markers.js';
+import { raceWhen } from '../../src/shared/raceClock.js';
 import { NoteHeardSchema, type NoteHeard } from '../../src/shared/runnerApi.js';
 import type { LinkView, Repository } from '../db/repository.js';
 import { NOTE_UPLOAD } from '../http/note-upload-mark.js';
@@ -22,13 +21,6 @@ import { linkIdOf } from '../links.js';
 import { capOpenUploads, type OpenUploads } from '../notes/open-uploads.js';
 import { CreationHeadersSchema } from '../uploads/protocol.js';
 import { createUpload, isUploadCreation, lengthOf, readAhead, uploadRoutes } from './uploads.js';
-
-const clockOf = (id: string, date: string) => {
-  const seed = SEED_RACES.find((r) => r.id === id);
-  const timezone = seed?.timeZone ?? 'UTC';
-  const startsAt = raceStartsAt(date, seed?.start ?? '07:00', timezone);
-  return { timezone, startsAt, when: raceWhen(startsAt) };
-};
 
 export interface RecorderApiOptions {
   repo: Repository;
@@ -72,8 +64,9 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
     const { runnerName, race } = liveLink(req);
     return {
       runner: { displayName: runnerName },
-      // Until the catalogue holds each race's zone and start (issue 18), the seed's are the truth.
-      race: { id: race.id, name: race.name, date: race.date, units: race.units, ...clockOf(race.id, race.date) },
+      race: {
+        id: race.id, name: race.name, date: race.date, units: race.units, timezone: race.timezone, startsAt: race.startsAt, when: raceWhen(race.startsAt),
+      },
       markers: markersFor(race.units),
     };
   });

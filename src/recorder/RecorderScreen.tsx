@@ -5,6 +5,7 @@ import { FAILED, describeFailure, type FailedKey } from './failures.js';
 import { t } from './i18n/index.js';
 import { useLanguage } from './i18n/useLanguage.js';
 import { NoteList } from './NoteList.js';
+import { RaceClock } from './RaceClock.js';
 import { RecordPanel } from './RecordPanel.js';
 import { StatusLine } from './StatusLine.js';
 import { useHeard } from './useHeard.js';
@@ -64,6 +65,7 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   return (
     <>
       <StatusLine online={online} waiting={outbox.pending} backgroundSync={outbox.backgroundSync} />
+      <RaceClock runner={runner} race={link.race} />
       <section className="rec-card" aria-label={t('send.sectionLabel')}>
         <DetailsFields markers={link.markers} marker={marker} name={name} onMarker={setMarker} onName={setName} runner={runner} />
         {[storageWarning, outbox.failure && t(outbox.failure), recorder.warning, problem?.(), state.phase === 'blocked' ? state.message : undefined]

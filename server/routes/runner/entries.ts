@@ -1,15 +1,16 @@
-/** Races, the runner's entries and their links for friends (their notes: ./entry-notes.ts). */
+/** The runner's entries and their links for friends (races: ./races.ts; the notes that arrived: ./entry-notes.ts). */
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiErrorSchema } from '../../../src/shared/api.js';
 import { MAX_RUNNER_NAME_LENGTH } from '../../../src/shared/limits.js';
 import { markersFor } from '../../../src/shared/markers.js';
-import { RACES } from '../../../src/shared/races.js';
+import { raceWhen } from '../../../src/shared/raceClock.js';
 import {
-  EntryListSchema, EntrySchema, IdParamsSchema, NoContentSchema, LinkSchema, NewEntrySchema, RaceListSchema,
+  EntryListSchema, EntrySchema, IdParamsSchema, NoContentSchema, LinkSchema, NewEntrySchema,
   type Entry as EntryBody,
 } from '../../../src/shared/runnerApi.js';
 import { ApiProblem, entryNotFound } from '../../http/problem.js';
+import { raceRefusal } from '../../http/refusals.js';
 import { linkIdOf, newToken } from '../../links.js';
 import { cleanRunnerName } from '../../notes/sanitize.js';
 import type { Entry } from '../../db/repository.js';
@@ -35,16 +36,6 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     return entry;
   }
 
-  app.get('/races', { schema: { summary: 'Races, upcoming and past, with their markers', response: { 200: RaceListSchema } } }, async () => {
-    const today = new Date().toISOString().slice(0, 10);
-    return {
-      races: RACES.map((r) => ({
-        id: r.id, name: r.name, date: r.date, units: [...r.units],
-        when: r.date < today ? ('past' as const) : ('upcoming' as const),
-        markers: markersFor(r.units),
-      })),
-    };
-  });
 
   app.get('/entries', { schema: { summary: 'The runner’s entries', security: bearer, response: { 200: EntryListSchema, 401: ApiErrorSchema } } }, async (req) => {
     const account = await requireRunner(ctx, req);
@@ -57,6 +48,8 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     const account = await requireRunner(ctx, req);
     const race = await repo.races.get(req.body.raceId);
     if (!race) throw new ApiProblem(400, 'unknown_race', 'We don’t have that race yet. Pick one from the list, or ask us to add it.');
+    // A note for a race that is over still reaches the keepsake, but a new entry could never be run.
+    if (raceWhen(race.startsAt) === 'past') throw raceRefusal.race_over(race);
     const displayName = cleanRunnerName(req.body.displayName);
     if (!displayName) throw new ApiProblem(400, 'invalid_display_name', `Please enter the name your friends will see (1 to ${MAX_RUNNER_NAME_LENGTH} characters).`);
     const token = newToken();

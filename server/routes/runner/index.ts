@@ -15,6 +15,7 @@ import { BEARER, requireRunner, type RunnerContext } from './context.js';
 import { entryNoteRoutes } from './entry-notes.js';
 import { entryRoutes } from './entries.js';
 import { noteRoutes } from './notes.js';
+import { raceRoutes } from './races.js';
 import { shareRoutes } from './shares.js';
 
 export interface RunnerApiOptions {
@@ -48,7 +49,7 @@ export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { rep
     const hooks = route.onRequest === undefined ? [] : [route.onRequest].flat();
     route.onRequest = [async (req) => void (await requireRunner(ctx, req)), ...hooks];
   });
-  for (const routes of [authRoutes, entryRoutes, entryNoteRoutes, noteRoutes, shareRoutes, accountRoutes]) {
+  for (const routes of [authRoutes, raceRoutes, entryRoutes, entryNoteRoutes, noteRoutes, shareRoutes, accountRoutes]) {
     await app.register(routes, { ctx });
   }
 };

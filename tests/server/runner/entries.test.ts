@@ -2,30 +2,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/backends.js';
 import { PUBLIC_URL, startRunnerApp, type RunnerTestApp } from './support.js';
 
-describe.each(BACKENDS)('races, entries and links on %s', (kind) => {
+describe.each(BACKENDS)('entries and links on %s', (kind) => {
   let t: RunnerTestApp;
   beforeAll(async () => {
     t = await startRunnerApp(kind);
   });
   afterAll(() => t.close());
 
-  it('should list the nine races as past or upcoming, each with its markers', async () => {
-    const res = await t.app.inject({ url: '/api/races' });
-    expect(res.statusCode).toBe(200);
-    const { races } = res.json();
-    expect(races).toHaveLength(9);
-    const berlin = races.find((r: { id: string }) => r.id === 'berlin-2025');
-    expect(berlin).toMatchObject({ name: 'Berlin Marathon', date: '2025-09-21', units: ['mi', 'km'] });
-    expect(berlin.when).toBe(new Date().toISOString().slice(0, 10) > '2025-09-21' ? 'past' : 'upcoming');
-    expect(berlin.markers.map((m: { id: string }) => m.id)).toContain('km-5');
+  it('should refuse to enter a race that is over, say so in a sentence, and make no entry', async () => {
+    const session = await t.signIn();
+    const res = await t.call(session, 'POST', '/api/entries', { raceId: 'nyc-2025', displayName: 'Jordan' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: 'race_over', message: 'The NYC Marathon (2025-11-02) is over, so it can no longer be entered. Choose a race that has not finished yet.',
+    });
+    expect((await t.call(session, 'GET', '/api/entries')).json().entries).toEqual([]);
   });
 
   it('should make an entry whose link opens the recorder with the runner’s name', async () => {
     const session = await t.signIn();
-    const res = await t.call(session, 'POST', '/api/entries', { raceId: 'nyc-2025', displayName: '  Jordan  ' });
+    const res = await t.call(session, 'POST', '/api/entries', { raceId: 'nyc-2099', displayName: '  Jordan  ' });
     expect(res.statusCode).toBe(201);
     const entry = res.json();
-    expect(entry).toMatchObject({ race: { id: 'nyc-2025', name: 'NYC Marathon' }, displayName: 'Jordan', linkActive: true });
+    expect(entry).toMatchObject({ race: { id: 'nyc-2099', name: 'NYC Marathon' }, displayName: 'Jordan', linkActive: true });
     expect(entry.link.url).toBe(`${PUBLIC_URL}/r/${entry.link.token}`);
     const recorder = await t.app.inject({ url: `/api/r/${entry.link.token}` });
     expect(recorder.json().runner.displayName).toBe('Jordan');
@@ -37,11 +36,11 @@ describe.each(BACKENDS)('races, entries and links on %s', (kind) => {
   it('should store the runner’s name as every friend will read it: NFC, without bidi controls, and refuse one with nothing visible', async () => {
     const session = await t.signIn();
     // A right-to-left override would show friends 'Jordan' spelled backwards or spoof another name.
-    const res = await t.call(session, 'POST', '/api/entries', { raceId: 'nyc-2025', displayName: '\u202EJorda\u0301n\u2066 Lee\u0085' });
+    const res = await t.call(session, 'POST', '/api/entries', { raceId: 'nyc-2099', displayName: '\u202EJorda\u0301n\u2066 Lee\u0085' });
     expect(res.statusCode).toBe(201);
     expect(res.json().displayName).toBe('Jord\u00e1n Lee');
     expect((await t.app.inject({ url: `/api/r/${res.json().link.token}` })).json().runner.displayName).toBe('Jord\u00e1n Lee');
-    const invisible = await t.call(session, 'POST', '/api/entries', { raceId: 'nyc-2025', displayName: '\u202E\u200F' });
+    const invisible = await t.call(session, 'POST', '/api/entries', { raceId: 'nyc-2099', displayName: '\u202E\u200F' });
     expect(invisible.statusCode).toBe(400);
     expect(invisible.json()).toEqual({ error: 'invalid_display_name', message: expect.stringMatching(/Please enter the name your friends will see/) });
   });
@@ -51,7 +50,7 @@ describe.each(BACKENDS)('races, entries and links on %s', (kind) => {
     const unknown = await t.call(session, 'POST', '/api/entries', { raceId: 'boston-1897', displayName: 'Jo' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().error).toBe('unknown_race');
-    const blank = await t.call(session, 'POST', '/api/entries', { raceId: 'nyc-2025', displayName: '   ' });
+    const blank = await t.call(session, 'POST', '/api/entries', { raceId: 'nyc-2099', displayName: '   ' });
     expect(blank.statusCode).toBe(400);
     expect(blank.json().message).toMatch(/displayName/);
   });

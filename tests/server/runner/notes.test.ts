@@ -59,7 +59,7 @@ describe.each(BACKENDS)('notes by marker, heard receipts and the sender’s view
   it('should tell nothing to someone without both the link and the note id', async () => {
     const session = await t.signIn();
     const entry = await t.enter(session);
-    const other = await t.enter(session, 'nyc-2025');
+    const other = await t.enter(session, 'nyc-2099');
     const noteId = await t.sendNote(entry.token);
     for (const url of [
       `/api/r/${other.token}/notes/${noteId}/status`,

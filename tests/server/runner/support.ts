@@ -8,6 +8,7 @@ import { convertedKey } from '../../../server/storage/keys.js';
 import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../auth/fakeApple.js';
 import type { BackendKind } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { addUpcomingRaces, UPCOMING } from '../support/races.js';
 import { fakeWebm, putNote } from '../support/uploads.js';
 
 export const PUBLIC_URL = 'https://milenotes.test';
@@ -31,6 +32,7 @@ export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv =
     PUBLIC_URL,
     ...env,
   });
+  await addUpcomingRaces(t.app.repo);
   const call: RunnerTestApp['call'] = (session, method, url, body) =>
     t.app.inject({
       method, url,
@@ -51,7 +53,7 @@ export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv =
       expect(res.statusCode, res.body).toBe(200);
       return res.json() as Session;
     },
-    async enter(session, raceId = 'chicago-2025', displayName = 'Alex') {
+    async enter(session, raceId: string = UPCOMING.chicago.id, displayName = 'Alex') {
       const res = await call(session, 'POST', '/api/entries', { raceId, displayName });
       expect(res.statusCode, res.body).toBe(201);
       return { id: res.json().id, token: res.json().link.token };
