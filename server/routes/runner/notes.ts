@@ -3,9 +3,9 @@
  * runner's app sends. The sender's view of that receipt is a recorder route (../recorder.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiErrorSchema } from '../../../src/shared/api.js';
 import { AudioQuerySchema, IdParamsSchema, PlayedSchema, PlayReceiptSchema } from '../../../src/shared/runnerApi.js';
 import { audioSignatureValid } from '../../auth/audio-url.js';
+import { audioAnswers, refusals } from '../../http/contract.js';
 import { ApiProblem } from '../../http/problem.js';
 import { refusal } from '../../http/refusals.js';
 import { sendAudio } from '../../runner/audio.js';
@@ -20,9 +20,9 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   const { repo } = ctx;
 
   app.get('/notes/:id/audio', {
-    schema: { summary: 'A converted note (M4A) for its runner: bearer session or the signed audioUrl',
+    schema: { operationId: 'getNoteAudio', summary: 'A converted note (M4A) for its runner: bearer session or the signed audioUrl',
       security: [{ bearer: [] }, {}], params: IdParamsSchema, querystring: AudioQuerySchema,
-      response: { 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema },
+      response: { ...audioAnswers(), ...refusals(notSignedIn, audioLinkExpired, refusal.note_not_found) },
     },
   }, async (req, reply) => {
     const { id } = req.params;
@@ -44,7 +44,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   });
 
   app.post('/notes/:id/played', {
-    schema: { summary: 'Report that a note was played; its sender then sees “Heard at …”', security: bearer, params: IdParamsSchema, body: PlayedSchema, response: { 200: PlayReceiptSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+    schema: { operationId: 'reportNotePlayed', summary: 'Report that a note was played; its sender then sees “Heard at …”', security: bearer, params: IdParamsSchema, body: PlayedSchema, response: { 200: PlayReceiptSchema, ...refusals(refusal.note_not_found, refusal.unknown_marker) } },
   }, async (req) => {
     const account = await requireRunner(ctx, req);
     const note = await repo.entries.findOwnedNote(req.params.id);
