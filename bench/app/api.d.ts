@@ -765,6 +765,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: `bad_request`. Show `message` to the person; branch on `error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
             /** @description Refused: `not_signed_in`. Show `message` to the person; branch on `error`. */
             401: {
                 headers: {
@@ -834,6 +846,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Refused: `bad_request`. Show `message` to the person; branch on `error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
             };
             /** @description Refused: `not_signed_in`. Show `message` to the person; branch on `error`. */
             401: {
@@ -1006,6 +1030,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Refused: `bad_request`. Show `message` to the person; branch on `error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
             };
             /** @description Refused: `not_signed_in`. Show `message` to the person; branch on `error`. */
             401: {
@@ -1652,7 +1688,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused: `invalid_note_id`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `bad_request`, `invalid_note_id`. Show `message` to the person; branch on `error`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2336,6 +2372,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Refused: `bad_request`. Show `message` to the person; branch on `error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
             };
             /** @description Refused: `not_signed_in`. Show `message` to the person; branch on `error`. */
             401: {

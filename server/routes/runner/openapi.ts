@@ -17,6 +17,7 @@ import { BEARER, notSignedIn } from './context.js';
 const CONTRACT_MAJOR = 1;
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /** Every operation of a document, with its path and method. */
@@ -26,9 +27,10 @@ export function operationsOf(doc: Json): Array<{ path: string; method: string; o
 }
 
 /** Refusals no route writes because a plugin gives them: every route may meet these. */
-function ambientRefusals(schema: Json): RefusalMaker[] {
+function ambientRefusals(schema: Json, method: string): RefusalMaker[] {
   const makers: RefusalMaker[] = [refusal.server_error, refusal.shutting_down];
-  if (schema.body || schema.querystring || schema.headers) makers.push(refusal.bad_request);
+  // A method Fastify reads a body for refuses a broken one (say JSON's content type with no body) before the route runs.
+  if (schema.body || schema.querystring || schema.headers || BODY_METHODS.has(method)) makers.push(refusal.bad_request);
   // A body of a type the route does not parse, or past Fastify's body limit.
   if (schema.body) makers.push(() => refusal.bad_request(undefined, 415), () => refusal.too_large('request'));
   if (JSON.stringify(schema.security) === JSON.stringify(BEARER)) makers.push(notSignedIn);
@@ -39,9 +41,9 @@ const codesOf = (s: Json | undefined): string[] => (s?.[ERROR_CODES] as string[]
 const withCodes = (s: Json, codes: string[]) => ({ ...s, [ERROR_CODES]: [...new Set([...codesOf(s), ...codes])].sort() });
 
 /** The route's answers with the ambient refusals merged in: their codes join a status the route already documents. */
-function withAmbient(schema: Json): Json {
+function withAmbient(schema: Json, method: string): Json {
   const response: Json = { ...(schema.response ?? {}) };
-  for (const [status, added] of Object.entries<Json>(refusals(...ambientRefusals(schema)))) {
+  for (const [status, added] of Object.entries<Json>(refusals(...ambientRefusals(schema, method)))) {
     const have = response[status];
     if (!have) response[status] = added;
     else if (have.content) {
@@ -99,9 +101,10 @@ export const openApi = fp<{ publicUrl: string }>(async (app, { publicUrl }) => {
       servers: [{ url: publicUrl }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
-    transform: ({ schema, url }) => {
+    transform: ({ schema, url, route }) => {
       const s = (schema ?? {}) as Json;
-      return { schema: !url.startsWith('/api/') ? { ...s, hide: true } : s.hide ? s : withAmbient(s), url };
+      const method = [route.method].flat()[0] ?? 'GET';
+      return { schema: !url.startsWith('/api/') ? { ...s, hide: true } : s.hide ? s : withAmbient(s, method), url };
     },
     transformObject: (documentObject) => finish(structuredClone((documentObject as { openapiObject: Json }).openapiObject)),
   });
