@@ -133,11 +133,12 @@ export const runnerRefusal = {
  * Refusals of the race catalogue's routes, which only the runner's app meets (a recorder's notes
  * are taken for any race, a race that is over included): no recorder catalogue keys.
  */
+// The defaults are for the contract (server/http/contract.ts), which reads status and code by calling with no values.
 export const raceRefusal = {
-  race_over: (race: { name: string; date: string }) =>
+  race_over: (race: { name: string; date: string } = { name: 'race', date: 'its date' }) =>
     new ApiProblem(400, 'race_over', `The ${race.name} (${race.date}) is over, so it can no longer be entered. Choose a race that has not finished yet.`),
   race_not_found: () => new ApiProblem(404, 'race_not_found', 'We don’t have that race. Pick one from the list of races.'),
-  no_course: (race: { name: string }) =>
+  no_course: (race: { name: string } = { name: 'race' }) =>
     new ApiProblem(404, 'no_course', `We don’t have the course of the ${race.name} yet: its markers are known by their distance only. Ask again closer to race day.`),
 } satisfies Record<string, (...args: never[]) => ApiProblem>;
 

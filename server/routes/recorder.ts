@@ -8,19 +8,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import {
-  ApiErrorSchema, MAX_NOTE_BYTES, NoteParamsSchema, NoteQuerySchema, NoteReceiptSchema, RecorderLinkSchema, TokenParamsSchema,
+  MAX_NOTE_BYTES, NoteParamsSchema, NoteQuerySchema, NoteReceiptSchema, RecorderLinkSchema, TokenParamsSchema,
 } from '../../src/shared/api.js';
 import { markerLabel, markersFor } from '../../src/shared/markers.js';
 import { raceWhen } from '../../src/shared/raceClock.js';
 import { NoteHeardSchema, type NoteHeard } from '../../src/shared/runnerApi.js';
 import type { LinkView, Repository } from '../db/repository.js';
 import { NOTE_UPLOAD } from '../http/note-upload-mark.js';
+import { refusals } from '../http/contract.js';
 import { refusal } from '../http/refusals.js';
 import type { Intake } from '../intake/index.js';
 import { linkIdOf } from '../links.js';
 import { capOpenUploads, type OpenUploads } from '../notes/open-uploads.js';
 import { CreationHeadersSchema } from '../uploads/protocol.js';
-import { createUpload, isUploadCreation, lengthOf, readAhead, uploadRoutes } from './uploads.js';
+import { BYTES_REFUSALS, CREATED_UPLOAD_HEADERS, createUpload, isUploadCreation, lengthOf, readAhead, uploadRoutes } from './uploads.js';
 
 export interface RecorderApiOptions {
   repo: Repository;
@@ -59,7 +60,10 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   const liveLink = (req: FastifyRequest): LinkView => liveLinks.get(req)!;
 
   app.get('/r/:token', {
-    schema: { summary: 'What the recorder shows: the runner, the race and its markers', params: TokenParamsSchema, response: { 200: RecorderLinkSchema, 404: ApiErrorSchema } },
+    schema: {
+      operationId: 'getRecorderLink', summary: 'What the recorder shows: the runner, the race and its markers', params: TokenParamsSchema,
+      response: { 200: RecorderLinkSchema, ...refusals(refusal.link_not_found, refusal.rate_limited) },
+    },
   }, async (req) => {
     const { runnerName, race } = liveLink(req);
     return {
@@ -76,8 +80,13 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
     config: NOTE_UPLOAD,
     ...(uploads && { preParsing: readAhead }),
     schema: {
-      summary: 'Send a note (idempotent by note id and Content-Digest)',
-      params: NoteParamsSchema, querystring: NoteQuerySchema, ...(uploads && { headers: CreationHeadersSchema }), response: { 201: NoteReceiptSchema },
+      operationId: 'uploadNote',
+      summary: 'Send a note (idempotent by note id and Content-Digest); with Upload-Complete, create a resumable upload',
+      params: NoteParamsSchema, querystring: NoteQuerySchema, ...(uploads && { headers: CreationHeadersSchema }),
+      response: {
+        201: { ...NoteReceiptSchema, description: 'The note arrived whole: its receipt. A creation that did not complete it has no body and names its upload in Location.', headers: CREATED_UPLOAD_HEADERS },
+        ...refusals(refusal.unknown_marker, refusal.invalid_from, refusal.digest_required, ...BYTES_REFUSALS),
+      },
     },
   }, async (req, reply) => {
     const note = {
@@ -92,7 +101,10 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
     // Each sender's page polls this for every delivered note; it must not spend the link's upload
     // budget (as before it moved here, it has no limit of its own).
     config: { rateLimit: false },
-    schema: { summary: 'For the sender’s recorder: whether its own note was heard, and where', params: NoteParamsSchema, response: { 200: NoteHeardSchema, 404: ApiErrorSchema } },
+    schema: {
+      operationId: 'getNoteStatus', summary: 'For the sender’s recorder: whether its own note was heard, and where', params: NoteParamsSchema,
+      response: { 200: NoteHeardSchema, ...refusals(refusal.link_not_found, refusal.invalid_note_id, refusal.note_not_found) },
+    },
   }, async (req): Promise<NoteHeard> => {
     const note = await repo.plays.noteWithPlay(req.params.noteId.toLowerCase());
     // The note must have come through this very link: a note id alone, or a link alone, tells nothing.

@@ -2,11 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiErrorSchema } from '../../../src/shared/api.js';
 import { AppleSignInSchema, RefreshSchema, SessionSchema, type Session } from '../../../src/shared/runnerApi.js';
 import { IdentityTokenError, JwksUnavailableError } from '../../auth/apple.js';
 import { hashToken, issueAccessToken, newRefreshToken, successorRefreshToken } from '../../auth/tokens.js';
 import { ApiProblem } from '../../http/problem.js';
+import { refusals } from '../../http/contract.js';
 import { refusal } from '../../http/refusals.js';
 import type { Account } from '../../db/repository.js';
 import type { RunnerContext } from './context.js';
@@ -41,7 +41,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   }
 
   app.post('/auth/apple', {
-    schema: { body: AppleSignInSchema, summary: 'Sign in with Apple: exchange an identity token for a session', response: { 200: SessionSchema, 401: ApiErrorSchema, 429: ApiErrorSchema, 503: ApiErrorSchema } },
+    schema: { operationId: 'signInWithApple', body: AppleSignInSchema, summary: 'Sign in with Apple: exchange an identity token for a session', response: { 200: SessionSchema, ...refusals(signInRefused, appleUnavailable, refusal.rate_limited) } },
   }, async (req) => {
     let sub: string;
     try {
@@ -68,7 +68,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   });
 
   app.post('/auth/refresh', {
-    schema: { body: RefreshSchema, summary: 'Swap a refresh token (used once; retried within REFRESH_GRACE_SECONDS, the same answer again) for a new session', response: { 200: SessionSchema, 401: ApiErrorSchema, 429: ApiErrorSchema } },
+    schema: { operationId: 'refreshSession', body: RefreshSchema, summary: 'Swap a refresh token (used once; retried within REFRESH_GRACE_SECONDS, the same answer again) for a new session', response: { 200: SessionSchema, ...refusals(refreshRefused, refusal.rate_limited) } },
   }, async (req) => {
     const now = Date.now();
     const refreshToken = successorRefreshToken(auth.sessionSecret, req.body.refreshToken);

@@ -1,7 +1,6 @@
 /** The runner's entries and their links for friends (races: ./races.ts; the notes that arrived: ./entry-notes.ts). */
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiErrorSchema } from '../../../src/shared/api.js';
 import { MAX_RUNNER_NAME_LENGTH } from '../../../src/shared/limits.js';
 import { markersFor } from '../../../src/shared/markers.js';
 import { raceWhen } from '../../../src/shared/raceClock.js';
@@ -9,6 +8,7 @@ import {
   EntryListSchema, EntrySchema, IdParamsSchema, NoContentSchema, LinkSchema, NewEntrySchema,
   type Entry as EntryBody,
 } from '../../../src/shared/runnerApi.js';
+import { refusals } from '../../http/contract.js';
 import { ApiProblem, entryNotFound } from '../../http/problem.js';
 import { raceRefusal } from '../../http/refusals.js';
 import { linkIdOf, newToken } from '../../links.js';
@@ -17,6 +17,10 @@ import type { Entry } from '../../db/repository.js';
 import { requireRunner, BEARER, type RunnerContext } from './context.js';
 
 const bearer = BEARER;
+
+const unknownRace = () => new ApiProblem(400, 'unknown_race', 'We don’t have that race yet. Pick one from the list, or ask us to add it.');
+const invalidDisplayName = () =>
+  new ApiProblem(400, 'invalid_display_name', `Please enter the name your friends will see (1 to ${MAX_RUNNER_NAME_LENGTH} characters).`);
 
 export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
   const { repo } = ctx;
@@ -37,21 +41,21 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   }
 
 
-  app.get('/entries', { schema: { summary: 'The runner’s entries', security: bearer, response: { 200: EntryListSchema, 401: ApiErrorSchema } } }, async (req) => {
+  app.get('/entries', { schema: { operationId: 'listEntries', summary: 'The runner’s entries', security: bearer, response: { 200: EntryListSchema } } }, async (req) => {
     const account = await requireRunner(ctx, req);
     return { entries: (await repo.entries.list(account.id)).map((e) => entryBody(e)) };
   });
 
   app.post('/entries', {
-    schema: { summary: 'Enter a race; the answer carries the link for friends (shown once)', security: bearer, body: NewEntrySchema, response: { 201: EntrySchema, 400: ApiErrorSchema, 401: ApiErrorSchema } },
+    schema: { operationId: 'createEntry', summary: 'Enter a race; the answer carries the link for friends (shown once)', security: bearer, body: NewEntrySchema, response: { 201: EntrySchema, ...refusals(unknownRace, invalidDisplayName, raceRefusal.race_over) } },
   }, async (req, reply) => {
     const account = await requireRunner(ctx, req);
     const race = await repo.races.get(req.body.raceId);
-    if (!race) throw new ApiProblem(400, 'unknown_race', 'We don’t have that race yet. Pick one from the list, or ask us to add it.');
+    if (!race) throw unknownRace();
     // A note for a race that is over still reaches the keepsake, but a new entry could never be run.
     if (raceWhen(race.startsAt) === 'past') throw raceRefusal.race_over(race);
     const displayName = cleanRunnerName(req.body.displayName);
-    if (!displayName) throw new ApiProblem(400, 'invalid_display_name', `Please enter the name your friends will see (1 to ${MAX_RUNNER_NAME_LENGTH} characters).`);
+    if (!displayName) throw invalidDisplayName();
     const token = newToken();
     const entry = await repo.entries.create({
       id: randomUUID(), accountId: account.id, raceId: race.id, displayName,
@@ -61,7 +65,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.post('/entries/:id/link', {
-    schema: { summary: 'Issue a new link for friends and revoke the old one', security: bearer, params: IdParamsSchema, response: { 200: LinkSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+    schema: { operationId: 'replaceEntryLink', summary: 'Issue a new link for friends and revoke the old one', security: bearer, params: IdParamsSchema, response: { 200: LinkSchema, ...refusals(entryNotFound) } },
   }, async (req) => {
     const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
     const token = newToken();
@@ -70,7 +74,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.delete('/entries/:id/link', {
-    schema: { summary: 'Revoke the link for friends', security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+    schema: { operationId: 'revokeEntryLink', summary: 'Revoke the link for friends', security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, ...refusals(entryNotFound) } },
   }, async (req, reply) => {
     const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
     await repo.entries.revokeLinks(entry, new Date().toISOString());

@@ -6,16 +6,16 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiErrorSchema } from '../../../src/shared/api.js';
 import { markersFor } from '../../../src/shared/markers.js';
-import { EntryNotesSchema, IdParamsSchema, NoContentSchema, NotesQuerySchema, type EntryNotes } from '../../../src/shared/runnerApi.js';
+import { EntryNotesSchema, IdParamsSchema, NotesQuerySchema, type EntryNotes } from '../../../src/shared/runnerApi.js';
 import { signAudio } from '../../auth/audio-url.js';
 import type { Entry, EntryNote } from '../../db/repository.js';
+import { emptyAnswer, refusals } from '../../http/contract.js';
 import { entryNotFound } from '../../http/problem.js';
 import { runnerRefusal } from '../../http/refusals.js';
 import { decodeCursor, encodeCursor } from '../../sync/cursor.js';
 import { TooManyHeld } from '../../sync/note-changes.js';
-import { requireRunner, BEARER, type RunnerContext } from './context.js';
+import { notSignedIn, requireRunner, BEARER, type RunnerContext } from './context.js';
 
 /** A refused held request asks again after this long (perhaps reaching another server). */
 const SYNC_BUSY_RETRY_SECONDS = 5;
@@ -101,7 +101,10 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
       operationId: 'listEntryNotes',
       summary: 'Notes grouped by marker (?summary=1: counts only); after=<cursor> for what changed since, wait=<s> to hold until it does',
       security: BEARER, params: IdParamsSchema, querystring: NotesQuerySchema,
-      response: { 200: EntryNotesSchema, 304: NoContentSchema, 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema, 503: ApiErrorSchema },
+      response: {
+        200: EntryNotesSchema, 304: emptyAnswer('Not modified: If-None-Match names this very list.'),
+        ...refusals(runnerRefusal.invalid_cursor, runnerRefusal.cursor_required, notSignedIn, entryNotFound, runnerRefusal.sync_busy),
+      },
     },
   }, async (req, reply) => {
     const account = await requireRunner(ctx, req);

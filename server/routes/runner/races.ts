@@ -1,9 +1,9 @@
 /** The race catalogue as the runner's app reads it: every race with its clock and markers, and each race's course. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiErrorSchema } from '../../../src/shared/api.js';
 import { raceWhen } from '../../../src/shared/raceClock.js';
-import { CourseLineSchema, NoContentSchema, RaceListSchema, RaceParamsSchema, type RaceInfo } from '../../../src/shared/runnerApi.js';
+import { CourseLineSchema, RaceListSchema, RaceParamsSchema, type RaceInfo } from '../../../src/shared/runnerApi.js';
 import type { Race } from '../../db/repository.js';
+import { emptyAnswer, refusals } from '../../http/contract.js';
 import { raceRefusal } from '../../http/refusals.js';
 import type { RunnerContext } from './context.js';
 
@@ -42,7 +42,11 @@ export const raceRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
       operationId: 'getRaceCourse',
       summary: 'A race’s course as a GeoJSON LineString (at most 2,000 points, every marker a vertex), with a strong ETag',
       params: RaceParamsSchema,
-      response: { 200: CourseLineSchema, 304: NoContentSchema, 404: ApiErrorSchema },
+      response: {
+        200: { description: 'The course (GeoJSON LineString, [lon, lat]).', content: { 'application/geo+json': { schema: CourseLineSchema } } },
+        304: emptyAnswer('Not modified: If-None-Match names this course.'),
+        ...refusals(raceRefusal.race_not_found, raceRefusal.no_course),
+      },
     },
   }, async (req, reply) => {
     const course = await repo.races.appCourse(req.params.id);

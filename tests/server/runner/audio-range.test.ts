@@ -1,3 +1,4 @@
+import { UPCOMING } from '../support/races.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,7 +123,7 @@ describe.each(STORES)('note audio on %s with %s blobs', (kind, store) => {
   });
 
   it('should give a note converted before digests were kept the ETag of its file', async () => {
-    const entry = await t.enter(session, 'chicago-2025', 'Alex again');
+    const entry = await t.enter(session, UPCOMING.chicago.id, 'Alex again');
     const older = await t.sendNote(entry.token, { convert: false });
     const key = convertedKey(older);
     await t.app.blobs.put(key, Readable.from([audio]), { maxBytes: 1e6, contentType: 'audio/mp4' });

@@ -1,3 +1,4 @@
+import { UPCOMING } from '../support/races.js';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntryNotes, Session } from '../../../src/shared/runnerApi.js';
@@ -93,7 +94,7 @@ describe.each(BACKENDS)('notes sync for the runner’s app on %s', (kind) => {
   it('should refuse a cursor that is not one of this entry’s, and wait without a cursor, with a code and a sentence', async () => {
     const session = await t.signIn();
     const entry = await t.enter(session);
-    const other = await t.enter(session, 'nyc-2025');
+    const other = await t.enter(session, UPCOMING.nyc.id);
     await t.sendNote(entry.token);
     const { cursor } = (await list(session, entry.id)).json() as EntryNotes;
     const [seq, check] = cursor.split('.') as [string, string];
@@ -121,7 +122,7 @@ describe.each(BACKENDS)('notes sync for the runner’s app on %s', (kind) => {
   it('should hold wait=<s> until a note of the entry becomes playable and answer within 2 s of it', async () => {
     const session = await t.signIn();
     const entry = await t.enter(session);
-    const elsewhere = await t.enter(session, 'nyc-2025');
+    const elsewhere = await t.enter(session, UPCOMING.nyc.id);
     const noteId = await t.sendNote(entry.token, { convert: false });
     const { cursor } = (await list(session, entry.id)).json() as EntryNotes;
     let answeredAt = 0;

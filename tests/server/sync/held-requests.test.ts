@@ -12,6 +12,8 @@ import type { AppOps, AppParts } from '../../../server/app.js';
 import type { EntryNotes, Session } from '../../../src/shared/runnerApi.js';
 import { FAKE_APPLE_NONCE, startFakeApple } from '../auth/fakeApple.js';
 import { restartOn } from '../support/app.js';
+import { runAdmin } from '../support/cli.js';
+import { UPCOMING } from '../support/races.js';
 import { FORMATS, makeSpeech } from '../support/audio.js';
 import { BACKENDS, createBackend } from '../support/backends.js';
 import { startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
@@ -187,13 +189,15 @@ describe('a server process stopped with SIGTERM while it holds sync requests', (
     });
     let proc: ServerProcess | undefined;
     try {
+      const race = UPCOMING.chicago;
+      await runAdmin(backend.env, 'add-race', '--id', race.id, '--name', race.name, '--date', race.date, '--timezone', race.timezone, '--start', race.start);
       proc = await startServerProcess(backend.env, 60_000);
       const base = proc.base;
       const json = { 'content-type': 'application/json' };
       const signIn = await fetch(`${base}/api/auth/apple`, { method: 'POST', headers: json, body: JSON.stringify({ identityToken: await apple.token({ sub: 'apple-sigterm' }), nonce: FAKE_APPLE_NONCE }) });
       const session = (await signIn.json()) as Session;
       const auth = { authorization: `Bearer ${session.accessToken}` };
-      const entry = (await (await fetch(`${base}/api/entries`, { method: 'POST', headers: { ...json, ...auth }, body: JSON.stringify({ raceId: 'chicago-2025', displayName: 'Alex' }) })).json()) as { id: string };
+      const entry = (await (await fetch(`${base}/api/entries`, { method: 'POST', headers: { ...json, ...auth }, body: JSON.stringify({ raceId: UPCOMING.chicago.id, displayName: 'Alex' }) })).json()) as { id: string };
       const { cursor } = (await (await fetch(`${base}/api/entries/${entry.id}/notes`, { headers: auth })).json()) as EntryNotes;
       let answeredAt = 0;
       const held = fetch(`${base}/api/entries/${entry.id}/notes?after=${cursor}&wait=30`, { headers: auth }).then(async (res) => {
