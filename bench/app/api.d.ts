@@ -1665,6 +1665,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: `note_removed`. Show `message` to the person; branch on `error`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
             /** @description Refused: `too_large`. Show `message` to the person; branch on `error`. */
             413: {
                 headers: {
@@ -2083,6 +2095,18 @@ export interface operations {
                         type: string;
                     } & {
                         [key: string]: number;
+                    };
+                };
+            };
+            /** @description Refused: `note_removed`. Show `message` to the person; branch on `error`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
                     };
                 };
             };

@@ -22,7 +22,7 @@ import type { Creation, UploadOutcome, UploadService } from '../uploads/service.
 export const BYTES_REFUSALS = [
   refusal.link_not_found, refusal.invalid_note_id, refusal.rate_limited, refusal.too_many_open_uploads,
   refusal.not_audio, refusal.too_large, refusal.upload_interrupted, refusal.digest_mismatch, refusal.note_conflict,
-  refusal.address_rate_limited, refusal.link_full, refusal.link_storage_full,
+  refusal.address_rate_limited, refusal.link_full, refusal.link_storage_full, refusal.note_removed,
   refusal.upload_busy, refusal[UPLOAD_PROBLEM.inconsistentLength],
 ];
 
