@@ -93,6 +93,9 @@ describe('placing a runner on the course', () => {
     const oab = snapCourse(outAndBack.track, MILES);
     const out = placeFixes(oab, startLine, running(outAndBack, 30, 3300)).placed;
     expect(out.distanceMeters).toBeCloseTo(3300 * PACE, -1);
+    // A fix drifted 20 m west of the way out, nearer the way back (10 m) than the road the runner is on.
+    const drifted = placeFix(oab, out, fixAt(outAndBack, 3330 * PACE, 3330, 15, -20)) as Placed;
+    expect(drifted.distanceMeters).toBeCloseTo(3330 * PACE, -1);
     // On the way back: every fix is also 30 m from the way out, which is now behind.
     const home = placeFixes(oab, out, running(outAndBack, 3330, 12_000, 60));
     expect(home.outcomes.every((o) => o === 'accepted')).toBe(true);
@@ -102,6 +105,8 @@ describe('placing a runner on the course', () => {
 
   it('should place a runner near the start of a loop at the start, and near its end at the finish', () => {
     const lap = snapCourse(loop.track, MILES);
+    // In the corral, 5 m short of the start line, which is the finish line too: the start it is.
+    expect((placeFix(lap, startLine, fixAt(loop, loop.meters - 5, 20)) as Placed).distanceMeters).toBeLessThan(1);
     const early = placeFix(lap, startLine, fixAt(loop, 60, 20)) as Placed;
     expect(early.distanceMeters).toBeCloseTo(60, -1);
     // The last fix on the start line again, which is the finish line: 42,195 m on.
