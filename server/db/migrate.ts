@@ -9,9 +9,10 @@ import { RUNNER_APP_TABLES } from './migrations/2-runner-app.js';
 import { ABUSE_LIMIT_TABLES } from './migrations/3-abuse-limits.js';
 import { RESUMABLE_UPLOAD_TABLES } from './migrations/4-resumable-uploads.js';
 import { SLIDING_ADDRESS_LIMIT_TABLES } from './migrations/5-sliding-address-limit.js';
+import { PROGRESS_TABLES } from './migrations/10-progress.js';
 
 /** Append-only: never reorder or edit an entry, never leave a gap; the index + 1 is the version recorded. */
-export const MIGRATIONS: readonly string[] = [RECORDER_TABLES, RUNNER_APP_TABLES, ABUSE_LIMIT_TABLES, RESUMABLE_UPLOAD_TABLES, SLIDING_ADDRESS_LIMIT_TABLES];
+export const MIGRATIONS: readonly string[] = [RECORDER_TABLES, RUNNER_APP_TABLES, ABUSE_LIMIT_TABLES, RESUMABLE_UPLOAD_TABLES, SLIDING_ADDRESS_LIMIT_TABLES, PROGRESS_TABLES];
 
 const SEED_RACE =
   'INSERT INTO races (id, name, race_date, units) VALUES (?, ?, ?, ?) ' +

@@ -118,7 +118,8 @@ function whyNotNear(course: SnapCourse, fix: Fix, last: Placed): FixOutcome {
 
 /** One fix against the last placement: its new placement, or why not. */
 export function placeFix(course: SnapCourse, last: Placed, fix: Fix): Placed | FixOutcome {
-  if (!(fix.accuracy <= MAX_ACCURACY_METERS)) return 'inaccurate';
+  // iOS reports a negative accuracy for a fix it has no confidence in.
+  if (!(fix.accuracy >= 0 && fix.accuracy <= MAX_ACCURACY_METERS)) return 'inaccurate';
   if (fix.at <= last.at) return 'stale';
   const start = Math.max(0, last.distanceMeters - BEHIND_SEARCH_METERS);
   // As far as a runner can have gone since, and the fix's own uncertainty on top.

@@ -3,8 +3,7 @@
  * uploads (raw audio bodies, rate-limited per address and link), and whether a sent note was heard.
  * One live-link check runs before every route here, so a revoked or replaced link is a 404 on all.
  */
-import { raceStartsAt, raceWhen } from '../../src/shared/raceClock.js';
-import { SEED_RACES } from '../races/seed.js';
+import { raceWhen } from '../../src/shared/raceClock.js';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -20,15 +19,9 @@ import { refusal } from '../http/refusals.js';
 import type { Intake } from '../intake/index.js';
 import { linkIdOf } from '../links.js';
 import { capOpenUploads, type OpenUploads } from '../notes/open-uploads.js';
+import { linkProgress } from '../races/tracking.js';
 import { CreationHeadersSchema } from '../uploads/protocol.js';
 import { createUpload, isUploadCreation, lengthOf, readAhead, uploadRoutes } from './uploads.js';
-
-const clockOf = (id: string, date: string) => {
-  const seed = SEED_RACES.find((r) => r.id === id);
-  const timezone = seed?.timeZone ?? 'UTC';
-  const startsAt = raceStartsAt(date, seed?.start ?? '07:00', timezone);
-  return { timezone, startsAt, when: raceWhen(startsAt) };
-};
 
 export interface RecorderApiOptions {
   repo: Repository;
@@ -69,12 +62,15 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   app.get('/r/:token', {
     schema: { summary: 'What the recorder shows: the runner, the race and its markers', params: TokenParamsSchema, response: { 200: RecorderLinkSchema, 404: ApiErrorSchema } },
   }, async (req) => {
-    const { runnerName, race } = liveLink(req);
+    const { linkId, runnerName, race } = liveLink(req);
+    const now = Date.now();
+    const { timezone, startsAt } = (await repo.races.get(race.id))!;
+    const progress = await linkProgress(repo, linkId, { ...race, timezone, startsAt }, now);
     return {
       runner: { displayName: runnerName },
-      // Until the catalogue holds each race's zone and start (issue 18), the seed's are the truth.
-      race: { id: race.id, name: race.name, date: race.date, units: race.units, ...clockOf(race.id, race.date) },
+      race: { id: race.id, name: race.name, date: race.date, units: race.units, timezone, startsAt, when: raceWhen(startsAt, now) },
       markers: markersFor(race.units),
+      ...(progress && { progress }),
     };
   });
 

@@ -13,6 +13,7 @@ import { authRoutes } from './auth.js';
 import { BEARER, requireRunner, type RunnerContext } from './context.js';
 import { entryRoutes } from './entries.js';
 import { noteRoutes } from './notes.js';
+import { progressRoutes } from './progress.js';
 import { shareRoutes } from './shares.js';
 
 export interface RunnerApiOptions {
@@ -43,7 +44,7 @@ export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { rep
     const hooks = route.onRequest === undefined ? [] : [route.onRequest].flat();
     route.onRequest = [async (req) => void (await requireRunner(ctx, req)), ...hooks];
   });
-  for (const routes of [authRoutes, entryRoutes, noteRoutes, shareRoutes, accountRoutes]) {
+  for (const routes of [authRoutes, entryRoutes, noteRoutes, shareRoutes, accountRoutes, progressRoutes]) {
     await app.register(routes, { ctx });
   }
 };

@@ -19,7 +19,7 @@ export interface RunnerTestApp extends TestApp {
   enter(session: Session, raceId?: string, displayName?: string): Promise<{ id: string; token: string }>;
   /** Sends a note through the recorder API and, unless told otherwise, stands in for the conversion worker. */
   sendNote(token: string, opts?: { marker?: string; from?: string; convert?: boolean }): Promise<string>;
-  call(session: Session | undefined, method: 'GET' | 'POST' | 'DELETE', url: string, body?: object): Promise<InjectResponse>;
+  call(session: Session | undefined, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: object): Promise<InjectResponse>;
 }
 
 export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}): Promise<RunnerTestApp> {
