@@ -67,6 +67,7 @@ describe('placing a runner on the course', () => {
   it('should ignore a fix less accurate than 50 m, and one off the course', () => {
     expect(placeFix(course, startLine, fixAt(straight, 300, 100, 80))).toBe('inaccurate');
     expect(placeFix(course, startLine, fixAt(straight, 300, 100, Number.NaN))).toBe('inaccurate');
+    expect(placeFix(course, startLine, fixAt(straight, 300, 100, -1))).toBe('inaccurate');
     expect(placeFix(course, startLine, fixAt(straight, 300, 100, 8, 300))).toBe('off_course');
     // 30 m off with 8 m accuracy: on a wide avenue, still on the course.
     expect((placeFix(course, startLine, fixAt(straight, 300, 100, 8, 30)) as Placed).distanceMeters).toBeCloseTo(300, -1);
