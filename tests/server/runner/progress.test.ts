@@ -151,4 +151,11 @@ describe.each(BACKENDS)('progress shared by the runner on %s', (kind) => {
     expect((await t.app.repo.progress.ofEntry(id)).placed).toBeUndefined();
     expect((await t.call(session, 'PATCH', `/api/entries/${id}`, { shareProgress: 'maybe' })).statusCode).toBe(400);
   });
+
+  it('should delete the progress with the account', async () => {
+    const { session, id } = await sharingRunner();
+    expect((await post(session, id, [running(1200)])).json().accepted).toBe(1);
+    expect((await t.call(session, 'DELETE', '/api/me')).statusCode).toBe(204);
+    expect(await t.app.repo.progress.ofEntry(id)).toEqual({ sharing: false, lastPassage: null });
+  });
 });
