@@ -3,6 +3,7 @@ import type { LinkInfo } from '../shared/notes.js';
 import { DetailsFields } from './DetailsFields.js';
 import { FAILED, describeFailure } from './failures.js';
 import { NoteList } from './NoteList.js';
+import { ProgressChoice, ProgressLine, usePassedMarkers, useProgress } from './Progress.js';
 import { RecordPanel } from './RecordPanel.js';
 import { StatusLine } from './StatusLine.js';
 import { useHeard } from './useHeard.js';
@@ -22,6 +23,8 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   const heard = useHeard(token, outbox.notes);
   const online = useOnline();
   const storageWarning = useStorageWarning();
+  const progress = useProgress(token, link);
+  const passed = usePassedMarkers(link.markers, progress);
   const [marker, setMarker] = useState('');
   const [name, setName] = useState(() => localStorage.getItem(NAME_KEY) ?? '');
   const [problem, setProblem] = useState<string>();
@@ -61,7 +64,9 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
     <>
       <StatusLine online={online} waiting={outbox.pending} backgroundSync={outbox.backgroundSync} />
       <section className="rec-card" aria-label="Your note">
-        <DetailsFields markers={link.markers} marker={marker} name={name} onMarker={setMarker} onName={setName} runner={runner} />
+        <ProgressLine runner={runner} progress={progress} timeZone={link.race.timezone} />
+        <DetailsFields markers={link.markers} marker={marker} name={name} onMarker={setMarker} onName={setName} runner={runner} passed={passed} />
+        <ProgressChoice runner={runner} marker={marker} markers={link.markers} passed={passed} />
         {[storageWarning, outbox.failure, recorder.warning, problem, state.phase === 'blocked' ? state.message : undefined]
           .filter(Boolean)
           .map((text) => (
