@@ -158,4 +158,13 @@ describe.each(BACKENDS)('progress shared by the runner on %s', (kind) => {
     expect((await t.call(session, 'DELETE', '/api/me')).statusCode).toBe(204);
     expect(await t.app.repo.progress.ofEntry(id)).toEqual({ sharing: false, lastPassage: null });
   });
+
+  it('should describe both routes in the OpenAPI document, by their operationIds, behind a session', async () => {
+    const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
+    expect(doc.paths['/api/entries/{id}'].patch).toMatchObject({ operationId: 'updateEntry', security: [{ bearer: [] }] });
+    const positions = doc.paths['/api/entries/{id}/positions'].post;
+    expect(positions).toMatchObject({ operationId: 'postPositions', security: [{ bearer: [] }] });
+    expect(positions.requestBody.content['application/json'].schema.properties.positions.maxItems).toBe(MAX_POSITIONS_PER_BATCH);
+    expect(Object.keys(positions.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404', '409']));
+  });
 });
