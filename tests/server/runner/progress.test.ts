@@ -167,4 +167,30 @@ describe.each(BACKENDS)('progress shared by the runner on %s', (kind) => {
     expect(positions.requestBody.content['application/json'].schema.properties.positions.maxItems).toBe(MAX_POSITIONS_PER_BATCH);
     expect(Object.keys(positions.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404', '409']));
   });
+
+  it('should answer two batches sent at once without an error, ending at the later one', async () => {
+    const { session, id } = await sharingRunner();
+    const answers = await Promise.all([
+      post(session, id, [running(300), running(600)]),
+      post(session, id, [running(900), running(1200)]),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    const progress = await t.app.repo.progress.ofEntry(id);
+    // The later batch always lands; the earlier one too when it went first, else its fixes are stale.
+    expect(progress.placed!.at).toBe(start + 1200_000);
+    expect(progress.lastPassage!.markerId).toBe('mi-2');
+  });
+
+  it('should move a runner only from the placement it read: a writer that read an older one changes nothing', async () => {
+    const { id } = await sharingRunner();
+    const { progress } = t.app.repo;
+    const first = { distanceMeters: 900, at: start + 300_000 };
+    expect(await progress.advance(id, undefined, first, [])).toBe(true);
+    // Another request placed the runner first: a second first placement, and a move from an older one, both lose.
+    expect(await progress.advance(id, undefined, { distanceMeters: 300, at: start + 100_000 }, [])).toBe(false);
+    expect(await progress.advance(id, { distanceMeters: 0, at: start }, { distanceMeters: 1700, at: start + 570_000 }, [{ markerId: 'mi-1', passedAt: start + 536_000 }])).toBe(false);
+    expect(await progress.ofEntry(id)).toEqual({ sharing: true, placed: first, lastPassage: null });
+    expect(await progress.advance(id, first, { distanceMeters: 1700, at: start + 570_000 }, [{ markerId: 'mi-1', passedAt: start + 536_000 }])).toBe(true);
+    expect((await progress.ofEntry(id)).lastPassage).toEqual({ markerId: 'mi-1', passedAt: start + 536_000 });
+  });
 });
