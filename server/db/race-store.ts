@@ -16,6 +16,8 @@ export interface RaceStore {
   list(): Promise<Race[]>;
   /** Adds a race (with its course, if given) in one statement: false, and nothing written, when the id is taken. */
   add(race: NewRace): Promise<boolean>;
+  /** Moves a race to another day, start or zone (a start delayed by weather); false when there is no such race. */
+  reschedule(id: string, schedule: { date: string; start: string; timezone: string }): Promise<boolean>;
   /** Replaces or adds a race's course in one statement; false when there is no such race. */
   setCourse(id: string, course: StoredCourse): Promise<boolean>;
   /** The whole track and the placed markers; undefined when the race is unknown or has no course. */
@@ -33,6 +35,7 @@ const LIST_RACES = `SELECT ${LISTED} FROM races r ORDER BY r.starts_at, r.id`;
 const ADD_RACE =
   'INSERT INTO races (id, name, race_date, units, time_zone, local_start, starts_at, course_line, course_app, course_etag, course_meters, course_markers) ' +
   'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING';
+const RESCHEDULE = 'UPDATE races SET race_date = ?, local_start = ?, time_zone = ?, starts_at = ? WHERE id = ?';
 const SET_COURSE = 'UPDATE races SET course_line = ?, course_app = ?, course_etag = ?, course_meters = ?, course_markers = ? WHERE id = ?';
 const COURSE_ETAG = 'SELECT course_etag FROM races WHERE id = ?';
 const COURSE = `SELECT ${RACE_COLUMNS}, r.course_line, r.course_etag, r.course_markers FROM races r WHERE r.id = ? AND r.course_etag IS NOT NULL`;
@@ -60,6 +63,9 @@ export function createRaceStore(sql: SqlDriver): RaceStore {
       const startsAt = raceStartsAt(race.date, race.start, race.timezone);
       const row = [race.id, race.name, race.date, race.units.join(','), race.timezone, race.start, startsAt, ...courseColumns(race.course)];
       return (await sql.run(ADD_RACE, row)) > 0;
+    },
+    async reschedule(id, { date, start, timezone }) {
+      return (await sql.run(RESCHEDULE, [date, start, timezone, raceStartsAt(date, start, timezone), id])) > 0;
     },
     async setCourse(id, course) {
       return (await sql.run(SET_COURSE, [...courseColumns(course), id])) > 0;

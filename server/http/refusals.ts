@@ -142,3 +142,17 @@ export const raceRefusal = {
     new ApiProblem(404, 'no_course', `We don’t have the course of the ${race.name} yet: its markers are known by their distance only. Ask again closer to race day.`),
 } satisfies Record<string, (...args: never[]) => ApiProblem>;
 
+/**
+ * Refusals only the runner's app meets (race-day progress, issue 19): the recorder never calls these
+ * routes, so they are not in RECORDER_REFUSALS and need no catalogue keys. Status, code and sentence here too.
+ */
+export const appRefusal = {
+  race_not_live: (race: string, when: 'upcoming' | 'past') =>
+    new ApiProblem(409, 'race_not_live', when === 'upcoming'
+      ? `The ${race} has not started yet. Positions are taken only while the race is on.`
+      : `The ${race} is over. Positions are taken only while the race is on, for 8 hours from its start.`),
+  progress_not_shared: () =>
+    new ApiProblem(409, 'progress_not_shared', 'Sharing your progress is off for this race. Turn it on before positions are sent.'),
+  no_course: (race: string) =>
+    new ApiProblem(409, 'no_course', `We don't have the course of the ${race} yet, so positions can't be placed on it.`),
+} satisfies Record<string, (...args: never[]) => ApiProblem>;

@@ -20,6 +20,7 @@ import { refusal } from '../http/refusals.js';
 import type { Intake } from '../intake/index.js';
 import { linkIdOf } from '../links.js';
 import { capOpenUploads, type OpenUploads } from '../notes/open-uploads.js';
+import { linkProgress } from '../races/tracking.js';
 import { CreationHeadersSchema } from '../uploads/protocol.js';
 import { BYTES_REFUSALS, CREATED_UPLOAD_HEADERS, createUpload, isUploadCreation, lengthOf, readAhead, uploadRoutes } from './uploads.js';
 
@@ -65,13 +66,16 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
       response: { 200: RecorderLinkSchema, ...refusals(refusal.link_not_found, refusal.rate_limited) },
     },
   }, async (req) => {
-    const { runnerName, race } = liveLink(req);
+    const { linkId, runnerName, race } = liveLink(req);
+    const now = Date.now();
+    const progress = await linkProgress(repo, linkId, race, now);
     return {
       runner: { displayName: runnerName },
       race: {
-        id: race.id, name: race.name, date: race.date, units: race.units, timezone: race.timezone, startsAt: race.startsAt, when: raceWhen(race.startsAt),
+        id: race.id, name: race.name, date: race.date, units: race.units, timezone: race.timezone, startsAt: race.startsAt, when: raceWhen(race.startsAt, now),
       },
       markers: markersFor(race.units),
+      ...(progress && { progress }),
     };
   });
 

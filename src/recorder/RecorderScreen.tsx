@@ -6,6 +6,7 @@ import { t } from './i18n/index.js';
 import { useLanguage } from './i18n/useLanguage.js';
 import { NoteList } from './NoteList.js';
 import { RaceClock } from './RaceClock.js';
+import { ProgressChoice, ProgressLine, usePassedMarkers, useProgress } from './Progress.js';
 import { RecordPanel } from './RecordPanel.js';
 import { StatusLine } from './StatusLine.js';
 import { useHeard } from './useHeard.js';
@@ -25,6 +26,8 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   const heard = useHeard(token, outbox.notes);
   const online = useOnline();
   const storageWarning = useStorageWarning();
+  const progress = useProgress(token, link);
+  const passed = usePassedMarkers(link.markers, progress);
   const [marker, setMarker] = useState('');
   const [name, setName] = useState(() => localStorage.getItem(NAME_KEY) ?? '');
   // Kept as how to say it, so a change of language re-says it (useLanguage re-renders this screen).
@@ -67,7 +70,9 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
       <StatusLine online={online} waiting={outbox.pending} backgroundSync={outbox.backgroundSync} />
       <RaceClock runner={runner} race={link.race} />
       <section className="rec-card" aria-label={t('send.sectionLabel')}>
-        <DetailsFields markers={link.markers} marker={marker} name={name} onMarker={setMarker} onName={setName} runner={runner} />
+        <ProgressLine runner={runner} progress={progress} timeZone={link.race.timezone} />
+        <DetailsFields markers={link.markers} marker={marker} name={name} onMarker={setMarker} onName={setName} runner={runner} passed={passed} />
+        <ProgressChoice runner={runner} marker={marker} markers={link.markers} passed={passed} />
         {[storageWarning, outbox.failure && t(outbox.failure), recorder.warning, problem?.(), state.phase === 'blocked' ? state.message : undefined]
           .filter(Boolean)
           .map((text) => (

@@ -16,6 +16,7 @@ import { entryNoteRoutes } from './entry-notes.js';
 import { entryRoutes } from './entries.js';
 import { noteRoutes } from './notes.js';
 import { raceRoutes } from './races.js';
+import { progressRoutes } from './progress.js';
 import { shareRoutes } from './shares.js';
 
 export interface RunnerApiOptions {
@@ -49,7 +50,7 @@ export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { rep
     const hooks = route.onRequest === undefined ? [] : [route.onRequest].flat();
     route.onRequest = [async (req) => void (await requireRunner(ctx, req)), ...hooks];
   });
-  for (const routes of [authRoutes, raceRoutes, entryRoutes, entryNoteRoutes, noteRoutes, shareRoutes, accountRoutes]) {
+  for (const routes of [authRoutes, raceRoutes, entryRoutes, entryNoteRoutes, noteRoutes, shareRoutes, accountRoutes, progressRoutes]) {
     await app.register(routes, { ctx });
   }
 };

@@ -59,6 +59,11 @@ const de: Catalogue = {
   'details.name': 'Dein Name',
   'details.namePlaceholder': 'Damit klar ist, von wem sie kommt',
 
+  // Fortschritt, den der Läufer am Renntag teilt (Issue 19: src/recorder/Progress*.tsx).
+  'progress.passed': '{runner} hat {marker} um {time} passiert.',
+  'progress.passedSuffix': ' (passiert)',
+  'progress.passedChosen': '{runner} hat {marker} schon passiert: Diese Nachricht wird abgespielt, sobald sie auf dem Handy von {runner} ankommt.',
+
   'record.record': 'Aufnehmen',
   'record.hint': 'Bis zu einer Minute. Sprich nah am Handy.',
   'record.recording': 'Aufnahme läuft',

@@ -69,6 +69,11 @@ export const en = {
   'details.name': 'Your name',
   'details.namePlaceholder': "So they know who it's from",
 
+  // Progress shared by the runner on race day (issue 19: src/recorder/Progress*.tsx).
+  'progress.passed': '{runner} passed {marker} at {time}.',
+  'progress.passedSuffix': ' (passed)',
+  'progress.passedChosen': "{runner} has passed {marker}: this note will play as soon as it reaches {runner}'s phone.",
+
   // Recording (RecordPanel.tsx).
   'record.record': 'Record',
   'record.hint': 'Up to one minute. Speak close to the phone.',

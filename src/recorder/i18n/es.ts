@@ -59,6 +59,11 @@ const es: Catalogue = {
   'details.name': 'Tu nombre',
   'details.namePlaceholder': 'Para que sepa de quién es',
 
+  // Progreso que comparte el corredor el día de la carrera (issue 19: src/recorder/Progress*.tsx).
+  'progress.passed': '{runner} pasó por {marker} a las {time}.',
+  'progress.passedSuffix': ' (ya pasó)',
+  'progress.passedChosen': '{runner} ya pasó por {marker}: este mensaje sonará en cuanto llegue al teléfono de {runner}.',
+
   'record.record': 'Grabar',
   'record.hint': 'Hasta un minuto. Habla cerca del teléfono.',
   'record.recording': 'Grabando',

@@ -63,6 +63,11 @@ const fr: Catalogue = {
   'details.name': 'Votre nom',
   'details.namePlaceholder': "Pour qu'on sache de qui il vient",
 
+  // Progression partagée par le coureur le jour de la course (issue 19 : src/recorder/Progress*.tsx).
+  'progress.passed': 'Passage de {runner} à {marker} à {time}.',
+  'progress.passedSuffix': ' (passé)',
+  'progress.passedChosen': "{runner} a déjà passé {marker} : ce message sera lu dès qu'il arrivera sur le téléphone de {runner}.",
+
   'record.record': 'Enregistrer',
   'record.hint': "Jusqu'à une minute. Parlez près du téléphone.",
   'record.recording': 'Enregistrement',

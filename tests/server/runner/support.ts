@@ -21,7 +21,7 @@ export interface RunnerTestApp extends TestApp {
   enter(session: Session, raceId?: string, displayName?: string): Promise<{ id: string; token: string }>;
   /** Sends a note through the recorder API and, unless told otherwise, stands in for the conversion worker. */
   sendNote(token: string, opts?: { marker?: string; from?: string; convert?: boolean }): Promise<string>;
-  call(session: Session | undefined, method: 'GET' | 'POST' | 'DELETE', url: string, body?: object): Promise<InjectResponse>;
+  call(session: Session | undefined, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: object): Promise<InjectResponse>;
   /** The generated client (openapi-fetch on bench/app/api.d.ts), signed in as `session` when given. */
   api(session?: Session): ApiClient;
 }
