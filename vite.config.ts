@@ -43,7 +43,9 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['tests/server/**/*.test.ts', 'tests/bench/**/*.test.ts'],
-          globalSetup: ['tests/server/globalSetup.ts'],
+          globalSetup: ['tests/server/globalSetup.ts', 'tests/server/openapi/globalSetup.ts'],
+          // Every answer a server test receives is checked against /api/openapi.json (issue 20).
+          setupFiles: ['tests/server/openapi/drift-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

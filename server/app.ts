@@ -17,6 +17,7 @@ import { openApi } from './routes/runner/openapi.js';
 import { inlineStylesOf, site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { openBlobStore } from './storage/index.js';
+import { MAX_HELD_PER_ACCOUNT, startNoteChanges, type NoteChangeHub } from './sync/note-changes.js';
 import type { UploadService } from './uploads/service.js';
 import { startConversionWorker, type ConversionWorker } from './worker/conversion.js';
 import { startOrphanSweeper, type OrphanSweeper } from './worker/orphans.js';
@@ -31,6 +32,8 @@ export interface AppParts {
 /** What index.ts needs for a graceful stop. */
 export interface AppOps {
   drain: Drain;
+  /** Held sync requests: index.ts ends them first on a stop (they answer with what is there). */
+  noteChanges: NoteChangeHub;
 }
 
 export async function buildApp(config: Config, parts?: Partial<AppParts>): Promise<FastifyInstance & AppParts & AppOps> {
@@ -47,7 +50,8 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   const repo = parts?.repo ?? (await openRepository(config));
   const blobs = parts?.blobs ?? openBlobStore(config);
 
-  const metrics = createMetrics(() => repo.ops.queueDepth());
+  let noteChanges: NoteChangeHub | undefined;
+  const metrics = createMetrics(() => repo.ops.queueDepth(), () => noteChanges?.held() ?? 0);
   const drain = createDrain();
   const pollMs = 2_000;
   let worker: ConversionWorker | undefined;
@@ -61,7 +65,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     worker = startConversionWorker({
       repo, blobs, log: app.log.child({ component: 'convert' }),
       ffmpegTimeoutMs: config.ffmpegTimeoutMs, maxNoteSeconds: config.maxNoteSeconds, concurrency: config.convertConcurrency,
-      pollMs, leaseMs: config.convertLeaseMs, events: metrics.conversion,
+      pollMs, leaseMs: config.convertLeaseMs, heartbeatMs: config.convertHeartbeatMs, events: metrics.conversion,
     });
   }
   const intake = createIntake(
@@ -69,6 +73,9 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     config.resumableUploads ? { expiryMs: config.uploadExpiryMs } : undefined,
   );
   const { uploads } = intake;
+  noteChanges = await startNoteChanges(repo.notes, { maxHeld: config.syncMaxHeld, maxHeldPerAccount: MAX_HELD_PER_ACCOUNT }, app.log.child({ component: 'sync' }));
+  // Before the server waits for requests in flight: held ones answer now instead of holding the stop up.
+  app.addHook('preClose', async () => noteChanges?.stop());
   const stopSweeping = uploads?.startSweeping(Math.min(config.uploadExpiryMs / 4, 10 * 60_000));
   app.addHook('onClose', async () => {
     stopSweeping?.();
@@ -76,6 +83,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     await uploads?.settle();
     if (worker) await stopWorker(worker, repo, config.shutdownGraceMs, app.log);
     await sweeper?.stop();
+    await noteChanges?.close();
     await repo.close();
   });
 
@@ -102,8 +110,9 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     config,
     openUploads: createOpenUploads(config.uploads.openUploadsPerAddress),
     intake,
+    noteChanges,
   });
   await app.register(site, { distDir: config.distDir });
   const built: FastifyInstance = app;
-  return Object.assign(built, { repo, blobs, drain, uploads });
+  return Object.assign(built, { repo, blobs, drain, uploads, noteChanges });
 }

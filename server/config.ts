@@ -42,8 +42,13 @@ export interface Config {
   orphanSweepIntervalMs: number;
   /** Runner sign-in, sessions and signed audio URLs (server/auth). */
   auth: AuthConfig;
-  /** How long a conversion job stays one worker's before another server may take it over. */
+  /**
+   * How long a conversion job stays one worker's without a heartbeat before another server may take
+   * it over (20 s: a dead server's job is taken within 20 s + one 2 s poll, inside race day's 30 s).
+   */
   convertLeaseMs: number;
+  /** How often a running conversion renews its lease (5 s: three beats may be lost before the lease is). */
+  convertHeartbeatMs: number;
   /** On SIGTERM: how long uploads in flight, then the conversion in hand, may take to finish. */
   shutdownGraceMs: number;
   /** GET /metrics for anyone (METRICS=on), else only from these socket addresses (METRICS_ALLOW). */
@@ -58,6 +63,8 @@ export interface Config {
   idleTimeoutMs: number;
   /** Resumable note uploads (IETF draft); RESUMABLE_UPLOADS=off makes every upload a whole PUT again. */
   resumableUploads: boolean;
+  /** Held sync requests (server/sync): at most this many per process (SYNC_MAX_HELD), past it 503 + Retry-After. */
+  syncMaxHeld: number;
   /** How long an unfinished resumable upload is kept before it and its parts are removed. */
   uploadExpiryMs: number;
 }
@@ -65,10 +72,14 @@ export interface Config {
 export interface UploadLimits {
   linkMaxNotes: number;
   linkMaxBytes: number;
-  /** Uploads one address may start per window (in any span of uploadWindowMs, counted in the database). */
+  /**
+   * Notes one address (an IPv4 address, an IPv6 /64) may start per window, over all links, in any
+   * span of uploadWindowMs, counted in the database; a retried note counts once. Sized for a crowd
+   * behind a carrier NAT at a venue, not for one sender: a link's own quota bounds one link.
+   */
   uploadsPerAddress: number;
   uploadWindowMs: number;
-  /** Uploads one address may have open at once on one server. */
+  /** Uploads one address may have open at once on one server (a venue's crowd sends side by side). */
   openUploadsPerAddress: number;
 }
 
@@ -117,6 +128,16 @@ export function loadStorageConfig(env: NodeJS.ProcessEnv = process.env): Pick<Co
   return { dataDir: path.resolve(env.DATA_DIR ?? 'data'), databaseUrl: env.DATABASE_URL || undefined, s3: loadS3(env) };
 }
 
+/** The conversion lease and its heartbeat; a heartbeat not well inside the lease would let a live job be taken. */
+function leaseTiming(env: NodeJS.ProcessEnv): Pick<Config, 'convertLeaseMs' | 'convertHeartbeatMs'> {
+  const convertLeaseMs = positiveInt(env, 'CONVERT_LEASE_MS', 20_000);
+  const convertHeartbeatMs = positiveInt(env, 'CONVERT_HEARTBEAT_MS', Math.floor(convertLeaseMs / 4));
+  if (convertHeartbeatMs * 2 > convertLeaseMs) {
+    throw new Error(`CONVERT_HEARTBEAT_MS (${convertHeartbeatMs}) must be at most half of CONVERT_LEASE_MS (${convertLeaseMs}), so one late beat does not lose the lease.`);
+  }
+  return { convertLeaseMs, convertHeartbeatMs };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
@@ -139,7 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orphanMinAgeMs: positiveInt(env, 'ORPHAN_MIN_AGE_MS', 60 * 60_000),
     orphanSweepIntervalMs: positiveInt(env, 'ORPHAN_SWEEP_INTERVAL_MS', 60 * 60_000),
     auth: loadAuthConfig(env, dataDir),
-    convertLeaseMs: positiveInt(env, 'CONVERT_LEASE_MS', ffmpegTimeoutMs * 3 + 60_000),
+    ...leaseTiming(env),
     shutdownGraceMs: positiveInt(env, 'SHUTDOWN_GRACE_MS', 20_000),
     metrics: {
       enabled: ['on', '1', 'true'].includes((env.METRICS ?? 'off').toLowerCase()),
@@ -148,14 +169,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploads: {
       linkMaxNotes: positiveInt(env, 'LINK_MAX_NOTES', 200),
       linkMaxBytes: positiveInt(env, 'LINK_MAX_BYTES', 100 * 1024 * 1024),
-      uploadsPerAddress: positiveInt(env, 'UPLOADS_PER_ADDRESS', 60),
+      uploadsPerAddress: positiveInt(env, 'UPLOADS_PER_ADDRESS', 1000),
       uploadWindowMs: positiveInt(env, 'UPLOAD_WINDOW_SECONDS', 600) * 1000,
-      openUploadsPerAddress: positiveInt(env, 'OPEN_UPLOADS_PER_ADDRESS', 8),
+      openUploadsPerAddress: positiveInt(env, 'OPEN_UPLOADS_PER_ADDRESS', 64),
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     headersTimeoutMs: positiveInt(env, 'HEADERS_TIMEOUT_MS', 15_000),
     idleTimeoutMs: positiveInt(env, 'IDLE_TIMEOUT_MS', 30_000),
     resumableUploads: !['off', '0', 'false'].includes((env.RESUMABLE_UPLOADS ?? 'on').toLowerCase()),
     uploadExpiryMs: positiveInt(env, 'UPLOAD_EXPIRY_HOURS', 24) * 60 * 60 * 1000,
+    // Race morning: a thousand phones each holding one on a server is the plan (issue 19).
+    syncMaxHeld: positiveInt(env, 'SYNC_MAX_HELD', 5_000),
   };
 }

@@ -11,6 +11,8 @@ const app = await buildApp(config);
 
 async function shutDown(signal: string): Promise<void> {
   app.log.info({ signal }, 'shutting down: refusing new uploads, finishing the ones in flight');
+  // Held sync requests answer at once with what is there; the apps ask again (another server).
+  app.noteChanges.stop();
   const unfinished = await app.drain.start(config.shutdownGraceMs);
   if (unfinished > 0) {
     // Their senders got no answer, so the recorder keeps those notes and sends them again.

@@ -9,6 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { contentDigestHeader } from '../../src/shared/contentDigest.js';
 import { ENTRY_SQL } from '../../server/db/entry-sql.js';
+import { addUpcomingRace } from '../../tests/e2e/support/races.js';
 import { startServer } from '../../tests/e2e/support/server.js';
 import { FAKE_APPLE_NONCE, startFakeApple } from '../../tests/server/auth/fakeApple.js';
 import type { Row, Section } from '../report.js';
@@ -71,6 +72,7 @@ export async function growthSection(ctx: BenchContext): Promise<Section> {
     // come from one address to one link, which the limits would refuse after 60 (per address) or 200 (per link).
     UPLOADS_PER_ADDRESS: '1000000', OPEN_UPLOADS_PER_ADDRESS: '1000', LINK_MAX_NOTES: '1000000', LINK_MAX_BYTES: '1000000000000',
   });
+  const raceId = await addUpcomingRace(server);
   const db = new Database(path.join(server.dataDir, 'milenotes.sqlite'));
   db.pragma('busy_timeout = 5000');
   try {
@@ -86,7 +88,7 @@ export async function growthSection(ctx: BenchContext): Promise<Section> {
     };
     const session = await call('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: `bench-${randomUUID()}` }), nonce: FAKE_APPLE_NONCE });
     const accessToken = String(session.accessToken);
-    const entry = (await call('POST', '/api/entries', accessToken, { raceId: 'chicago-2025', displayName: 'Bench' })) as { id: string; link: { token: string } };
+    const entry = (await call('POST', '/api/entries', accessToken, { raceId, displayName: 'Bench' })) as { id: string; link: { token: string } };
     for (let i = 0; i < 10; i++) if ((await put(server.url, entry.link.token)) !== 201) throw new Error('a setup upload was refused');
     // Uploads under test go to another link, so the measured entry keeps its 10 notes.
     const uploadToken = await server.createLink('Bench uploads');

@@ -21,6 +21,8 @@ interface ToolRun {
   stdin?: Readable;
   /** Called with each line of stdout instead of collecting it (ffprobe can print a line per packet). */
   onLine?: (line: string) => void;
+  /** Aborting kills the tool and rejects with the signal's reason (the worker lost its lease on the job). */
+  signal?: AbortSignal;
 }
 
 /** Runs a tool, resolving with its stdout; rejects with the last meaningful stderr line. */
@@ -35,6 +37,9 @@ export function runTool(command: string, args: string[], timeoutMs: number, io: 
       timedOut = true;
       child.kill('SIGKILL');
     }, timeoutMs);
+    const abort = () => child.kill('SIGKILL');
+    io.signal?.addEventListener('abort', abort, { once: true });
+    if (io.signal?.aborted) abort();
     if (io.stdin && child.stdin) {
       // The tool may stop reading early (enough seconds probed, or bad data): that is not our error.
       child.stdin.on('error', () => {});
@@ -56,8 +61,10 @@ export function runTool(command: string, args: string[], timeoutMs: number, io: 
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      io.signal?.removeEventListener('abort', abort);
       io.stdin?.unpipe();
       io.stdin?.destroy();
+      if (io.signal?.aborted) return reject(io.signal.reason);
       if (partial && io.onLine) io.onLine(partial);
       if (timedOut) return reject(new MediaToolError(`${command} took longer than ${timeoutMs} ms and was stopped`, true));
       if (code === 0) return resolve(stdout);
@@ -109,7 +116,9 @@ export async function probeAudioSeconds(input: Readable, container: AudioContain
  * pass), at most `maxSeconds` long whatever the timestamps say, with the index at the front so
  * playback can start before the file is complete.
  */
-export async function convertToM4a(input: Readable, container: AudioContainer, output: string, opts: { timeoutMs: number; maxSeconds: number }): Promise<void> {
+export async function convertToM4a(
+  input: Readable, container: AudioContainer, output: string, opts: { timeoutMs: number; maxSeconds: number; signal?: AbortSignal },
+): Promise<void> {
   await runTool('ffmpeg', [
     '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
     ...pipeInput(container),
@@ -120,7 +129,7 @@ export async function convertToM4a(input: Readable, container: AudioContainer, o
     '-c:a', 'aac', '-b:a', '64k',
     '-movflags', '+faststart',
     '-f', 'mp4', output,
-  ], opts.timeoutMs, { stdin: feed(input, container) });
+  ], opts.timeoutMs, { stdin: feed(input, container), signal: opts.signal });
 }
 
 /** Duration in milliseconds of a file we wrote ourselves (the converted M4A), as ffprobe reads it from the container. */

@@ -16,6 +16,11 @@ export interface AuthConfig {
   ephemeralSecret: boolean;
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
+  /**
+   * A refresh token presented again this long after its first use, its successor still unused,
+   * gets the same answer (an answer lost on a congested cell); later, it revokes the session.
+   */
+  refreshGraceSeconds: number;
   audioUrlTtlSeconds: number;
   /** Wait this long after one JWKS fetch before another; stops forged key ids from hammering Apple. */
   jwksCooldownMs: number;
@@ -83,6 +88,7 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env, dataDir?: s
     ephemeralSecret: !secret && !dataDir,
     accessTtlSeconds: seconds(env, 'ACCESS_TOKEN_TTL_SECONDS', 15 * 60),
     refreshTtlSeconds: seconds(env, 'REFRESH_TOKEN_TTL_SECONDS', 60 * 24 * 3600),
+    refreshGraceSeconds: seconds(env, 'REFRESH_GRACE_SECONDS', 60),
     audioUrlTtlSeconds: seconds(env, 'AUDIO_URL_TTL_SECONDS', 10 * 60),
     jwksCooldownMs: seconds(env, 'APPLE_JWKS_COOLDOWN_SECONDS', 30) * 1000,
     signInPerMinute: seconds(env, 'SIGN_IN_RATE_LIMIT_PER_MINUTE', 30) || 30,

@@ -1,9 +1,10 @@
 /**
  * Runner session tokens. Access tokens are HS256 JWTs signed with SESSION_SECRET: any server
  * checks them without a database round trip, and they live 15 minutes. Refresh tokens are
- * random, stored only as a SHA-256 hash, and replaced on every use, so a stolen copy works once.
+ * random at sign-in, stored only as a SHA-256 hash, and replaced on every use, so a stolen copy
+ * works once (within the refresh grace, once more: ../db/refresh-store.ts).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 const ISSUER = 'milenotes';
@@ -15,14 +16,18 @@ export interface AccessClaims {
   sessionId: string;
 }
 
-export async function issueAccessToken(secret: Uint8Array, claims: AccessClaims, ttlSeconds: number): Promise<string> {
+/**
+ * `issuedAt` (seconds) fixes the token: HS256 is deterministic, so the same claims and time give
+ * the same token again, which a refresh retried within the grace needs.
+ */
+export async function issueAccessToken(secret: Uint8Array, claims: AccessClaims, ttlSeconds: number, issuedAt = Math.floor(Date.now() / 1000)): Promise<string> {
   return new SignJWT({ sid: claims.sessionId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer(ISSUER)
     .setAudience(AUDIENCE)
     .setSubject(claims.runnerId)
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + ttlSeconds)
     .sign(secret);
 }
 
@@ -40,5 +45,13 @@ export async function readAccessToken(secret: Uint8Array, token: string): Promis
 
 /** 32 random bytes, URL-safe. */
 export const newRefreshToken = (): string => randomBytes(32).toString('base64url');
+
+/**
+ * The refresh token that replaces `token`: keyed with the session secret, so a retry of a refresh
+ * whose answer was lost gets the same one back without the database ever holding a usable token
+ * (it keeps only hashes; without the secret and the old token neither can be recomputed).
+ */
+export const successorRefreshToken = (secret: Uint8Array, token: string): string =>
+  createHmac('sha256', secret).update('milenotes refresh successor\0').update(token).digest('base64url');
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');

@@ -3,65 +3,32 @@
  * DATABASE_URL, PUBLIC_URL). Results go to stdout as JSON; mistakes to stderr with exit code 2.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
-import { RACES } from '../../src/shared/races.js';
 import { loadConfig, loadStorageConfig } from '../config.js';
 import { openRepository } from '../db/index.js';
 import type { Repository } from '../db/repository.js';
 import { linkIdOf, newToken } from '../links.js';
 import { cleanRunnerName } from '../notes/sanitize.js';
 import { backup, BackupRefused, restore } from '../ops/backup.js';
+import { optionsOf, Refused, UsageError } from './options.js';
+import { overWarning, RACE_COMMANDS, raceOf } from './race-commands.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
+  add-race --id <id> --name "Name" --date YYYY-MM-DD --timezone Area/City --start HH:MM
+           [--units mi|mi,km] [--course course.gpx]
+                                                 add a race to the catalogue (units: mi by default)
+  set-course --race <race-id> --gpx course.gpx   add or replace a race's course
+  list-races                                     list the races in the catalogue
   create-link --runner "Name" --race <race-id>   make a recording link for a runner
   list-notes --token <token>                     list the notes sent through a link
   revoke-link --token <token>                    stop a link from working
   backup --to DIR                                copy the SQLite database and audio in DATA_DIR
                                                  into DIR (new or empty) while the server runs
-  restore --from DIR                             bring a backup back into an empty DATA_DIR
+  restore --from DIR                             bring a backup back into an empty DATA_DIR`;
 
-Race ids: ${RACES.map((r) => r.id).join(', ')}`;
-
-class UsageError extends Error {}
-
-type Command = (repo: Repository, args: string[]) => Promise<unknown>;
-
-/**
- * `--name value` as `--name=value` for every option of the command (an option followed by another
- * one, or by nothing, is missing): a token may start with '-' (base64url, one in 64), and
- * parseArgs alone refuses `--token -Xy...` as ambiguous.
- */
-function withValuesJoined(args: string[], names: string[]): string[] {
-  const isOption = (word: string) => names.some((n) => word === `--${n}` || word.startsWith(`--${n}=`));
-  const joined: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const word = args[i]!;
-    const next = args[i + 1];
-    if (names.some((n) => word === `--${n}`)) {
-      if (next === undefined || isOption(next)) throw new UsageError(`Missing ${word}.`);
-      joined.push(`${word}=${next}`);
-      i++;
-    } else joined.push(word);
-  }
-  return joined;
-}
-
-function optionsOf(args: string[], names: string[]): Record<string, string> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({ args: withValuesJoined(args, names), options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])), strict: true }));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  for (const name of names) {
-    const value = values[name];
-    if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`Missing --${name}.`);
-  }
-  return values as Record<string, string>;
-}
+type Command = (repo: Repository, args: string[], warn: (line: string) => void) => Promise<unknown>;
 
 async function linkFor(repo: Repository, token: string) {
   const link = await repo.links.find(linkIdOf(token));
@@ -70,15 +37,18 @@ async function linkFor(repo: Repository, token: string) {
 }
 
 const COMMANDS: Record<string, Command> = {
-  async 'create-link'(repo, args) {
+  ...RACE_COMMANDS,
+  async 'create-link'(repo, args, warn) {
     const { runner, race } = optionsOf(args, ['runner', 'race']);
     // Stored as the app's entries are (server/notes/sanitize.ts); too long is refused here, not cut.
     const name = cleanRunnerName(runner!);
     if (!name) throw new UsageError('The runner name has no visible characters. Give the name friends know them by.');
     if (Array.from(runner!.trim()).length > MAX_RUNNER_NAME_LENGTH) throw new UsageError(`The runner name is too long (${MAX_RUNNER_NAME_LENGTH} characters at most).`);
-    if (!(await repo.races.get(race!))) throw new UsageError(`Unknown race '${race}'. Race ids: ${RACES.map((r) => r.id).join(', ')}`);
+    const known = await raceOf(repo, race!);
     const token = newToken();
-    await repo.links.create({ linkId: linkIdOf(token), runnerName: name, raceId: race!, createdAt: new Date().toISOString() });
+    await repo.links.create({ linkId: linkIdOf(token), runnerName: name, raceId: known.id, createdAt: new Date().toISOString() });
+    const over = overWarning(known, "The link works, and its recorder tells friends their notes will wait in the runner's keepsake.");
+    if (over) warn(over);
     return { token, url: `${loadConfig().publicUrl}/r/${token}` };
   },
   async 'list-notes'(repo, args) {
@@ -149,10 +119,14 @@ async function main(argv: string[]): Promise<number> {
   }
   const repo = await openRepository(loadConfig());
   try {
-    const result = await command(repo, args);
+    const result = await command(repo, args, (line) => process.stderr.write(`${line}\n`));
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (err) {
+    if (err instanceof Refused) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
     if (err instanceof UsageError) {
       process.stderr.write(`${err.message}\n\n${USAGE}\n`);
       return 2;

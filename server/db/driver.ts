@@ -30,6 +30,13 @@ export interface Database extends SqlDriver {
    * servers start at once (SQLite: a write lock from the start; PostgreSQL: an advisory lock).
    */
   exclusive<T>(work: (tx: SqlDriver) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onSignal` with the payload of every `pg_notify(channel, payload)` a committed statement
+   * sends, from any server on this database (SQLite: from this process, the only server). `onGap`
+   * is called when signals may have been missed (a lost listening connection came back).
+   * Resolves once listening, to a function that stops it.
+   */
+  listen(channel: string, onSignal: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -1,9 +1,10 @@
 /** The SQL of race entries, their links and the notes that came through them, for entry-store.ts. */
 import { NOTE_WITH_PLAY_COLUMNS, PLAY_JOIN } from './play-store.js';
+import { RACE_COLUMNS } from './race-store.js';
 
 const ENTRY_COLUMNS =
   'e.id AS entry_id, e.account_id, e.runner_id, e.created_at AS entry_created_at, u.display_name, ' +
-  'r.id, r.name, r.race_date, r.units, ' +
+  `${RACE_COLUMNS}, ` +
   '(SELECT COUNT(*) FROM links l WHERE l.runner_id = e.runner_id AND l.revoked_at IS NULL) AS live_links';
 const ENTRY_FROM = 'FROM entries e JOIN runners u ON u.id = e.runner_id JOIN races r ON r.id = e.race_id';
 /** Notes of an entry: every note that arrived through any of the entry's links, old or new. */

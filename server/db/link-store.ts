@@ -1,6 +1,7 @@
 /** Owns recording links, with the `runners` row a link names: the one place their rows are inserted. */
 import { randomUUID } from 'node:crypto';
 import type { SqlDriver, Statement } from './driver.js';
+import { RACE_COLUMNS } from './race-store.js';
 import { toLink } from './rows.js';
 import type { LinkView, NewLink } from './types.js';
 
@@ -24,7 +25,7 @@ export const insertLink = (linkId: string, runnerId: string, raceId: string, cre
 ];
 
 const FIND_LINK =
-  'SELECT l.id AS link_id, l.revoked_at, u.display_name, r.id, r.name, r.race_date, r.units ' +
+  `SELECT l.id AS link_id, l.revoked_at, u.display_name, ${RACE_COLUMNS} ` +
   'FROM links l JOIN runners u ON u.id = l.runner_id JOIN races r ON r.id = l.race_id WHERE l.id = ?';
 const REVOKE_LINK = 'UPDATE links SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?';
 

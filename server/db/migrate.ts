@@ -1,21 +1,34 @@
 /**
  * Owns the schema's history: MIGRATIONS in order, each applied once (its number recorded in
- * schema_migrations), then the races seeded from src/shared/races.ts. Safe to run on every start.
+ * schema_migrations), then the nine races of the spec seeded (server/races/seed.ts). Safe to run on every start.
  */
-import { RACES } from '../../src/shared/races.js';
+import { raceStartsAt } from '../../src/shared/raceClock.js';
+import { SEED_RACES } from '../races/seed.js';
 import type { Database, SqlDriver } from './driver.js';
 import { RECORDER_TABLES } from './migrations/1-recorder.js';
 import { RUNNER_APP_TABLES } from './migrations/2-runner-app.js';
 import { ABUSE_LIMIT_TABLES } from './migrations/3-abuse-limits.js';
 import { RESUMABLE_UPLOAD_TABLES } from './migrations/4-resumable-uploads.js';
 import { SLIDING_ADDRESS_LIMIT_TABLES } from './migrations/5-sliding-address-limit.js';
+import { RACE_CATALOGUE_TABLES } from './migrations/6-race-catalogue.js';
+import { CROWD_LIMIT_TABLES } from './migrations/7-crowd-limits.js';
+import { NOTE_CHANGE_TABLES } from './migrations/8-note-changes.js';
+import { CONVERSION_LEASE_AND_DIGEST_COLUMNS } from './migrations/9-conversion-lease-and-digest.js';
+import { PROGRESS_TABLES } from './migrations/10-progress.js';
 
 /** Append-only: never reorder or edit an entry, never leave a gap; the index + 1 is the version recorded. */
-export const MIGRATIONS: readonly string[] = [RECORDER_TABLES, RUNNER_APP_TABLES, ABUSE_LIMIT_TABLES, RESUMABLE_UPLOAD_TABLES, SLIDING_ADDRESS_LIMIT_TABLES];
+export const MIGRATIONS: readonly string[] = [RECORDER_TABLES, RUNNER_APP_TABLES, ABUSE_LIMIT_TABLES, RESUMABLE_UPLOAD_TABLES, SLIDING_ADDRESS_LIMIT_TABLES,
+  RACE_CATALOGUE_TABLES, CROWD_LIMIT_TABLES, NOTE_CHANGE_TABLES, CONVERSION_LEASE_AND_DIGEST_COLUMNS, PROGRESS_TABLES];
 
+/**
+ * A seed race is written whole once: on a new database, or on one whose row predates the catalogue
+ * (migration 6: no time zone yet). After that the row is the operator's (a course they set, say)
+ * and a start never overwrites it.
+ */
 const SEED_RACE =
-  'INSERT INTO races (id, name, race_date, units) VALUES (?, ?, ?, ?) ' +
-  'ON CONFLICT (id) DO UPDATE SET name = excluded.name, race_date = excluded.race_date, units = excluded.units';
+  'INSERT INTO races (id, name, race_date, units, time_zone, local_start, starts_at) VALUES (?, ?, ?, ?, ?, ?, ?) ' +
+  'ON CONFLICT (id) DO UPDATE SET name = excluded.name, race_date = excluded.race_date, units = excluded.units, ' +
+  'time_zone = excluded.time_zone, local_start = excluded.local_start, starts_at = excluded.starts_at WHERE races.time_zone IS NULL';
 
 /** One statement at a time: better-sqlite3 prepares only one, and both drivers then take the same path. */
 export const statementsOf = (migration: string): string[] =>
@@ -37,10 +50,13 @@ export async function applyMigrations(tx: SqlDriver, migrations: readonly string
   return applied;
 }
 
-/** Brings the schema up to date and the races in line with the code, once across all servers starting together. */
+/** Brings the schema up to date and seeds the spec's races, once across all servers starting together. */
 export async function migrate(db: Database): Promise<void> {
   await db.exclusive(async (tx) => {
     await applyMigrations(tx, MIGRATIONS);
-    for (const race of RACES) await tx.run(SEED_RACE, [race.id, race.name, race.date, race.units.join(',')]);
+    for (const race of SEED_RACES) {
+      const startsAt = raceStartsAt(race.date, race.start, race.timeZone);
+      await tx.run(SEED_RACE, [race.id, race.name, race.date, race.units.join(','), race.timeZone, race.start, startsAt]);
+    }
   });
 }

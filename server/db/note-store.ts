@@ -1,39 +1,127 @@
-/** Owns the notes friends send: each row is inserted with its conversion job, or not at all. */
-import type { SqlDriver } from './driver.js';
+/**
+ * Owns the notes friends send: each row is inserted with its conversion job, or not at all; the
+ * changes the runner's app syncs by (migration 8: added, converted, removed, each numbered per
+ * entry); and a runner's removal of a note, which leaves its id behind and nothing else.
+ */
+import type { Database, SqlDriver } from './driver.js';
 import { enqueueJob } from './job-store.js';
-import { toNote } from './rows.js';
-import type { NewNote, NoteRow } from './types.js';
+import { bumpRunnerOfNote, noteChanged, NOTE_CHANGES_CHANNEL, signalRunnerOfNote } from './note-change-sql.js';
+import { NOTE_WITH_PLAY_COLUMNS, PLAY_JOIN } from './play-store.js';
+import { toBlobKeys, toEntryNote, toNote } from './rows.js';
+import type { BlobKeys, EntryNote, NewNote, NoteRow } from './types.js';
+
+/** What changed in one entry's notes after a number, up to `seq` (the number to ask after next). */
+export interface NoteChanges {
+  seq: number;
+  /** Notes added or whose state changed, as they are now, oldest first. */
+  notes: EntryNote[];
+  /** Ids of the notes removed. */
+  removed: string[];
+}
 
 export interface NoteStore {
   find(id: string): Promise<NoteRow | undefined>;
-  /** Inserts the note and its conversion job in one transaction. False if the id was taken. */
+  /** Inserts the note and its conversion job in one transaction. False if the id was taken (by a note, or a removed one). */
   insert(note: NewNote): Promise<boolean>;
   /** The notes that came through one link, oldest first. */
   ofLink(linkId: string): Promise<NoteRow[]>;
+
+  /** The number of the latest change to the notes of a runners row (an entry's); 0 before any. Undefined for no such row. */
+  latestChange(runnerId: string): Promise<number | undefined>;
+  /** The changes after `after` up to the latest one, read as of the latest one read first. */
+  changesSince(runnerId: string, after: number): Promise<NoteChanges>;
+  /** Deletes the note's rows (its play, job and one-note shares too), leaving its removal; resolves to its files, undefined if it was not there. */
+  remove(noteId: string, now: string): Promise<BlobKeys | undefined>;
+  /** The runners row a removed note belonged to, so a repeated removal can answer as the first. */
+  removedFrom(noteId: string): Promise<string | undefined>;
+  /** Calls `onChange` with the runners row id of every committed change, from any server; `onGap` when some may have been missed. */
+  listenForChanges(onChange: (runnerId: string) => void, onGap: () => void): Promise<() => Promise<void>>;
 }
 
-const FIND_NOTE = 'SELECT * FROM notes WHERE id = ?';
-const INSERT_NOTE =
-  'INSERT INTO notes (id, link_id, marker, sender, content_type, bytes, sha256, original_key, received_at, status) ' +
-  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'received') ON CONFLICT (id) DO NOTHING";
-const LIST_NOTES = 'SELECT * FROM notes WHERE link_id = ? ORDER BY received_at, id';
+const SQL = {
+  find: 'SELECT * FROM notes WHERE id = ?',
+  /** A removed note's id is never a note again (a sender's retry after the runner removed it). */
+  insert:
+    'INSERT INTO notes (id, link_id, marker, sender, content_type, bytes, sha256, original_key, received_at, status) ' +
+    "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, 'received' WHERE NOT EXISTS (SELECT 1 FROM note_removals WHERE note_id = ?) ON CONFLICT (id) DO NOTHING",
+  ofLink: 'SELECT * FROM notes WHERE link_id = ? ORDER BY received_at, id',
+  latestChange: 'SELECT change_seq FROM runners WHERE id = ?',
+  changedNotes:
+    `SELECT ${NOTE_WITH_PLAY_COLUMNS} FROM notes n JOIN links l ON l.id = n.link_id ${PLAY_JOIN} ` +
+    'WHERE l.runner_id = ? AND n.change_seq > ? AND n.change_seq <= ? ORDER BY n.received_at, n.id',
+  removedNotes: 'SELECT note_id FROM note_removals WHERE runner_id = ? AND change_seq > ? AND change_seq <= ? ORDER BY change_seq',
+  recordRemoval:
+    'INSERT INTO note_removals (note_id, runner_id, change_seq, removed_at) ' +
+    'SELECT n.id, l.runner_id, r.change_seq, ? FROM notes n JOIN links l ON l.id = n.link_id JOIN runners r ON r.id = l.runner_id WHERE n.id = ?',
+  /** Children first, so foreign keys hold at every step; a share of this one note goes with it. */
+  deleteNote: [
+    'DELETE FROM note_plays WHERE note_id = ?',
+    'DELETE FROM jobs WHERE note_id = ?',
+    'DELETE FROM shares WHERE note_id = ?',
+    'DELETE FROM notes WHERE id = ? RETURNING id, original_key, converted_key',
+  ],
+  removedFrom: 'SELECT runner_id FROM note_removals WHERE note_id = ?',
+} as const;
 
-export function createNoteStore(sql: SqlDriver): NoteStore {
+/**
+ * The note, its conversion job and its change for the runner's app, in one transaction (or inside
+ * the caller's: the quota store takes a note in the transaction that counts it). False if the id was taken.
+ */
+export function insertNote(sql: SqlDriver, n: NewNote): Promise<boolean> {
+  return sql.transaction(async (tx) => {
+    const inserted = await tx.run(SQL.insert, [n.id, n.linkId, n.marker, n.from, n.contentType, n.bytes, n.sha256, n.originalKey, n.receivedAt, n.id]);
+    if (inserted === 0) return false;
+    await tx.run(...enqueueJob(n.id, n.receivedAt));
+    for (const statement of noteChanged(n.id)) await tx.all(...statement);
+    return true;
+  });
+}
+
+export function createNoteStore(db: Database): NoteStore {
   return {
     async find(id) {
-      const [row] = await sql.all(FIND_NOTE, [id]);
+      const [row] = await db.all(SQL.find, [id]);
       return row && toNote(row);
     },
-    insert(n) {
-      return sql.transaction(async (tx) => {
-        const inserted = await tx.run(INSERT_NOTE, [n.id, n.linkId, n.marker, n.from, n.contentType, n.bytes, n.sha256, n.originalKey, n.receivedAt]);
-        if (inserted === 0) return false;
-        await tx.run(...enqueueJob(n.id, n.receivedAt));
-        return true;
+    insert: (n) => insertNote(db, n),
+    async ofLink(linkId) {
+      return (await db.all(SQL.ofLink, [linkId])).map(toNote);
+    },
+
+    async latestChange(runnerId) {
+      const [row] = await db.all(SQL.latestChange, [runnerId]);
+      return row && Number(row.change_seq);
+    },
+    async changesSince(runnerId, after) {
+      // The latest number first: every change up to it is committed (the counter's row lock
+      // orders them), so reading up to it misses nothing and the next ask starts right after.
+      const [row] = await db.all(SQL.latestChange, [runnerId]);
+      const seq = row ? Number(row.change_seq) : 0;
+      if (seq <= after) return { seq, notes: [], removed: [] };
+      const notes = (await db.all(SQL.changedNotes, [runnerId, after, seq])).map(toEntryNote);
+      const removed = (await db.all(SQL.removedNotes, [runnerId, after, seq])).map((r) => String(r.note_id));
+      return { seq, notes, removed };
+    },
+    remove(noteId, now) {
+      return db.transaction(async (tx) => {
+        if (!(await tx.all(SQL.find, [noteId]))[0]) return undefined;
+        await tx.all(...bumpRunnerOfNote(noteId));
+        await tx.run(SQL.recordRemoval, [now, noteId]);
+        await tx.all(...signalRunnerOfNote(noteId));
+        let deleted: BlobKeys | undefined;
+        for (const statement of SQL.deleteNote) {
+          const [row] = await tx.all(statement, [noteId]);
+          if (row) deleted = toBlobKeys(row);
+        }
+        return deleted;
       });
     },
-    async ofLink(linkId) {
-      return (await sql.all(LIST_NOTES, [linkId])).map(toNote);
+    async removedFrom(noteId) {
+      const [row] = await db.all(SQL.removedFrom, [noteId]);
+      return row && String(row.runner_id);
+    },
+    listenForChanges(onChange, onGap) {
+      return db.listen(NOTE_CHANGES_CHANNEL, onChange, onGap);
     },
   };
 }

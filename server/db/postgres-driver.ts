@@ -40,6 +40,49 @@ function clientDriver(client: pg.PoolClient): SqlDriver {
   return tx;
 }
 
+const RELISTEN_DELAY_MS = 1_000;
+
+/**
+ * LISTEN on a connection of its own (a pooled one would go back to the pool and stop hearing).
+ * A lost connection is opened again until it works; `onGap` then tells the listener it may have
+ * missed signals meanwhile.
+ */
+async function listenOn(connectionString: string, channel: string, onSignal: (payload: string) => void, onGap?: () => void) {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString });
+    c.on('notification', (msg) => {
+      if (msg.channel === channel) onSignal(msg.payload ?? '');
+    });
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
+    await c.connect();
+    await c.query(`LISTEN ${channel}`);
+    client = c;
+  };
+  const lost = (c: pg.Client) => {
+    if (stopped || client !== c) return;
+    client = undefined;
+    c.end().catch(() => {});
+    const again = () => {
+      retry = setTimeout(() => {
+        if (stopped) return;
+        connect().then(() => onGap?.(), again);
+      }, RELISTEN_DELAY_MS);
+    };
+    again();
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
+  };
+}
+
 export function openPostgres(connectionString: string): Database {
   const pool = new pg.Pool({ connectionString, max: 10 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
@@ -71,6 +114,7 @@ export function openPostgres(connectionString: string): Database {
         await tx.all('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
         return work(tx);
       }),
+    listen: (channel, onSignal, onGap) => listenOn(connectionString, channel, onSignal, onGap),
     close: () => pool.end(),
   };
 }

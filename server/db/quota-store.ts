@@ -1,9 +1,11 @@
 /**
- * Owns the quota rows of migrations 3 and 5: reservations of room on a link while a note streams
- * in, and the uploads each address started in the last window. Every limit is decided by the
- * database, so several servers on one database share it. Times are epoch milliseconds.
+ * Owns the quota rows of migrations 3, 5 and 7: reservations of room on a link while a resumable
+ * upload is unfinished, and the notes each address started in the last window. Every limit is
+ * decided by the database, so several servers on one database share it. Times are epoch milliseconds.
  */
 import type { SqlDriver } from './driver.js';
+import { insertNote } from './note-store.js';
+import type { NewNote } from './types.js';
 
 export interface LinkUsage {
   /** Stored notes plus live reservations. */
@@ -25,50 +27,84 @@ export interface NoteReservation {
 }
 
 export interface AddressCount {
+  /** The address as the limits group it (server/notes/address-key.ts). */
   address: string;
   now: number;
-  /** Uploads started after this time count: now minus the window. */
+  /** Notes started after this time count: now minus the window. */
   since: number;
   max: number;
 }
 
 export interface Admission {
-  /** False when the address had already started `max` uploads since `since` (this one is not counted). */
+  /** False when the address had already started `max` other notes since `since` (this one is not counted). */
   addressAdmitted: boolean;
   /** False when the link had no room; when true, a reservation with the given id now holds it. */
   roomHeld: boolean;
 }
 
+/** What the limits say of a note before its bytes are read: nothing is counted or held. */
+export interface Outlook {
+  /** The address has started its budget of other notes in the window. */
+  addressSpent: boolean;
+  usage: LinkUsage;
+}
+
+/** The limits a whole note is taken under, checked in the transaction that stores it. */
+export interface NoteLimits {
+  count: AddressCount;
+  maxNotes: number;
+  maxBytes: number;
+}
+
+/** How taking a note ended: stored, already there (another request stored this id), or refused by a limit. */
+export type Taken = 'stored' | 'exists' | 'address' | 'link_notes' | 'link_bytes';
+
 export interface QuotaStore {
   /**
-   * In one transaction: counts an upload from the address, and holds room for one note on the
-   * link unless stored notes plus live reservations would pass either limit. Exact: reservations
-   * of one link are serialised by a lock row, so racing uploads on any number of servers never
-   * overshoot. A reservation stops counting once its note is stored, so a stored note needs no
-   * release; a failed one does (releaseNote).
+   * For a resumable upload's creation, in one transaction: counts the note against the address,
+   * and holds room for it on the link unless stored notes plus live reservations would pass either
+   * limit. Exact: admissions of one address, and of one link, are serialised by lock rows, so
+   * racing uploads on any number of servers never overshoot. The reservation goes when the note is
+   * stored (take), or with releaseNote when the upload fails.
    */
   admit(count: AddressCount, reservation: NoteReservation): Promise<Admission>;
+  /** Before a whole note's bytes are read: would the limits refuse a note of `room.bytes` now? Reads only. */
+  outlook(count: AddressCount, linkId: string, noteId: string, room: { bytes: number; maxNotes: number; maxBytes: number }): Promise<Outlook>;
+  /**
+   * Stores the note with its conversion job in one transaction. With `limits` (a whole note), the
+   * address and the link are checked and the note counted in that same transaction, serialised as
+   * admit's are; without (a resumable upload, admitted at creation), its reservation goes instead.
+   * Every note must come in here, not through notes.insert alone: the link's bound counts on it.
+   */
+  take(note: NewNote, limits?: NoteLimits): Promise<Taken>;
   /** Frees the room of an upload that failed or was refused. */
   releaseNote(id: string): Promise<void>;
   usage(linkId: string, now: number): Promise<LinkUsage>;
   /**
-   * The start time of the address's `max`-th latest upload after `since`: once that one leaves
-   * the window the address has room again. Undefined when it has room now.
+   * The start time of the address's `max`-th latest note after `since`: once that one leaves the
+   * window the address has room again. Undefined when it has room now.
    */
   limitingStart(address: string, since: number, max: number): Promise<number | undefined>;
-  /** Removes expired reservations, and address uploads (and idle address locks) from before `startedBefore`. */
+  /** Removes expired reservations, and address starts (and idle address locks) from before `startedBefore`. */
   prune(now: number, startedBefore: number): Promise<void>;
 }
 
 // A reservation whose note is already stored is not counted: between the note's insert and the
-// reservation's release the note would otherwise count twice and refuse a note that fits.
+// reservation's release the note would otherwise count twice and refuse a note that fits. Nor is
+// the note's own (a whole PUT of a note whose resumable upload is unfinished).
 const LIVE_RESERVATIONS =
-  'FROM upload_reservations r WHERE r.link_id = ? AND r.expires_at > ? ' +
+  'FROM upload_reservations r WHERE r.link_id = ? AND r.expires_at > ? AND r.note_id <> ? ' +
   'AND NOT EXISTS (SELECT 1 FROM notes n WHERE n.id = r.note_id AND n.link_id = r.link_id)';
-const USAGE = {
-  notes: `(SELECT COUNT(*) FROM notes WHERE link_id = ?) + (SELECT COUNT(*) ${LIVE_RESERVATIONS})`,
-  bytes: `(SELECT COALESCE(SUM(bytes), 0) FROM notes WHERE link_id = ?) + (SELECT COALESCE(SUM(r.bytes), 0) ${LIVE_RESERVATIONS})`,
-};
+// The link's stored notes and live reservations, each counted and summed in one pass over an index
+// (notes_by_link_bytes): the cost grows with the notes a link holds (LINK_MAX_NOTES), never past it.
+const USAGE =
+  '(SELECT stored.notes + held.notes AS notes, stored.bytes + held.bytes AS bytes FROM ' +
+  '(SELECT COUNT(*) AS notes, COALESCE(SUM(bytes), 0) AS bytes FROM notes WHERE link_id = ?) AS stored, ' +
+  `(SELECT COUNT(*) AS notes, COALESCE(SUM(r.bytes), 0) AS bytes ${LIVE_RESERVATIONS}) AS held) AS u`;
+const usageParams = (linkId: string, now: number, noteId: string) => [linkId, linkId, now, noteId];
+// Counted no further than the budget, so a venue's thousand starts are not read on every note.
+const STARTED = '(SELECT COUNT(*) FROM (SELECT 1 FROM address_upload_starts WHERE address = ? AND started_at > ? LIMIT ?) AS w)';
+const COUNTED = 'SELECT 1 FROM address_upload_starts WHERE address = ? AND note_id = ?';
 
 const SQL = {
   // In PostgreSQL the upsert holds the link's lock row until commit; the next statement of the
@@ -79,17 +115,36 @@ const SQL = {
     'ON CONFLICT (link_id) DO UPDATE SET touched_at = excluded.touched_at',
   reserve:
     'INSERT INTO upload_reservations (id, link_id, note_id, bytes, expires_at) SELECT ?, ?, ?, ?, ? ' +
-    `WHERE ${USAGE.notes} < ? AND ${USAGE.bytes} + ? <= ? RETURNING id`,
+    `FROM ${USAGE} WHERE u.notes < ? AND u.bytes + ? <= ? RETURNING id`,
   release: 'DELETE FROM upload_reservations WHERE id = ?',
-  usage: `SELECT ${USAGE.notes} AS notes, ${USAGE.bytes} AS bytes`,
+  releaseOfNote: 'DELETE FROM upload_reservations WHERE note_id = ?',
+  usage: `SELECT u.notes, u.bytes FROM ${USAGE}`,
+  outlook: `SELECT ${STARTED} AS started, CASE WHEN EXISTS (${COUNTED}) THEN 1 ELSE 0 END AS counted, u.notes, u.bytes FROM ${USAGE}`,
   // The address's lock row serialises its admissions as link_quota_locks does a link's. Taken
   // before the link's lock in every transaction, so two admissions never wait on each other in turn.
   lockAddress:
     'INSERT INTO address_quota_locks (address, touched_at) VALUES (?, ?) ' +
     'ON CONFLICT (address) DO UPDATE SET touched_at = excluded.touched_at',
-  countUpload:
-    'INSERT INTO address_upload_starts (address, started_at) SELECT ?, ? ' +
-    'WHERE (SELECT COUNT(*) FROM address_upload_starts WHERE address = ? AND started_at > ?) < ? RETURNING started_at',
+  // A note the address already started (a retry, a resumable upload's completion) is admitted
+  // without counting again: the budget counts people's notes, not a bad network's attempts.
+  counted: COUNTED,
+  countNote:
+    'INSERT INTO address_upload_starts (address, note_id, started_at) SELECT ?, ?, ? ' +
+    `WHERE NOT EXISTS (${COUNTED}) AND ${STARTED} < ? RETURNING started_at`,
+  // Each lock row also carries an upper bound of what it limits, raised by every note taken here:
+  // while the bound is under the limit the truth is too, so only a bound at the limit (or unknown,
+  // NULL) is counted afresh. Deleted notes and starts leaving the window only make it loose.
+  boundOfAddress: 'SELECT started FROM address_quota_locks WHERE address = ?',
+  boundOfLink: 'SELECT notes, bytes FROM link_quota_locks WHERE link_id = ?',
+  startedExactly: `SELECT ${STARTED} AS started`,
+  storedExactly: 'SELECT COUNT(*) AS notes, COALESCE(SUM(bytes), 0) AS bytes FROM notes WHERE link_id = ?',
+  held: `SELECT COUNT(*) AS notes, COALESCE(SUM(r.bytes), 0) AS bytes ${LIVE_RESERVATIONS}`,
+  setAddressBound: 'UPDATE address_quota_locks SET started = ? WHERE address = ?',
+  // admit counts starts without keeping the bound: it is forgotten, and counted afresh next time.
+  forgetAddressBound: 'UPDATE address_quota_locks SET started = NULL WHERE address = ?',
+  setLinkBound: 'UPDATE link_quota_locks SET notes = ?, bytes = ? WHERE link_id = ?',
+  raiseLinkBound: 'UPDATE link_quota_locks SET notes = notes + 1, bytes = bytes + ? WHERE link_id = ? AND notes IS NOT NULL',
+  countStart: 'INSERT INTO address_upload_starts (address, note_id, started_at) VALUES (?, ?, ?)',
   nthLatestStart:
     'SELECT started_at FROM address_upload_starts WHERE address = ? AND started_at > ? ORDER BY started_at DESC LIMIT 1 OFFSET ?',
   pruneReservations: 'DELETE FROM upload_reservations WHERE expires_at <= ?',
@@ -97,22 +152,87 @@ const SQL = {
   pruneAddressLocks: 'DELETE FROM address_quota_locks WHERE touched_at <= ?',
 } as const;
 
+const countParams = (c: AddressCount, noteId: string) => [c.address, noteId, c.now, c.address, noteId, c.address, c.since, c.max, c.max];
+
+/**
+ * A whole note's limits inside the transaction that stores it: both locks first, address then link
+ * (admit's order), then the bounds, counted afresh only at the limit. Counts the note against its
+ * address when both pass; writes nothing else but fresher bounds when one refuses.
+ */
+async function checkLimits(tx: SqlDriver, note: NewNote, { count, maxNotes, maxBytes }: NoteLimits): Promise<Taken | undefined> {
+  await tx.run(SQL.lockAddress, [count.address, count.now]);
+  await tx.run(SQL.lockLink, [note.linkId, count.now]);
+  const counted = (await tx.all(SQL.counted, [count.address, note.id])).length > 0;
+  let started = 0;
+  if (!counted) {
+    const [bound] = await tx.all(SQL.boundOfAddress, [count.address]);
+    started = bound?.started == null ? count.max : Number(bound.started);
+    if (started >= count.max) {
+      const [exact] = await tx.all(SQL.startedExactly, [count.address, count.since, count.max]);
+      started = Number(exact?.started ?? 0);
+      await tx.run(SQL.setAddressBound, [started, count.address]);
+      if (started >= count.max) return 'address';
+    }
+  }
+  const [held] = await tx.all(SQL.held, [note.linkId, count.now, note.id]);
+  const fits = (s: LinkUsage) => s.notes + Number(held?.notes ?? 0) < maxNotes && s.bytes + Number(held?.bytes ?? 0) + note.bytes <= maxBytes;
+  const [bound] = await tx.all(SQL.boundOfLink, [note.linkId]);
+  if (bound?.notes == null || !fits({ notes: Number(bound.notes), bytes: Number(bound.bytes) })) {
+    const [exact] = await tx.all(SQL.storedExactly, [note.linkId]);
+    const stored = { notes: Number(exact?.notes ?? 0), bytes: Number(exact?.bytes ?? 0) };
+    await tx.run(SQL.setLinkBound, [stored.notes, stored.bytes, note.linkId]);
+    if (!fits(stored)) return stored.notes + Number(held?.notes ?? 0) >= maxNotes ? 'link_notes' : 'link_bytes';
+  }
+  if (!counted) {
+    await tx.run(SQL.countStart, [count.address, note.id, count.now]);
+    await tx.run(SQL.setAddressBound, [started + 1, count.address]);
+  }
+  return undefined;
+}
+
 export function createQuotaStore(sql: SqlDriver): QuotaStore {
   return {
     async admit(count, r) {
-      const [, counted, , reserved] = await sql.batch([
+      const [, already, counted, , , reserved] = await sql.batch([
         [SQL.lockAddress, [count.address, count.now]],
-        [SQL.countUpload, [count.address, count.now, count.address, count.since, count.max]],
+        [SQL.counted, [count.address, r.noteId]],
+        [SQL.countNote, countParams(count, r.noteId)],
+        [SQL.forgetAddressBound, [count.address]],
         [SQL.lockLink, [r.linkId, r.now]],
-        [SQL.reserve, [r.id, r.linkId, r.noteId, r.bytes, r.expiresAt, r.linkId, r.linkId, r.now, r.maxNotes, r.linkId, r.linkId, r.now, r.bytes, r.maxBytes]],
+        [SQL.reserve, [r.id, r.linkId, r.noteId, r.bytes, r.expiresAt, ...usageParams(r.linkId, r.now, r.noteId), r.maxNotes, r.bytes, r.maxBytes]],
       ]);
-      return { addressAdmitted: (counted ?? []).length === 1, roomHeld: (reserved ?? []).length === 1 };
+      return { addressAdmitted: (already ?? []).length + (counted ?? []).length > 0, roomHeld: (reserved ?? []).length === 1 };
+    },
+    async outlook(count, linkId, noteId, room) {
+      // The bounds first: a note that fits under them fits; one that does not is counted exactly.
+      const [address] = await sql.all(SQL.boundOfAddress, [count.address]);
+      const [link] = await sql.all(SQL.boundOfLink, [linkId]);
+      if (address?.started != null && Number(address.started) < count.max && link?.notes != null
+        && Number(link.notes) < room.maxNotes && Number(link.bytes) + room.bytes <= room.maxBytes) {
+        return { addressSpent: false, usage: { notes: Number(link.notes), bytes: Number(link.bytes) } };
+      }
+      const [row] = await sql.all(SQL.outlook, [count.address, count.since, count.max, count.address, noteId, ...usageParams(linkId, count.now, noteId)]);
+      return {
+        addressSpent: Number(row?.counted ?? 0) === 0 && Number(row?.started ?? 0) >= count.max,
+        usage: { notes: Number(row?.notes ?? 0), bytes: Number(row?.bytes ?? 0) },
+      };
+    },
+    take(note, limits) {
+      return sql.transaction(async (tx) => {
+        const refused = limits && (await checkLimits(tx, note, limits));
+        if (refused) return refused;
+        const stored = await insertNote(tx, note);
+        if (!stored) return 'exists';
+        await tx.run(SQL.raiseLinkBound, [note.bytes, note.linkId]);
+        await tx.run(SQL.releaseOfNote, [note.id]);
+        return 'stored';
+      });
     },
     async releaseNote(id) {
       await sql.run(SQL.release, [id]);
     },
     async usage(linkId, now) {
-      const [row] = await sql.all(SQL.usage, [linkId, linkId, now, linkId, linkId, now]);
+      const [row] = await sql.all(SQL.usage, usageParams(linkId, now, ''));
       return { notes: Number(row?.notes ?? 0), bytes: Number(row?.bytes ?? 0) };
     },
     async limitingStart(address, since, max) {

@@ -13,6 +13,7 @@ import { migrate } from './migrate.js';
 import { createNoteStore, type NoteStore } from './note-store.js';
 import { createOpsStore, type OpsStore } from './ops-store.js';
 import { createPlayStore, type PlayStore } from './play-store.js';
+import { createProgressStore, type ProgressStore } from './progress-store.js';
 import { createQuotaStore, type QuotaStore } from './quota-store.js';
 import { createRaceStore, type RaceStore } from './race-store.js';
 import { createRefreshStore, type RefreshStore } from './refresh-store.js';
@@ -21,7 +22,7 @@ import { createUploadStore, type UploadStore } from './upload-store.js';
 
 export type * from './types.js';
 export type {
-  AccountStore, BlobRefStore, DeletionStore, EntryStore, JobStore, LinkStore, NoteStore, OpsStore, PlayStore, QuotaStore, RaceStore,
+  AccountStore, BlobRefStore, DeletionStore, EntryStore, JobStore, LinkStore, NoteStore, OpsStore, PlayStore, ProgressStore, QuotaStore, RaceStore,
   RefreshStore, ShareStore, UploadStore,
 };
 
@@ -53,6 +54,8 @@ export interface Repository {
   blobRefs: BlobRefStore;
   /** Unfinished resumable uploads (offsets, parts, append leases), on the same connection. */
   uploads: UploadStore;
+  /** Progress a runner shares on race day: distance along the course and markers passed, never coordinates (migration 10). */
+  progress: ProgressStore;
   /** Creates the tables when missing and seeds the races. Safe to run on every start. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -74,6 +77,7 @@ export function createRepository(db: Database): Repository {
     refresh: createRefreshStore(db),
     blobRefs: createBlobRefStore(db),
     uploads: createUploadStore(db),
+    progress: createProgressStore(db),
     migrate: () => migrate(db),
     close: () => db.close(),
   };

@@ -1,6 +1,7 @@
 /** Maps raw rows (either driver) to the domain types; column names are known only here and in the SQL. */
+import { markersFor } from '../../src/shared/markers.js';
 import type { DistanceUnit } from '../../src/shared/races.js';
-import type { Account, BlobKeys, Entry, EntryNote, LinkView, NoteRow, NoteStatus, RaceRow, Row, Share } from './types.js';
+import type { Account, BlobKeys, Entry, EntryNote, LinkView, NoteRow, NoteStatus, Race, RaceRow, Row, Share, StoredCourse } from './types.js';
 
 const str = (v: unknown): string => String(v);
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
@@ -12,7 +13,24 @@ export const toRace = (r: Row): RaceRow => ({
   name: str(r.name),
   date: str(r.race_date),
   units: str(r.units).split(',') as DistanceUnit[],
+  timezone: str(r.time_zone),
+  start: str(r.local_start),
+  startsAt: str(r.starts_at),
 });
+
+/** A catalogue row: the race, with its markers placed where course_markers (JSON) has their points. */
+export function toCataloguedRace(r: Row): Race {
+  const race = toRace(r);
+  const points = new Map((r.course_markers ? (JSON.parse(str(r.course_markers)) as StoredCourse['markers']) : []).map((p) => [p.id, p]));
+  return {
+    ...race,
+    hasCourse: r.course_markers !== null && r.course_markers !== undefined,
+    markers: markersFor(race.units).map((m) => {
+      const point = points.get(m.id);
+      return point ? { ...m, lat: point.lat, lon: point.lon } : m;
+    }),
+  };
+}
 
 export const toLink = (r: Row): LinkView => ({
   linkId: str(r.link_id),

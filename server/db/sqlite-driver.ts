@@ -3,6 +3,7 @@
  * power loss. One connection, so transactions take turns: while one is open every other call
  * waits, and transactions asked for in the same turn of the event loop share one commit.
  */
+import { EventEmitter } from 'node:events';
 import BetterSqlite3 from 'better-sqlite3';
 import { runBatch, type Database, type SqlDriver } from './driver.js';
 import type { Row } from './types.js';
@@ -22,12 +23,33 @@ export function openSqlite(file: string): Database {
   db.pragma('foreign_keys = ON');
   // The CLI and the server may open the same file; wait for a lock instead of failing.
   db.pragma('busy_timeout = 5000');
+  // pg_notify for the SQL both databases share (./note-change-sql.ts): an event in this process,
+  // sent a turn later so no listener runs inside a statement. A reader it wakes waits for the open
+  // transaction like any other, so it reads what that transaction committed.
+  const signals = new EventEmitter();
+  signals.setMaxListeners(0);
+  db.function('pg_notify', { deterministic: false }, (channel: unknown, payload: unknown) => {
+    setImmediate(() => signals.emit(String(channel), String(payload)));
+    return null;
+  });
 
+  // Each statement compiled once: compiling the limit checks on every note cost as much as running them.
+  // Our SQL is a fixed set of strings; the cap only guards against a caller that builds them.
+  const prepared = new Map<string, BetterSqlite3.Statement>();
+  const prepare = (sql: string): BetterSqlite3.Statement => {
+    let statement = prepared.get(sql);
+    if (!statement) {
+      if (prepared.size >= 500) prepared.clear();
+      statement = db.prepare(sql);
+      prepared.set(sql, statement);
+    }
+    return statement;
+  };
   const allNow = (sql: string, params: unknown[] = []): Row[] => {
-    const statement = db.prepare(sql);
+    const statement = prepare(sql);
     return statement.reader ? (statement.all(...params) as Row[]) : (statement.run(...params), []);
   };
-  const runNow = (sql: string, params: unknown[] = []): number => db.prepare(sql).run(...params).changes;
+  const runNow = (sql: string, params: unknown[] = []): number => prepare(sql).run(...params).changes;
 
   // better-sqlite3 is synchronous, but a transaction's work is async: without this turn-taking,
   // another request's statement could run inside it and be rolled back with it.
@@ -123,6 +145,11 @@ export function openSqlite(file: string): Database {
     transaction,
     // BEGIN IMMEDIATE takes the file's write lock first: a second process waits (busy_timeout).
     exclusive: transaction,
+    async listen(channel, onSignal) {
+      const listener = (payload: string) => onSignal(payload);
+      signals.on(channel, listener);
+      return async () => void signals.off(channel, listener);
+    },
     async close() {
       while (held || waiting.length > 0) await (held ?? new Promise((resolve) => setImmediate(resolve)));
       db.close();

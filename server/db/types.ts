@@ -2,6 +2,8 @@
  * The data layer's vocabulary: the raw row either database returns and the domain types the
  * stores hand out. A leaf module: it imports nothing from the stores, so anything may import it.
  */
+import type { Position } from 'geojson';
+import type { Marker } from '../../src/shared/markers.js';
 import type { DistanceUnit } from '../../src/shared/races.js';
 
 /** One row as a driver returns it: column name to value (pg gives BIGINT as a string). */
@@ -12,8 +14,47 @@ export type NoteStatus = 'received' | 'converted' | 'failed';
 export interface RaceRow {
   id: string;
   name: string;
+  /** Race day, local to the race (YYYY-MM-DD). */
   date: string;
   units: DistanceUnit[];
+  /** The city's IANA time zone. */
+  timezone: string;
+  /** Local start time, HH:MM on a 24-hour clock. */
+  start: string;
+  /** The start as an instant, ISO 8601 in UTC (raceClock.raceStartsAt of the three above). */
+  startsAt: string;
+}
+
+/** A marker of a race; with its point on the ground once the race has a course. */
+export interface RaceMarker extends Marker {
+  lat?: number;
+  lon?: number;
+}
+
+/** A race of the catalogue as listed: its markers, placed when it has a course. */
+export interface Race extends RaceRow {
+  hasCourse: boolean;
+  markers: RaceMarker[];
+}
+
+/** A course ready to store: the whole track, the app's copy, its length and each marker's point. */
+export interface StoredCourse {
+  line: Position[];
+  lengthMeters: number;
+  markers: Array<{ id: string; lat: number; lon: number }>;
+  app: { json: string; etag: string };
+}
+
+export interface NewRace extends Omit<RaceRow, 'startsAt'> {
+  course?: StoredCourse;
+}
+
+/** What the runner's app and the position snapping read: the whole track, lon/lat as GeoJSON, and placed markers. */
+export interface RaceCourse {
+  line: Array<[lon: number, lat: number]>;
+  /** The app course's strong ETag (quotes included): it changes whenever the course does. */
+  etag: string;
+  markers: Array<Marker & { lat: number; lon: number }>;
 }
 
 export interface LinkView {
@@ -53,6 +94,8 @@ export interface NoteRow extends NewNote {
 export interface ClaimedJob {
   noteId: string;
   attempts: number;
+  /** Names this claim: renewing and recording the result match only while the job is still this claim's. */
+  owner: string;
 }
 
 export interface Account {

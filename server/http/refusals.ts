@@ -26,6 +26,8 @@ export const refusal = {
   /** The recorder makes note ids itself, so a malformed one is a broken request, not a missing note. */
   invalid_note_id: () => new ApiProblem(400, 'invalid_note_id', 'The note id must be a UUID made by the recorder.'),
   note_not_found: () => new ApiProblem(404, 'note_not_found', 'This note was not found.'),
+  /** The runner removed the note (DELETE /api/notes/:id); its id never becomes a note again. */
+  note_removed: () => new ApiProblem(410, 'note_removed', 'The runner removed this note, so it will not be sent again.'),
   /** `what`: the method and path nothing answers; without it, a path parameter that names nothing. */
   not_found: (what?: string) =>
     new ApiProblem(404, 'not_found', what ? `There is nothing at ${what}.` : 'This was not found. The link may be incomplete.'),
@@ -109,3 +111,48 @@ export const refusal = {
 
 /** Whether `err` is the refusal `code`: for the few places that answer one refusal differently. */
 export const isRefusal = (err: unknown, code: RecorderRefusal): err is ApiProblem => err instanceof ApiProblem && err.code === code;
+
+/**
+ * Refusals only the runner's app meets (its sync requests), so not in the recorder's list above
+ * and without recorder translations: the app words them itself by code.
+ */
+export const runnerRefusal = {
+  /** The app starts over with the full list (no `after`) and keeps the cursor that answer carries. */
+  invalid_cursor: () =>
+    new ApiProblem(400, 'invalid_cursor', 'This sync cursor is not one of this entry’s. Fetch the whole list again and use the cursor it carries.'),
+  cursor_required: () =>
+    new ApiProblem(400, 'cursor_required', 'wait is only for a sync request: add after=<cursor> from an earlier answer.'),
+  /** This server holds as many sync requests as it may: ask again after the pause, perhaps reaching another server. */
+  sync_busy: (retryAfterSeconds: number) =>
+    new ApiProblem(503, 'sync_busy', 'This server is holding as many sync requests as it can. Please ask again in a moment.', {
+      'retry-after': String(retryAfterSeconds),
+    }),
+} as const;
+
+/**
+ * Refusals of the race catalogue's routes, which only the runner's app meets (a recorder's notes
+ * are taken for any race, a race that is over included): no recorder catalogue keys.
+ */
+// The defaults are for the contract (server/http/contract.ts), which reads status and code by calling with no values.
+export const raceRefusal = {
+  race_over: (race: { name: string; date: string } = { name: 'race', date: 'its date' }) =>
+    new ApiProblem(400, 'race_over', `The ${race.name} (${race.date}) is over, so it can no longer be entered. Choose a race that has not finished yet.`),
+  race_not_found: () => new ApiProblem(404, 'race_not_found', 'We don’t have that race. Pick one from the list of races.'),
+  no_course: (race: { name: string } = { name: 'race' }) =>
+    new ApiProblem(404, 'no_course', `We don’t have the course of the ${race.name} yet: its markers are known by their distance only. Ask again closer to race day.`),
+} satisfies Record<string, (...args: never[]) => ApiProblem>;
+
+/**
+ * Refusals only the runner's app meets (race-day progress, issue 19): the recorder never calls these
+ * routes, so they are not in RECORDER_REFUSALS and need no catalogue keys. Status, code and sentence here too.
+ */
+export const appRefusal = {
+  race_not_live: (race: string, when: 'upcoming' | 'past') =>
+    new ApiProblem(409, 'race_not_live', when === 'upcoming'
+      ? `The ${race} has not started yet. Positions are taken only while the race is on.`
+      : `The ${race} is over. Positions are taken only while the race is on, for 8 hours from its start.`),
+  progress_not_shared: () =>
+    new ApiProblem(409, 'progress_not_shared', 'Sharing your progress is off for this race. Turn it on before positions are sent.'),
+  no_course: (race: string) =>
+    new ApiProblem(409, 'no_course', `We don't have the course of the ${race} yet, so positions can't be placed on it.`),
+} satisfies Record<string, (...args: never[]) => ApiProblem>;

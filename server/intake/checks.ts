@@ -61,13 +61,20 @@ export async function checkNote(repo: Pick<Repository, 'notes'>, request: NoteRe
   return { noteId, linkId: link.linkId, marker, sha256, contentType, from, existing: await repo.notes.find(noteId) };
 }
 
+/** The room a note asks for: as much as it declared, the per-note cap when it did not. */
+const roomFor = (declared: number | undefined) => Math.min(declared ?? MAX_NOTE_BYTES, MAX_NOTE_BYTES);
+
 /**
- * Counts the note against its address and holds room for it on its link (429 past either limit),
- * as much room as it declared, the per-note cap when it did not. Resolves to what frees the room
- * if the note then fails; a stored note counts itself. `holdMs`: how long the room stays held if
- * nobody frees it (an unfinished resumable upload holds it until it expires).
+ * A resumable upload's creation: counts the note against its address and holds room for it on its
+ * link (429 past either limit). Resolves to what frees the room if the upload then fails; a stored
+ * note counts itself. `holdMs`: how long the room stays held if nobody frees it (an unfinished
+ * upload holds it until it expires).
  */
 export function holdRoom(quota: UploadQuota, address: string, link: LinkView, note: Pick<CheckedNote, 'linkId' | 'noteId'>, declared: number | undefined, holdMs?: number) {
-  const bytes = Math.min(declared ?? MAX_NOTE_BYTES, MAX_NOTE_BYTES);
-  return quota.admit(address, { linkId: note.linkId, noteId: note.noteId, runnerName: link.runnerName }, bytes, holdMs);
+  return quota.admit(address, { linkId: note.linkId, noteId: note.noteId, runnerName: link.runnerName }, roomFor(declared), holdMs);
+}
+
+/** A whole note, before its bytes are read: the 429 a limit already reached gives. It is counted as it is stored (./commit.ts). */
+export function checkRoom(quota: UploadQuota, address: string, link: LinkView, note: Pick<CheckedNote, 'linkId' | 'noteId'>, declared: number | undefined) {
+  return quota.precheck(address, { linkId: note.linkId, noteId: note.noteId, runnerName: link.runnerName }, roomFor(declared));
 }

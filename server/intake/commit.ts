@@ -1,16 +1,21 @@
 /**
  * Committing a note, whichever way its bytes came: the stored bytes checked against the digest the
- * sender declared, then the row and its conversion job inserted exactly once. Two requests racing
- * with one note end as one note: the loser drops its copy and answers as a retry would.
+ * sender declared, then the row and its conversion job inserted exactly once, in the transaction
+ * that checks and counts a whole note's limits (../notes/quota.ts). Two requests racing with one
+ * note end as one note: the loser drops its copy and answers as a retry would.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { NoteReceipt } from '../../src/shared/api.js';
 import type { NewNote, NoteRow, Repository } from '../db/repository.js';
+import { ApiProblem } from '../http/problem.js';
 import { refusal } from '../http/refusals.js';
+import type { UploadQuota } from '../notes/quota.js';
 import type { CheckedNote } from './checks.js';
 
 export interface CommitDeps {
   repo: Pick<Repository, 'notes'>;
+  /** Stores the note, checking and counting a whole note's limits in the same transaction. */
+  quota: Pick<UploadQuota, 'take'>;
   log: FastifyBaseLogger;
   /** Called after a new note is committed, to wake the conversion worker. */
   onAccepted: () => void;
@@ -44,6 +49,8 @@ export interface ArrivedNote {
   refusalHeaders?: Record<string, string>;
   /** What the log line adds about how the note came (its container, its parts). */
   logFields?: Record<string, unknown>;
+  /** A whole note is counted as it is stored: its sender's address, and the runner its refusal names. Absent for a resumable upload, counted at its creation. */
+  limits?: { address: string; runnerName: string };
 }
 
 /** Resolves to the note's receipt, or the first one's when another request stored it first. */
@@ -64,10 +71,19 @@ export async function commitNote(deps: CommitDeps, arrived: ArrivedNote): Promis
     originalKey: stored.key,
     receivedAt: new Date().toISOString(),
   };
-  if (!(await deps.repo.notes.insert(note))) {
+  let inserted: boolean;
+  try {
+    inserted = await deps.quota.take(note, arrived.limits?.runnerName ?? '', arrived.limits?.address);
+  } catch (err) {
+    // Refused by a limit: the bytes go. Any other failure keeps an upload's parts for its retry.
+    if (err instanceof ApiProblem) await arrived.discard();
+    throw err;
+  }
+  if (!inserted) {
     await arrived.discard();
     const winner = await deps.repo.notes.find(note.id);
-    if (!winner) throw new Error(`note ${note.id} was neither inserted nor found`);
+    // Neither inserted nor there: the runner removed a note of this id (issue 19).
+    if (!winner) throw refusal.note_removed();
     return answerForExisting(winner, note.linkId, note.sha256);
   }
   await arrived.committed?.();

@@ -1,6 +1,7 @@
 /**
- * A note sent whole in one PUT: checked, counted against its link and address, streamed into the
- * blob store (capped, hashed, sniffed), then committed with its conversion job. Only then a 201.
+ * A note sent whole in one PUT: checked (refused early if its link or address is already at its
+ * limit), streamed into the blob store (capped, hashed, sniffed), then committed with its
+ * conversion job in the one transaction that checks and counts its limits for good. Only then a 201.
  */
 import type { Readable } from 'node:stream';
 import type { NoteReceipt } from '../../src/shared/api.js';
@@ -12,7 +13,7 @@ import type { UploadQuota } from '../notes/quota.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { newOriginalKey } from '../storage/keys.js';
 import { storeAudio } from './audio.js';
-import { checkNote, holdRoom, type NoteRequest } from './checks.js';
+import { checkNote, checkRoom, type NoteRequest } from './checks.js';
 import { answerForExisting, commitNote, type CommitDeps } from './commit.js';
 
 export interface IntakeDeps extends CommitDeps {
@@ -35,23 +36,20 @@ export async function receiveWhole(deps: IntakeDeps, upload: WholeNote): Promise
   if (!body || upload.contentLength === 0) throw refusal.not_audio(true);
 
   // After the retry check: a note already stored is answered as before even on a full link.
-  const releaseRoom = await holdRoom(deps.quota, upload.address, upload.link, checked, upload.contentLength);
+  await checkRoom(deps.quota, upload.address, upload.link, checked, upload.contentLength);
+  const key = newOriginalKey(checked.noteId, checked.sha256);
+  let stored;
   try {
-    const key = newOriginalKey(checked.noteId, checked.sha256);
-    let stored;
-    try {
-      stored = await storeAudio(blobs, body, { key, maxBytes: MAX_NOTE_BYTES, contentType: checked.contentType, sniff: true, limit: 'note' });
-    } catch (err) {
-      // Cut off means the request itself failed before its end; a body that came whole (then
-      // destroyed by autoDestroy) with a store that failed is our trouble, a 5xx the recorder retries.
-      if (!(err instanceof ApiProblem) && (body.errored || (body.destroyed && !body.readableEnded))) throw refusal.upload_interrupted();
-      throw err;
-    }
-    const discard = () => blobs.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not delete a discarded upload'));
-    return await commitNote(deps, { checked, stored: { key, ...stored }, discard, logFields: { container: stored.container } });
+    stored = await storeAudio(blobs, body, { key, maxBytes: MAX_NOTE_BYTES, contentType: checked.contentType, sniff: true, limit: 'note' });
   } catch (err) {
-    // A stored note counts itself from its row on; only a failed upload must give its room back.
-    await releaseRoom().catch((releaseErr: unknown) => log.warn({ err: releaseErr, noteId: checked.noteId }, 'could not release an upload reservation'));
+    // Cut off means the request itself failed before its end; a body that came whole (then
+    // destroyed by autoDestroy) with a store that failed is our trouble, a 5xx the recorder retries.
+    if (!(err instanceof ApiProblem) && (body.errored || (body.destroyed && !body.readableEnded))) throw refusal.upload_interrupted();
     throw err;
   }
+  const discard = () => blobs.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not delete a discarded upload'));
+  return commitNote(deps, {
+    checked, stored: { key, ...stored }, discard, logFields: { container: stored.container },
+    limits: { address: upload.address, runnerName: upload.link.runnerName },
+  });
 }

@@ -5,6 +5,7 @@
 import type { onRequestAsyncHookHandler } from 'fastify';
 import { isNoteUpload } from '../http/note-upload-mark.js';
 import { refusal } from '../http/refusals.js';
+import { addressKey } from './address-key.js';
 
 export interface OpenUploads {
   /** Takes a slot for the address; false when it already holds `max`. `release` must follow a true. */
@@ -39,8 +40,10 @@ export function createOpenUploads(max: number): OpenUploads {
 export function capOpenUploads(open: OpenUploads): onRequestAsyncHookHandler {
   return async (req, reply) => {
     if (!isNoteUpload(req)) return;
-    if (!open.take(req.ip)) throw refusal.too_many_open_uploads();
+    // Counted as the rate is: an IPv6 phone by its /64, so changing addresses inside it gains nothing.
+    const address = addressKey(req.ip);
+    if (!open.take(address)) throw refusal.too_many_open_uploads();
     // 'close' comes once the response is sent or the connection is gone, whichever is first.
-    reply.raw.once('close', () => open.release(req.ip));
+    reply.raw.once('close', () => open.release(address));
   };
 }

@@ -1,12 +1,20 @@
 /**
- * The upload limits as people meet them: room per link (notes and bytes) and uploads per address
- * in any span of the window, decided by the database (server/db/quota-store.ts) so several
- * servers share them, refused with 429, a Retry-After and a sentence the recorder shows as it is.
+ * The upload limits as people meet them: room per link (notes and bytes) and notes per address
+ * (an IPv4 address, or an IPv6 /64: ./address-key.ts) in any span of the window, decided by the
+ * database (server/db/quota-store.ts) so several servers share them, refused with 429, a
+ * Retry-After and a sentence the recorder shows as it is.
+ *
+ * A whole note is looked at before its bytes are read (refused early when a limit is already
+ * reached) and checked and counted for good in the transaction that stores it: one transaction
+ * per note. A resumable upload is counted at its creation and holds its room until it completes
+ * or expires, so unfinished uploads count against the link.
  */
 import { randomUUID } from 'node:crypto';
 import type { UploadLimits } from '../config.js';
-import type { QuotaStore } from '../db/quota-store.js';
+import type { AddressCount, LinkUsage, QuotaStore, Taken } from '../db/quota-store.js';
+import type { NewNote } from '../db/types.js';
 import { refusal } from '../http/refusals.js';
+import { addressKey } from './address-key.js';
 
 /** A reservation outlives any honest upload (3 MB at 2.5 KB/s is 20 minutes) and frees itself after a crash. */
 const RESERVATION_MS = 60 * 60_000;
@@ -22,50 +30,83 @@ export interface LinkToFill {
 
 export interface UploadQuota {
   /**
-   * Counts the upload against its address and holds room for it on the link, in one transaction:
-   * a 429 when the address has started too many this window or the link is full. Resolves to the
-   * function that frees the room if the upload then fails; a stored note needs no release.
-   * `holdMs`: how long the room stays held if nobody frees it (a resumable upload holds it until
-   * it expires, so unfinished uploads count against the link).
+   * A resumable upload's creation: counts the note against its address and holds room for it on
+   * the link, in one transaction; a 429 when the address has started too many this window or the
+   * link is full. Resolves to the function that frees the room if the upload then fails; a stored
+   * note needs no release. `holdMs`: how long the room stays held if nobody frees it.
    */
   admit(address: string, link: LinkToFill, bytes: number, holdMs?: number): Promise<() => Promise<void>>;
+  /** Before a whole note's bytes are read: the same 429 if a limit is already reached. Counts nothing. */
+  precheck(address: string, link: LinkToFill, bytes: number): Promise<void>;
+  /**
+   * Stores the note and its job in one transaction; with `address` (a whole note) its limits are
+   * checked and it is counted in that transaction, a 429 when one refuses it. Without, the note
+   * was admitted at its upload's creation and its reservation goes. False: the id was taken.
+   */
+  take(note: NewNote, runnerName: string, address?: string): Promise<boolean>;
 }
 
 export function createUploadQuota(store: QuotaStore, limits: UploadLimits, now: () => number = Date.now): UploadQuota {
   let lastPrune = 0;
-  const pruneNowAndThen = async (at: number, since: number) => {
-    if (at - lastPrune < PRUNE_EVERY_MS) return;
-    lastPrune = at;
-    await store.prune(at, since);
+  /** The address count as of now, pruning old rows now and then. */
+  const countFor = async (address: string): Promise<AddressCount> => {
+    const at = now();
+    // A window that slides with the clock: an address never starts more than the limit in any
+    // span of that length, where windows fixed to the clock let it start twice that across one's end.
+    const since = at - limits.uploadWindowMs;
+    if (at - lastPrune >= PRUNE_EVERY_MS) {
+      lastPrune = at;
+      await store.prune(at, since);
+    }
+    return { address: addressKey(address), now: at, since, max: limits.uploadsPerAddress };
+  };
+
+  const addressRefusal = async (count: AddressCount) => {
+    // Racing uploads may have moved on since the refusal: with room again, a second will do.
+    const limiting = await store.limitingStart(count.address, count.since, count.max);
+    const retryAfter = Math.max(1, Math.ceil(((limiting ?? count.since) + limits.uploadWindowMs - count.now) / 1000));
+    return refusal.address_rate_limited(retryAfter);
+  };
+  // Racing uploads may have moved the numbers since the refusal: call it a byte refusal only when bytes are what is over.
+  const linkRefusal = (runnerName: string, usage: LinkUsage, bytes: number) =>
+    usage.bytes + bytes <= limits.linkMaxBytes
+      ? refusal.link_full(runnerName, LINK_FULL_RETRY_AFTER_S)
+      : refusal.link_storage_full(runnerName, LINK_FULL_RETRY_AFTER_S);
+
+  const TAKEN_REFUSAL: Record<Exclude<Taken, 'stored' | 'exists'>, (count: AddressCount, runnerName: string) => Promise<Error> | Error> = {
+    address: (count) => addressRefusal(count),
+    link_notes: (_count, runnerName) => refusal.link_full(runnerName, LINK_FULL_RETRY_AFTER_S),
+    link_bytes: (_count, runnerName) => refusal.link_storage_full(runnerName, LINK_FULL_RETRY_AFTER_S),
   };
 
   return {
     async admit(address, link, bytes, holdMs = RESERVATION_MS) {
-      const at = now();
-      // A window that slides with the clock: an address never starts more than the limit in any
-      // span of that length, where windows fixed to the clock let it start twice that across one's end.
-      const since = at - limits.uploadWindowMs;
-      await pruneNowAndThen(at, since);
+      const count = await countFor(address);
       const id = randomUUID();
       const release = () => store.releaseNote(id);
-      const { addressAdmitted, roomHeld } = await store.admit(
-        { address, now: at, since, max: limits.uploadsPerAddress },
-        { id, linkId: link.linkId, noteId: link.noteId, bytes, now: at, expiresAt: at + holdMs, maxNotes: limits.linkMaxNotes, maxBytes: limits.linkMaxBytes },
-      );
+      const { addressAdmitted, roomHeld } = await store.admit(count, {
+        id, linkId: link.linkId, noteId: link.noteId, bytes, now: count.now, expiresAt: count.now + holdMs, maxNotes: limits.linkMaxNotes, maxBytes: limits.linkMaxBytes,
+      });
       if (!addressAdmitted) {
         if (roomHeld) await release();
-        // Racing uploads may have moved on since the refusal: with room again, a second will do.
-        const limiting = await store.limitingStart(address, since, limits.uploadsPerAddress);
-        const retryAfter = Math.max(1, Math.ceil(((limiting ?? since) + limits.uploadWindowMs - at) / 1000));
-        throw refusal.address_rate_limited(retryAfter);
+        throw await addressRefusal(count);
       }
-      if (!roomHeld) {
-        const usage = await store.usage(link.linkId, at);
-        // Racing uploads may have moved the numbers since the refusal: call it a byte refusal only when bytes are what is over.
-        const byCount = usage.bytes + bytes <= limits.linkMaxBytes;
-        throw byCount ? refusal.link_full(link.runnerName, LINK_FULL_RETRY_AFTER_S) : refusal.link_storage_full(link.runnerName, LINK_FULL_RETRY_AFTER_S);
-      }
+      if (!roomHeld) throw linkRefusal(link.runnerName, await store.usage(link.linkId, count.now), bytes);
       return release;
+    },
+
+    async precheck(address, link, bytes) {
+      const count = await countFor(address);
+      const { addressSpent, usage } = await store.outlook(count, link.linkId, link.noteId, { bytes, maxNotes: limits.linkMaxNotes, maxBytes: limits.linkMaxBytes });
+      if (addressSpent) throw await addressRefusal(count);
+      if (usage.notes >= limits.linkMaxNotes || usage.bytes + bytes > limits.linkMaxBytes) throw linkRefusal(link.runnerName, usage, bytes);
+    },
+
+    async take(note, runnerName, address) {
+      const count = address === undefined ? undefined : await countFor(address);
+      const taken = await store.take(note, count && { count, maxNotes: limits.linkMaxNotes, maxBytes: limits.linkMaxBytes });
+      if (taken === 'stored' || taken === 'exists') return taken === 'stored';
+      throw await TAKEN_REFUSAL[taken](count!, runnerName);
     },
   };
 }

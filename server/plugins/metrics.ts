@@ -23,7 +23,7 @@ export interface Metrics {
   conversion: ConversionEvents;
 }
 
-export function createMetrics(queueDepth: () => Promise<number>): Metrics & { hooks: ReturnType<typeof hooksFor> } {
+export function createMetrics(queueDepth: () => Promise<number>, heldSyncRequests: () => number = () => 0): Metrics & { hooks: ReturnType<typeof hooksFor> } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const latency = new Histogram({
@@ -49,6 +49,14 @@ export function createMetrics(queueDepth: () => Promise<number>): Metrics & { ho
     name: 'milenotes_note_bytes_received_total',
     help: 'Audio bytes of new notes stored.',
     registers: [registry],
+  });
+  new Gauge({
+    name: 'milenotes_sync_held_requests',
+    help: 'Sync requests of runners\' apps this process holds open now (server/sync).',
+    registers: [registry],
+    collect() {
+      this.set(heldSyncRequests());
+    },
   });
   new Gauge({
     name: 'milenotes_conversion_queue_depth',

@@ -50,12 +50,14 @@ export function readGpx(file: Uint8Array | string): LineString {
   return { type: 'LineString', coordinates };
 }
 
+/** The refusal of a file of `bytes` bytes, over MAX_GPX_BYTES. */
+export const tooLarge = (bytes: number): CourseRefused =>
+  new CourseRefused('too_large', `The file is ${(Math.ceil((bytes / 1024 / 1024) * 10) / 10).toFixed(1)} MiB; a course can be at most ${MAX_GPX_BYTES / 1024 / 1024} MiB. ${SMALLER}`);
+
 function decode(file: Uint8Array | string): string {
   // A string's UTF-16 length never exceeds its UTF-8 size, so the cheap test runs first.
   const bytes = typeof file === 'string' ? (file.length > MAX_GPX_BYTES ? file.length : Buffer.byteLength(file)) : file.byteLength;
-  if (bytes > MAX_GPX_BYTES) {
-    throw new CourseRefused('too_large', `The file is ${(Math.ceil((bytes / 1024 / 1024) * 10) / 10).toFixed(1)} MiB; a course can be at most ${MAX_GPX_BYTES / 1024 / 1024} MiB. ${SMALLER}`);
-  }
+  if (bytes > MAX_GPX_BYTES) throw tooLarge(bytes);
   if (typeof file === 'string') return file.replace(/^\uFEFF/, '');
   // GPX is UTF-8 in practice; UTF-16 is recognised by its byte order mark. Only coordinates are
   // read, so a name in another encoding costs nothing but a replacement character.

@@ -1,5 +1,6 @@
-/** What the operator may name a new race with: its id, checked with the race's schedule. */
+/** What the operator may name a new race with: its id, name and units, checked with the race's schedule. */
 import { raceScheduleProblem } from '../../src/shared/raceClock.js';
+import type { DistanceUnit } from '../../src/shared/races.js';
 
 /** Ids go into URLs and file names (public/races/<id>.svg); the runner app's API takes up to 64 characters. */
 export const MAX_RACE_ID_LENGTH = 64;
@@ -23,4 +24,25 @@ export interface NewRace {
 /** The first thing wrong with a new race, as a sentence that says what to fix, or null. */
 export function newRaceProblem({ id, date, start, timeZone }: NewRace): string | null {
   return raceIdProblem(id) ?? raceScheduleProblem(date, start, timeZone);
+}
+
+/** Names go on the home page's cards, the recorder's header and its sentences: one line, short enough for a card. */
+export const MAX_RACE_NAME_LENGTH = 80;
+
+/** A sentence saying what is wrong with a race's name (as typed; it is stored trimmed, in NFC), or null. */
+export function raceNameProblem(name: string): string | null {
+  const trimmed = name.trim();
+  if (trimmed === '') return 'Give the race a name, e.g. "Chicago Marathon".';
+  // Control characters (a newline, a bidi override) would break a line or reorder the words around the name.
+  if (/[\p{Cc}\p{Cf}]/u.test(trimmed)) return 'A race name is one line of plain text: remove the control characters (line breaks, tabs, direction marks) from it.';
+  const length = Array.from(trimmed).length;
+  if (length > MAX_RACE_NAME_LENGTH) return `A race name can be at most ${MAX_RACE_NAME_LENGTH} characters; this one has ${length}.`;
+  return null;
+}
+
+/** The units a race's markers are in, from 'mi' or 'mi,km' (either order, spaces allowed), or a sentence saying what to give. */
+export function unitsOf(text: string): DistanceUnit[] | string {
+  const units = [...new Set(text.split(',').map((unit) => unit.trim()))].sort((a, b) => (a === 'mi' ? -1 : b === 'mi' ? 1 : 0));
+  if (units.join(',') === 'mi' || units.join(',') === 'mi,km') return units as DistanceUnit[];
+  return `Give --units as mi (mile markers only) or mi,km (kilometre markers as well, as outside the US); '${text.slice(0, 40)}' is neither.`;
 }

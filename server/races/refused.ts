@@ -1,5 +1,6 @@
 /** Why a course (GPX) was not taken: one code per mistake, and a sentence that says what to fix. */
 export type CourseProblem =
+  | 'unreadable'
   | 'too_large'
   | 'too_many_tags'
   | 'doctype'

@@ -10,19 +10,22 @@ import { installApiErrors } from '../plugins/api-errors.js';
 import type { Intake } from '../intake/index.js';
 import type { OpenUploads } from '../notes/open-uploads.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import type { NoteChangeHub } from '../sync/note-changes.js';
 import { recorderApi } from './recorder.js';
 import { runnerApi } from './runner/index.js';
 
 export interface ApiOptions {
   repo: Repository;
   blobs: BlobStore;
-  config: Pick<Config, 'auth' | 'publicUrl' | 'rateLimitPerMinute'>;
+  config: Pick<Config, 'auth' | 'publicUrl' | 'rateLimitPerMinute' | 'idleTimeoutMs'>;
+  /** Held sync requests of the runner's app (server/sync). */
+  noteChanges: NoteChangeHub;
   openUploads: OpenUploads;
   /** Where a note's bytes go; without resumable uploads (RESUMABLE_UPLOADS=off) the upload routes 404. */
   intake: Intake;
 }
 
-export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, openUploads, intake }) => {
+export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, openUploads, intake, noteChanges }) => {
   installApiErrors(app);
   // An unknown /api path is a 404 whatever its body: the not-found answer reads none.
   app.removeAllContentTypeParsers();
@@ -32,5 +35,5 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
     return payload;
   });
   await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake });
-  await app.register(runnerApi, { repo, blobs, config });
+  await app.register(runnerApi, { repo, blobs, config, noteChanges });
 };

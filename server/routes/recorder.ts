@@ -3,32 +3,26 @@
  * uploads (raw audio bodies, rate-limited per address and link), and whether a sent note was heard.
  * One live-link check runs before every route here, so a revoked or replaced link is a 404 on all.
  */
-import { raceStartsAt, raceWhen } from '../../src/shared/raceClock.js';
-import { SEED_RACES } from '../races/seed.js';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import {
-  ApiErrorSchema, MAX_NOTE_BYTES, NoteParamsSchema, NoteQuerySchema, NoteReceiptSchema, RecorderLinkSchema, TokenParamsSchema,
+  MAX_NOTE_BYTES, NoteParamsSchema, NoteQuerySchema, NoteReceiptSchema, RecorderLinkSchema, TokenParamsSchema,
 } from '../../src/shared/api.js';
 import { markerLabel, markersFor } from '../../src/shared/markers.js';
+import { raceWhen } from '../../src/shared/raceClock.js';
 import { NoteHeardSchema, type NoteHeard } from '../../src/shared/runnerApi.js';
 import type { LinkView, Repository } from '../db/repository.js';
 import { NOTE_UPLOAD } from '../http/note-upload-mark.js';
+import { refusals } from '../http/contract.js';
 import { refusal } from '../http/refusals.js';
 import type { Intake } from '../intake/index.js';
 import { linkIdOf } from '../links.js';
 import { capOpenUploads, type OpenUploads } from '../notes/open-uploads.js';
+import { linkProgress } from '../races/tracking.js';
 import { CreationHeadersSchema } from '../uploads/protocol.js';
-import { createUpload, isUploadCreation, lengthOf, readAhead, uploadRoutes } from './uploads.js';
-
-const clockOf = (id: string, date: string) => {
-  const seed = SEED_RACES.find((r) => r.id === id);
-  const timezone = seed?.timeZone ?? 'UTC';
-  const startsAt = raceStartsAt(date, seed?.start ?? '07:00', timezone);
-  return { timezone, startsAt, when: raceWhen(startsAt) };
-};
+import { BYTES_REFUSALS, CREATED_UPLOAD_HEADERS, createUpload, isUploadCreation, lengthOf, readAhead, uploadRoutes } from './uploads.js';
 
 export interface RecorderApiOptions {
   repo: Repository;
@@ -67,14 +61,21 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   const liveLink = (req: FastifyRequest): LinkView => liveLinks.get(req)!;
 
   app.get('/r/:token', {
-    schema: { summary: 'What the recorder shows: the runner, the race and its markers', params: TokenParamsSchema, response: { 200: RecorderLinkSchema, 404: ApiErrorSchema } },
+    schema: {
+      operationId: 'getRecorderLink', summary: 'What the recorder shows: the runner, the race and its markers', params: TokenParamsSchema,
+      response: { 200: RecorderLinkSchema, ...refusals(refusal.link_not_found, refusal.rate_limited) },
+    },
   }, async (req) => {
-    const { runnerName, race } = liveLink(req);
+    const { linkId, runnerName, race } = liveLink(req);
+    const now = Date.now();
+    const progress = await linkProgress(repo, linkId, race, now);
     return {
       runner: { displayName: runnerName },
-      // Until the catalogue holds each race's zone and start (issue 18), the seed's are the truth.
-      race: { id: race.id, name: race.name, date: race.date, units: race.units, ...clockOf(race.id, race.date) },
+      race: {
+        id: race.id, name: race.name, date: race.date, units: race.units, timezone: race.timezone, startsAt: race.startsAt, when: raceWhen(race.startsAt, now),
+      },
       markers: markersFor(race.units),
+      ...(progress && { progress }),
     };
   });
 
@@ -83,8 +84,13 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
     config: NOTE_UPLOAD,
     ...(uploads && { preParsing: readAhead }),
     schema: {
-      summary: 'Send a note (idempotent by note id and Content-Digest)',
-      params: NoteParamsSchema, querystring: NoteQuerySchema, ...(uploads && { headers: CreationHeadersSchema }), response: { 201: NoteReceiptSchema },
+      operationId: 'uploadNote',
+      summary: 'Send a note (idempotent by note id and Content-Digest); with Upload-Complete, create a resumable upload',
+      params: NoteParamsSchema, querystring: NoteQuerySchema, ...(uploads && { headers: CreationHeadersSchema }),
+      response: {
+        201: { ...NoteReceiptSchema, description: 'The note arrived whole: its receipt. A creation that did not complete it has no body and names its upload in Location.', headers: CREATED_UPLOAD_HEADERS },
+        ...refusals(refusal.unknown_marker, refusal.invalid_from, refusal.digest_required, ...BYTES_REFUSALS),
+      },
     },
   }, async (req, reply) => {
     const note = {
@@ -99,7 +105,10 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
     // Each sender's page polls this for every delivered note; it must not spend the link's upload
     // budget (as before it moved here, it has no limit of its own).
     config: { rateLimit: false },
-    schema: { summary: 'For the sender’s recorder: whether its own note was heard, and where', params: NoteParamsSchema, response: { 200: NoteHeardSchema, 404: ApiErrorSchema } },
+    schema: {
+      operationId: 'getNoteStatus', summary: 'For the sender’s recorder: whether its own note was heard, and where', params: NoteParamsSchema,
+      response: { 200: NoteHeardSchema, ...refusals(refusal.link_not_found, refusal.invalid_note_id, refusal.note_not_found) },
+    },
   }, async (req): Promise<NoteHeard> => {
     const note = await repo.plays.noteWithPlay(req.params.noteId.toLowerCase());
     // The note must have come through this very link: a note id alone, or a link alone, tells nothing.

@@ -7,15 +7,36 @@ import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MAX_NOTE_BYTES, NoteParamsSchema } from '../../src/shared/api.js';
-import { INTEROP_VERSION, sfBoolean, UPLOAD_HEADER, uploadPath } from '../../src/shared/uploadProtocol.js';
+import { MAX_NOTE_BYTES, NoteParamsSchema, NoteReceiptSchema } from '../../src/shared/api.js';
+import { INTEROP_VERSION, sfBoolean, UPLOAD_HEADER, UPLOAD_PROBLEM, uploadPath } from '../../src/shared/uploadProtocol.js';
 import type { LinkView } from '../db/repository.js';
 import { NOTE_UPLOAD } from '../http/note-upload-mark.js';
+import { emptyAnswer, refusals, type HeaderDocs } from '../http/contract.js';
 import { refusal } from '../http/refusals.js';
 import { APPEND_IDLE_MS } from '../uploads/append.js';
 import { cutTolerant, type CutTolerantBody } from '../uploads/body.js';
 import { AppendHeadersSchema, sfInteger, uploadLimit } from '../uploads/protocol.js';
 import type { Creation, UploadOutcome, UploadService } from '../uploads/service.js';
+
+/** What a request carrying a note's bytes (the PUT, an append) may be refused for, beyond its own checks. */
+export const BYTES_REFUSALS = [
+  refusal.link_not_found, refusal.invalid_note_id, refusal.rate_limited, refusal.too_many_open_uploads,
+  refusal.not_audio, refusal.too_large, refusal.upload_interrupted, refusal.digest_mismatch, refusal.note_conflict,
+  refusal.address_rate_limited, refusal.link_full, refusal.link_storage_full, refusal.note_removed,
+  refusal.upload_busy, refusal[UPLOAD_PROBLEM.inconsistentLength],
+];
+
+const OFFSET: HeaderDocs[string] = { description: 'How many bytes of the note the server holds.' };
+const COMPLETE: HeaderDocs[string] = { description: '?1 once the note is whole, else ?0.' };
+const LIMIT: HeaderDocs[string] = { description: 'max-size, max-append-size and max-age (seconds left) of the upload.' };
+
+/** The headers of a note's PUT answer: all of them when it created a resumable upload, Upload-Complete when it completed one. */
+export const CREATED_UPLOAD_HEADERS = {
+  location: { type: 'string', description: 'The upload resource, for HEAD/PATCH/DELETE.' },
+  [UPLOAD_HEADER.complete]: { type: 'string', description: COMPLETE.description },
+  [UPLOAD_HEADER.offset]: { type: 'string', description: OFFSET.description },
+  [UPLOAD_HEADER.limit]: { type: 'string', description: LIMIT.description },
+};
 
 /** Content-Length as a number; undefined for a chunked body. */
 export const lengthOf = (req: FastifyRequest) => sfInteger(req.headers['content-length']);
@@ -102,7 +123,17 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = asyn
   app.route({
     method: 'HEAD',
     url: '/r/:token/uploads/:noteId',
-    schema: { summary: 'Resumable upload of a note: the offset the server holds (Upload-Offset, Upload-Complete)', params },
+    config: { swagger: { exposeHeadRoute: true } },
+    schema: {
+      operationId: 'getUpload', summary: 'Resumable upload of a note: the offset the server holds (Upload-Offset, Upload-Complete)', params,
+      response: {
+        204: emptyAnswer('Where the upload stands.', {
+          [UPLOAD_HEADER.offset]: { ...OFFSET, required: true }, [UPLOAD_HEADER.complete]: { ...COMPLETE, required: true },
+          [UPLOAD_HEADER.length]: { description: 'The whole note\'s length, once known.' }, [UPLOAD_HEADER.limit]: LIMIT,
+        }),
+        ...refusals(refusal.link_not_found, refusal.invalid_note_id, refusal.rate_limited, refusal.upload_not_found),
+      },
+    },
     handler: async (req, reply) => {
       const state = await uploads.state(liveLink(req), req.params.noteId);
       reply.headers({
@@ -115,7 +146,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = asyn
       });
       if (state.length !== null) reply.header(UPLOAD_HEADER.length, String(state.length));
       if (state.expiresAt !== undefined) reply.header(UPLOAD_HEADER.limit, uploadLimit(state.expiresAt, Date.now()));
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   });
 
@@ -123,7 +154,15 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = asyn
     bodyLimit: MAX_NOTE_BYTES,
     config: NOTE_UPLOAD,
     preParsing: readAhead,
-    schema: { summary: 'Resumable upload of a note: append application/partial-upload at Upload-Offset', params, headers: AppendHeadersSchema },
+    schema: {
+      operationId: 'appendUpload', summary: 'Resumable upload of a note: append application/partial-upload at Upload-Offset', params, headers: AppendHeadersSchema,
+      response: {
+        201: { ...NoteReceiptSchema, description: 'The append completed the note: its receipt.', headers: { [UPLOAD_HEADER.complete]: { type: 'string', description: COMPLETE.description } } },
+        204: emptyAnswer('The append was kept; more is expected.', { [UPLOAD_HEADER.offset]: { ...OFFSET, required: true }, [UPLOAD_HEADER.complete]: { ...COMPLETE, required: true } }),
+        ...refusals(...BYTES_REFUSALS, refusal.not_partial_upload, refusal.upload_not_found,
+          refusal[UPLOAD_PROBLEM.mismatchingOffset], refusal[UPLOAD_PROBLEM.completedUpload]),
+      },
+    },
   }, async (req, reply) => {
     const { token, noteId } = req.params;
     const outcome = await uploads.append({
@@ -139,8 +178,13 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = asyn
     return answer(reply, token, noteId, outcome, true);
   });
 
-  app.delete('/r/:token/uploads/:noteId', { schema: { summary: 'Resumable upload of a note: cancel it', params } }, async (req, reply) => {
+  app.delete('/r/:token/uploads/:noteId', {
+    schema: {
+      operationId: 'cancelUpload', summary: 'Resumable upload of a note: cancel it', params,
+      response: { 204: emptyAnswer('The upload and its bytes are gone.'), ...refusals(refusal.link_not_found, refusal.invalid_note_id, refusal.rate_limited, refusal.upload_not_found) },
+    },
+  }, async (req, reply) => {
     await uploads.cancel(liveLink(req), req.params.noteId);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 };

@@ -1,16 +1,14 @@
 /**
- * Sends a converted note (M4A) with single byte-range support: iOS's player and Safari ask for
- * ranges and refuse media served without them. Notes are small (well under 3 MB), so the blob is
- * read whole rather than streamed.
+ * Sends a converted note (M4A) as a resumable download: a strong ETag (the file's SHA-256), 304
+ * to If-None-Match, single byte ranges (iOS's player and Safari ask for them and refuse media
+ * served without) read from the store as ranges, and If-Range, so a download cut at 60 % asks for
+ * the rest and gets it only if the file is still the one it has the start of.
  */
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { BlobStore } from '../storage/blob-store.js';
-
-async function readAll(blobs: BlobStore, key: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await blobs.get(key)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
+import type { ConvertedAudio } from '../db/job-store.js';
+import type { BlobStore, ByteRange } from '../storage/blob-store.js';
 
 /** [start, end] inclusive, 'unsatisfiable', or undefined for no (or an unsupported multi-) range. */
 export function parseRange(header: string | undefined, size: number): [number, number] | 'unsatisfiable' | undefined {
@@ -29,12 +27,38 @@ export function parseRange(header: string | undefined, size: number): [number, n
   return [start, end];
 }
 
-export async function sendAudio(req: FastifyRequest, reply: FastifyReply, blobs: BlobStore, key: string) {
-  const body = await readAll(blobs, key);
-  reply.header('content-type', 'audio/mp4').header('accept-ranges', 'bytes').header('cache-control', 'private, no-store');
-  const range = parseRange(req.headers.range, body.length);
-  if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${body.length}`).send();
-  if (!range) return reply.code(200).send(body);
+/** If-None-Match: `*` or a list of tags, compared weakly (RFC 9110, 13.1.2). */
+export function noneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/** Size and SHA-256 of a file converted before migration 9 kept them: read once per request (notes are small). */
+async function digestOf(blobs: BlobStore, key: string): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of await blobs.get(key)) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest('hex'), bytes };
+}
+
+export async function sendAudio(req: FastifyRequest, reply: FastifyReply, blobs: BlobStore, audio: ConvertedAudio) {
+  const { sha256, bytes } = audio.sha256 !== null && audio.bytes !== null ? { sha256: audio.sha256, bytes: audio.bytes } : await digestOf(blobs, audio.key);
+  const etag = `"${sha256}"`;
+  reply.header('content-type', 'audio/mp4').header('accept-ranges', 'bytes').header('cache-control', 'private, no-store').header('etag', etag);
+  if (noneMatch(req.headers['if-none-match'], etag)) return reply.code(304).send();
+  // If-Range needs a strong match (RFC 9110, 13.1.5): any other validator, a date included, gets the whole file.
+  const ifRange = req.headers['if-range'];
+  const range = parseRange(ifRange === undefined || String(ifRange).trim() === etag ? req.headers.range : undefined, bytes);
+  if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${bytes}`).send();
+  // HEAD (a player asking the size first) reads nothing from the store; an empty stream keeps
+  // the Content-Length set above (fastify's HEAD handling drains a stream, and writes 0 for no body).
+  const body = async (part?: ByteRange) => (req.method === 'HEAD' ? Readable.from([]) : blobs.get(audio.key, part));
+  if (!range) return reply.code(200).header('content-length', bytes).send(await body());
   const [start, end] = range;
-  return reply.code(206).header('content-range', `bytes ${start}-${end}/${body.length}`).send(body.subarray(start, end + 1));
+  return reply.code(206).header('content-range', `bytes ${start}-${end}/${bytes}`).header('content-length', end - start + 1)
+    .send(await body({ start, end }));
 }

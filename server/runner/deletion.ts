@@ -9,7 +9,7 @@ import type { BlobKeys, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { convertedKey } from '../storage/keys.js';
 
-function keysOf(notes: BlobKeys[]): Set<string> {
+export function keysOf(notes: BlobKeys[]): Set<string> {
   const keys = new Set<string>();
   for (const note of notes) {
     keys.add(note.originalKey);

@@ -15,13 +15,20 @@ export interface PutOptions {
   contentType?: string;
 }
 
+/** Bytes `start` to `end` of a blob, both included, as in an HTTP Range. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface BlobStore {
   /**
    * Streams `body` into `key`, hashing as it goes; durable when it resolves. Rejects with
    * BlobTooLargeError past maxBytes (nothing is kept) or with the stream's own error.
    */
   put(key: string, body: Readable, options: PutOptions): Promise<PutResult>;
-  get(key: string): Promise<Readable>;
+  /** The blob, or only `range` of it (a resumed audio download reads just its rest). */
+  get(key: string, range?: ByteRange): Promise<Readable>;
   exists(key: string): Promise<boolean>;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;

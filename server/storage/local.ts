@@ -93,10 +93,10 @@ export function createLocalBlobStore(root: string): BlobStore {
       }
       return { bytes: meter.bytes, sha256: meter.digestHex() };
     },
-    async get(key) {
+    async get(key, range) {
       const file = pathOf(key);
       await stat(file); // fail here with ENOENT rather than later inside the stream
-      return createReadStream(file) as Readable;
+      return createReadStream(file, range && { start: range.start, end: range.end }) as Readable;
     },
     async exists(key) {
       try {

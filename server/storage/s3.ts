@@ -83,9 +83,9 @@ export function createS3BlobStore(config: S3Config, spoolDir = os.tmpdir()): Blo
       }
       return { bytes: meter.bytes, sha256: meter.digestHex() };
     },
-    async get(key) {
+    async get(key, range) {
       assertSafeKey(key);
-      const result = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+      const result = await client.send(new GetObjectCommand({ Bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) }));
       return result.Body as Readable;
     },
     async exists(key) {

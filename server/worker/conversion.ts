@@ -1,6 +1,7 @@
 /**
- * Owns background conversion: claims jobs from the repository (a lease, so several servers never
- * take the same one and a crashed server's job is taken again once its lease runs out), checks
+ * Owns background conversion: claims jobs from the repository (a short lease renewed by a
+ * heartbeat while the job runs, ./lease.ts, so several servers never take the same one and a
+ * crashed server's job is taken again soon after it stops beating), checks
  * the original's container and length, converts it with ffmpeg and stores the M4A beside it.
  * Several jobs run side by side, each with hard time limits, and a job is tried at most
  * MAX_ATTEMPTS times, so one bad file never holds up the others for long or for ever.
@@ -18,12 +19,20 @@ import { SNIFF_BYTES, sniffAudio, type AudioContainer } from '../audio/sniff.js'
 import type { ClaimedJob, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { convertedKey } from '../storage/keys.js';
+import { holdLease, LeaseLostError, type HeldLease } from './lease.js';
 
 /**
  * A job whose attempts keep failing for reasons other than the audio itself (storage, database,
  * a time limit, a crash of the server running it) is given up after this many tries.
  */
 export const MAX_ATTEMPTS = 3;
+
+/**
+ * A claim lasts 20 s unless renewed (every 5 s while the job runs): a server that dies
+ * mid-conversion has its job taken by another within 20 s plus one poll (2 s), well inside the
+ * 30 s a race-day note can spare, whatever FFMPEG_TIMEOUT_MS is.
+ */
+export const DEFAULT_LEASE_MS = 20_000;
 
 export interface ConversionWorkerOptions {
   repo: Repository;
@@ -37,10 +46,12 @@ export interface ConversionWorkerOptions {
   concurrency?: number;
   pollMs?: number;
   /**
-   * How long a claimed job is ours. It outlasts the longest attempt (three tool runs plus
-   * storage), and a failed attempt keeps its lease: the rest of it is the wait before the retry.
+   * How long a claim lasts without a heartbeat (default 20 s): a dead server's job is taken over
+   * within this plus one poll. A failed attempt keeps its lease: the rest of it is the wait before the retry.
    */
   leaseMs?: number;
+  /** How often the claim of a running job is renewed (default a quarter of leaseMs: three beats may fail). */
+  heartbeatMs?: number;
   /** Told of each outcome, for metrics (server/plugins/metrics.ts). */
   events?: ConversionEvents;
 }
@@ -85,7 +96,8 @@ async function containerOf(file: string): Promise<AudioContainer | undefined> {
 export function startConversionWorker(opts: ConversionWorkerOptions): ConversionWorker {
   const { repo, blobs, log, ffmpegTimeoutMs, maxNoteSeconds } = opts;
   const pollMs = opts.pollMs ?? 2_000;
-  const leaseMs = opts.leaseMs ?? ffmpegTimeoutMs * 3 + 60_000;
+  const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+  const heartbeatMs = opts.heartbeatMs ?? Math.max(1, Math.floor(leaseMs / 4));
   let stopped = false;
   let running = true;
   let lastBeatAt = Date.now();
@@ -112,10 +124,11 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
     log.warn({ noteId, reason }, 'note conversion failed');
   }
 
-  async function convert(job: ClaimedJob): Promise<void> {
+  async function convert(job: ClaimedJob, lease: HeldLease): Promise<void> {
     const note = await repo.notes.find(job.noteId);
     if (!note) return; // rows are never deleted while a job references them; nothing to do
     const started = Date.now();
+    const { signal } = lease;
     const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-convert-'));
     try {
       // One copy from the store (one S3 GET); ffmpeg and ffprobe read it through a pipe, never by name.
@@ -127,7 +140,8 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       let durationMs: number;
       try {
         await checkNoteLength(createReadStream(input), container, maxNoteSeconds, ffmpegTimeoutMs);
-        await convertToM4a(createReadStream(input), container, output, { timeoutMs: ffmpegTimeoutMs, maxSeconds: maxNoteSeconds });
+        signal.throwIfAborted();
+        await convertToM4a(createReadStream(input), container, output, { timeoutMs: ffmpegTimeoutMs, maxSeconds: maxNoteSeconds, signal });
         durationMs = await probeDurationMs(output, ffmpegTimeoutMs);
       } catch (err) {
         if (err instanceof NoteTooLongError) return await fail(note.id, `${err.message} It was not converted.`);
@@ -136,8 +150,12 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
         return await fail(note.id, `The audio could not be converted: ${oneLine(err.message)}`);
       }
       const key = convertedKey(note.id);
-      await blobs.put(key, createReadStream(output), { maxBytes: Number.MAX_SAFE_INTEGER, contentType: 'audio/mp4' });
-      if (!(await repo.jobs.markConverted(note.id, key, durationMs))) {
+      // Renewed just before: the lease then outlasts the store's write, so no new holder writes the file meanwhile.
+      await lease.confirm();
+      const stored = await blobs.put(key, createReadStream(output), { maxBytes: Number.MAX_SAFE_INTEGER, contentType: 'audio/mp4' });
+      if (!(await repo.jobs.markConverted(note.id, key, durationMs, stored, job))) {
+        // Lost the claim during the write: the file is the new holder's to write and record.
+        if (await repo.notes.find(note.id)) throw new LeaseLostError(note.id);
         // The runner deleted their account while ffmpeg ran: leave no file of theirs behind.
         await blobs.delete(key);
         log.info({ noteId: note.id }, 'note deleted during conversion; its converted file was removed');
@@ -158,9 +176,15 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       log.warn({ noteId: job.noteId, attempts: job.attempts }, 'note conversion given up');
       return;
     }
+    const lease = holdLease(repo, job, { leaseMs, heartbeatMs }, log, () => (lastBeatAt = Date.now()));
     try {
-      await convert(job);
+      await convert(job, lease);
     } catch (err) {
+      if (err instanceof LeaseLostError) {
+        // Another server has the job (this one stalled past the lease): it converts and records it.
+        log.warn({ noteId: job.noteId }, 'conversion lease lost: stopped, leaving the job to its new holder');
+        return;
+      }
       // Storage or database trouble, or a time limit: the job keeps its lease and is retried when it ends.
       log.error({ err, noteId: job.noteId, attempts: job.attempts }, 'conversion attempt failed');
       opts.events?.failed(job.attempts >= MAX_ATTEMPTS ? 'gave_up' : 'error');
@@ -168,6 +192,8 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
         const reason = `Conversion gave up after ${job.attempts} attempts: ${oneLine(err instanceof Error ? err.message : String(err))}`;
         await repo.jobs.markFailed(job.noteId, reason).catch((e: unknown) => log.error({ err: e }, 'could not mark a note failed'));
       }
+    } finally {
+      lease.release();
     }
   }
 

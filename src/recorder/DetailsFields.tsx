@@ -10,10 +10,12 @@ interface Props {
   onMarker: (id: string) => void;
   onName: (name: string) => void;
   runner: string;
+  /** Markers the runner has passed (./Progress.tsx), shown with the word for it. */
+  passed?: ReadonlySet<string>;
 }
 
 /** Where the runner hears the note, and who it is from. */
-export function DetailsFields({ markers, marker, name, onMarker, onName, runner }: Props) {
+export function DetailsFields({ markers, marker, name, onMarker, onName, runner, passed }: Props) {
   const t = useT();
   return (
     <div className="rec-fields">
@@ -24,6 +26,7 @@ export function DetailsFields({ markers, marker, name, onMarker, onName, runner 
           {markers.map((m) => (
             <option key={m.id} value={m.id}>
               {markerName(m.id, m.label)}
+              {passed?.has(m.id) && t('progress.passedSuffix')}
             </option>
           ))}
         </select>

@@ -1,7 +1,7 @@
-import type { OutboxNote } from '../shared/notes.js';
+import type { NoteNews, OutboxNote } from '../shared/notes.js';
 import { clockTime, markerName, type Translate } from './i18n/index.js';
 import { useT } from './i18n/useLanguage.js';
-import type { NoteNews } from './useHeard.js';
+import { nextTry, noteReason } from './noteWords.js';
 
 interface Props {
   runner: string;
@@ -9,6 +9,8 @@ interface Props {
   progress: Record<string, number>;
   /** What the server said of a delivered note: heard at 'Mile 13', or not playable (src/recorder/useHeard.ts). */
   heard: Record<string, NoteNews>;
+  /** The browser believes it has a network: offline, a held note waits for one whatever its backoff says. */
+  online: boolean;
   onRetry: (id: string) => void;
   onDelete: (id: string) => void;
 }
@@ -27,9 +29,11 @@ function stateLabel(t: Translate, note: OutboxNote, progress: number | undefined
 }
 
 /** Every note this person made for this runner, newest last, with what is happening to it. */
-export function NoteList({ runner, notes, progress, heard, onRetry, onDelete }: Props) {
+export function NoteList({ runner, notes, progress, heard, online, onRetry, onDelete }: Props) {
   const t = useT();
   if (!notes.length) return null;
+  // The page re-reads its notes when one is tried again (pageOutbox's timer), which re-renders this.
+  const now = Date.now();
   return (
     <section className="rec-card" aria-labelledby="rec-notes-title">
       <h2 id="rec-notes-title">{t('notes.title', { runner })}</h2>
@@ -38,6 +42,8 @@ export function NoteList({ runner, notes, progress, heard, onRetry, onDelete }: 
           const news = note.state === 'delivered' ? heard[note.id] : undefined;
           // Delivered, but it will never play: it looks like a note that needs attention, as it does.
           const unplayable = news?.kind === 'unplayable';
+          const reason = note.state === 'delivered' ? undefined : noteReason(note, runner);
+          const when = nextTry(note, online, now);
           return (
             <li key={note.id} className={`rec-note is-${unplayable ? 'failed' : note.state}`} data-testid="note" data-note-id={note.id}>
               <div className="rec-note-head">
@@ -59,7 +65,12 @@ export function NoteList({ runner, notes, progress, heard, onRetry, onDelete }: 
                   {t('note.unplayableReason', { runner })}
                 </p>
               ) : null}
-              {note.state !== 'delivered' && note.lastError ? <p className="rec-note-reason">{note.lastError}</p> : null}
+              {reason ? (
+                <p className="rec-note-reason" data-testid="note-reason">
+                  {reason}
+                  {when ? <span data-testid="note-next-try"> {when}</span> : null}
+                </p>
+              ) : null}
               {note.state === 'failed' ? (
                 <div className="rec-actions">
                   <button type="button" className="rec-button" onClick={() => onRetry(note.id)}>

@@ -1,8 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LinkInfo } from '../shared/notes.js';
 import { DetailsFields } from './DetailsFields.js';
-import { FAILED, describeFailure } from './failures.js';
+import { FAILED, describeFailure, type FailedKey } from './failures.js';
+import { t } from './i18n/index.js';
+import { useLanguage } from './i18n/useLanguage.js';
 import { NoteList } from './NoteList.js';
+import { RaceClock } from './RaceClock.js';
+import { ProgressChoice, ProgressLine, usePassedMarkers, useProgress } from './Progress.js';
 import { RecordPanel } from './RecordPanel.js';
 import { StatusLine } from './StatusLine.js';
 import { useHeard } from './useHeard.js';
@@ -22,9 +26,13 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   const heard = useHeard(token, outbox.notes);
   const online = useOnline();
   const storageWarning = useStorageWarning();
+  const progress = useProgress(token, link);
+  const passed = usePassedMarkers(link.markers, progress);
   const [marker, setMarker] = useState('');
   const [name, setName] = useState(() => localStorage.getItem(NAME_KEY) ?? '');
-  const [problem, setProblem] = useState<string>();
+  // Kept as how to say it, so a change of language re-says it (useLanguage re-renders this screen).
+  const [problem, setProblem] = useState<() => string>();
+  useLanguage();
   const [sending, setSending] = useState(false);
 
   useEffect(() => {
@@ -36,22 +44,22 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   const leftover = outbox.drafts.find((d) => d.id !== recorder.activeId && d.id !== reviewing && d.updatedAt > d.startedAt);
 
   /** Runs what the person asked for; a failure becomes the alert line, never a silent drop. */
-  function act(action: () => Promise<unknown>, failed: string) {
+  function act(action: () => Promise<unknown>, failed: FailedKey) {
     setProblem(undefined);
-    action().catch((error: unknown) => setProblem(describeFailure(error, failed)));
+    action().catch((error: unknown) => setProblem(() => () => describeFailure(error, failed)));
   }
 
   async function send(draftId: string, durationMs: number) {
     const chosen = link.markers.find((m) => m.id === marker);
-    if (!chosen) return setProblem(`Choose the marker where ${runner} should hear your note.`);
-    if (!name.trim()) return setProblem(`Add your name so ${runner} knows who it's from.`);
+    if (!chosen) return setProblem(() => () => t('send.chooseMarker', { runner }));
+    if (!name.trim()) return setProblem(() => () => t('send.addName', { runner }));
     setProblem(undefined);
     setSending(true);
     try {
       await outbox.send(draftId, { marker: chosen.id, markerLabel: chosen.label, from: name.trim(), durationMs });
       recorder.reset();
     } catch (error) {
-      setProblem(describeFailure(error, FAILED.save));
+      setProblem(() => () => describeFailure(error, FAILED.save));
     } finally {
       setSending(false);
     }
@@ -60,9 +68,12 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   return (
     <>
       <StatusLine online={online} waiting={outbox.pending} backgroundSync={outbox.backgroundSync} />
-      <section className="rec-card" aria-label="Your note">
-        <DetailsFields markers={link.markers} marker={marker} name={name} onMarker={setMarker} onName={setName} runner={runner} />
-        {[storageWarning, outbox.failure, recorder.warning, problem, state.phase === 'blocked' ? state.message : undefined]
+      <RaceClock runner={runner} race={link.race} />
+      <section className="rec-card" aria-label={t('send.sectionLabel')}>
+        <ProgressLine runner={runner} progress={progress} timeZone={link.race.timezone} />
+        <DetailsFields markers={link.markers} marker={marker} name={name} onMarker={setMarker} onName={setName} runner={runner} passed={passed} />
+        <ProgressChoice runner={runner} marker={marker} markers={link.markers} passed={passed} />
+        {[storageWarning, outbox.failure && t(outbox.failure), recorder.warning, problem?.(), state.phase === 'blocked' ? state.message : undefined]
           .filter(Boolean)
           .map((text) => (
             <p key={text} className="rec-alert" role="alert">
@@ -86,6 +97,7 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
         notes={outbox.notes}
         progress={outbox.progress}
         heard={heard}
+        online={online}
         onRetry={(id) => act(() => outbox.retry(id), FAILED.retry)}
         onDelete={(id) => act(() => outbox.remove(id), FAILED.delete)}
       />

@@ -16,14 +16,15 @@ export const FAILED = {
 
 export type FailedKey = (typeof FAILED)[keyof typeof FAILED];
 
-const isFailedKey = (value: string): value is FailedKey => (Object.values(FAILED) as string[]).includes(value);
+/** A failure as the key of its sentence: kept as a key, so it is said in whatever language is in use when shown. */
+export type FailureKey = FailedKey | 'error.storageFull' | 'error.recordingMissing';
 
-/**
- * The sentence for a failed action, in the language in use. `fallback` is one of FAILED; a
- * string that is not (none today) is shown as it is.
- */
-export function describeFailure(error: unknown, fallback: FailedKey | (string & {})): string {
-  if (error instanceof StorageFullError || (error as { name?: unknown } | null)?.name === 'QuotaExceededError') return t('error.storageFull');
-  if (error instanceof RecordingMissingError) return t('error.recordingMissing');
-  return isFailedKey(fallback) ? t(fallback) : fallback;
+/** The key for a failed action: the named cause when we know it, else the action's fallback (one of FAILED). */
+export function failureKey(error: unknown, fallback: FailedKey): FailureKey {
+  if (error instanceof StorageFullError || (error as { name?: unknown } | null)?.name === 'QuotaExceededError') return 'error.storageFull';
+  if (error instanceof RecordingMissingError) return 'error.recordingMissing';
+  return fallback;
 }
+
+/** The sentence for a failed action, in the language in use now. */
+export const describeFailure = (error: unknown, fallback: FailedKey): string => t(failureKey(error, fallback));

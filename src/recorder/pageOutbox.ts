@@ -8,7 +8,7 @@ import type { OutboxNote, RecordingDraft } from '../shared/notes.js';
 import {
   deleteNote, earliestDue, enqueueRecording, isPending, listDrafts, listNotes, replayOutbox, retryNote, type SendDetails, type Transport,
 } from '../shared/outbox/index.js';
-import { FAILED, describeFailure } from './failures.js';
+import { FAILED, failureKey, type FailureKey } from './failures.js';
 
 /** Never re-check sooner than this, so a note due now cannot spin the page. */
 export const MIN_TIMER_MS = 1_000;
@@ -22,8 +22,11 @@ export interface PageOutboxState {
   progress: Record<string, number>;
   /** Whether notes go on sending with the page closed; false once the browser refused to. */
   backgroundSync: boolean;
-  /** Why the outbox cannot be read or replayed right now, in words; undefined when it works. */
-  failure?: string;
+  /**
+   * Why the outbox cannot be read or replayed right now, as the key of its sentence (said in the
+   * language in use when shown, so a change of language leaves no stale words); undefined when it works.
+   */
+  failure?: FailureKey;
 }
 
 /** What the page needs from the browser, given by useOutbox (and by the tests). */
@@ -43,8 +46,8 @@ export function createPageOutbox(token: string, env: PageOutboxEnv) {
   let progress: Record<string, number> = {};
   let backgroundSync = env.backgroundSync;
   // Two sources of failure, kept apart: a good read must not erase a stopped send, and the reverse.
-  let readFailure: string | undefined;
-  let sendFailure: string | undefined;
+  let readFailure: FailureKey | undefined;
+  let sendFailure: FailureKey | undefined;
   let state: PageOutboxState = { notes, drafts, pending: 0, progress, backgroundSync };
   const listeners = new Set<() => void>();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -64,7 +67,7 @@ export function createPageOutbox(token: string, env: PageOutboxEnv) {
       sendFailure = undefined;
     } catch (error) {
       // A note's own problems are on the note (lastError); this is the outbox itself failing.
-      sendFailure = describeFailure(error, FAILED.send);
+      sendFailure = failureKey(error, FAILED.send);
     }
     if (sendFailure !== before) changed();
   }
@@ -75,7 +78,7 @@ export function createPageOutbox(token: string, env: PageOutboxEnv) {
       [notes, drafts] = await Promise.all([listNotes(token), listDrafts(token)]);
       readFailure = undefined;
     } catch (error) {
-      readFailure = describeFailure(error, FAILED.readNotes);
+      readFailure = failureKey(error, FAILED.readNotes);
       return changed();
     }
     changed();

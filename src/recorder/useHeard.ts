@@ -1,20 +1,22 @@
 import { useEffect, useState } from 'react';
 import { getNoteHeard } from '../apiClient.js';
-import type { OutboxNote } from '../shared/notes.js';
+import type { NoteNews, OutboxNote } from '../shared/notes.js';
+import { keepNews } from './noteNews.js';
 
 /** Race day is long; asking every two minutes is plenty and costs a few hundred bytes. */
 const POLL_MS = 2 * 60_000;
 
-/**
- * What the server has to say of a delivered note, once it has something: where the runner heard
- * it ('Mile 13', and the marker's id, which the page names in the sender's language); that it arrived but cannot be played (its conversion failed for good, so the
- * runner will never hear it); or that the server no longer knows it. Each ends the asking.
- */
-export type NoteNews = { kind: 'heard'; at: string; marker?: string } | { kind: 'unplayable' } | { kind: 'gone' };
+export type { NoteNews };
 
-/** Asks the server about each delivered note, which tells only the holder of the note's id. */
+/**
+ * Asks the server about each delivered note, which tells only the holder of the note's id. Each
+ * answer (heard, unplayable, gone) ends the asking and is kept on the note's record, so the
+ * phone says it offline and after a reload without asking again.
+ */
 export function useHeard(token: string, notes: OutboxNote[]): Record<string, NoteNews> {
-  const [heard, setHeard] = useState<Record<string, NoteNews>>({});
+  const [fresh, setFresh] = useState<Record<string, NoteNews>>({});
+  const heard: Record<string, NoteNews> = { ...fresh };
+  for (const note of notes) if (note.news && !(note.id in heard)) heard[note.id] = note.news;
   const unknown = notes
     .filter((note) => note.state === 'delivered' && !(note.id in heard))
     .map((note) => note.id)
@@ -35,7 +37,9 @@ export function useHeard(token: string, notes: OutboxNote[]): Record<string, Not
           else if (answer.ok && answer.value.heardAtLabel) found[id] = { kind: 'heard', at: answer.value.heardAtLabel, marker: answer.value.heardAtMarker };
         }),
       );
-      if (!cancelled && Object.keys(found).length) setHeard((known) => ({ ...known, ...found }));
+      // Kept even if this screen is gone meanwhile: the phone should not have to ask again.
+      for (const [id, news] of Object.entries(found)) void keepNews(id, news).catch(() => undefined);
+      if (!cancelled && Object.keys(found).length) setFresh((known) => ({ ...known, ...found }));
     };
     void check();
     const timer = setInterval(() => void check(), POLL_MS);

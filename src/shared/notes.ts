@@ -44,7 +44,19 @@ export interface OutboxNote {
   uploadStarted?: boolean;
   /** Bytes the server last said it holds of this note (resumable uploads). */
   uploadOffset?: number;
+  /**
+   * The last thing the server said of the delivered note (heard where, or never playable), kept
+   * so the phone shows it offline too (src/recorder/noteNews.ts writes it; the outbox keeps it).
+   */
+  news?: NoteNews;
 }
+
+/**
+ * What the server says of a delivered note, once it has something: where the runner heard it
+ * ('Mile 13', and the marker's id, which the page names in the sender's language); that it arrived
+ * but cannot be played (its conversion failed for good); or that the server no longer knows it.
+ */
+export type NoteNews = { kind: 'heard'; at: string; marker?: string } | { kind: 'unplayable' } | { kind: 'gone' };
 
 /** A recording in progress (or cut short by a reload or crash), its chunks stored apart. */
 export interface RecordingDraft {

@@ -13,6 +13,8 @@ import { UPLOAD_PROBLEM } from './uploadProtocol.js';
 export const RECORDER_REFUSALS = [
   // The link, the path and the request itself.
   'link_not_found', 'invalid_note_id', 'note_not_found', 'not_found', 'bad_request',
+  // A note the runner removed (issue 19), sent again.
+  'note_removed',
   // What the sender chose or typed.
   'unknown_marker', 'invalid_from',
   // The note's bytes.

@@ -3,7 +3,7 @@
  * with them, /api/openapi.json is generated from them, and the keepsake page imports the types.
  */
 import { Type, type Static } from 'typebox';
-import { MarkerSchema, NOTE_ID_PATTERN, TOKEN_PATTERN } from './api.js';
+import { MarkerSchema, NOTE_ID_PATTERN, RaceWhenSchema, TOKEN_PATTERN } from './api.js';
 import { MAX_RUNNER_NAME_LENGTH } from './limits.js';
 import { MARKER_ID_PATTERN } from './markers.js';
 
@@ -30,16 +30,36 @@ export const AppleSignInSchema = Type.Object({
 
 export const RefreshSchema = Type.Object({ refreshToken: Type.String({ minLength: 20, maxLength: 200 }) });
 
+/** A marker of a race; `lat` and `lon` (WGS84 degrees) where the race has a course. */
+export const RaceMarkerSchema = Type.Object({
+  ...MarkerSchema.properties,
+  lat: Type.Optional(Type.Number()),
+  lon: Type.Optional(Type.Number()),
+});
+
 export const RaceSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
+  /** Race day, local to the race (YYYY-MM-DD). */
   date: Type.String(),
+  /** The race city's IANA time zone. */
+  timezone: Type.String(),
+  /** The start, ISO 8601 in UTC. */
+  startsAt: IsoTime,
+  /** Live from startsAt for 8 hours, past after that, at the time of the answer. */
+  when: RaceWhenSchema,
   units: Type.Array(Type.Union([Type.Literal('mi'), Type.Literal('km')])),
-  /** 'past' once race day is over (UTC). */
-  when: Type.Union([Type.Literal('upcoming'), Type.Literal('past')]),
-  markers: Type.Array(MarkerSchema),
+  /** Whether GET /api/races/{id}/course has a course (and the markers their lat, lon). */
+  hasCourse: Type.Boolean(),
+  markers: Type.Array(RaceMarkerSchema),
 });
 export const RaceListSchema = Type.Object({ races: Type.Array(RaceSchema) });
+export const RaceParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+/** A race's course as GeoJSON (RFC 7946): [lon, lat] pairs, at most 2,000, each marker's point among them. */
+export const CourseLineSchema = Type.Object({
+  type: Type.Literal('LineString'),
+  coordinates: Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2 })),
+});
 export type RaceInfo = Static<typeof RaceSchema>;
 
 export const LinkSchema = Type.Object({
@@ -88,8 +108,29 @@ export const MarkerNotesSchema = Type.Object({
   /** Left out with ?summary=1, so the notes stay a surprise until race day. */
   notes: Type.Optional(Type.Array(RunnerNoteSchema)),
 });
-export const EntryNotesSchema = Type.Object({ entryId: Type.String(), markers: Type.Array(MarkerNotesSchema) });
-export const NotesQuerySchema = Type.Object({ summary: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('0')])) });
+/**
+ * The notes list. Without `after`: every note, grouped by marker. With `after`: only the notes
+ * added or changed (now playable, or failed) since that cursor, grouped the same way and counted
+ * among themselves, and in `removed` the ids of the notes the runner removed since.
+ */
+export const EntryNotesSchema = Type.Object({
+  entryId: Type.String(),
+  markers: Type.Array(MarkerNotesSchema),
+  /** Opaque: give it back as `after` to hear only what changed since this answer. */
+  cursor: Type.String(),
+  /** Only with `after`: ids of the notes removed since that cursor. */
+  removed: Type.Optional(Type.Array(Type.String())),
+});
+export type EntryNotes = Static<typeof EntryNotesSchema>;
+/** Longest `wait` of a sync request, in seconds. */
+export const MAX_SYNC_WAIT_SECONDS = 30;
+export const NotesQuerySchema = Type.Object({
+  summary: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('0')])),
+  /** The `cursor` of an earlier answer: answer only what changed since. */
+  after: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  /** With `after`: hold the answer up to this many seconds until something changes. */
+  wait: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SYNC_WAIT_SECONDS })),
+});
 
 export const AudioQuerySchema = Type.Object({
   expires: Type.Optional(Type.Integer()),

@@ -8,6 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { speechWav } from './support/speech';
 import { launchPhone, noteStates, waitForElapsed } from './support/recorder';
+import { UPCOMING_RACE } from './support/races';
 import { startRunnerWorld, type RunnerWorld } from './support/runnerWorld';
 import { waitForControllingWorker } from './support/worker';
 
@@ -39,7 +40,7 @@ test.describe('the keepsake page in the language of the browser', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Alex');
     await expect(page.getByText('Messages vocaux pour', { exact: true })).toBeVisible();
-    await expect(page.getByText('Chicago Marathon · 12 octobre 2025', { exact: true })).toBeVisible();
+    await expect(page.getByText('Chicago Marathon · 11 octobre 2099', { exact: true })).toBeVisible();
     const note = page.getByRole('listitem');
     await expect(note.getByText('Mille 13', { exact: true })).toBeVisible();
     await expect(note.getByText('De la part de Sam')).toBeVisible();
@@ -53,7 +54,7 @@ test.describe('the keepsake page in the language of the browser', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'de');
     await expect(note.getByText('Meile 13', { exact: true })).toBeVisible();
     await expect(note.getByText('Von Sam')).toBeVisible();
-    await expect(page.getByText('Chicago Marathon · 12. Oktober 2025', { exact: true })).toBeVisible();
+    await expect(page.getByText('Chicago Marathon · 11. Oktober 2099', { exact: true })).toBeVisible();
     await expectFitsTheScreen(page);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'keepsake-de-390x844.png') });
   });
@@ -71,7 +72,7 @@ test.describe('the keepsake page in the language of the browser', () => {
 
 test("the sender's recorder says where the runner heard the note, in the sender's language", async () => {
   const session = await world.signIn();
-  const entry = (await world.api('POST', '/api/entries', session, { raceId: 'chicago-2025', displayName: 'Alex' })).json;
+  const entry = (await world.api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Alex' })).json;
   const { context } = await launchPhone(await speechWav(), undefined, { locale: 'es-ES' });
   try {
     const page = context.pages()[0] ?? (await context.newPage());

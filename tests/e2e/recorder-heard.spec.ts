@@ -7,6 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../server/auth/fakeApple';
 import { speechWav, startServer, type RunningServer } from './fixtures';
+import { addUpcomingRace, UPCOMING_RACE } from './support/races';
 import { runnerApi } from './support/runner';
 import { fillDetails, launchPhone, noteStates, openRecorder, record, screenshot } from './support/recorder';
 
@@ -16,6 +17,7 @@ let server: RunningServer;
 test.beforeAll(async () => {
   apple = await startFakeApple();
   server = await startServer({ APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'e2e-secret-that-is-long-enough-0123456789' });
+  await addUpcomingRace(server);
 });
 test.afterAll(async () => {
   await server?.stop();
@@ -27,7 +29,7 @@ const api = (method: string, url: string, accessToken?: string, body?: object) =
 test("the sender's recorder shows 'Heard at Mile 13' once the runner's app reports the note played", async () => {
   const signIn = await api('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: randomUUID() }), nonce: FAKE_APPLE_NONCE });
   const session = signIn.json.accessToken as string;
-  const entry = (await api('POST', '/api/entries', session, { raceId: 'chicago-2025', displayName: 'Alex' })).json;
+  const entry = (await api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Alex' })).json;
 
   const { context } = await launchPhone(await speechWav());
   try {
@@ -46,7 +48,14 @@ test("the sender's recorder shows 'Heard at Mile 13' once the runner's app repor
     await expect(noteStates(page)).toHaveText(['Delivered']);
     await screenshot(page, 'heard');
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+    // Offline truth (issue 21): the phone keeps what the server said, and says it without a network.
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByTestId('status-line')).toHaveText(/^You're offline\./);
+    await expect(page.getByTestId('note-heard')).toHaveText('Heard at Mile 13');
   } finally {
+    await context.setOffline(false);
     await context.close();
   }
 });

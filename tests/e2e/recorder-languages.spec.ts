@@ -6,7 +6,9 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from '@playwright/test';
-import { expect, speechWav, test, type RunningServer } from './fixtures';
+import { refusal } from '../../server/http/refusals';
+import { expect, speechWav, startServer, test, type RunningServer } from './fixtures';
+import { englishLeft } from './support/english';
 import { launchPhone, noteStates, serverNotes, waitForElapsed } from './support/recorder';
 import { waitForControllingWorker } from './support/worker';
 
@@ -19,18 +21,24 @@ const LANGUAGES = [
     marker: 'Streckenpunkt', prompt: 'Wähle, wo Alex sie hört', mile: 'Meile 20', km: '20 km', finish: 'Ziel', name: 'Dein Name',
     record: 'Aufnehmen', hint: 'Bis zu einer Minute. Sprich nah am Handy.', stop: 'Stopp', send: 'Senden', delivered: 'Zugestellt',
     notes: 'Deine Nachrichten für Alex', from: /· von Oma$/, online: 'Online.', title: 'Sprachnachricht aufnehmen · MileNotes',
+    waiting: 'Auf diesem Handy gespeichert', failed: 'Bitte prüfen', full: 'Dieser Link hat die Höchstzahl an Nachrichten erreicht. Bitte Alex um einen neuen Link.',
+    held: /^Aus diesem Netzwerk kamen in kurzer Zeit viele Nachrichten\. Deine ist auf diesem Handy gespeichert und wird gleich noch einmal gesendet\. Nächster Versuch um \d{1,2}:\d\d Uhr\.$/,
   },
   {
     locale: 'es-MX', lang: 'es', menu: 'Español', menuLabel: 'Idioma', eyebrow: 'Graba un mensaje de voz para', date: 'Berlin Marathon · 21 de septiembre de 2025',
     marker: 'Punto del recorrido', prompt: 'Elige dónde lo escuchará Alex', mile: 'Milla 20', km: '20 km', finish: 'Meta', name: 'Tu nombre',
     record: 'Grabar', hint: 'Hasta un minuto. Habla cerca del teléfono.', stop: 'Detener', send: 'Enviar', delivered: 'Entregado',
     notes: 'Tus mensajes para Alex', from: /· de Oma$/, online: 'Con conexión.', title: 'Graba un mensaje de voz · MileNotes',
+    waiting: 'Guardado en este teléfono', failed: 'Necesita atención', full: 'Este enlace llegó a su límite de mensajes. Pídele a Alex un enlace nuevo.',
+    held: /^Se enviaron muchos mensajes desde esta red en poco tiempo\. Tu mensaje está guardado en este teléfono y se enviará de nuevo en breve\. Se volverá a intentar a las \d{1,2}:\d\d\.$/,
   },
   {
     locale: 'fr-CA', lang: 'fr', menu: 'Français', menuLabel: 'Langue', eyebrow: 'Un message vocal pour', date: 'Berlin Marathon · 21 septembre 2025',
     marker: 'Point du parcours', prompt: "Choisissez où Alex l'entendra", mile: 'Mille 20', km: '20 km', finish: 'Arrivée', name: 'Votre nom',
     record: 'Enregistrer', hint: "Jusqu'à une minute. Parlez près du téléphone.", stop: 'Arrêter', send: 'Envoyer', delivered: 'Bien arrivé',
     notes: 'Vos messages pour Alex', from: /· par Oma$/, online: 'En ligne.', title: 'Enregistrer un message vocal · MileNotes',
+    waiting: 'Gardé sur ce téléphone', failed: 'À vérifier', full: 'Ce lien a atteint sa limite de messages. Demandez un nouveau lien à Alex.',
+    held: /^Beaucoup de messages sont partis de ce réseau en peu de temps\. Le vôtre est gardé sur ce téléphone et sera renvoyé sous peu\. Nouvel essai à \d{1,2}:\d\d\.$/,
   },
 ] as const;
 
@@ -50,9 +58,31 @@ async function expectFitsTheScreen(page: Page): Promise<void> {
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
 }
 
+/** Note uploads (PUT .../notes/<id>); the heard-status GET shares the path and is let through. */
+const NOTE_PUT = /\/api\/r\/[^/]+\/notes\//;
+
+/** Records a note of about two seconds in the language's words and sends it. */
+async function recordAndSend(page: Page, words: (typeof LANGUAGES)[number]): Promise<void> {
+  await page.getByRole('button', { name: words.record, exact: true }).click();
+  await waitForElapsed(page, 2);
+  await page.getByRole('button', { name: words.stop, exact: true }).click();
+  await page.getByRole('button', { name: words.send, exact: true }).click();
+}
+
 test.describe('the recorder in the language of the browser', () => {
+  // One note per link: the second is refused by the real server as a full link (link_full).
+  let server: RunningServer;
+  // Three recordings of two seconds, an accessibility scan and a language switch per test, on a shared 2-core machine.
+  test.describe.configure({ timeout: 180_000 });
+  test.beforeAll(async () => {
+    server = await startServer({ LINK_MAX_NOTES: '1' });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
   for (const words of LANGUAGES) {
-    test(`a browser set to ${words.locale} gets the recorder in ${words.menu}, and a note goes through in it`, async ({ server }) => {
+    test(`a browser set to ${words.locale} gets the recorder in ${words.menu}: a note delivered, a full link and an address limit said in it, nothing English left`, async () => {
       const token = await server.createLink('Alex', 'berlin-2025');
       const { context } = await launchPhone(await speechWav(), undefined, { locale: words.locale });
       try {
@@ -68,16 +98,24 @@ test.describe('the recorder in the language of the browser', () => {
         const markers = page.getByLabel(words.marker);
         await expect(markers.locator('option').first()).toHaveText(words.prompt);
         for (const label of [words.mile, words.km, words.finish]) await expect(markers.locator('option', { hasText: label }).first()).toHaveText(label);
+        expect(await englishLeft(page, words.lang)).toEqual([]);
         expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
         await expectFitsTheScreen(page);
         await page.screenshot({ path: path.join(SCREENSHOTS, `recorder-${words.lang}-390x844.png`) });
 
-        await markers.selectOption({ label: words.mile });
-        await page.getByLabel(words.name, { exact: true }).fill('Oma');
+        // Send before choosing: the sentences that ask for a marker and a name.
         await page.getByRole('button', { name: words.record, exact: true }).click();
         await waitForElapsed(page, 2);
         await page.getByRole('button', { name: words.stop, exact: true }).click();
         await expect(page.getByRole('button', { name: words.send, exact: true })).toBeVisible();
+        await page.getByRole('button', { name: words.send, exact: true }).click();
+        await expect(page.getByRole('alert')).toContainText('Alex');
+        expect(await englishLeft(page, words.lang)).toEqual([]);
+        await markers.selectOption({ label: words.mile });
+        await page.getByRole('button', { name: words.send, exact: true }).click();
+        await expect(page.getByRole('alert')).toContainText('Alex');
+        expect(await englishLeft(page, words.lang)).toEqual([]);
+        await page.getByLabel(words.name, { exact: true }).fill('Oma');
         await expectFitsTheScreen(page);
         await page.screenshot({ path: path.join(SCREENSHOTS, `recorder-${words.lang}-review-390x844.png`) });
         await page.getByRole('button', { name: words.send, exact: true }).click();
@@ -87,15 +125,41 @@ test.describe('the recorder in the language of the browser', () => {
         await expect(note.locator('.rec-note-meta')).toHaveText(words.from);
         await expect(page.getByRole('heading', { level: 2 })).toHaveText(words.notes);
         expect(await serverNotes(server, token)).toMatchObject([{ marker: 'mi-20', from: 'Oma' }]);
+
+        // The link holds one note: the real server refuses the next as full, said in the language.
+        await recordAndSend(page, words);
+        await expect(noteStates(page)).toHaveText([words.delivered, words.failed]);
+        await expect(page.getByTestId('note-reason')).toHaveText([words.full]);
+
+        // An address limit (the server's own 429, answered here so the link's quota is not what
+        // stops it): the note waits, and says why and when it is tried again, in the language.
+        const limited = refusal.address_rate_limited(300);
+        await context.route(NOTE_PUT, async (route) =>
+          route.request().method() === 'PUT'
+            ? route.fulfill({ status: limited.statusCode, headers: limited.headers, contentType: 'application/json', body: JSON.stringify({ error: limited.code, message: limited.message }) })
+            : route.fallback(),
+        );
+        await recordAndSend(page, words);
+        await expect(noteStates(page)).toHaveText([words.delivered, words.failed, words.waiting]);
+        await expect(page.getByTestId('note-reason')).toHaveText([words.full, words.held]);
+        expect(await englishLeft(page, words.lang)).toEqual([]);
+        expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
         await expectFitsTheScreen(page);
-        await page.screenshot({ path: path.join(SCREENSHOTS, `recorder-${words.lang}-delivered-390x844.png`), fullPage: true });
+        await page.screenshot({ path: path.join(SCREENSHOTS, `recorder-${words.lang}-notes-390x844.png`), fullPage: true });
+
+        // Words kept as keys, not sentences: switching language re-says every one of them.
+        await page.getByRole('combobox', { name: words.menuLabel }).selectOption({ label: 'English' });
+        await expect(page.getByTestId('note-reason')).toHaveText([
+          'This link has reached its limit of notes. Ask Alex for a new link.',
+          /^Many notes were sent from this network in a short time\. .* It will be tried again at \d{1,2}:\d\d [AP]M\.$/,
+        ]);
       } finally {
         await context.close();
       }
     });
   }
 
-  test('an unknown link says so in the language of the browser', async ({ server }) => {
+  test('an unknown link says so in the language of the browser', async () => {
     const { context } = await launchPhone(await speechWav(), undefined, { locale: 'de-DE' });
     try {
       const page = await context.newPage();

@@ -37,7 +37,16 @@ test("a delivered note the server cannot convert is shown as one the runner won'
     await expect(page.getByTestId('note-heard')).toHaveCount(0);
     await screenshot(page, 'unplayable');
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+    // Offline truth (issue 21): kept on the phone, so without a network it still does not read 'Delivered'.
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByTestId('status-line')).toHaveText(/^You're offline\./);
+    await expect(noteStates(page)).toHaveText(["Can't be played"]);
+    await expect(page.getByTestId('note-unplayable')).toHaveText("This note arrived, but its sound could not be used, so Alex won't hear it. Please record it again.");
+    await screenshot(page, 'unplayable-offline');
   } finally {
+    await context.setOffline(false);
     await context.close();
   }
 });

@@ -17,3 +17,14 @@ describe('TRUST_PROXY', () => {
     expect(() => parseTrustProxy('proxy.example.com')).toThrow(/must list the proxies/);
   });
 });
+
+describe('the conversion lease', () => {
+  it('should last 20 s, renewed every 5 s, whatever the ffmpeg time limit', () => {
+    expect(loadConfig({ FFMPEG_TIMEOUT_MS: '120000' })).toMatchObject({ convertLeaseMs: 20_000, convertHeartbeatMs: 5_000 });
+    expect(loadConfig({ CONVERT_LEASE_MS: '8000' })).toMatchObject({ convertLeaseMs: 8_000, convertHeartbeatMs: 2_000 });
+  });
+
+  it('should refuse a heartbeat slower than half the lease', () => {
+    expect(() => loadConfig({ CONVERT_LEASE_MS: '10000', CONVERT_HEARTBEAT_MS: '6000' })).toThrow(/at most half of CONVERT_LEASE_MS/);
+  });
+});

@@ -1,12 +1,11 @@
 /** DELETE /api/me: the account and everything of it, as the privacy policy promises. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiErrorSchema } from '../../../src/shared/api.js';
 import { NoContentSchema } from '../../../src/shared/runnerApi.js';
 import { deleteRunnerAccount } from '../../runner/deletion.js';
 import { BEARER, requireRunner, type RunnerContext } from './context.js';
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
-  app.delete('/me', { schema: { summary: 'Delete the account: every entry, link, note, receipt, share and audio file', security: BEARER, response: { 204: NoContentSchema, 401: ApiErrorSchema } } }, async (req, reply) => {
+  app.delete('/me', { schema: { operationId: 'deleteAccount', summary: 'Delete the account: every entry, link, note, receipt, share and audio file', security: BEARER, response: { 204: NoContentSchema } } }, async (req, reply) => {
     const account = await requireRunner(ctx, req);
     const { files } = await deleteRunnerAccount(ctx.repo, ctx.blobs, account.id);
     req.log.info({ files }, 'runner account deleted');

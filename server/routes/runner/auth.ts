@@ -2,11 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiErrorSchema } from '../../../src/shared/api.js';
 import { AppleSignInSchema, RefreshSchema, SessionSchema, type Session } from '../../../src/shared/runnerApi.js';
 import { IdentityTokenError, JwksUnavailableError } from '../../auth/apple.js';
-import { hashToken, issueAccessToken, newRefreshToken } from '../../auth/tokens.js';
+import { hashToken, issueAccessToken, newRefreshToken, successorRefreshToken } from '../../auth/tokens.js';
 import { ApiProblem } from '../../http/problem.js';
+import { refusals } from '../../http/contract.js';
 import { refusal } from '../../http/refusals.js';
 import type { Account } from '../../db/repository.js';
 import type { RunnerContext } from './context.js';
@@ -29,17 +29,19 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   });
   const expiresAt = (now: number) => new Date(now + auth.refreshTtlSeconds * 1000).toISOString();
 
-  async function sessionFor(account: Account, sessionId: string, refreshToken: string): Promise<Session> {
+  /** `issuedAt` (ms): a replayed refresh answers with the tokens made then, and their time left. */
+  async function sessionFor(account: Account, sessionId: string, refreshToken: string, issuedAt = Date.now()): Promise<Session> {
+    const iat = Math.floor(issuedAt / 1000);
     return {
-      accessToken: await issueAccessToken(auth.sessionSecret, { runnerId: account.id, sessionId }, auth.accessTtlSeconds),
-      accessTokenExpiresIn: auth.accessTtlSeconds,
+      accessToken: await issueAccessToken(auth.sessionSecret, { runnerId: account.id, sessionId }, auth.accessTtlSeconds, iat),
+      accessTokenExpiresIn: Math.max(0, iat + auth.accessTtlSeconds - Math.floor(Date.now() / 1000)),
       refreshToken,
       runner: { id: account.id, createdAt: account.createdAt },
     };
   }
 
   app.post('/auth/apple', {
-    schema: { body: AppleSignInSchema, summary: 'Sign in with Apple: exchange an identity token for a session', response: { 200: SessionSchema, 401: ApiErrorSchema, 429: ApiErrorSchema, 503: ApiErrorSchema } },
+    schema: { operationId: 'signInWithApple', body: AppleSignInSchema, summary: 'Sign in with Apple: exchange an identity token for a session', response: { 200: SessionSchema, ...refusals(signInRefused, appleUnavailable, refusal.rate_limited) } },
   }, async (req) => {
     let sub: string;
     try {
@@ -66,17 +68,21 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   });
 
   app.post('/auth/refresh', {
-    schema: { body: RefreshSchema, summary: 'Swap a refresh token (used once) for a new session', response: { 200: SessionSchema, 401: ApiErrorSchema, 429: ApiErrorSchema } },
+    schema: { operationId: 'refreshSession', body: RefreshSchema, summary: 'Swap a refresh token (used once; retried within REFRESH_GRACE_SECONDS, the same answer again) for a new session', response: { 200: SessionSchema, ...refusals(refreshRefused, refusal.rate_limited) } },
   }, async (req) => {
     const now = Date.now();
-    const refreshToken = newRefreshToken();
-    const rotation = await repo.refresh.rotate(hashToken(req.body.refreshToken), hashToken(refreshToken), new Date(now).toISOString(), expiresAt(now));
+    const refreshToken = successorRefreshToken(auth.sessionSecret, req.body.refreshToken);
+    const rotation = await repo.refresh.rotate(
+      hashToken(req.body.refreshToken), hashToken(refreshToken), new Date(now).toISOString(), expiresAt(now), auth.refreshGraceSeconds * 1000,
+    );
     if (rotation.kind === 'reused') {
       // Two parties held this session's tokens (RFC 9700, 4.14.2): it is revoked for both. Never log the token.
       req.log.warn({ sessionId: rotation.sessionId }, 'refresh token used twice: session revoked');
     }
-    const account = rotation.kind === 'rotated' ? await repo.accounts.find(rotation.accountId) : undefined;
-    if (rotation.kind !== 'rotated' || !account) throw refreshRefused();
-    return sessionFor(account, rotation.sessionId, refreshToken);
+    if (rotation.kind === 'replayed') req.log.info({ sessionId: rotation.sessionId }, 'refresh retried within the grace: same tokens again');
+    const kept = rotation.kind === 'rotated' || rotation.kind === 'replayed' ? rotation : undefined;
+    const account = kept && (await repo.accounts.find(kept.accountId));
+    if (!kept || !account) throw refreshRefused();
+    return sessionFor(account, kept.sessionId, refreshToken, Date.parse(kept.rotatedAt));
   });
 };

@@ -6,6 +6,7 @@ import { readAccessToken } from '../../auth/tokens.js';
 import type { Account, Repository } from '../../db/repository.js';
 import { ApiProblem } from '../../http/problem.js';
 import type { BlobStore } from '../../storage/blob-store.js';
+import type { NoteChangeHub } from '../../sync/note-changes.js';
 
 export interface RunnerContext {
   repo: Repository;
@@ -13,6 +14,8 @@ export interface RunnerContext {
   auth: AuthConfig;
   publicUrl: string;
   verifyApple: AppleVerifier;
+  /** Held sync requests: the hub, and the longest one is held (under the idle timeout, which would cut it). */
+  sync: { hub: NoteChangeHub; maxHoldMs: number };
 }
 
 export const notSignedIn = () =>

@@ -1,22 +1,26 @@
-/** Races, the runner's entries, their links for friends, and the notes that arrived for them. */
+/** The runner's entries and their links for friends (races: ./races.ts; the notes that arrived: ./entry-notes.ts). */
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiErrorSchema } from '../../../src/shared/api.js';
 import { MAX_RUNNER_NAME_LENGTH } from '../../../src/shared/limits.js';
 import { markersFor } from '../../../src/shared/markers.js';
-import { RACES } from '../../../src/shared/races.js';
+import { raceWhen } from '../../../src/shared/raceClock.js';
 import {
-  EntryListSchema, EntryNotesSchema, EntrySchema, IdParamsSchema, NoContentSchema, LinkSchema, NewEntrySchema, NotesQuerySchema, RaceListSchema,
+  EntryListSchema, EntrySchema, IdParamsSchema, NoContentSchema, LinkSchema, NewEntrySchema,
   type Entry as EntryBody,
 } from '../../../src/shared/runnerApi.js';
-import { signAudio } from '../../auth/audio-url.js';
+import { refusals } from '../../http/contract.js';
 import { ApiProblem, entryNotFound } from '../../http/problem.js';
+import { raceRefusal } from '../../http/refusals.js';
 import { linkIdOf, newToken } from '../../links.js';
 import { cleanRunnerName } from '../../notes/sanitize.js';
-import type { Entry, EntryNote } from '../../db/repository.js';
+import type { Entry } from '../../db/repository.js';
 import { requireRunner, BEARER, type RunnerContext } from './context.js';
 
 const bearer = BEARER;
+
+const unknownRace = () => new ApiProblem(400, 'unknown_race', 'We don’t have that race yet. Pick one from the list, or ask us to add it.');
+const invalidDisplayName = () =>
+  new ApiProblem(400, 'invalid_display_name', `Please enter the name your friends will see (1 to ${MAX_RUNNER_NAME_LENGTH} characters).`);
 
 export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
   const { repo } = ctx;
@@ -36,44 +40,22 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     return entry;
   }
 
-  const noteBody = (n: EntryNote) => {
-    const signed = n.status === 'converted' ? signAudio(ctx.auth.sessionSecret, n.id, ctx.auth.audioUrlTtlSeconds) : undefined;
-    return {
-      id: n.id,
-      from: n.from,
-      durationMs: n.durationMs,
-      status: n.status,
-      receivedAt: n.receivedAt,
-      audioUrl: signed ? `${ctx.publicUrl}/api/notes/${n.id}/audio?expires=${signed.expires}&sig=${signed.sig}` : null,
-      audioUrlExpiresAt: signed ? new Date(signed.expires * 1000).toISOString() : null,
-      heardAt: n.play?.playedAt ?? null,
-    };
-  };
 
-  app.get('/races', { schema: { summary: 'Races, upcoming and past, with their markers', response: { 200: RaceListSchema } } }, async () => {
-    const today = new Date().toISOString().slice(0, 10);
-    return {
-      races: RACES.map((r) => ({
-        id: r.id, name: r.name, date: r.date, units: [...r.units],
-        when: r.date < today ? ('past' as const) : ('upcoming' as const),
-        markers: markersFor(r.units),
-      })),
-    };
-  });
-
-  app.get('/entries', { schema: { summary: 'The runner’s entries', security: bearer, response: { 200: EntryListSchema, 401: ApiErrorSchema } } }, async (req) => {
+  app.get('/entries', { schema: { operationId: 'listEntries', summary: 'The runner’s entries', security: bearer, response: { 200: EntryListSchema } } }, async (req) => {
     const account = await requireRunner(ctx, req);
     return { entries: (await repo.entries.list(account.id)).map((e) => entryBody(e)) };
   });
 
   app.post('/entries', {
-    schema: { summary: 'Enter a race; the answer carries the link for friends (shown once)', security: bearer, body: NewEntrySchema, response: { 201: EntrySchema, 400: ApiErrorSchema, 401: ApiErrorSchema } },
+    schema: { operationId: 'createEntry', summary: 'Enter a race; the answer carries the link for friends (shown once)', security: bearer, body: NewEntrySchema, response: { 201: EntrySchema, ...refusals(unknownRace, invalidDisplayName, raceRefusal.race_over) } },
   }, async (req, reply) => {
     const account = await requireRunner(ctx, req);
     const race = await repo.races.get(req.body.raceId);
-    if (!race) throw new ApiProblem(400, 'unknown_race', 'We don’t have that race yet. Pick one from the list, or ask us to add it.');
+    if (!race) throw unknownRace();
+    // A note for a race that is over still reaches the keepsake, but a new entry could never be run.
+    if (raceWhen(race.startsAt) === 'past') throw raceRefusal.race_over(race);
     const displayName = cleanRunnerName(req.body.displayName);
-    if (!displayName) throw new ApiProblem(400, 'invalid_display_name', `Please enter the name your friends will see (1 to ${MAX_RUNNER_NAME_LENGTH} characters).`);
+    if (!displayName) throw invalidDisplayName();
     const token = newToken();
     const entry = await repo.entries.create({
       id: randomUUID(), accountId: account.id, raceId: race.id, displayName,
@@ -83,7 +65,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.post('/entries/:id/link', {
-    schema: { summary: 'Issue a new link for friends and revoke the old one', security: bearer, params: IdParamsSchema, response: { 200: LinkSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+    schema: { operationId: 'replaceEntryLink', summary: 'Issue a new link for friends and revoke the old one', security: bearer, params: IdParamsSchema, response: { 200: LinkSchema, ...refusals(entryNotFound) } },
   }, async (req) => {
     const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
     const token = newToken();
@@ -92,29 +74,10 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.delete('/entries/:id/link', {
-    schema: { summary: 'Revoke the link for friends', security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+    schema: { operationId: 'revokeEntryLink', summary: 'Revoke the link for friends', security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, ...refusals(entryNotFound) } },
   }, async (req, reply) => {
     const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
     await repo.entries.revokeLinks(entry, new Date().toISOString());
     return reply.code(204).send(null);
-  });
-
-  app.get('/entries/:id/notes', {
-    schema: { summary: 'Notes grouped by marker (?summary=1: counts only)',
-      security: bearer, params: IdParamsSchema, querystring: NotesQuerySchema,
-      response: { 200: EntryNotesSchema, 401: ApiErrorSchema, 404: ApiErrorSchema },
-    },
-  }, async (req) => {
-    const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
-    const notes = await repo.entries.notes(entry.id);
-    const summary = req.query.summary === '1';
-    // Every marker id there is, not only the race's, so no note can fall out of the listing.
-    const markers = markersFor(['mi', 'km'])
-      .map((m) => {
-        const here = notes.filter((n) => n.marker === m.id);
-        return { marker: m.id, label: m.label, count: here.length, ...(summary ? {} : { notes: here.map(noteBody) }) };
-      })
-      .filter((m) => m.count > 0);
-    return { entryId: entry.id, markers };
   });
 };

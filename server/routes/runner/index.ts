@@ -8,20 +8,25 @@ import { createAppleVerifier } from '../../auth/apple.js';
 import type { Config } from '../../config.js';
 import type { Repository } from '../../db/repository.js';
 import type { BlobStore } from '../../storage/blob-store.js';
+import type { NoteChangeHub } from '../../sync/note-changes.js';
 import { accountRoutes } from './account.js';
 import { authRoutes } from './auth.js';
 import { BEARER, requireRunner, type RunnerContext } from './context.js';
+import { entryNoteRoutes } from './entry-notes.js';
 import { entryRoutes } from './entries.js';
 import { noteRoutes } from './notes.js';
+import { raceRoutes } from './races.js';
+import { progressRoutes } from './progress.js';
 import { shareRoutes } from './shares.js';
 
 export interface RunnerApiOptions {
   repo: Repository;
   blobs: BlobStore;
-  config: Pick<Config, 'auth' | 'publicUrl'>;
+  config: Pick<Config, 'auth' | 'publicUrl' | 'idleTimeoutMs'>;
+  noteChanges: NoteChangeHub;
 }
 
-export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { repo, blobs, config }) => {
+export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { repo, blobs, config, noteChanges }) => {
   if (config.auth.ephemeralSecret) {
     app.log.warn('SESSION_SECRET is not set: sessions and audio URLs last only until this process stops');
   }
@@ -30,6 +35,8 @@ export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { rep
     blobs,
     auth: config.auth,
     publicUrl: config.publicUrl,
+    // A held answer goes out a second before the idle timeout would close its silent connection.
+    sync: { hub: noteChanges, maxHoldMs: Math.max(0, config.idleTimeoutMs - 1_000) },
     verifyApple: createAppleVerifier({ jwksUrl: config.auth.appleJwksUrl, audience: config.auth.appleAudience, cooldownMs: config.auth.jwksCooldownMs }),
   };
 
@@ -43,7 +50,7 @@ export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { rep
     const hooks = route.onRequest === undefined ? [] : [route.onRequest].flat();
     route.onRequest = [async (req) => void (await requireRunner(ctx, req)), ...hooks];
   });
-  for (const routes of [authRoutes, entryRoutes, noteRoutes, shareRoutes, accountRoutes]) {
+  for (const routes of [authRoutes, raceRoutes, entryRoutes, entryNoteRoutes, noteRoutes, shareRoutes, accountRoutes, progressRoutes]) {
     await app.register(routes, { ctx });
   }
 };

@@ -1,14 +1,15 @@
 /**
- * A note's audio (its runner only: session or a short-lived signed URL) and the 'heard' receipt the
- * runner's app sends. The sender's view of that receipt is a recorder route (../recorder.ts).
+ * A note's audio (its runner only: session or a short-lived signed URL), the 'heard' receipt the
+ * runner's app sends, and the runner removing a note. The sender's view of that receipt is a recorder route (../recorder.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiErrorSchema } from '../../../src/shared/api.js';
 import { AudioQuerySchema, IdParamsSchema, PlayedSchema, PlayReceiptSchema } from '../../../src/shared/runnerApi.js';
 import { audioSignatureValid } from '../../auth/audio-url.js';
+import { audioAnswers, emptyAnswer, refusals } from '../../http/contract.js';
 import { ApiProblem } from '../../http/problem.js';
 import { refusal } from '../../http/refusals.js';
 import { sendAudio } from '../../runner/audio.js';
+import { deleteRunnerNote } from '../../runner/note-deletion.js';
 import { currentRunner, notSignedIn, requireRunner, BEARER, type RunnerContext } from './context.js';
 
 const bearer = BEARER;
@@ -20,9 +21,11 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   const { repo } = ctx;
 
   app.get('/notes/:id/audio', {
-    schema: { summary: 'A converted note (M4A) for its runner: bearer session or the signed audioUrl',
+    schema: { operationId: 'getNoteAudio',
+      summary: 'A converted note (M4A) for its runner: bearer session or the signed audioUrl',
+      description: 'Strong ETag (the file\'s SHA-256) with 304 to If-None-Match; one byte range per request (206 with Content-Range, 416 past the end) honouring If-Range, so a cut download resumes.',
       security: [{ bearer: [] }, {}], params: IdParamsSchema, querystring: AudioQuerySchema,
-      response: { 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema },
+      response: { ...audioAnswers(), ...refusals(notSignedIn, audioLinkExpired, refusal.note_not_found) },
     },
   }, async (req, reply) => {
     const { id } = req.params;
@@ -40,17 +43,30 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     const note = allowed ? await repo.entries.findOwnedNote(id) : undefined;
     // Another runner's note and a missing note answer alike, so ids reveal nothing.
     if (!note || note.status !== 'converted' || !note.convertedKey) throw refusal.note_not_found();
-    return sendAudio(req, reply, ctx.blobs, note.convertedKey);
+    const audio = await ctx.repo.jobs.convertedAudio(note.id);
+    if (!audio) throw refusal.note_not_found();
+    return sendAudio(req, reply, ctx.blobs, audio);
   });
 
   app.post('/notes/:id/played', {
-    schema: { summary: 'Report that a note was played; its sender then sees “Heard at …”', security: bearer, params: IdParamsSchema, body: PlayedSchema, response: { 200: PlayReceiptSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+    schema: { operationId: 'reportNotePlayed', summary: 'Report that a note was played; its sender then sees “Heard at …”', security: bearer, params: IdParamsSchema, body: PlayedSchema, response: { 200: PlayReceiptSchema, ...refusals(refusal.note_not_found, refusal.unknown_marker) } },
   }, async (req) => {
     const account = await requireRunner(ctx, req);
     const note = await repo.entries.findOwnedNote(req.params.id);
     if (!note || note.accountId !== account.id) throw refusal.note_not_found();
     const play = await repo.plays.record(note.id, { playedAt: new Date(req.body.playedAt).toISOString(), marker: req.body.marker });
     return { id: note.id, heardAt: play.playedAt, heardAtMarker: play.marker };
+  });
+
+  app.delete('/notes/:id', {
+    schema: { operationId: 'deleteNote',
+      summary: 'Remove a note: it leaves every list (the app hears of it through after=), its files are deleted, it never plays. Again: 204 too',
+      security: bearer, params: IdParamsSchema, response: { 204: emptyAnswer('Removed, now or before.'), ...refusals(notSignedIn, refusal.note_not_found) } },
+  }, async (req, reply) => {
+    const account = await requireRunner(ctx, req);
+    // Another runner's note answers as a missing one, so ids reveal nothing.
+    if (!(await deleteRunnerNote(repo, ctx.blobs, account.id, req.params.id))) throw refusal.note_not_found();
+    return reply.code(204).send(null);
   });
 
 };

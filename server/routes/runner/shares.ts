@@ -1,12 +1,12 @@
 /** Keepsake shares: the runner makes and removes them; the keepsake page reads them by token. Nothing is public unless shared. */
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiErrorSchema } from '../../../src/shared/api.js';
 import { markerLabel } from '../../../src/shared/markers.js';
 import {
   IdParamsSchema, NoContentSchema, KeepsakeSchema, NewShareSchema, ShareAudioParamsSchema, ShareSchema, ShareTokenParamsSchema, type Keepsake,
 } from '../../../src/shared/runnerApi.js';
 import { hashToken } from '../../auth/tokens.js';
+import { audioAnswers, refusals } from '../../http/contract.js';
 import { ApiProblem, entryNotFound, keepsakeNotFound, shareNotFound } from '../../http/problem.js';
 import { refusal } from '../../http/refusals.js';
 import { newToken } from '../../links.js';
@@ -15,6 +15,8 @@ import type { EntryNote, Share } from '../../db/repository.js';
 import { requireRunner, BEARER, type RunnerContext } from './context.js';
 
 const bearer = BEARER;
+
+const eitherEntryOrNote = () => new ApiProblem(400, 'bad_request', 'Share either a race entry (entryId) or one note (noteId).');
 
 
 export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
@@ -30,11 +32,11 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   }
 
   app.post('/shares', {
-    schema: { summary: 'Share an entry or one note as a keepsake page', security: bearer, body: NewShareSchema, response: { 201: ShareSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+    schema: { operationId: 'createShare', summary: 'Share an entry or one note as a keepsake page', security: bearer, body: NewShareSchema, response: { 201: ShareSchema, ...refusals(eitherEntryOrNote, refusal.note_not_found, entryNotFound) } },
   }, async (req, reply) => {
     const account = await requireRunner(ctx, req);
     if ((req.body.entryId === undefined) === (req.body.noteId === undefined)) {
-      throw new ApiProblem(400, 'bad_request', 'Share either a race entry (entryId) or one note (noteId).');
+      throw eitherEntryOrNote();
     }
     let entryId: string;
     let noteId: string | null = null;
@@ -55,7 +57,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.delete('/shares/:id', {
-    schema: { summary: 'Stop sharing', security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, 401: ApiErrorSchema, 404: ApiErrorSchema } },
+    schema: { operationId: 'deleteShare', summary: 'Stop sharing', security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, ...refusals(shareNotFound) } },
   }, async (req, reply) => {
     const account = await requireRunner(ctx, req);
     if (!(await repo.shares.remove(account.id, req.params.id))) {
@@ -65,7 +67,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.get('/s/:token', {
-    schema: { summary: 'The keepsake page’s data', params: ShareTokenParamsSchema, response: { 200: KeepsakeSchema, 404: ApiErrorSchema } },
+    schema: { operationId: 'getKeepsake', summary: 'The keepsake page’s data', params: ShareTokenParamsSchema, response: { 200: KeepsakeSchema, ...refusals(keepsakeNotFound) } },
   }, async (req): Promise<Keepsake> => {
     const { share, notes } = await sharedNotes(req.params.token);
     const entry = await repo.entries.getById(share.entryId);
@@ -81,11 +83,14 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.get('/s/:token/notes/:id/audio', {
-    schema: { summary: 'A shared note’s audio, while it is shared', params: ShareAudioParamsSchema, response: { 404: ApiErrorSchema } },
+    schema: { operationId: 'getKeepsakeNoteAudio', summary: 'A shared note’s audio, while it is shared',
+      description: 'Like getNoteAudio: strong ETag, 304, byte ranges (206, 416) and If-Range.', params: ShareAudioParamsSchema, response: { ...audioAnswers(), ...refusals(keepsakeNotFound, refusal.note_not_found) } },
   }, async (req, reply) => {
     const { notes } = await sharedNotes(req.params.token);
     const note = notes.find((n) => n.id === req.params.id);
     if (!note?.convertedKey) throw refusal.note_not_found();
-    return sendAudio(req, reply, ctx.blobs, note.convertedKey);
+    const audio = await ctx.repo.jobs.convertedAudio(note.id);
+    if (!audio) throw refusal.note_not_found();
+    return sendAudio(req, reply, ctx.blobs, audio);
   });
 };

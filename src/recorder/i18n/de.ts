@@ -24,6 +24,30 @@ const de: Catalogue = {
   'marker.km': '{n} km',
   'marker.finish': 'Ziel',
 
+  // Issue 18, the race clock (RaceClock.tsx).
+  'raceClock.upcoming': '{runner} läuft den {race} am {date}.',
+  'raceClock.live': '{runner} läuft gerade den {race}.',
+  'raceClock.past': 'Das Rennen von {runner} ist vorbei. Deine Nachricht wird als Andenken aufbewahrt.',
+  'raceClock.date.1': '{weekday}, {day}. Januar {year}',
+  'raceClock.date.2': '{weekday}, {day}. Februar {year}',
+  'raceClock.date.3': '{weekday}, {day}. März {year}',
+  'raceClock.date.4': '{weekday}, {day}. April {year}',
+  'raceClock.date.5': '{weekday}, {day}. Mai {year}',
+  'raceClock.date.6': '{weekday}, {day}. Juni {year}',
+  'raceClock.date.7': '{weekday}, {day}. Juli {year}',
+  'raceClock.date.8': '{weekday}, {day}. August {year}',
+  'raceClock.date.9': '{weekday}, {day}. September {year}',
+  'raceClock.date.10': '{weekday}, {day}. Oktober {year}',
+  'raceClock.date.11': '{weekday}, {day}. November {year}',
+  'raceClock.date.12': '{weekday}, {day}. Dezember {year}',
+  'raceClock.weekday.0': 'Sonntag',
+  'raceClock.weekday.1': 'Montag',
+  'raceClock.weekday.2': 'Dienstag',
+  'raceClock.weekday.3': 'Mittwoch',
+  'raceClock.weekday.4': 'Donnerstag',
+  'raceClock.weekday.5': 'Freitag',
+  'raceClock.weekday.6': 'Samstag',
+
   'link.eyebrow': 'Sprachnachricht für',
   'link.goneTitle': 'Dieser Link ist nicht aktiv',
   'link.gone': 'Vielleicht hat sich ein Tippfehler eingeschlichen, oder der Link wurde abgeschaltet. Lass ihn dir noch einmal schicken.',
@@ -34,6 +58,11 @@ const de: Catalogue = {
   'details.markerPrompt': 'Wähle, wo {runner} sie hört',
   'details.name': 'Dein Name',
   'details.namePlaceholder': 'Damit klar ist, von wem sie kommt',
+
+  // Fortschritt, den der Läufer am Renntag teilt (Issue 19: src/recorder/Progress*.tsx).
+  'progress.passed': '{runner} hat {marker} um {time} passiert.',
+  'progress.passedSuffix': ' (passiert)',
+  'progress.passedChosen': '{runner} hat {marker} schon passiert: Diese Nachricht wird abgespielt, sobald sie auf dem Handy von {runner} ankommt.',
 
   'record.record': 'Aufnehmen',
   'record.hint': 'Bis zu einer Minute. Sprich nah am Handy.',
@@ -106,8 +135,13 @@ const de: Catalogue = {
   'send.sectionLabel': 'Deine Nachricht',
   'outbox.recordingMissing': 'Die Aufnahme dieser Nachricht fehlt auf diesem Handy. Bitte nimm sie noch einmal auf.',
   'outbox.noConnection': 'Gerade gibt es keine Verbindung. Die Nachricht ist auf diesem Handy gespeichert und geht raus, sobald wieder eine da ist.',
-  'outbox.serverBusy': 'Der Server ist gerade ausgelastet (Fehler {status}). Wir versuchen es gleich noch einmal.',
+  'outbox.serverBusy': 'Der Server ist gerade ausgelastet (Fehler {status}).',
   'outbox.notAccepted': 'Der Server konnte diese Nachricht nicht annehmen (Fehler {status}).',
+
+  // Every wait explained (issue 21).
+  'wait.soon': 'Nächster Versuch in weniger als einer Minute.',
+  'wait.at': 'Nächster Versuch um {time} Uhr.',
+  'wait.whenOnline': 'Nächster Versuch, sobald dieses Handy wieder online ist.',
 
   'refusal.link_not_found': 'Dieser Link funktioniert nicht mehr. Bitte den Läufer oder die Läuferin um einen neuen.',
   'refusal.link_full': 'Dieser Link hat die Höchstzahl an Nachrichten erreicht. Bitte {runner} um einen neuen Link.',
@@ -135,6 +169,8 @@ const de: Catalogue = {
   'refusal.bad_request': 'Die Anfrage wurde nicht verstanden. Bitte lade die Seite neu und versuch es noch einmal.',
   'refusal.not_found': 'Das wurde nicht gefunden. Vielleicht ist der Link unvollständig.',
   'refusal.note_not_found': 'Diese Nachricht wurde nicht gefunden.',
+  // Issue 19, the runner removes a note: a sender's phone sending it again is told why it stops.
+  'refusal.note_removed': 'Die Läuferin oder der Läufer hat diese Nachricht entfernt, sie wird nicht noch einmal gesendet.',
 
   'keepsake.loading': 'Wird geladen...',
   'keepsake.eyebrow': 'Sprachnachrichten für',

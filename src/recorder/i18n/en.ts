@@ -32,6 +32,30 @@ export const en = {
   'marker.km': '{n} km',
   'marker.finish': 'Finish',
 
+  // Issue 18, the race clock (RaceClock.tsx): where the race stands, its day written for the race's own time zone.
+  'raceClock.upcoming': '{runner} runs the {race} on {date}.',
+  'raceClock.live': '{runner} is running the {race} now.',
+  'raceClock.past': "{runner}'s race is over. Your note will wait in their keepsake.",
+  'raceClock.date.1': '{weekday}, January {day}, {year}',
+  'raceClock.date.2': '{weekday}, February {day}, {year}',
+  'raceClock.date.3': '{weekday}, March {day}, {year}',
+  'raceClock.date.4': '{weekday}, April {day}, {year}',
+  'raceClock.date.5': '{weekday}, May {day}, {year}',
+  'raceClock.date.6': '{weekday}, June {day}, {year}',
+  'raceClock.date.7': '{weekday}, July {day}, {year}',
+  'raceClock.date.8': '{weekday}, August {day}, {year}',
+  'raceClock.date.9': '{weekday}, September {day}, {year}',
+  'raceClock.date.10': '{weekday}, October {day}, {year}',
+  'raceClock.date.11': '{weekday}, November {day}, {year}',
+  'raceClock.date.12': '{weekday}, December {day}, {year}',
+  'raceClock.weekday.0': 'Sunday',
+  'raceClock.weekday.1': 'Monday',
+  'raceClock.weekday.2': 'Tuesday',
+  'raceClock.weekday.3': 'Wednesday',
+  'raceClock.weekday.4': 'Thursday',
+  'raceClock.weekday.5': 'Friday',
+  'raceClock.weekday.6': 'Saturday',
+
   // The link (src/recorder/index.tsx, useLink.ts).
   'link.eyebrow': 'Record a voice note for',
   'link.goneTitle': 'This link is not active',
@@ -44,6 +68,11 @@ export const en = {
   'details.markerPrompt': 'Choose where {runner} hears it',
   'details.name': 'Your name',
   'details.namePlaceholder': "So they know who it's from",
+
+  // Progress shared by the runner on race day (issue 19: src/recorder/Progress*.tsx).
+  'progress.passed': '{runner} passed {marker} at {time}.',
+  'progress.passedSuffix': ' (passed)',
+  'progress.passedChosen': "{runner} has passed {marker}: this note will play as soon as it reaches {runner}'s phone.",
 
   // Recording (RecordPanel.tsx).
   'record.record': 'Record',
@@ -116,14 +145,19 @@ export const en = {
   'failed.readNotes': "Your notes could not be read from this phone's storage. Reload the page to see them.",
   'failed.send': "Sending stopped: this phone's storage could not be read. Reload the page to try again.",
 
-  // For stage 2 of issue 22: RecorderScreen.tsx and the outbox's sentences on a note (src/shared/outbox/replay.ts).
+  // What RecorderScreen.tsx says before a send, and the outbox's own reasons on a note, by OUTBOX_CODE (noteWords.ts).
   'send.chooseMarker': 'Choose the marker where {runner} should hear your note.',
   'send.addName': "Add your name so {runner} knows who it's from.",
   'send.sectionLabel': 'Your note',
   'outbox.recordingMissing': 'The recording of this note is missing on this phone. Please record it again.',
   'outbox.noConnection': 'No connection right now. The note is saved on this phone and will be sent when there is one.',
-  'outbox.serverBusy': 'The server is busy (error {status}). Trying again soon.',
+  'outbox.serverBusy': 'The server is busy (error {status}).',
   'outbox.notAccepted': 'The server could not accept this note (error {status}).',
+
+  // Every wait explained (issue 21): when a note held back by a limit is tried again (noteWords.ts).
+  'wait.soon': 'It will be tried again in less than a minute.',
+  'wait.at': 'It will be tried again at {time}.',
+  'wait.whenOnline': 'It will be tried again when this phone is back online.',
 
   // The server's refusals, by the answer's `error` code (server/**: ApiProblem and the routes' own answers).
   'refusal.link_not_found': "This link doesn't work any more. Ask the runner for a new one.",
@@ -152,6 +186,8 @@ export const en = {
   'refusal.bad_request': 'The request was not understood. Please reload the page and try again.',
   'refusal.not_found': 'This was not found. The link may be incomplete.',
   'refusal.note_not_found': 'This note was not found.',
+  // Issue 19, the runner removes a note: a sender's phone sending it again is told why it stops.
+  'refusal.note_removed': 'The runner removed this note, so it will not be sent again.',
 
   // The keepsake page (src/keepsake/).
   'keepsake.loading': 'Loading...',

@@ -24,6 +24,30 @@ const es: Catalogue = {
   'marker.km': '{n} km',
   'marker.finish': 'Meta',
 
+  // Issue 18, the race clock (RaceClock.tsx).
+  'raceClock.upcoming': '{runner} corre el {race} el {date}.',
+  'raceClock.live': '{runner} está corriendo el {race} ahora mismo.',
+  'raceClock.past': 'La carrera de {runner} ya terminó. Tu mensaje se guardará como recuerdo.',
+  'raceClock.date.1': '{weekday} {day} de enero de {year}',
+  'raceClock.date.2': '{weekday} {day} de febrero de {year}',
+  'raceClock.date.3': '{weekday} {day} de marzo de {year}',
+  'raceClock.date.4': '{weekday} {day} de abril de {year}',
+  'raceClock.date.5': '{weekday} {day} de mayo de {year}',
+  'raceClock.date.6': '{weekday} {day} de junio de {year}',
+  'raceClock.date.7': '{weekday} {day} de julio de {year}',
+  'raceClock.date.8': '{weekday} {day} de agosto de {year}',
+  'raceClock.date.9': '{weekday} {day} de septiembre de {year}',
+  'raceClock.date.10': '{weekday} {day} de octubre de {year}',
+  'raceClock.date.11': '{weekday} {day} de noviembre de {year}',
+  'raceClock.date.12': '{weekday} {day} de diciembre de {year}',
+  'raceClock.weekday.0': 'domingo',
+  'raceClock.weekday.1': 'lunes',
+  'raceClock.weekday.2': 'martes',
+  'raceClock.weekday.3': 'miércoles',
+  'raceClock.weekday.4': 'jueves',
+  'raceClock.weekday.5': 'viernes',
+  'raceClock.weekday.6': 'sábado',
+
   'link.eyebrow': 'Graba un mensaje de voz para',
   'link.goneTitle': 'Este enlace no está activo',
   'link.gone': 'Puede que esté mal escrito o que lo hayan desactivado. Pide que te lo vuelvan a enviar.',
@@ -34,6 +58,11 @@ const es: Catalogue = {
   'details.markerPrompt': 'Elige dónde lo escuchará {runner}',
   'details.name': 'Tu nombre',
   'details.namePlaceholder': 'Para que sepa de quién es',
+
+  // Progreso que comparte el corredor el día de la carrera (issue 19: src/recorder/Progress*.tsx).
+  'progress.passed': '{runner} pasó por {marker} a las {time}.',
+  'progress.passedSuffix': ' (ya pasó)',
+  'progress.passedChosen': '{runner} ya pasó por {marker}: este mensaje sonará en cuanto llegue al teléfono de {runner}.',
 
   'record.record': 'Grabar',
   'record.hint': 'Hasta un minuto. Habla cerca del teléfono.',
@@ -106,8 +135,13 @@ const es: Catalogue = {
   'send.sectionLabel': 'Tu mensaje',
   'outbox.recordingMissing': 'Falta la grabación de este mensaje en este teléfono. Por favor, vuelve a grabarlo.',
   'outbox.noConnection': 'Ahora mismo no hay conexión. El mensaje está guardado en este teléfono y se enviará cuando la haya.',
-  'outbox.serverBusy': 'El servidor está ocupado (error {status}). Lo volveremos a intentar pronto.',
+  'outbox.serverBusy': 'El servidor está ocupado (error {status}).',
   'outbox.notAccepted': 'El servidor no pudo aceptar este mensaje (error {status}).',
+
+  // Every wait explained (issue 21).
+  'wait.soon': 'Se volverá a intentar en menos de un minuto.',
+  'wait.at': 'Se volverá a intentar a las {time}.',
+  'wait.whenOnline': 'Se volverá a intentar cuando este teléfono vuelva a tener conexión.',
 
   'refusal.link_not_found': 'Este enlace ya no funciona. Pide uno nuevo al corredor o la corredora.',
   'refusal.link_full': 'Este enlace llegó a su límite de mensajes. Pídele a {runner} un enlace nuevo.',
@@ -135,6 +169,8 @@ const es: Catalogue = {
   'refusal.bad_request': 'No se entendió la solicitud. Vuelve a cargar la página e inténtalo de nuevo.',
   'refusal.not_found': 'No se encontró. Puede que el enlace esté incompleto.',
   'refusal.note_not_found': 'No se encontró este mensaje.',
+  // Issue 19, the runner removes a note: a sender's phone sending it again is told why it stops.
+  'refusal.note_removed': 'La persona que corre eliminó este mensaje, así que no se volverá a enviar.',
 
   'keepsake.loading': 'Cargando...',
   'keepsake.eyebrow': 'Mensajes de voz para',

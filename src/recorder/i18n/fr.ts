@@ -28,6 +28,30 @@ const fr: Catalogue = {
   'marker.km': '{n} km',
   'marker.finish': 'Arrivée',
 
+  // Issue 18, the race clock (RaceClock.tsx).
+  'raceClock.upcoming': '{runner} court le {race} le {date}.',
+  'raceClock.live': '{runner} court le {race} en ce moment.',
+  'raceClock.past': 'La course de {runner} est terminée. Votre message sera gardé en souvenir.',
+  'raceClock.date.1': '{weekday} {day} janvier {year}',
+  'raceClock.date.2': '{weekday} {day} février {year}',
+  'raceClock.date.3': '{weekday} {day} mars {year}',
+  'raceClock.date.4': '{weekday} {day} avril {year}',
+  'raceClock.date.5': '{weekday} {day} mai {year}',
+  'raceClock.date.6': '{weekday} {day} juin {year}',
+  'raceClock.date.7': '{weekday} {day} juillet {year}',
+  'raceClock.date.8': '{weekday} {day} août {year}',
+  'raceClock.date.9': '{weekday} {day} septembre {year}',
+  'raceClock.date.10': '{weekday} {day} octobre {year}',
+  'raceClock.date.11': '{weekday} {day} novembre {year}',
+  'raceClock.date.12': '{weekday} {day} décembre {year}',
+  'raceClock.weekday.0': 'dimanche',
+  'raceClock.weekday.1': 'lundi',
+  'raceClock.weekday.2': 'mardi',
+  'raceClock.weekday.3': 'mercredi',
+  'raceClock.weekday.4': 'jeudi',
+  'raceClock.weekday.5': 'vendredi',
+  'raceClock.weekday.6': 'samedi',
+
   'link.eyebrow': 'Un message vocal pour',
   'link.goneTitle': "Ce lien n'est pas actif",
   'link.gone': "Il a peut-être été mal recopié, ou il a été désactivé. Demandez qu'on vous le renvoie.",
@@ -38,6 +62,11 @@ const fr: Catalogue = {
   'details.markerPrompt': "Choisissez où {runner} l'entendra",
   'details.name': 'Votre nom',
   'details.namePlaceholder': "Pour qu'on sache de qui il vient",
+
+  // Progression partagée par le coureur le jour de la course (issue 19 : src/recorder/Progress*.tsx).
+  'progress.passed': 'Passage de {runner} à {marker} à {time}.',
+  'progress.passedSuffix': ' (passé)',
+  'progress.passedChosen': "{runner} a déjà passé {marker} : ce message sera lu dès qu'il arrivera sur le téléphone de {runner}.",
 
   'record.record': 'Enregistrer',
   'record.hint': "Jusqu'à une minute. Parlez près du téléphone.",
@@ -110,8 +139,13 @@ const fr: Catalogue = {
   'send.sectionLabel': 'Votre message',
   'outbox.recordingMissing': "L'enregistrement de ce message manque sur ce téléphone. Merci de l'enregistrer à nouveau.",
   'outbox.noConnection': "Pas de connexion pour le moment. Le message est gardé sur ce téléphone et partira dès qu'il y en aura une.",
-  'outbox.serverBusy': 'Le serveur est occupé (erreur {status}). Nouvel essai dans un instant.',
+  'outbox.serverBusy': 'Le serveur est occupé (erreur {status}).',
   'outbox.notAccepted': "Le serveur n'a pas pu accepter ce message (erreur {status}).",
+
+  // Every wait explained (issue 21).
+  'wait.soon': "Nouvel essai dans moins d'une minute.",
+  'wait.at': 'Nouvel essai à {time}.',
+  'wait.whenOnline': 'Nouvel essai dès que ce téléphone sera de nouveau en ligne.',
 
   'refusal.link_not_found': 'Ce lien ne marche plus. Demandez-en un nouveau au coureur ou à la coureuse.',
   'refusal.link_full': 'Ce lien a atteint sa limite de messages. Demandez un nouveau lien à {runner}.',
@@ -139,6 +173,8 @@ const fr: Catalogue = {
   'refusal.bad_request': "La demande n'a pas été comprise. Rechargez la page et réessayez.",
   'refusal.not_found': 'Introuvable. Le lien est peut-être incomplet.',
   'refusal.note_not_found': 'Ce message est introuvable.',
+  // Issue 19, the runner removes a note: a sender's phone sending it again is told why it stops.
+  'refusal.note_removed': 'La personne qui court a retiré ce message : il ne sera pas renvoyé.',
 
   'keepsake.loading': 'Chargement...',
   'keepsake.eyebrow': 'Messages vocaux pour',

@@ -12,6 +12,7 @@ import { expect } from '@playwright/test';
 import { contentDigestHeader } from '../../../src/shared/contentDigest';
 import { FAKE_APPLE_NONCE, startFakeApple } from '../../server/auth/fakeApple';
 import { runnerApi } from './runner';
+import { addUpcomingRace, UPCOMING_RACE } from './races';
 import { startServer, type RunningServer } from './server';
 import { speechWav } from './speech';
 
@@ -33,6 +34,7 @@ export async function startRunnerWorld(): Promise<RunnerWorld> {
     APPLE_AUDIENCE: apple.audience,
     SESSION_SECRET: 'e2e-secret-that-is-long-enough-0123456789',
   });
+  await addUpcomingRace(server);
   const webm = path.join(os.tmpdir(), `milenotes-runner-world-${process.pid}.webm`);
   await promisify(execFile)('ffmpeg', ['-y', '-loglevel', 'error', '-i', await speechWav(), '-t', '4', '-c:a', 'libopus', '-b:a', '32k', webm]);
   const speech = await readFile(webm);
@@ -50,7 +52,7 @@ export async function startRunnerWorld(): Promise<RunnerWorld> {
     signIn,
     async runnerWithNote() {
       const session = await signIn();
-      const entry = (await api('POST', '/api/entries', session, { raceId: 'chicago-2025', displayName: 'Alex' })).json;
+      const entry = (await api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Alex' })).json;
       const noteId = randomUUID();
       const put = await fetch(`${server.url}/api/r/${entry.link.token}/notes/${noteId}?marker=mi-13&from=Sam`, {
         method: 'PUT',

@@ -12,6 +12,7 @@ describe('runner auth settings', () => {
     expect(config.appleJwksUrl).toBe(APPLE_JWKS_DEFAULT);
     expect(config.accessTtlSeconds).toBe(900);
     expect(config.audioUrlTtlSeconds).toBe(600);
+    expect(config.refreshGraceSeconds).toBe(60);
     expect(config.ephemeralSecret).toBe(true);
   });
 

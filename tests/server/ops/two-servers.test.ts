@@ -17,6 +17,9 @@ import type { Session } from '../../../src/shared/runnerApi.js';
 import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../auth/fakeApple.js';
 import { decodedSeconds, FORMATS, makeSpeech } from '../support/audio.js';
 import { createBackend, type TestBackend } from '../support/backends.js';
+import { addUpcomingRaces, UPCOMING } from '../support/races.js';
+import { loadConfig } from '../../../server/config.js';
+import { openRepository } from '../../../server/db/index.js';
 import { uploadTo } from '../support/remote-uploads.js';
 import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
 
@@ -60,6 +63,9 @@ beforeAll(async () => {
     UPLOADS_PER_ADDRESS: '1000', OPEN_UPLOADS_PER_ADDRESS: '100',
   };
   for (const name of ['a', 'b']) servers.push(await startServerProcess({ ...env, DATA_DIR: path.join(dir, name) }, 60_000));
+  const repo = await openRepository(loadConfig(env));
+  await addUpcomingRaces(repo);
+  await repo.close();
 }, 240_000);
 afterAll(async () => {
   for (const s of servers) await stopGracefully(s);
@@ -110,7 +116,7 @@ describe('two servers on one PostgreSQL and one S3 store', () => {
     session = (await signIn.json()) as Session;
     const made = await fetch(`${a.base}/api/entries`, {
       method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session.accessToken}` },
-      body: JSON.stringify({ raceId: 'chicago-2025', displayName: 'Alex' }),
+      body: JSON.stringify({ raceId: UPCOMING.chicago.id, displayName: 'Alex' }),
     });
     expect(made.status).toBe(201);
     const body = (await made.json()) as { id: string; link: { token: string } };

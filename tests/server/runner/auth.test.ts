@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hashToken } from '../../../server/auth/tokens.js';
+import { openDatabase } from '../../../server/db/index.js';
 import { BACKENDS } from '../support/backends.js';
 import { FAKE_APPLE_NONCE } from '../auth/fakeApple.js';
 import { startRunnerApp, type RunnerTestApp } from './support.js';
@@ -6,9 +8,19 @@ import { startRunnerApp, type RunnerTestApp } from './support.js';
 describe.each(BACKENDS)('runner sign-in on %s', (kind) => {
   let t: RunnerTestApp;
   beforeAll(async () => {
-    t = await startRunnerApp(kind);
+    // Well above the refreshes these tests make; the limit itself is tested below.
+    t = await startRunnerApp(kind, { SIGN_IN_RATE_LIMIT_PER_MINUTE: '500' });
   });
   afterAll(() => t.close());
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Moves the app's clock (Date only: timers and the database run as usual) past the default 60 s refresh grace. */
+  const pastTheGrace = () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 61_000);
+  };
 
   const signInWith = async (identityToken: string, nonce: string | null = FAKE_APPLE_NONCE) =>
     t.app.inject({ method: 'POST', url: '/api/auth/apple', payload: { identityToken, ...(nonce === null ? {} : { nonce }) } });
@@ -45,16 +57,75 @@ describe.each(BACKENDS)('runner sign-in on %s', (kind) => {
     expect((await signInWith(await t.apple.token({ nonce: 'one' }), 'one')).statusCode).toBe(200);
   });
 
-  it('should rotate the refresh token on use and refuse the used one', async () => {
+  it('should rotate the refresh token on use and refuse the used one after the grace', async () => {
     const session = await t.signIn();
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: session.refreshToken } });
     expect(res.statusCode).toBe(200);
     expect(res.json().runner.id).toBe(session.runner.id);
     expect(res.json().refreshToken).not.toBe(session.refreshToken);
+    pastTheGrace();
     const again = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: session.refreshToken } });
     expect(again.statusCode).toBe(401);
     expect(again.json().error).toBe('session_expired');
-    expect((await t.call(res.json(), 'GET', '/api/entries')).statusCode).toBe(200);
+    const other = await t.signIn();
+    expect((await t.call(other, 'GET', '/api/entries')).statusCode).toBe(200);
+  });
+
+  it('should answer a refresh retried within the grace with the same tokens, and keep the session going', async () => {
+    const session = await t.signIn();
+    const first = await refresh(session.refreshToken);
+    expect(first.statusCode).toBe(200);
+    // The answer was lost on the cell; the phone sends the same request again a little later.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 30_000);
+    const retry = await refresh(session.refreshToken);
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(retry.json().refreshToken).toBe(first.json().refreshToken);
+    expect(retry.json().accessToken).toBe(first.json().accessToken);
+    expect(retry.json().accessTokenExpiresIn).toBeLessThanOrEqual(first.json().accessTokenExpiresIn - 29);
+    expect((await t.call(retry.json(), 'GET', '/api/entries')).statusCode).toBe(200);
+    const next = await refresh(retry.json().refreshToken);
+    expect(next.statusCode).toBe(200);
+    expect(next.json().refreshToken).not.toBe(retry.json().refreshToken);
+    expect((await t.call(next.json(), 'GET', '/api/entries')).statusCode).toBe(200);
+  });
+
+  it('should keep only hashes of refresh tokens, so one who reads the database cannot refresh', async () => {
+    const session = await t.signIn();
+    const next = (await refresh(session.refreshToken)).json().refreshToken as string;
+    const db = openDatabase(t.backend.config);
+    try {
+      const rows = [
+        ...(await db.all('SELECT * FROM sessions WHERE refresh_hash = ?', [hashToken(next)])),
+        ...(await db.all('SELECT * FROM used_refresh_tokens WHERE hash = ?', [hashToken(session.refreshToken)])),
+      ];
+      expect(rows).toHaveLength(2);
+      const stored = JSON.stringify(rows);
+      for (const token of [session.refreshToken, next]) expect(stored).not.toContain(token);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('should give every one of several refreshes of one token sent at once the same tokens', async () => {
+    const session = await t.signIn();
+    const answers = await Promise.all([1, 2, 3, 4].map(() => refresh(session.refreshToken)));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(new Set(answers.map((a) => a.json().refreshToken)).size).toBe(1);
+    expect(new Set(answers.map((a) => a.json().accessToken)).size).toBe(1);
+    expect((await refresh(answers[0]!.json().refreshToken)).statusCode).toBe(200);
+  });
+
+  it('should revoke the session when a token comes back within the grace after its successor was used', async () => {
+    const session = await t.signIn();
+    const second = (await refresh(session.refreshToken)).json().refreshToken as string;
+    const third = await refresh(second);
+    expect(third.statusCode).toBe(200);
+    // The successor's use proves the first answer arrived: this copy is someone else's.
+    const copy = await refresh(session.refreshToken);
+    expect(copy.statusCode).toBe(401);
+    expect(copy.json().error).toBe('session_expired');
+    expect((await refresh(third.json().refreshToken)).statusCode).toBe(401);
   });
 
   it('should answer 400 with a sentence for a sign-in that sends no nonce, even when the token carries one', async () => {
@@ -71,11 +142,12 @@ describe.each(BACKENDS)('runner sign-in on %s', (kind) => {
     }
   });
 
-  it('should revoke the whole session when a used refresh token comes back, so the newer token stops too', async () => {
+  it('should revoke the whole session when a used refresh token comes back after the grace, so the newer token stops too', async () => {
     const session = await t.signIn();
     const thief = await refresh(session.refreshToken);
     expect(thief.statusCode).toBe(200);
     const newer = thief.json().refreshToken as string;
+    pastTheGrace();
     const replay = await refresh(session.refreshToken);
     expect(replay.statusCode).toBe(401);
     expect(replay.json().error).toBe('session_expired');
@@ -89,6 +161,7 @@ describe.each(BACKENDS)('runner sign-in on %s', (kind) => {
     const phone = await t.signIn('apple-sub-two-devices');
     const tablet = await t.signIn('apple-sub-two-devices');
     await refresh(phone.refreshToken);
+    pastTheGrace();
     expect((await refresh(phone.refreshToken)).statusCode).toBe(401);
     expect((await refresh(tablet.refreshToken)).statusCode).toBe(200);
   });

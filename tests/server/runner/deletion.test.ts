@@ -72,7 +72,7 @@ describe.each([['sqlite', 'disk'], ['postgres', 'S3']] as const)('DELETE /api/me
 
   async function runnerWithNotes(name: string) {
     const session = await t.signIn();
-    const entry = await t.enter(session, 'chicago-2025', name);
+    const entry = await t.enter(session, 'chicago-2099', name);
     const ids: string[] = [];
     for (const marker of ['mi-5', 'mi-20']) {
       const noteId = crypto.randomUUID();

@@ -6,8 +6,10 @@ import { expect } from 'vitest';
 import type { Session } from '../../../src/shared/runnerApi.js';
 import { convertedKey } from '../../../server/storage/keys.js';
 import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../auth/fakeApple.js';
+import { apiClient, type ApiClient } from '../openapi/client.js';
 import type { BackendKind } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { addUpcomingRaces, UPCOMING } from '../support/races.js';
 import { fakeWebm, putNote } from '../support/uploads.js';
 
 export const PUBLIC_URL = 'https://milenotes.test';
@@ -19,7 +21,9 @@ export interface RunnerTestApp extends TestApp {
   enter(session: Session, raceId?: string, displayName?: string): Promise<{ id: string; token: string }>;
   /** Sends a note through the recorder API and, unless told otherwise, stands in for the conversion worker. */
   sendNote(token: string, opts?: { marker?: string; from?: string; convert?: boolean }): Promise<string>;
-  call(session: Session | undefined, method: 'GET' | 'POST' | 'DELETE', url: string, body?: object): Promise<InjectResponse>;
+  call(session: Session | undefined, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: object): Promise<InjectResponse>;
+  /** The generated client (openapi-fetch on bench/app/api.d.ts), signed in as `session` when given. */
+  api(session?: Session): ApiClient;
 }
 
 export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}): Promise<RunnerTestApp> {
@@ -31,6 +35,7 @@ export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv =
     PUBLIC_URL,
     ...env,
   });
+  await addUpcomingRaces(t.app.repo);
   const call: RunnerTestApp['call'] = (session, method, url, body) =>
     t.app.inject({
       method, url,
@@ -42,19 +47,20 @@ export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv =
     ...t,
     apple,
     call,
+    api: (session) => apiClient(t.app, session?.accessToken),
     async close() {
       await t.close();
       await apple.close();
     },
     async signIn(sub = `apple-${randomUUID()}`) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/apple', payload: { identityToken: await apple.token({ sub }), nonce: FAKE_APPLE_NONCE } });
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json() as Session;
+      const { data, error, response } = await apiClient(t.app).POST('/api/auth/apple', { body: { identityToken: await apple.token({ sub }), nonce: FAKE_APPLE_NONCE } });
+      expect(response.status, JSON.stringify(error)).toBe(200);
+      return data!;
     },
-    async enter(session, raceId = 'chicago-2025', displayName = 'Alex') {
-      const res = await call(session, 'POST', '/api/entries', { raceId, displayName });
-      expect(res.statusCode, res.body).toBe(201);
-      return { id: res.json().id, token: res.json().link.token };
+    async enter(session, raceId: string = UPCOMING.chicago.id, displayName = 'Alex') {
+      const { data, error, response } = await apiClient(t.app, session.accessToken).POST('/api/entries', { body: { raceId, displayName } });
+      expect(response.status, JSON.stringify(error)).toBe(201);
+      return { id: data!.id, token: data!.link!.token };
     },
     async sendNote(token, opts = {}) {
       const noteId = randomUUID();

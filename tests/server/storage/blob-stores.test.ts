@@ -56,6 +56,15 @@ describe.each(stores)('the %s blob store', (_name, make) => {
     expect(await text(await store.get(key))).toBe(body.toString());
   });
 
+  it('should give back only the byte range asked for, both ends included', async () => {
+    const store = make();
+    const body = Buffer.from(Array.from({ length: 300_000 }, (_, i) => i % 251));
+    const key = `converted/${randomUUID()}.m4a`;
+    await store.put(key, Readable.from([body]), { maxBytes: 1_000_000 });
+    expect((await buffer(await store.get(key, { start: 180_000, end: 299_999 }))).equals(body.subarray(180_000))).toBe(true);
+    expect((await buffer(await store.get(key, { start: 7, end: 7 }))).equals(body.subarray(7, 8))).toBe(true);
+  });
+
   it('should store a 200 KB body that comes in one chunk', async () => {
     const store = make();
     const body = fakeWebm(200_000);

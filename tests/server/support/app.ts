@@ -1,11 +1,11 @@
 /** Builds the real app on a test backend and tears both down. */
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppParts } from '../../../server/app.js';
+import { buildApp, type AppOps, type AppParts } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
 import { createBackend, type BackendKind, type TestBackend } from './backends.js';
 
 export interface TestApp {
-  app: FastifyInstance & AppParts;
+  app: FastifyInstance & AppParts & AppOps;
   backend: TestBackend;
   close(): Promise<void>;
 }

@@ -77,9 +77,9 @@ describe.each(BACKENDS)('conversion jobs on %s', (kind) => {
           if (job) claims.push({ ...job, at: Date.now(), by: name });
           return job;
         },
-        markConverted: async (id: string, key: string, ms: number) => {
+        markConverted: async (id, ...rest) => {
           converted.push(id);
-          return own.jobs.markConverted(id, key, ms);
+          return own.jobs.markConverted(id, ...rest);
         },
       },
     };
@@ -115,7 +115,7 @@ describe.each(BACKENDS)('conversion jobs on %s', (kind) => {
   it('should take a job again once the lease of a worker that stalled has run out', async () => {
     const id = await queueNote();
     const stalled = await repo.jobs.claim(Date.now(), 1_500);
-    expect(stalled).toEqual({ noteId: id, attempts: 1 });
+    expect(stalled).toMatchObject({ noteId: id, attempts: 1 });
     const leaseEnds = Date.now() + 1_500;
     const claims: Claim[] = [];
     const worker = await startWorker('rescuer', claims, []);

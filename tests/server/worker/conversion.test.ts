@@ -89,11 +89,12 @@ describe('conversion jobs', () => {
     let convertedKey = '';
     const vanishing: typeof repo = {
       ...repo,
+      // From the moment the result is recorded, the note is gone, as after the account's deletion.
+      notes: { ...repo.notes, find: async (id) => (convertedKey ? undefined : repo.notes.find(id)) },
       jobs: {
         ...repo.jobs,
-        markConverted: async (id: string, key: string, ms: number) => {
+        markConverted: async (_id, key) => {
           convertedKey = key;
-          await repo.jobs.markConverted(id, key, ms);
           return false;
         },
       },

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FAILED } from '../../../src/recorder/failures.js';
-import { t } from '../../../src/recorder/i18n/index.js';
 import { MIN_TIMER_MS, createPageOutbox, type PageOutboxEnv } from '../../../src/recorder/pageOutbox.js';
 import { NOTE_STATES } from '../../../src/shared/notes.js';
 import {
@@ -115,9 +114,9 @@ describe('what the page says when the outbox itself fails', () => {
     await queuedNote();
     vi.mocked(allNotes).mockRejectedValueOnce(broken());
     await page.replay(true);
-    expect(page.snapshot().failure).toBe(t(FAILED.send));
+    expect(page.snapshot().failure).toBe(FAILED.send);
     await page.refresh();
-    expect(page.snapshot().failure).toBe(t(FAILED.send));
+    expect(page.snapshot().failure).toBe(FAILED.send);
     await page.replay(true);
     expect(page.snapshot().failure).toBeUndefined();
   });
@@ -127,12 +126,12 @@ describe('what the page says when the outbox itself fails', () => {
     await queuedNote();
     vi.mocked(listNotes).mockRejectedValueOnce(broken());
     await page.refresh();
-    expect(page.snapshot().failure).toBe(t(FAILED.readNotes));
+    expect(page.snapshot().failure).toBe(FAILED.readNotes);
     vi.mocked(allNotes).mockRejectedValueOnce(broken());
     await page.replay(true);
-    expect(page.snapshot().failure).toBe(t(FAILED.readNotes));
+    expect(page.snapshot().failure).toBe(FAILED.readNotes);
     await page.replay(true);
-    expect(page.snapshot().failure).toBe(t(FAILED.readNotes));
+    expect(page.snapshot().failure).toBe(FAILED.readNotes);
     await page.refresh();
     expect(page.snapshot().failure).toBeUndefined();
   });
@@ -144,8 +143,8 @@ describe('what the page says when the outbox itself fails', () => {
     vi.mocked(listNotes).mockRejectedValueOnce(broken());
     await page.replay(true);
     await page.refresh();
-    expect(page.snapshot().failure).toBe(t(FAILED.readNotes));
+    expect(page.snapshot().failure).toBe(FAILED.readNotes);
     await page.refresh();
-    expect(page.snapshot().failure).toBe(t(FAILED.send));
+    expect(page.snapshot().failure).toBe(FAILED.send);
   });
 });

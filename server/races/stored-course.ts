@@ -1,0 +1,18 @@
+/** A GPX file made into what the catalogue stores for a race: track, app course, length and marker points. */
+import type { DistanceUnit } from '../../src/shared/races.js';
+import { markersFor } from '../../src/shared/markers.js';
+import type { StoredCourse } from '../db/types.js';
+import { courseFrom } from './course.js';
+import { readGpx } from './gpx.js';
+
+/** Throws CourseRefused (with a sentence for the operator) for a file that is not a marathon's course. */
+export function storedCourse(gpx: Uint8Array | string, units: readonly DistanceUnit[]): StoredCourse {
+  const line = readGpx(gpx);
+  const course = courseFrom(line, markersFor(units));
+  return {
+    line: line.coordinates,
+    lengthMeters: course.lengthMeters,
+    markers: course.markers.map(({ id, lat, lon }) => ({ id, lat, lon })),
+    app: { json: course.app.json, etag: course.app.etag },
+  };
+}

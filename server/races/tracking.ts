@@ -1,0 +1,93 @@
+/**
+ * Race-day progress between the routes and the stores: a batch of positions placed on the race's
+ * course (./progress.ts) and kept as distance and passages only, and the progress a link holder may
+ * see. Routes check who asks and whether the race is live; this module decides what each fix is worth.
+ */
+import type { Progress } from '../../src/shared/api.js';
+import { markerLabel } from '../../src/shared/markers.js';
+import type { IgnoredReason, PositionBatch, PositionsReceipt } from '../../src/shared/progressApi.js';
+import { LIVE_HOURS, raceWhen } from '../../src/shared/raceClock.js';
+import type { EntryProgress } from '../db/progress-store.js';
+import type { RaceCourse, RaceRow } from '../db/types.js';
+import type { Repository } from '../db/repository.js';
+import { placeFixes, snapCourse, type Fix, type SnapCourse } from './progress.js';
+
+/**
+ * A fix up to a minute ahead of the server's clock is taken (phones' clocks drift by seconds);
+ * later than that, the phone's clock is wrong and its time cannot be trusted for speed or passages.
+ */
+export const FUTURE_SLACK_MS = 60_000;
+const LIVE_MS = LIVE_HOURS * 3600_000;
+/** Measuring a course costs a pass over every vertex: done once per course (by ETag) per process. */
+const MAX_COURSES_KEPT = 16;
+/** Two batches of one runner at once: the loser reads again and places its fixes after the winner's. */
+const ATTEMPTS = 3;
+
+const courses = new Map<string, SnapCourse>();
+
+function snapCourseOf(course: RaceCourse): SnapCourse {
+  let snap = courses.get(course.etag);
+  if (!snap) {
+    snap = snapCourse(course.line, course.markers);
+    if (courses.size >= MAX_COURSES_KEPT) courses.delete(courses.keys().next().value!);
+    courses.set(course.etag, snap);
+  }
+  return snap;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** What the recorder and the app see of progress: distance, time and the last marker, never a coordinate. */
+export function progressBody(progress: EntryProgress): Progress | null {
+  if (!progress.placed) return null;
+  const last = progress.lastPassage;
+  return {
+    distanceMeters: Math.round(progress.placed.distanceMeters),
+    at: iso(progress.placed.at),
+    lastMarker: last && { id: last.markerId, label: markerLabel(last.markerId), passedAt: iso(last.passedAt) },
+  };
+}
+
+/** The progress a link's holder sees: only while the race is live, the runner shares it, and a position was placed. */
+export async function linkProgress(repo: Repository, linkId: string, race: RaceRow, now: number): Promise<Progress | undefined> {
+  if (raceWhen(race.startsAt, now) !== 'live') return undefined;
+  const shared = await repo.progress.sharedThroughLink(linkId);
+  return (shared && progressBody(shared)) ?? undefined;
+}
+
+/** Why a fix's time rules it out, or undefined: before the start, after the race's hours, or ahead of our clock. */
+function timeProblem(at: number, startsAt: number, now: number): IgnoredReason | undefined {
+  if (at > now + FUTURE_SLACK_MS) return 'future';
+  if (at < startsAt || at >= startsAt + LIVE_MS) return 'outside_race';
+  return undefined;
+}
+
+/** Places a batch for an entry that shares progress, in a race that is live, on its course. */
+export async function recordPositions(
+  repo: Repository, entryId: string, race: RaceRow, course: RaceCourse, batch: PositionBatch, now: number,
+): Promise<PositionsReceipt> {
+  const startsAt = Date.parse(race.startsAt);
+  const ignored: PositionsReceipt['ignored'] = [];
+  const fixes: Array<Fix & { index: number }> = [];
+  batch.positions.forEach((p, index) => {
+    const at = Date.parse(p.at);
+    const problem = timeProblem(at, startsAt, now);
+    if (problem) ignored.push({ index, reason: problem });
+    else fixes.push({ index, at, lat: p.lat, lon: p.lon, accuracy: p.accuracy });
+  });
+  const snap = snapCourseOf(course);
+  for (let attempt = 1; ; attempt++) {
+    const current = await repo.progress.ofEntry(entryId);
+    const { placed, passages, outcomes } = placeFixes(snap, current.placed ?? { distanceMeters: 0, at: startsAt }, fixes);
+    const accepted = outcomes.filter((o) => o === 'accepted').length;
+    const moved = accepted === 0 || (await repo.progress.advance(entryId, current.placed, placed, passages.map((p) => ({ markerId: p.markerId, passedAt: p.passedAt }))));
+    if (!moved && attempt < ATTEMPTS) continue;
+    if (!moved) throw new Error(`progress of entry ${entryId} kept changing under ${ATTEMPTS} attempts`);
+    outcomes.forEach((outcome, i) => outcome !== 'accepted' && ignored.push({ index: fixes[i]!.index, reason: outcome }));
+    return {
+      accepted,
+      ignored: ignored.sort((a, b) => a.index - b.index),
+      progress: progressBody(accepted === 0 ? current : await repo.progress.ofEntry(entryId)),
+    };
+  }
+}

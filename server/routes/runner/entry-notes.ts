@@ -1,0 +1,134 @@
+/**
+ * The notes of a runner's entry for the app, made for a bad cell link on race day: a strong ETag
+ * (304 to If-None-Match), a cursor on every answer, `after=<cursor>` for only what changed since,
+ * and `wait=<seconds>` to hold the answer until something does (server/sync owns the held ones).
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { markersFor } from '../../../src/shared/markers.js';
+import { EntryNotesSchema, IdParamsSchema, NotesQuerySchema, type EntryNotes } from '../../../src/shared/runnerApi.js';
+import { signAudio } from '../../auth/audio-url.js';
+import type { Entry, EntryNote } from '../../db/repository.js';
+import { emptyAnswer, refusals } from '../../http/contract.js';
+import { entryNotFound } from '../../http/problem.js';
+import { runnerRefusal } from '../../http/refusals.js';
+import { decodeCursor, encodeCursor } from '../../sync/cursor.js';
+import { TooManyHeld } from '../../sync/note-changes.js';
+import { notSignedIn, requireRunner, BEARER, type RunnerContext } from './context.js';
+
+/** A refused held request asks again after this long (perhaps reaching another server). */
+const SYNC_BUSY_RETRY_SECONDS = 5;
+
+/** A strong validator: the hash of the very answer, so equal tags mean equal bytes. */
+const etagOf = (body: EntryNotes) => `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
+
+/** If-None-Match compares weakly (RFC 9110 13.1.2): W/ is ignored, * matches any. */
+function notModified(req: FastifyRequest, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (!header) return false;
+  return header.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === '*' || t === etag);
+}
+
+export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
+  const { repo, sync } = ctx;
+
+  /**
+   * Signed for a whole step of time, so the same notes give the same bytes (and ETag) for half
+   * the URL's life: the expiry is rounded down to a step, never past the TTL.
+   */
+  const noteBody = (n: EntryNote, nowMs: number) => {
+    const ttl = ctx.auth.audioUrlTtlSeconds;
+    const step = Math.max(1, Math.floor(ttl / 2));
+    const expires = Math.floor((nowMs / 1000 + ttl) / step) * step;
+    const signed = n.status === 'converted' ? signAudio(ctx.auth.sessionSecret, n.id, ttl, (expires - ttl) * 1000) : undefined;
+    return {
+      id: n.id,
+      from: n.from,
+      durationMs: n.durationMs,
+      status: n.status,
+      receivedAt: n.receivedAt,
+      audioUrl: signed ? `${ctx.publicUrl}/api/notes/${n.id}/audio?expires=${signed.expires}&sig=${signed.sig}` : null,
+      audioUrlExpiresAt: signed ? new Date(signed.expires * 1000).toISOString() : null,
+      heardAt: n.play?.playedAt ?? null,
+    };
+  };
+
+  const byMarker = (notes: EntryNote[], summary: boolean) => {
+    const now = Date.now();
+    // Every marker id there is, not only the race's, so no note can fall out of the listing.
+    return markersFor(['mi', 'km'])
+      .map((m) => {
+        const here = notes.filter((n) => n.marker === m.id);
+        return { marker: m.id, label: m.label, count: here.length, ...(summary ? {} : { notes: here.map((n) => noteBody(n, now)) }) };
+      })
+      .filter((m) => m.count > 0);
+  };
+
+  /** Everything since `since`, held up to `holdMs` while there is nothing; on a stop or a timeout, what is there. */
+  async function changesAfter(req: FastifyRequest, reply: FastifyReply, entry: Entry, accountId: string, since: number, holdMs: number) {
+    const until = Date.now() + holdMs;
+    for (;;) {
+      let hold;
+      try {
+        // Held before reading, so a change committed between the read and the hold still wakes it.
+        hold = holdMs > 0 && Date.now() < until ? sync.hub.hold(entry.runnerId, accountId, until) : undefined;
+      } catch (err) {
+        if (err instanceof TooManyHeld) throw runnerRefusal.sync_busy(SYNC_BUSY_RETRY_SECONDS);
+        throw err;
+      }
+      const gone = () => hold?.release('gone');
+      reply.raw.once('close', gone);
+      try {
+        const changes = await repo.notes.changesSince(entry.runnerId, since);
+        if (changes.seq < since) throw runnerRefusal.invalid_cursor();
+        if (!hold || changes.notes.length > 0 || changes.removed.length > 0) return changes;
+        const end = await hold.ended;
+        if (end !== 'changed') return end === 'gone' ? changes : repo.notes.changesSince(entry.runnerId, since);
+        req.log.debug({ entryId: entry.id }, 'held sync request woken by a change');
+      } finally {
+        hold?.release();
+        reply.raw.off('close', gone);
+      }
+    }
+  }
+
+  app.get('/entries/:id/notes', {
+    // A held request is a phone waiting, not a client hammering: no rate limiter counts it
+    // (server/sync caps how many a process and an account hold instead).
+    config: { rateLimit: false },
+    schema: {
+      operationId: 'listEntryNotes',
+      summary: 'Notes grouped by marker (?summary=1: counts only); after=<cursor> for what changed since, wait=<s> to hold until it does',
+      security: BEARER, params: IdParamsSchema, querystring: NotesQuerySchema,
+      response: {
+        200: EntryNotesSchema, 304: emptyAnswer('Not modified: If-None-Match names this very list.'),
+        ...refusals(runnerRefusal.invalid_cursor, runnerRefusal.cursor_required, notSignedIn, entryNotFound, runnerRefusal.sync_busy),
+      },
+    },
+  }, async (req, reply) => {
+    const account = await requireRunner(ctx, req);
+    const entry = await repo.entries.get(account.id, req.params.id);
+    if (!entry) throw entryNotFound();
+    const { after, wait } = req.query;
+    const summary = req.query.summary === '1';
+    let body: EntryNotes;
+    if (after === undefined) {
+      if (wait !== undefined) throw runnerRefusal.cursor_required();
+      // The number first: a change landing during the read is listed now and again after it, never lost.
+      const seq = (await repo.notes.latestChange(entry.runnerId)) ?? 0;
+      body = { entryId: entry.id, markers: byMarker(await repo.entries.notes(entry.id), summary), cursor: encodeCursor(entry.id, seq) };
+    } else {
+      const since = decodeCursor(entry.id, after);
+      if (since === undefined) throw runnerRefusal.invalid_cursor();
+      const holdMs = Math.min((wait ?? 0) * 1000, sync.maxHoldMs);
+      const changes = await changesAfter(req, reply, entry, account.id, since, holdMs);
+      body = { entryId: entry.id, markers: byMarker(changes.notes, summary), removed: changes.removed, cursor: encodeCursor(entry.id, changes.seq) };
+    }
+    const etag = etagOf(body);
+    // Private: signed audio URLs inside. no-cache: a cache may keep it but must ask (If-None-Match) each time.
+    reply.header('etag', etag).header('cache-control', 'private, no-cache');
+    if (notModified(req, etag)) return reply.code(304).send(null);
+    return body;
+  });
+};

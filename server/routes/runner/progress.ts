@@ -1,0 +1,59 @@
+/**
+ * Race-day progress, shared by the runner's choice (issue 19): turning sharing on or off, and the
+ * positions the runner's phone sends while the race is live. What friends then see is in the
+ * recorder's link answer (../recorder.ts), by way of ../../races/tracking.ts.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApiErrorSchema } from '../../../src/shared/api.js';
+import {
+  EntrySharingSchema, MAX_POSITIONS_BODY_BYTES, PositionBatchSchema, PositionsReceiptSchema, UpdateEntrySchema,
+} from '../../../src/shared/progressApi.js';
+import { raceWhen } from '../../../src/shared/raceClock.js';
+import { IdParamsSchema } from '../../../src/shared/runnerApi.js';
+import { entryNotFound } from '../../http/problem.js';
+import { appRefusal } from '../../http/refusals.js';
+import { recordPositions } from '../../races/tracking.js';
+import { BEARER, requireRunner, type RunnerContext } from './context.js';
+
+export const progressRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
+  const { repo } = ctx;
+
+  /** Only the account's own entry: another runner's answers as a missing one. */
+  async function ownEntry(accountId: string, id: string) {
+    const entry = await repo.entries.get(accountId, id);
+    if (!entry) throw entryNotFound();
+    return entry;
+  }
+
+  app.patch('/entries/:id', {
+    schema: {
+      operationId: 'updateEntry', summary: 'Turn sharing progress with the link’s holders on or off (off by default)',
+      security: BEARER, params: IdParamsSchema, body: UpdateEntrySchema,
+      response: { 200: EntrySharingSchema, 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema },
+    },
+  }, async (req) => {
+    const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
+    await repo.progress.setSharing(entry.id, req.body.shareProgress);
+    return { id: entry.id, shareProgress: req.body.shareProgress };
+  });
+
+  app.post('/entries/:id/positions', {
+    bodyLimit: MAX_POSITIONS_BODY_BYTES,
+    schema: {
+      operationId: 'postPositions',
+      summary: 'Positions the phone took during the race (a batch, any order); each placed on the course or ignored, with why',
+      security: BEARER, params: IdParamsSchema, body: PositionBatchSchema,
+      response: { 200: PositionsReceiptSchema, 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema, 409: ApiErrorSchema, 413: ApiErrorSchema },
+    },
+  }, async (req) => {
+    const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
+    const now = Date.now();
+    const race = (await repo.races.get(entry.race.id))!;
+    const when = raceWhen(race.startsAt, now);
+    if (when !== 'live') throw appRefusal.race_not_live(race.name, when);
+    if (!(await repo.progress.ofEntry(entry.id)).sharing) throw appRefusal.progress_not_shared();
+    const course = await repo.races.course(race.id);
+    if (!course) throw appRefusal.no_course(race.name);
+    return recordPositions(repo, entry.id, race, course, req.body, now);
+  });
+};

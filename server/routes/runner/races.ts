@@ -1,0 +1,62 @@
+/** The race catalogue as the runner's app reads it: every race with its clock and markers, and each race's course. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { raceWhen } from '../../../src/shared/raceClock.js';
+import { CourseLineSchema, RaceListSchema, RaceParamsSchema, type RaceInfo } from '../../../src/shared/runnerApi.js';
+import type { Race } from '../../db/repository.js';
+import { emptyAnswer, refusals } from '../../http/contract.js';
+import { raceRefusal } from '../../http/refusals.js';
+import type { RunnerContext } from './context.js';
+
+/** A race as the API gives it, `when` at `now`. */
+export const raceBody = (race: Race, now = Date.now()): RaceInfo => ({
+  id: race.id,
+  name: race.name,
+  date: race.date,
+  timezone: race.timezone,
+  startsAt: race.startsAt,
+  when: raceWhen(race.startsAt, now),
+  units: [...race.units],
+  hasCourse: race.hasCourse,
+  markers: race.markers,
+});
+
+/** If-None-Match as HTTP compares it: a list of tags, weak or strong alike, or `*`. */
+const notModified = (ifNoneMatch: string | undefined, etag: string): boolean =>
+  ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === etag);
+
+/** The app checks its cached copy before race day: it may keep it, and must ask again before using it. */
+const COURSE_CACHE = 'public, no-cache';
+
+export const raceRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
+  const { repo } = ctx;
+
+  app.get('/races', {
+    schema: { operationId: 'listRaces', summary: 'Races, upcoming, live and past, with their markers (placed where a course exists)', response: { 200: RaceListSchema } },
+  }, async () => {
+    const now = Date.now();
+    return { races: (await repo.races.list()).map((race) => raceBody(race, now)) };
+  });
+
+  app.get('/races/:id/course', {
+    schema: {
+      operationId: 'getRaceCourse',
+      summary: 'A race’s course as a GeoJSON LineString (at most 2,000 points, every marker a vertex), with a strong ETag',
+      params: RaceParamsSchema,
+      response: {
+        200: { description: 'The course (GeoJSON LineString, [lon, lat]).', content: { 'application/geo+json': { schema: CourseLineSchema } } },
+        304: emptyAnswer('Not modified: If-None-Match names this course.'),
+        ...refusals(raceRefusal.race_not_found, raceRefusal.no_course),
+      },
+    },
+  }, async (req, reply) => {
+    const course = await repo.races.appCourse(req.params.id);
+    if (!course) {
+      const race = await repo.races.get(req.params.id);
+      throw race ? raceRefusal.no_course(race) : raceRefusal.race_not_found();
+    }
+    reply.header('etag', course.etag).header('cache-control', COURSE_CACHE);
+    if (notModified(req.headers['if-none-match'], course.etag)) return reply.code(304).send(null);
+    // Sent as stored (the ETag is of these bytes): a string is not serialised again.
+    return reply.type('application/geo+json').send(course.json as never);
+  });
+};

@@ -1,0 +1,117 @@
+/**
+ * Owns the held sync requests of this process (GET /api/entries/:id/notes?after=…&wait=…): one
+ * database listener (LISTEN on PostgreSQL, so a conversion on any server wakes them; an in-process
+ * event on SQLite) fanned out in memory to the requests waiting on that entry, so a held request
+ * costs a socket and a timer, never a query until its entry changes. A process holds at most
+ * `maxHeld` (past that a new one is refused 503 + Retry-After) and an account at most
+ * `maxHeldPerAccount` (a new one ends the account's oldest, which answers with what is there: a
+ * phone whose old connection died unnoticed is not locked out). Stopping ends every hold at once.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { NoteStore } from '../db/note-store.js';
+
+/** Why a hold ended: its entry changed (or may have), its time ran out, the server is stopping, a newer hold of the account took its place, or its client went away. */
+export type HoldEnd = 'changed' | 'timeout' | 'stopping' | 'replaced' | 'gone';
+
+export interface Hold {
+  readonly ended: Promise<HoldEnd>;
+  /** Ends the hold (the answer went out or the client left); harmless when already ended. */
+  release(end?: HoldEnd): void;
+}
+
+export interface SyncLimits {
+  maxHeld: number;
+  maxHeldPerAccount: number;
+}
+
+export class TooManyHeld extends Error {}
+
+/** An app holds one per entry; a few more cover a reconnect before the old connection is noticed gone. */
+export const MAX_HELD_PER_ACCOUNT = 4;
+
+export interface NoteChangeHub {
+  /** Holds until the runners row `runnerId` changes or `untilMs` (epoch ms) passes. Throws TooManyHeld at the process cap. */
+  hold(runnerId: string, accountId: string, untilMs: number): Hold;
+  /** How many requests are held now. */
+  held(): number;
+  /** Ends every hold ('stopping'); holds asked for later end at once. */
+  stop(): void;
+  /** Stops listening to the database. */
+  close(): Promise<void>;
+}
+
+interface Entry {
+  runnerId: string;
+  accountId: string;
+  timer: NodeJS.Timeout;
+  finish: (end: HoldEnd) => void;
+}
+
+export async function startNoteChanges(store: Pick<NoteStore, 'listenForChanges'>, limits: SyncLimits, log: FastifyBaseLogger): Promise<NoteChangeHub> {
+  const byRunner = new Map<string, Set<Entry>>();
+  /** Oldest first. */
+  const byAccount = new Map<string, Entry[]>();
+  let count = 0;
+  let stopping = false;
+
+  const forget = (e: Entry) => {
+    clearTimeout(e.timer);
+    const runners = byRunner.get(e.runnerId);
+    if (!runners?.delete(e)) return false;
+    if (runners.size === 0) byRunner.delete(e.runnerId);
+    const mine = byAccount.get(e.accountId)!;
+    mine.splice(mine.indexOf(e), 1);
+    if (mine.length === 0) byAccount.delete(e.accountId);
+    count -= 1;
+    return true;
+  };
+  const endAll = (end: HoldEnd, of?: Iterable<Entry>) => {
+    for (const e of [...(of ?? [...byRunner.values()].flatMap((s) => [...s]))]) e.finish(end);
+  };
+
+  const stopListening = await store.listenForChanges(
+    (runnerId) => {
+      const waiting = byRunner.get(runnerId);
+      if (waiting) endAll('changed', waiting);
+    },
+    () => {
+      log.warn({ held: count }, 'the change listener reconnected: every held request asks again');
+      endAll('changed');
+    },
+  );
+
+  const stop = () => {
+    stopping = true;
+    endAll('stopping');
+  };
+
+  return {
+    hold(runnerId, accountId, untilMs) {
+      if (stopping) return { ended: Promise.resolve('stopping'), release: () => {} };
+      if (count >= limits.maxHeld) throw new TooManyHeld();
+      let resolve!: (end: HoldEnd) => void;
+      const ended = new Promise<HoldEnd>((r) => (resolve = r));
+      const e: Entry = {
+        runnerId, accountId,
+        timer: setTimeout(() => e.finish('timeout'), Math.max(0, untilMs - Date.now())),
+        finish: (end) => {
+          if (forget(e)) resolve(end);
+        },
+      };
+      if (!byRunner.has(runnerId)) byRunner.set(runnerId, new Set());
+      byRunner.get(runnerId)!.add(e);
+      const mine = byAccount.get(accountId) ?? [];
+      byAccount.set(accountId, mine);
+      mine.push(e);
+      count += 1;
+      if (mine.length > limits.maxHeldPerAccount) mine[0]!.finish('replaced');
+      return { ended, release: (end = 'gone') => e.finish(end) };
+    },
+    held: () => count,
+    stop,
+    async close() {
+      stop();
+      await stopListening();
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Race-day progress on the recorder (issue 19): where the runner is, when they share it, said as
+ * "Alex passed Mile 12 at 10:41 AM." in the race's time zone; which markers are behind them; and,
+ * when a passed marker is chosen, when the note will play. The link answer carries the progress;
+ * it is asked for again every minute while the race is live and the page is in view, and at once
+ * when the page comes back into view: a hidden tab costs the server nothing.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { getLink } from '../apiClient.js';
+import type { Progress } from '../shared/api.js';
+import type { LinkInfo } from '../shared/notes.js';
+import { raceWhen } from '../shared/raceClock.js';
+import { markerName } from './i18n/index.js';
+import { LANGUAGE_RULES } from './i18n/format.js';
+import { useLanguage, useT } from './i18n/useLanguage.js';
+
+/** How often an open, visible recorder asks where the runner is: a marker is 6 to 12 minutes apart at marathon paces. */
+export const PROGRESS_REFRESH_MS = 60_000;
+
+/** The runner's progress as last heard, kept fresh while the race is live and the page is seen. */
+export function useProgress(token: string, link: LinkInfo): Progress | undefined {
+  const [progress, setProgress] = useState(link.progress);
+  // From the start time, not the answer's `when`: a copy kept on the phone may be days old.
+  const [live, setLive] = useState(() => raceWhen(link.race.startsAt) === 'live');
+  useEffect(() => {
+    setProgress(link.progress);
+    setLive(raceWhen(link.race.startsAt) === 'live');
+  }, [link]);
+  useEffect(() => {
+    if (!live) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const refresh = async () => {
+      clearTimeout(timer);
+      if (document.visibilityState !== 'visible') return;
+      const answer = await getLink(token);
+      if (stopped) return;
+      // Offline or refused: keep what was shown, and try again on the next tick.
+      if (answer.ok) {
+        setProgress(answer.value.progress);
+        if (answer.value.race.when !== 'live') return setLive(false);
+      }
+      timer = setTimeout(() => void refresh(), PROGRESS_REFRESH_MS);
+    };
+    const onVisible = () => void refresh();
+    timer = setTimeout(() => void refresh(), PROGRESS_REFRESH_MS);
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [token, live]);
+  return live ? progress : undefined;
+}
+
+/** The ids of the markers the runner has passed: the last one passed and every one before it. */
+export function usePassedMarkers(markers: LinkInfo['markers'], progress: Progress | undefined): ReadonlySet<string> {
+  const last = progress?.lastMarker?.id;
+  return useMemo(() => {
+    const upTo = markers.findIndex((m) => m.id === last);
+    return new Set(upTo < 0 ? [] : markers.slice(0, upTo + 1).map((m) => m.id));
+  }, [markers, last]);
+}
+
+/** An instant's time of day on the race's clocks, as the language reads a clock ('10:41 AM', '10:41'). */
+function raceClockTime(iso: string, timeZone: string, clock: (hours: number, minutes: string) => string): string {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', hour: 'numeric', minute: '2-digit' }).formatToParts(Date.parse(iso));
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '0';
+  return clock(Number(part('hour')), part('minute').padStart(2, '0'));
+}
+
+/** "Alex passed Mile 12 at 10:41 AM.", once the runner has passed a marker. */
+export function ProgressLine({ runner, progress, timeZone }: { runner: string; progress: Progress | undefined; timeZone: string }) {
+  const t = useT();
+  const lang = useLanguage();
+  const last = progress?.lastMarker;
+  if (!last) return null;
+  const time = raceClockTime(last.passedAt, timeZone, LANGUAGE_RULES[lang].clock);
+  return (
+    <p className="rec-progress" role="status">
+      {t('progress.passed', { runner, marker: markerName(last.id, last.label), time })}
+    </p>
+  );
+}
+
+/** When the chosen marker is behind the runner: the note plays as soon as it reaches them. */
+export function ProgressChoice({ runner, marker, markers, passed }: { runner: string; marker: string; markers: LinkInfo['markers']; passed: ReadonlySet<string> }) {
+  const t = useT();
+  const chosen = markers.find((m) => m.id === marker);
+  if (!chosen || !passed.has(chosen.id)) return null;
+  return <p className="rec-progress-choice">{t('progress.passedChosen', { runner, marker: markerName(chosen.id, chosen.label) })}</p>;
+}

@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'react';
+import { isoDateParts } from '../shared/dates.js';
+import type { LinkInfo } from '../shared/notes.js';
+import { LIVE_HOURS, raceWhen, type RaceWhen } from '../shared/raceClock.js';
+import type { Translate } from './i18n/index.js';
+import { useT } from './i18n/useLanguage.js';
+
+const LIVE_MS = LIVE_HOURS * 3600_000;
+/** setTimeout waits at most 2^31-1 ms (24.8 days): a race further off is looked at again then. */
+const MAX_WAIT_MS = 2 ** 31 - 1;
+
+/**
+ * Where the race stands now, from its start and this phone's clock (a link kept offline for days
+ * still tells the truth), moving on by itself at the start and at the end.
+ */
+function useRaceWhen(startsAt: string): RaceWhen {
+  const [now, setNow] = useState(Date.now);
+  const when = raceWhen(startsAt, now);
+  useEffect(() => {
+    if (when === 'past') return undefined;
+    const next = Date.parse(startsAt) + (when === 'live' ? LIVE_MS : 0);
+    const timer = setTimeout(() => setNow(Date.now()), Math.min(Math.max(next - Date.now(), 0), MAX_WAIT_MS));
+    return () => clearTimeout(timer);
+  }, [startsAt, when, now]);
+  return when;
+}
+
+/**
+ * 'Sunday, October 11, 2026': race day as the race's city calls it. `date` is already local to
+ * the race, so its weekday is computed on the calendar alone, in no time zone (the phone's
+ * would move a Sydney morning to the day before in America), and without Intl (src/shared/dates.ts).
+ */
+function raceDay(t: Translate, date: string): string {
+  const { year, month, day } = isoDateParts(date);
+  const weekday = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+  return t(`raceClock.date.${month}` as 'raceClock.date.1', {
+    weekday: t(`raceClock.weekday.${weekday}` as 'raceClock.weekday.0'),
+    day: day === 1 ? t('date.firstDay') : day,
+    year,
+  });
+}
+
+/** One sentence above the form saying where the runner's race stands: before it, during it, or over. */
+export function RaceClock({ runner, race }: { runner: string; race: LinkInfo['race'] }) {
+  const t = useT();
+  const when = useRaceWhen(race.startsAt);
+  // A link kept on the phone by a version from before the race clock has no start: say nothing rather than 'over'.
+  if (Number.isNaN(Date.parse(race.startsAt))) return null;
+  const sentence =
+    when === 'upcoming' ? t('raceClock.upcoming', { runner, race: race.name, date: raceDay(t, race.date) })
+      : when === 'live' ? t('raceClock.live', { runner, race: race.name })
+        : t('raceClock.past', { runner });
+  return (
+    <p className="rec-muted" data-testid="race-clock" data-when={when}>
+      {sentence}
+    </p>
+  );
+}

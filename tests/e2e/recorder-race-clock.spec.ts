@@ -1,0 +1,56 @@
+/**
+ * The recorder says where the runner's race stands (issue 18), in Debian's Chromium against the
+ * real server: before it (race day as the race's city calls it, on a phone in another zone),
+ * while it is run, and after it; the controls are the same in all three. Races are added with the
+ * admin CLI, as an operator would.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test, type RunningServer } from './fixtures';
+
+// A phone in California: a Sydney morning start is the day before there, and must not be written so.
+test.use({ timezoneId: 'America/Los_Angeles' });
+
+/** The local date and HH:MM of an instant in a zone, as an operator would type them. */
+function localAt(instant: number, timeZone: string): { date: string; start: string } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+      .formatToParts(instant).map((p) => [p.type, p.value]),
+  );
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, start: `${parts.hour}:${parts.minute}` };
+}
+
+async function addRace(server: RunningServer, id: string, name: string, date: string, start: string, timezone: string): Promise<void> {
+  await server.admin('add-race', '--id', id, '--name', name, '--date', date, '--timezone', timezone, '--start', start);
+}
+
+/** Opens the link and checks the controls are all there and usable, whatever the race clock says. */
+async function openLink(page: Page, server: RunningServer, race: string): Promise<void> {
+  await page.goto(`/r/${await server.createLink('Alex', race)}`);
+  await expect(page.getByRole('button', { name: 'Record', exact: true })).toBeEnabled();
+  await expect(page.getByLabel('Marker')).toBeEnabled();
+  await expect(page.getByLabel('Your name')).toBeEditable();
+}
+
+test('before the race: the day it is run, written for the race’s own time zone', async ({ page, server }) => {
+  // 06:00 in Sydney on Sunday, September 20 is 13:00 on Saturday the 19th in California.
+  await addRace(server, 'sydney-2099', 'Sydney Marathon', '2099-09-20', '06:00', 'Australia/Sydney');
+  await openLink(page, server, 'sydney-2099');
+  await expect(page.getByTestId('race-clock')).toHaveText('Alex runs the Sydney Marathon on Sunday, September 20, 2099.');
+  // Above the form.
+  const clock = await page.getByTestId('race-clock').boundingBox();
+  const form = await page.getByLabel('Marker').boundingBox();
+  expect(clock!.y).toBeLessThan(form!.y);
+});
+
+test('during the race: the runner is running now', async ({ page, server }) => {
+  // Tokyo keeps one offset all year, so a start a minute ago is always a time its clocks showed.
+  const { date, start } = localAt(Date.now() - 60_000, 'Asia/Tokyo');
+  await addRace(server, 'tokyo-live', 'Tokyo Marathon', date, start, 'Asia/Tokyo');
+  await openLink(page, server, 'tokyo-live');
+  await expect(page.getByTestId('race-clock')).toHaveText('Alex is running the Tokyo Marathon now.');
+});
+
+test('after the race: it is over, and a note will wait in the keepsake', async ({ page, server }) => {
+  await openLink(page, server, 'chicago-2025');
+  await expect(page.getByTestId('race-clock')).toHaveText("Alex's race is over. Your note will wait in their keepsake.");
+});

@@ -1,0 +1,10 @@
+/** A race that has not run yet, added through the admin CLI: runners can only enter races that are not over. */
+import type { RunningServer } from './server';
+
+export const UPCOMING_RACE = 'chicago-2099';
+
+/** Adds UPCOMING_RACE to the server's catalogue and returns its id. */
+export async function addUpcomingRace(server: RunningServer): Promise<string> {
+  await server.admin('add-race', '--id', UPCOMING_RACE, '--name', 'Chicago Marathon', '--date', '2099-10-11', '--timezone', 'America/Chicago', '--start', '07:30');
+  return UPCOMING_RACE;
+}
