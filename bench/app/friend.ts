@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -21,17 +21,27 @@ export interface FriendNote {
   audio: Buffer;
 }
 
+/** One file per length, made once even when several friends ask for it at once. */
+const made = new Map<number, Promise<string>>();
+
+async function makeSpeech(seconds: number): Promise<string> {
+  const file = path.join(os.tmpdir(), `milenotes-friend-${seconds}s.webm`);
+  if (existsSync(file)) return file;
+  const wav = await speechWav();
+  // Another process may make the same file: each writes its own part, and the rename is atomic.
+  const part = `${file}.${process.pid}.${randomUUID()}.part`;
+  await promisify(execFile)('ffmpeg', [
+    '-y', '-loglevel', 'error', '-stream_loop', '-1', '-i', wav, '-t', String(seconds),
+    '-c:a', 'libopus', '-b:a', '24k', '-ac', '1', '-f', 'webm', part,
+  ]);
+  await rename(part, file);
+  return file;
+}
+
 /** A spoken note of `seconds` (the speech looped), as a phone's recorder makes it: Opus at 24 kbit/s in WebM. */
 export async function friendNote(seconds: number): Promise<FriendNote> {
-  const file = path.join(os.tmpdir(), `milenotes-friend-${seconds}s.webm`);
-  if (!existsSync(file)) {
-    const wav = await speechWav();
-    await promisify(execFile)('ffmpeg', [
-      '-y', '-loglevel', 'error', '-stream_loop', '-1', '-i', wav, '-t', String(seconds),
-      '-c:a', 'libopus', '-b:a', '24k', '-ac', '1', '-f', 'webm', `${file}.part`,
-    ]);
-    await promisify(execFile)('mv', [`${file}.part`, file]);
-  }
+  if (!made.has(seconds)) made.set(seconds, makeSpeech(seconds));
+  const file = await made.get(seconds)!;
   return { id: randomUUID(), seconds, contentType: 'audio/webm;codecs=opus', audio: await readFile(file) };
 }
 

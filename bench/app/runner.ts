@@ -4,6 +4,7 @@
  */
 import type { Position } from 'geojson';
 import { measure } from '../../server/races/course.js';
+import { seededRandom } from '../chaosProxy.js';
 import type { Fix } from './fences.js';
 
 export interface RunnerOnCourse {
@@ -14,24 +15,12 @@ export interface RunnerOnCourse {
   finishMs: number;
 }
 
-/** A small deterministic generator (mulberry32), so a run can be repeated. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const METERS_PER_DEGREE = 111_320;
 
 export function runnerOnCourse(line: readonly Position[], secondsPerKm: number, opts: { seed?: number; noiseMeters?: number; accuracy?: number } = {}): RunnerOnCourse {
   const path = measure(line);
   const length = path.cumulative.at(-1)!;
-  const random = seeded(opts.seed ?? 1);
+  const random = seededRandom(opts.seed ?? 1);
   const noise = opts.noiseMeters ?? 5;
   const metersPerMs = 1000 / (secondsPerKm * 1000);
   const distanceAt = (elapsedMs: number) => Math.min(length, Math.max(0, elapsedMs * metersPerMs));
