@@ -6,7 +6,7 @@
 import type { OutboxBroadcast } from '../shared/messages.js';
 import type { OutboxNote, RecordingDraft } from '../shared/notes.js';
 import {
-  deleteNote, earliestDue, enqueueRecording, isPending, listDrafts, listNotes, replayOutbox, retryNote, type SendDetails, type Transport,
+  deleteNote, enqueueRecording, isPending, listDrafts, listNotes, nextWake, replayOutbox, retryNote, type SendDetails, type Transport,
 } from '../shared/outbox/index.js';
 import { FAILED, describeFailure } from './failures.js';
 
@@ -67,9 +67,18 @@ export function createPageOutbox(token: string, env: PageOutboxEnv) {
       sendFailure = describeFailure(error, FAILED.send);
     }
     if (sendFailure !== before) changed();
+    // A probe that got no answer changes no note, so no broadcast re-arms the timer: arm it here.
+    schedule();
   }
 
-  /** Re-reads this link's notes and drafts, and wakes up when the earliest pending note is due. */
+  /** Wakes up when the earliest pending note is due, or for the next comeback probe. */
+  function schedule() {
+    clearTimeout(timer);
+    const wake = nextWake(notes, Date.now());
+    if (started && wake !== undefined) timer = setTimeout(() => void replay(), Math.max(MIN_TIMER_MS, wake - Date.now()));
+  }
+
+  /** Re-reads this link's notes and drafts, and wakes up when the earliest pending note is due (or to probe for the comeback). */
   async function refresh(): Promise<void> {
     try {
       [notes, drafts] = await Promise.all([listNotes(token), listDrafts(token)]);
@@ -79,9 +88,7 @@ export function createPageOutbox(token: string, env: PageOutboxEnv) {
       return changed();
     }
     changed();
-    clearTimeout(timer);
-    const due = earliestDue(notes);
-    if (started && due !== undefined) timer = setTimeout(() => void replay(), Math.max(MIN_TIMER_MS, due - Date.now()));
+    schedule();
   }
 
   return {
