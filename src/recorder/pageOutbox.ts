@@ -6,7 +6,7 @@
 import type { OutboxBroadcast } from '../shared/messages.js';
 import type { OutboxNote, RecordingDraft } from '../shared/notes.js';
 import {
-  deleteNote, enqueueRecording, isPending, listDrafts, listNotes, nextWake, replayOutbox, retryNote, type SendDetails, type Transport,
+  COMEBACK_PROBE_MS, deleteNote, enqueueRecording, isPending, listDrafts, listNotes, nextProbeInterval, nextWake, replayOutbox, retryNote, type SendDetails, type Transport,
 } from '../shared/outbox/index.js';
 import { FAILED, describeFailure } from './failures.js';
 
@@ -49,6 +49,7 @@ export function createPageOutbox(token: string, env: PageOutboxEnv) {
   const listeners = new Set<() => void>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let started = false;
+  let probeEvery = COMEBACK_PROBE_MS;
 
   function changed() {
     state = { notes, drafts, pending: notes.filter(isPending).length, progress, backgroundSync, failure: readFailure ?? sendFailure };
@@ -60,7 +61,8 @@ export function createPageOutbox(token: string, env: PageOutboxEnv) {
     if (!env.online()) return;
     const before = sendFailure;
     try {
-      await replayOutbox(env.transport, { force });
+      const report = await replayOutbox(env.transport, { force });
+      probeEvery = force ? COMEBACK_PROBE_MS : nextProbeInterval(probeEvery, report);
       sendFailure = undefined;
     } catch (error) {
       // A note's own problems are on the note (lastError); this is the outbox itself failing.
@@ -74,7 +76,7 @@ export function createPageOutbox(token: string, env: PageOutboxEnv) {
   /** Wakes up when the earliest pending note is due, or for the next comeback probe. */
   function schedule() {
     clearTimeout(timer);
-    const wake = nextWake(notes, Date.now());
+    const wake = nextWake(notes, Date.now(), probeEvery);
     if (started && wake !== undefined) timer = setTimeout(() => void replay(), Math.max(MIN_TIMER_MS, wake - Date.now()));
   }
 

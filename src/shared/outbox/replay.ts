@@ -39,6 +39,8 @@ export interface ReplayReport {
   waiting: number;
   /** When the earliest waiting note is due, for a page timer. */
   nextAttemptAt?: number;
+  /** Whether this run asked (headers only) if the way to the server was back, and what came of it. */
+  probe?: 'reached' | 'no answer';
 }
 
 export function backoffDelay(attempts: number, random: () => number = Math.random, cap = BACKOFF_CAP_MS): number {
@@ -89,6 +91,7 @@ export async function replayOutbox(transport: Transport, options: ReplayOptions 
   const random = options.random ?? Math.random;
   const delivered: string[] = [];
   const failed: string[] = [];
+  let probed: ReplayReport['probe'];
   const result = await withUploaderLock(async (renew) => {
     await freeDeliveredAudio(now());
     const force = options.force ?? false;
@@ -105,7 +108,10 @@ export async function replayOutbox(transport: Transport, options: ReplayOptions 
     if (!notes.some((n) => isDue(n, now(), force))) {
       // Nothing is due, but a note waits on the network: ask (headers only) whether the way is back.
       const oldest = notes.filter(waitsOnNetwork).sort((a, b) => a.createdAt - b.createdAt)[0];
-      if (oldest && reachedServer((await probe(transport, oldest)).status)) await connect();
+      if (oldest) {
+        probed = reachedServer((await probe(transport, oldest)).status) ? 'reached' : 'no answer';
+        if (probed === 'reached') await connect();
+      }
     }
     for (;;) {
       if (!(await renew())) break;
@@ -123,7 +129,7 @@ export async function replayOutbox(transport: Transport, options: ReplayOptions 
     }
   }, options);
   const notes = await allNotes();
-  return { ran: result.ran, delivered, failed, waiting: notes.filter(isPending).length, nextAttemptAt: earliestDue(notes) };
+  return { ran: result.ran, delivered, failed, waiting: notes.filter(isPending).length, nextAttemptAt: earliestDue(notes), probe: probed };
 }
 
 /** The comeback probe: where the oldest such note's upload stands. Never rejects; status 0 when no answer came. */

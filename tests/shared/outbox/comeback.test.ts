@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { getNote, replayOutbox, updateNote, type UploadRequest, type UploadResponse } from '../../../src/shared/outbox/index.js';
+import {
+  COMEBACK_PROBE_CAP_MS, COMEBACK_PROBE_MS, getNote, nextProbeInterval, nextWake, replayOutbox, updateNote, type UploadRequest, type UploadResponse,
+} from '../../../src/shared/outbox/index.js';
 import { clock, freshDb, queuedNote, scriptedTransport } from './helpers.js';
 
 beforeEach(freshDb);
@@ -86,5 +88,24 @@ describe('the comeback: back in signal, send at once', () => {
     expect(report.failed).toEqual([refused.id]);
     expect(report.delivered).toEqual([older.id]);
     expect(calls).toHaveLength(2);
+  });
+});
+
+describe('when the next probe comes', () => {
+  const waiting = (lastStatus: number, nextAttemptAt: number) => ({ state: 'waiting' as const, lastStatus, nextAttemptAt });
+
+  it('should wake for a probe soon while a note waits on the network, and only when due otherwise', () => {
+    expect(nextWake([waiting(0, 60_000)], 1_000)).toBe(1_000 + COMEBACK_PROBE_MS);
+    expect(nextWake([waiting(502, 60_000)], 1_000, 8_000)).toBe(9_000);
+    expect(nextWake([waiting(503, 60_000)], 1_000)).toBe(60_000);
+    expect(nextWake([waiting(0, 1_200)], 1_000)).toBe(1_200);
+  });
+
+  it('should space the probes out after a false comeback, up to a cap, and go back to the shortest once a note got through', () => {
+    let every = COMEBACK_PROBE_MS;
+    for (let i = 0; i < 10; i++) every = nextProbeInterval(every, { probe: 'reached', delivered: [] });
+    expect(every).toBe(COMEBACK_PROBE_CAP_MS);
+    expect(nextProbeInterval(every, { probe: 'no answer', delivered: [] })).toBe(COMEBACK_PROBE_CAP_MS);
+    expect(nextProbeInterval(every, { delivered: ['n1'] })).toBe(COMEBACK_PROBE_MS);
   });
 });
