@@ -1,7 +1,7 @@
 /**
  * Sending one note with resumable uploads, in the wire format src/shared/uploadProtocol.ts owns.
- * Each attempt asks with HEAD how much the server holds; the first body is the whole note in one
- * PUT that offers resumption (Upload-Complete: ?1); after a cut, HEAD asks again and PATCH sends the rest. The upload resource is
+ * The first try is the whole note in one PUT that offers resumption (Upload-Complete: ?1); after
+ * a cut, HEAD asks the server how much it holds and PATCH sends the rest. The upload resource is
  * named by the note id, so neither XHR nor fetch needs the 104 they cannot read. A server that
  * does not resume (404/405/501 on HEAD) gets whole PUTs, as before.
  */
@@ -95,12 +95,7 @@ export async function sendNote(note: OutboxNote & UploadProgress, audio: ArrayBu
   let known = note.uploadOffset ?? 0;
   let last = NO_ANSWER;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    // Every attempt asks first, headers only, even for a note never sent: the answer closes its
-    // connection (the server says so), so the body goes on a fresh one. A body on a reused
-    // connection that drops is resent whole by the browser itself (bytes the server already
-    // held: 0.02-0.09x of the audio in the short-lived bench), and on a dying link it inherits
-    // what is left of the old connection's life. And no body goes into a link that gives no answer.
-    if (started || round === 0) {
+    if (started) {
       const head = await ask(transport, offsetRequest(note));
       if (interrupted(head.status) || head.status === 429) return round === 0 ? head : last;
       const held = heldOffset(head, bytes);
@@ -118,8 +113,8 @@ export async function sendNote(note: OutboxNote & UploadProgress, audio: ArrayBu
         continue;
       }
       // No upload resource: nothing was kept, or this server does not resume. Send it whole.
-      if (started) await hooks.save({ uploadStarted: false, uploadOffset: 0 });
       started = false;
+      await hooks.save({ uploadStarted: false, uploadOffset: 0 });
     }
     started = true;
     await hooks.save({ uploadStarted: true, uploadOffset: known });

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LEASE_MS, getNote, replayOutbox, withUploaderLock } from '../../../src/shared/outbox/index.js';
-import type { UploadRequest, UploadResponse } from '../../../src/shared/outbox/index.js';
+import type { UploadResponse } from '../../../src/shared/outbox/index.js';
 import { freshDb, queuedNote } from './helpers.js';
 
 beforeEach(freshDb);
@@ -23,9 +23,7 @@ function fakeLocks() {
 
 function slowTransport() {
   let uploads = 0;
-  const transport = async (request: UploadRequest): Promise<UploadResponse> => {
-    // Each attempt asks first (headers only): a server holding nothing of the note yet.
-    if (request.method === 'HEAD') return { status: 404, body: '{}', retryAfter: null };
+  const transport = async (): Promise<UploadResponse> => {
     uploads++;
     await new Promise((resolve) => setTimeout(resolve, 20));
     return { status: 201, body: '{}', retryAfter: null };

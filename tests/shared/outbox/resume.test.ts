@@ -71,13 +71,12 @@ const audioOf = (size: number) => {
 };
 
 describe('resuming note uploads', () => {
-  it('asks first, headers only, then sends the whole note in one request that offers resumption when the link holds', async () => {
+  it('sends the whole note in one request that offers resumption when the link holds', async () => {
     const note = await queuedNote([audioOf(3_000)]);
     const server = fakeServer();
     const report = await replayOutbox(server.transport, base);
     expect(report.delivered).toEqual([note.id]);
-    // The HEAD's answer closes its connection: the body goes on a fresh one, which the browser never resends by itself.
-    expect(server.log).toEqual([{ method: 'HEAD', offset: undefined, sent: 0 }, { method: 'PUT', offset: undefined, sent: 3_000 }]);
+    expect(server.log).toEqual([{ method: 'PUT', offset: undefined, sent: 3_000 }]);
     expect(await getNote(note.id)).toMatchObject({ state: 'delivered', uploadStarted: false, uploadOffset: 3_000 });
   });
 
@@ -86,7 +85,7 @@ describe('resuming note uploads', () => {
     const server = fakeServer({ cuts: [1_000, 1_000, 1_000] });
     const report = await replayOutbox(server.transport, base);
     expect(report.delivered).toEqual([note.id]);
-    expect(server.log.map((r) => `${r.method}${r.offset ?? ''}`)).toEqual(['HEAD', 'PUT', 'HEAD', 'PATCH1000', 'HEAD', 'PATCH2000', 'HEAD', 'PATCH3000']);
+    expect(server.log.map((r) => `${r.method}${r.offset ?? ''}`)).toEqual(['PUT', 'HEAD', 'PATCH1000', 'HEAD', 'PATCH2000', 'HEAD', 'PATCH3000']);
     expect(server.log.reduce((sum, r) => sum + r.sent, 0)).toBe(3_500);
     expect(server.held()).toEqual(new Uint8Array((await readAudio(note.id))!));
     expect((await getNote(note.id))!.attempts).toBe(1);
@@ -125,13 +124,12 @@ describe('resuming note uploads', () => {
       requests.push(request);
       return server.transport(request, onProgress);
     }, base);
-    expect(requests.map((r) => r.method ?? 'PUT')).toEqual(['HEAD', 'PUT', 'HEAD', 'PATCH']);
+    expect(requests.map((r) => r.method ?? 'PUT')).toEqual(['PUT', 'HEAD', 'PATCH']);
     for (const request of requests) expect(headerOf(request, UPLOAD_HEADER.interopVersion)).toBe(INTEROP_VERSION);
-    expect(headerOf(requests[1]!, UPLOAD_HEADER.length)).toBe('2000');
-    const upload = uploadPath(note.token, note.id);
-    expect([requests[0], ...requests.slice(2)].map((r) => r!.url)).toEqual([upload, upload, upload]);
-    expect(headerOf(requests[3]!, 'Content-Type')).toBe(PARTIAL_UPLOAD_TYPE);
-    expect(headerOf(requests[3]!, UPLOAD_HEADER.offset)).toBe('1000');
+    expect(headerOf(requests[0]!, UPLOAD_HEADER.length)).toBe('2000');
+    expect(requests.slice(1).map((r) => r.url)).toEqual([uploadPath(note.token, note.id), uploadPath(note.token, note.id)]);
+    expect(headerOf(requests[2]!, 'Content-Type')).toBe(PARTIAL_UPLOAD_TYPE);
+    expect(headerOf(requests[2]!, UPLOAD_HEADER.offset)).toBe('1000');
   });
 
   it('reports as progress what the server holds, not what was sent before a cut', async () => {
@@ -161,7 +159,7 @@ describe('resuming note uploads', () => {
     const server = fakeServer({ cuts: [1_000, 0, 0, 0] });
     const report = await replayOutbox(server.transport, base);
     expect(report.waiting).toBe(1);
-    expect(server.log.map((r) => r.method)).toEqual(['HEAD', 'PUT', 'HEAD', 'PATCH', 'HEAD']);
+    expect(server.log.map((r) => r.method)).toEqual(['PUT', 'HEAD', 'PATCH', 'HEAD']);
     expect(await getNote(note.id)).toMatchObject({ state: 'waiting', lastStatus: 0, uploadOffset: 1_000 });
   });
 
@@ -177,7 +175,7 @@ describe('resuming note uploads', () => {
     };
     const report = await replayOutbox(racing, base);
     expect(report.delivered).toEqual([note.id]);
-    expect(server.log.map((r) => `${r.method}${r.offset ?? ''}`)).toEqual(['HEAD', 'PUT', 'HEAD', 'PATCH1000', 'HEAD', 'PATCH1500']);
+    expect(server.log.map((r) => `${r.method}${r.offset ?? ''}`)).toEqual(['PUT', 'HEAD', 'PATCH1000', 'HEAD', 'PATCH1500']);
     expect(server.held()).toEqual(audio);
   });
 
@@ -190,19 +188,7 @@ describe('resuming note uploads', () => {
     t.now += 60_000;
     const report = await replayOutbox(server.transport, { ...base, now: () => t.now });
     expect(report.delivered).toEqual([note.id]);
-    expect(server.log.map((r) => `${r.method}:${r.sent}`)).toEqual(['HEAD:0', 'PUT:1000', 'HEAD:0', 'HEAD:0', 'PUT:3000']);
-  });
-
-  it('sends no body into a link that gives no answer, not even the first time', async () => {
-    const note = await queuedNote([audioOf(3_000)]);
-    const tried: string[] = [];
-    const report = await replayOutbox(async (request) => {
-      tried.push(request.method ?? 'PUT');
-      throw new TypeError('Failed to fetch');
-    }, base);
-    expect(report.waiting).toBe(1);
-    expect(tried).toEqual(['HEAD']);
-    expect(await getNote(note.id)).toMatchObject({ state: 'waiting', lastStatus: 0 });
+    expect(server.log.map((r) => `${r.method}:${r.sent}`)).toEqual(['PUT:1000', 'HEAD:0', 'HEAD:0', 'PUT:3000']);
   });
 
   it('counts a note the server already completed as delivered without sending it again', async () => {
