@@ -43,7 +43,21 @@ export interface ProxyLogEntry {
   /** Request line and header bytes from the client. */
   headerBytesUp: number;
   bytesDown: number;
+  /** Where this body starts in the note: a PATCH's Upload-Offset, 0 for a PUT or POST. */
+  offset: number;
+  /** Bytes of this note the server held when the request arrived (BodyHooks.heldBefore); undefined when not asked. */
+  heldBefore?: number;
+  /** The longest silence (ms) between body bytes passed on to the server: what its idle cut sees. */
+  maxSilentMs: number;
 }
+
+/** What the bench tells the proxy about the server behind it, to account for every byte. */
+export interface ProxyHooks {
+  /** How many bytes of the note a body request names the server holds right now (Infinity when the note is stored). */
+  heldBefore?(method: string, path: string): Promise<number | undefined>;
+}
+
+const BODY_METHODS = new Set(['PUT', 'POST', 'PATCH']);
 
 export interface ChaosProxy {
   url: string;
@@ -90,7 +104,7 @@ class Link {
 const PIECE = 1024;
 
 /** Copies source to dest through the link (when slow() says so), stopping after `limit` bytes. */
-async function pump(source: Readable, dest: Writable | undefined, link: Link, slow: () => boolean, count: (n: number) => void, limit = Infinity): Promise<boolean> {
+async function pump(source: Readable, dest: Writable | undefined, link: Link, slow: () => boolean, count: (n: number) => void, limit = Infinity, onWrite?: () => void): Promise<boolean> {
   let sent = 0;
   for await (const chunk of source as AsyncIterable<Buffer>) {
     for (let i = 0; i < chunk.length; i += PIECE) {
@@ -99,6 +113,7 @@ async function pump(source: Readable, dest: Writable | undefined, link: Link, sl
       if (slow()) await link.take(piece.length);
       count(piece.length);
       sent += piece.length;
+      onWrite?.();
       if (dest && !dest.write(piece)) await once(dest, 'drain');
       if (sent >= limit) return false;
     }
@@ -112,7 +127,7 @@ function headerBytes(req: http.IncomingMessage): number {
   return n;
 }
 
-export async function startChaosProxy(targetPort: number, schedule: VenueSchedule): Promise<ChaosProxy> {
+export async function startChaosProxy(targetPort: number, schedule: VenueSchedule, hooks: ProxyHooks = {}): Promise<ChaosProxy> {
   const random = seededRandom(schedule.seed);
   // Lifetimes draw from their own sequence, so they do not shift the request fates.
   const lifetimeRandom = seededRandom(schedule.seed ^ 0x5bd1e995);
@@ -134,8 +149,13 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
     const entry: ProxyLogEntry = {
       atMs: now(), method: req.method ?? 'GET', path: req.url ?? '/', fate: 'passed',
       bodyBytesUp: 0, headerBytesUp: headerBytes(req), bytesDown: 0,
+      offset: Number(req.headers['upload-offset'] ?? 0) || 0, maxSilentMs: 0,
     };
     log.push(entry);
+    // Asked at once, beside the latency: what the server held when the phone chose to send this.
+    const held = BODY_METHODS.has(entry.method) && hooks.heldBefore
+      ? hooks.heldBefore(entry.method, entry.path).then((h) => void (entry.heldBefore = h), () => undefined)
+      : undefined;
     const chaos = inSchedule();
     if (chaos) {
       const r = random();
@@ -150,6 +170,7 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
         return cut();
       }
       if (slow()) await sleep(schedule.latencyMs / 2);
+      await held;
       if (entry.fate === 'bad-gateway') {
         // An overloaded gateway: it takes the whole body, then fails.
         await pump(req, undefined, up, slow, (n) => (entry.bodyBytesUp += n));
@@ -169,7 +190,13 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
       const answer = new Promise<http.IncomingMessage>((resolve) => upstream.on('response', resolve));
       const declared = Number(req.headers['content-length'] ?? 0);
       const limit = entry.fate === 'cut-request' ? Math.floor(declared / 2) : Infinity;
-      const whole = await pump(req, upstream, up, slow, (n) => (entry.bodyBytesUp += n), limit);
+      let lastWrite = performance.now();
+      const wrote = () => {
+        const at = performance.now();
+        entry.maxSilentMs = Math.max(entry.maxSilentMs, at - lastWrite);
+        lastWrite = at;
+      };
+      const whole = await pump(req, upstream, up, slow, (n) => (entry.bodyBytesUp += n), limit, wrote);
       if (!whole || entry.fate === 'cut-request') {
         upstream.destroy();
         return cut();

@@ -59,7 +59,11 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Longest a client may take to send a request's headers. */
   headersTimeoutMs: number;
-  /** A connection that sends and receives nothing this long is closed (a stalled upload ends here). */
+  /**
+   * A connection that sends and receives nothing this long is closed. Above the note body's own
+   * silence cut (APPEND_IDLE_MS, which keeps what arrived), so a stalling but live upload from a
+   * one-bar phone is never cut here; the open-uploads cap bounds what a stranger can hold open.
+   */
   idleTimeoutMs: number;
   /** Resumable note uploads (IETF draft); RESUMABLE_UPLOADS=off makes every upload a whole PUT again. */
   resumableUploads: boolean;
@@ -138,6 +142,13 @@ function leaseTiming(env: NodeJS.ProcessEnv): Pick<Config, 'convertLeaseMs' | 'c
   return { convertLeaseMs, convertHeartbeatMs };
 }
 
+/**
+ * A one-bar phone at a venue goes silent for about 20 s and then goes on (issue 21); the venue
+ * schedule of the delivery bench measured at most a few seconds inside a live upload. Three times
+ * the field figure: a stall is not a cut.
+ */
+export const IDLE_TIMEOUT_DEFAULT_MS = 60_000;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
@@ -175,7 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     headersTimeoutMs: positiveInt(env, 'HEADERS_TIMEOUT_MS', 15_000),
-    idleTimeoutMs: positiveInt(env, 'IDLE_TIMEOUT_MS', 30_000),
+    idleTimeoutMs: positiveInt(env, 'IDLE_TIMEOUT_MS', IDLE_TIMEOUT_DEFAULT_MS),
     resumableUploads: !['off', '0', 'false'].includes((env.RESUMABLE_UPLOADS ?? 'on').toLowerCase()),
     uploadExpiryMs: positiveInt(env, 'UPLOAD_EXPIRY_HOURS', 24) * 60 * 60 * 1000,
     // Race morning: a thousand phones each holding one on a server is the plan (issue 19).

@@ -14,7 +14,6 @@ import { NOT_FOUND_PAGE, PAGES as SITE_PAGES, type PageName } from './shared/pag
 
 export { TODAY_SCRIPT } from './shared/today';
 export { REGISTER_WORKER_SCRIPT } from './shared/registerWorker';
-export { SCREEN_PRELOADS_ID, SCREEN_PRELOADS_SCRIPT } from './shared/screenPreloads';
 
 export interface PrerenderedPage {
   url: string;

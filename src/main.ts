@@ -1,15 +1,14 @@
 /**
- * The script of the screens' shells (/r/:token, /s/:token). The shell paints from its HTML alone;
- * once that paint is on screen and its inline script has asked for the screen's files, this asks,
- * for the recorder, for the link's data beside them, then runs React's chunk and the screen's.
+ * The script of the screens' shells (/r/:token, /s/:token): once the shell has painted, it runs
+ * the screen's on-demand chunk (React's and the screen's, preloaded by the shell's <head>).
  * Marketing pages are prerendered HTML and load no script file; every page registers the service
- * worker with an inline script (src/shared/registerWorker.ts).
+ * worker with an inline script (src/shared/registerWorker.ts). The recorder's link data is asked
+ * for here, beside its chunk, not after it.
  */
 import { showChunkError } from './chunkError';
 import { loadChunk } from './lazyChunk';
 import { prefetchLink } from './linkPrefetch';
 import { preloadLanguage } from './recorder/i18n/languages';
-import { SCREEN_PRELOADS_EVENT, SCREEN_PRELOADS_ID } from './shared/screenPreloads';
 import './styles/site.css';
 
 type Mount = (root: HTMLElement, token: string) => void;
@@ -19,21 +18,15 @@ const SCREENS: Array<{ path: RegExp; chunk: string; prefetch?: (token: string) =
   { path: /^\/s\/([^/]+)\/?$/, chunk: 'keepsake', load: () => import('./keepsake/keepsakeApp').then((m) => m.mountKeepsake) },
 ];
 
-/** If the shell's inline script never ran, the screen loads anyway after this (its import asks for the files itself). */
-const SHELL_SCRIPT_WAIT_MS = 3000;
-
 /**
- * Resolves once the shell's inline script has seen the shell's first paint and started the
- * screen's downloads (src/shared/screenPreloads.ts), so the screen's code runs after that paint.
- * With the template already gone (the downloads have started) or never there (the dev server's
- * pages), it goes on at once.
+ * Resolves once the browser has painted the prerendered shell: the next frame, then a task. When
+ * everything is cached or the link is fast, the screen's JavaScript is ready before the first
+ * frame and would run first, so a slow phone would show a blank page for as long as React takes
+ * to start. A hidden page paints no frames; it goes on at once.
  */
-function screenPreloadsStarted(): Promise<void> {
-  if (!document.getElementById(SCREEN_PRELOADS_ID)) return Promise.resolve();
-  return new Promise((resolve) => {
-    document.addEventListener(SCREEN_PRELOADS_EVENT, () => resolve(), { once: true });
-    setTimeout(resolve, SHELL_SCRIPT_WAIT_MS);
-  });
+function afterFirstPaint(): Promise<void> {
+  if (document.visibilityState !== 'visible') return Promise.resolve();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }
 
 /**
@@ -60,13 +53,12 @@ const pathname = window.location.pathname;
 const screen = SCREENS.find(({ path }) => path.test(pathname));
 if (screen) {
   const token = decodeToken(screen.path.exec(pathname)![1]!);
-  screenPreloadsStarted()
-    .then(() => {
-      screen.prefetch?.(token);
-      // The screen's words in this phone's language (not English) travel beside its code.
-      preloadLanguage();
-      return loadChunk(screen.chunk, reactFirst(screen.load));
-    })
+  screen.prefetch?.(token);
+  // The screen's words in this phone's language (not English) travel beside its code.
+  preloadLanguage();
+  // The chunk's files are already on their way (modulepreload in the shell); this only waits to run them.
+  afterFirstPaint()
+    .then(() => loadChunk(screen.chunk, reactFirst(screen.load)))
     .then(
       (mount) => mount(root, token),
       (error: unknown) => {

@@ -869,7 +869,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Refused: `entry_not_found`. Show `message` to the person; branch on `error`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1031,7 +1031,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
+            /** @description The link stops working at once; its notes stay. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -1120,6 +1120,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description `private, no-cache`: keep it, but ask (If-None-Match) before using it again. */
+                    "cache-control": string;
+                    /** @description Strong validator of this very answer: send it as If-None-Match to get 304 while nothing changed. */
+                    etag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1149,6 +1153,10 @@ export interface operations {
             /** @description Not modified: If-None-Match names this very list. */
             304: {
                 headers: {
+                    /** @description `private, no-cache`: keep it, but ask (If-None-Match) before using it again. */
+                    "cache-control": string;
+                    /** @description Strong validator of this very answer: send it as If-None-Match to get 304 while nothing changed. */
+                    etag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1288,7 +1296,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Refused: `entry_not_found`. Show `message` to the person; branch on `error`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1300,7 +1308,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Refused: `no_course`, `progress_not_shared`, `race_not_live`. Show `message` to the person; branch on `error`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1373,7 +1381,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
+            /** @description The account and everything of it are gone; its sessions end at once. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2553,6 +2561,10 @@ export interface operations {
             /** @description The course (GeoJSON LineString, [lon, lat]). */
             200: {
                 headers: {
+                    /** @description `public, no-cache`: keep it, but ask (If-None-Match) before race day. */
+                    "cache-control": string;
+                    /** @description Strong validator of the course: send it as If-None-Match to get 304 while the course is unchanged. */
+                    etag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2566,6 +2578,10 @@ export interface operations {
             /** @description Not modified: If-None-Match names this course. */
             304: {
                 headers: {
+                    /** @description `public, no-cache`: keep it, but ask (If-None-Match) before race day. */
+                    "cache-control": string;
+                    /** @description Strong validator of the course: send it as If-None-Match to get 304 while the course is unchanged. */
+                    etag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2916,7 +2932,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
+            /** @description The keepsake page stops working at once. */
             204: {
                 headers: {
                     [name: string]: unknown;

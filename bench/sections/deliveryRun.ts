@@ -7,12 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import path from 'node:path';
+import { join as pathJoin } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { linkIdOf } from '../../server/links.js';
 import { fillDetails, openRecorder, record } from '../../tests/e2e/support/recorder.js';
 import type { RunningServer } from '../../tests/e2e/support/server.js';
-import { startChaosProxy, type ChaosProxy, type VenueSchedule } from '../chaosProxy.js';
+import { INTEROP_VERSION, UPLOAD_HEADER, uploadPath } from '../../src/shared/uploadProtocol.js';
+import { startChaosProxy, type ChaosProxy, type ProxyLogEntry, type VenueSchedule } from '../chaosProxy.js';
 import { newestOutboxNote, openBaselinePage, sendFromBaseline, settledCount, type BaselineKind } from './deliveryPhones.js';
 
 export const SYSTEMS = ['ours', 'ours, whole-note retries', 'plain fetch', 'Workbox BackgroundSyncPlugin'] as const;
@@ -22,6 +23,19 @@ export type SystemName = (typeof SYSTEMS)[number];
 const UPLOAD_PATH = /^\/api\/r\/[^/]+\/.*([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})/;
 const UPLOAD_METHODS = new Set(['PUT', 'POST', 'PATCH']);
 
+/**
+ * Where the wire bytes beyond the audio went, in bytes. Lost to a 502 and in flight at a cut are
+ * the network's doing; resent-held (bytes the server already had, sent again) is the uploader's.
+ */
+export interface ByteSplit {
+  /** Whole bodies a gateway took and answered 502 for (less what the server already held). */
+  lostTo502: number;
+  /** Bytes that reached the proxy in a request that was cut and that the server did not keep. */
+  inFlightAtCut: number;
+  /** Bytes sent again that the server already held when the request went out: avoidable. */
+  resentHeld: number;
+}
+
 export interface Outcome {
   delivered: number;
   /** The same audio stored under two ids, plus repeated 201s for one id that reached the phone. */
@@ -29,6 +43,13 @@ export interface Outcome {
   /** Request body bytes pushed through the proxy, whole or cut, over the audio bytes. */
   wireRatio: number;
   headerBytes: number;
+  /** Audio bytes this system was given (the whole-note phone records its own). */
+  audioBytes: number;
+  bytes: ByteSplit;
+  /** The longest silence inside a body request the server answered (a live upload), ms. */
+  maxSilentMs: number;
+  /** Seconds from `fromMs` to the first request of this system after it (how soon it noticed the good link); null when none. */
+  firstRequestSeconds: number | null;
   /** Seconds from `fromMs` (on the proxy's clock) to the last note stored; null when none was. */
   lastDeliverySeconds: number | null;
   attempts: number;
@@ -72,7 +93,7 @@ interface SystemRun {
 
 /** Notes the server stored through this system's link, read from its SQLite file. */
 function storedNotes(run: SystemRun): Array<{ id: string; sha256: string; receivedAt: string }> {
-  const db = new Database(path.join(run.server.dataDir, 'milenotes.sqlite'), { readonly: true });
+  const db = new Database(pathJoin(run.server.dataDir, 'milenotes.sqlite'), { readonly: true });
   try {
     const rows = db.prepare('SELECT id, sha256, received_at AS receivedAt FROM notes WHERE link_id = ?').all(linkIdOf(run.token)) as Array<{ id: string; sha256: string; receivedAt: string }>;
     return rows.filter((r) => run.ids.includes(r.id));
@@ -81,9 +102,40 @@ function storedNotes(run: SystemRun): Array<{ id: string; sha256: string; receiv
   }
 }
 
+/** What the server holds of a note right now, asked beside the proxy (no schedule): Infinity once stored. */
+async function heldOf(server: RunningServer, token: string, path: string): Promise<number | undefined> {
+  const id = UPLOAD_PATH.exec(path)?.[1]?.toLowerCase();
+  if (!id) return undefined;
+  const db = new Database(pathJoin(server.dataDir, 'milenotes.sqlite'), { readonly: true });
+  try {
+    if (db.prepare('SELECT 1 FROM notes WHERE id = ?').get(id)) return Infinity;
+  } finally {
+    db.close();
+  }
+  const head = await fetch(`${server.url}${uploadPath(token, id)}`, { method: 'HEAD', headers: { [UPLOAD_HEADER.interopVersion]: INTEROP_VERSION } }).catch(() => undefined);
+  if (!head?.ok) return 0;
+  if (head.headers.get(UPLOAD_HEADER.complete) === '?1') return Infinity;
+  return Number(head.headers.get(UPLOAD_HEADER.offset)) || 0;
+}
+
+/** Splits the bytes beyond the audio by cause (see ByteSplit). */
+export function splitBytes(uploads: readonly ProxyLogEntry[], audioBytes: number): ByteSplit {
+  let resentHeld = 0;
+  let lostTo502 = 0;
+  let wire = 0;
+  for (const e of uploads) {
+    wire += e.bodyBytesUp;
+    const held = Math.max(0, Math.min(e.bodyBytesUp, (e.heldBefore ?? 0) - e.offset));
+    resentHeld += held;
+    if (e.fate === 'bad-gateway') lostTo502 += e.bodyBytesUp - held;
+  }
+  return { lostTo502, resentHeld, inFlightAtCut: Math.max(0, wire - audioBytes - resentHeld - lostTo502) };
+}
+
 function outcomeOf(run: SystemRun, startedWallMs: number, fromMs: number, stuck: string[]): Outcome {
   const stored = storedNotes(run);
   const uploads = run.proxy.log.filter((e) => UPLOAD_METHODS.has(e.method) && UPLOAD_PATH.test(e.path));
+  const after = run.proxy.log.filter((e) => e.atMs >= fromMs && UPLOAD_PATH.test(e.path));
   const created = new Map<string, number>();
   for (const e of uploads) {
     if (e.status !== 201 || e.doneMs === undefined) continue;
@@ -102,6 +154,10 @@ function outcomeOf(run: SystemRun, startedWallMs: number, fromMs: number, stuck:
     duplicates: stored.length - new Set(stored.map((n) => n.sha256)).size + [...created.values()].reduce((s, k) => s + k - 1, 0),
     wireRatio: uploads.reduce((s, e) => s + e.bodyBytesUp, 0) / run.audioBytes,
     headerBytes: uploads.reduce((s, e) => s + e.headerBytesUp + e.bytesDown, 0),
+    audioBytes: run.audioBytes,
+    bytes: splitBytes(uploads, run.audioBytes),
+    maxSilentMs: Math.max(0, ...uploads.filter((e) => e.status !== undefined && e.fate !== 'bad-gateway').map((e) => e.maxSilentMs)),
+    firstRequestSeconds: after.length ? (after[0]!.atMs - fromMs) / 1000 : null,
     lastDeliverySeconds: stored.length ? Math.max(0, (lastMs - fromMs) / 1000) : null,
     attempts: uploads.length,
     fates,
@@ -147,9 +203,10 @@ export async function runDelivery(servers: Servers, phones: Phones, opts: RunOpt
     const runs = [] as SystemRun[];
     for (const name of SYSTEMS) {
       const server = name === 'ours, whole-note retries' ? servers.whole : servers.resume;
-      const proxy = await startChaosProxy(server.port, schedule);
+      const token = await server.createLink(`Bench ${opts.label} ${name}`);
+      const proxy = await startChaosProxy(server.port, schedule, { heldBefore: (_method, p) => heldOf(server, token, p) });
       proxies.push(proxy);
-      runs.push({ name, proxy, server, token: await server.createLink(`Bench ${opts.label} ${name}`), ids: [], audioBytes: 0 });
+      runs.push({ name, proxy, server, token, ids: [], audioBytes: 0 });
     }
     const [ours, whole, naive, workbox] = runs as [SystemRun, SystemRun, SystemRun, SystemRun];
     const recorders = await Promise.all(

@@ -65,6 +65,9 @@ export function refusals(...makers: RefusalMaker[]): Record<number, TSchema> {
 export const emptyAnswer = (description: string, headers: HeaderDocs = {}) =>
   Type.Null({ description, ...(Object.keys(headers).length > 0 && { headers: headerSchemas(headers) }) });
 
+/** An answer (a schema, or a response with its content) with the headers it sends. */
+export const withHeaders = <T extends object>(answer: T, headers: HeaderDocs) => ({ ...answer, headers: headerSchemas(headers) });
+
 /** A body of bytes in one media type, with its headers. */
 export const binaryAnswer = (mediaType: string, description: string, headers: HeaderDocs) => ({
   description,

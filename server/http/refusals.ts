@@ -146,13 +146,14 @@ export const raceRefusal = {
  * Refusals only the runner's app meets (race-day progress, issue 19): the recorder never calls these
  * routes, so they are not in RECORDER_REFUSALS and need no catalogue keys. Status, code and sentence here too.
  */
+// Defaults again for the contract, which calls each with no values.
 export const appRefusal = {
-  race_not_live: (race: string, when: 'upcoming' | 'past') =>
+  race_not_live: (race = 'race', when: 'upcoming' | 'past' = 'upcoming') =>
     new ApiProblem(409, 'race_not_live', when === 'upcoming'
       ? `The ${race} has not started yet. Positions are taken only while the race is on.`
       : `The ${race} is over. Positions are taken only while the race is on, for 8 hours from its start.`),
   progress_not_shared: () =>
     new ApiProblem(409, 'progress_not_shared', 'Sharing your progress is off for this race. Turn it on before positions are sent.'),
-  no_course: (race: string) =>
+  no_course: (race = 'race') =>
     new ApiProblem(409, 'no_course', `We don't have the course of the ${race} yet, so positions can't be placed on it.`),
 } satisfies Record<string, (...args: never[]) => ApiProblem>;

@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
 import { REGISTER_WORKER_SCRIPT } from '../../src/shared/registerWorker.js';
-import { SCREEN_PRELOADS_SCRIPT } from '../../src/shared/screenPreloads.js';
 import { TODAY_SCRIPT } from '../../src/shared/today.js';
 
 const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
@@ -15,8 +14,8 @@ export const securityHeaders = fp<{ inlineStyles: string[] }>(async (app, { inli
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        // Our files, and the inline scripts the prerendered pages carry (today's date, the worker, the shells' preloads).
-        scriptSrc: ["'self'", hashOf(TODAY_SCRIPT), hashOf(REGISTER_WORKER_SCRIPT), hashOf(SCREEN_PRELOADS_SCRIPT)],
+        // Our files, and the two inline scripts the prerendered pages carry (today's date, the worker).
+        scriptSrc: ["'self'", hashOf(TODAY_SCRIPT), hashOf(REGISTER_WORKER_SCRIPT)],
         styleSrc: ["'self'", ...new Set(inlineStyles.map(hashOf))],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],

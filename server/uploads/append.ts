@@ -19,8 +19,12 @@ const mismatchingOffset = refusal[UPLOAD_PROBLEM.mismatchingOffset];
 /** A holder renews well before this runs out; a crashed holder frees the upload after it. */
 export const LEASE_MS = 15_000;
 const RENEW_EVERY_MS = 5_000;
-/** Silence on an append's connection this long counts as a cut (the phone lost its signal). */
-export const APPEND_IDLE_MS = 10_000;
+/**
+ * Silence on a note body this long counts as a cut (the phone lost its signal); what arrived is
+ * kept. Above the 20 s a one-bar phone goes silent and then goes on (issue 21), with margin, and
+ * below the connection's idle cut (IDLE_TIMEOUT_MS, 60 s), so this rule, which keeps the bytes, acts first.
+ */
+export const APPEND_IDLE_MS = 45_000;
 /** How long a request waits for another server's append to finish before answering 503. */
 const LEASE_WAIT_MS = 3_000;
 

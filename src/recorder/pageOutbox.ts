@@ -6,7 +6,7 @@
 import type { OutboxBroadcast } from '../shared/messages.js';
 import type { OutboxNote, RecordingDraft } from '../shared/notes.js';
 import {
-  deleteNote, earliestDue, enqueueRecording, isPending, listDrafts, listNotes, replayOutbox, retryNote, type SendDetails, type Transport,
+  COMEBACK_PROBE_MS, deleteNote, enqueueRecording, isPending, listDrafts, listNotes, nextProbeInterval, nextWake, replayOutbox, retryNote, type SendDetails, type Transport,
 } from '../shared/outbox/index.js';
 import { FAILED, failureKey, type FailureKey } from './failures.js';
 
@@ -52,6 +52,7 @@ export function createPageOutbox(token: string, env: PageOutboxEnv) {
   const listeners = new Set<() => void>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let started = false;
+  let probeEvery = COMEBACK_PROBE_MS;
 
   function changed() {
     state = { notes, drafts, pending: notes.filter(isPending).length, progress, backgroundSync, failure: readFailure ?? sendFailure };
@@ -63,16 +64,26 @@ export function createPageOutbox(token: string, env: PageOutboxEnv) {
     if (!env.online()) return;
     const before = sendFailure;
     try {
-      await replayOutbox(env.transport, { force });
+      const report = await replayOutbox(env.transport, { force });
+      probeEvery = force ? COMEBACK_PROBE_MS : nextProbeInterval(probeEvery, report);
       sendFailure = undefined;
     } catch (error) {
       // A note's own problems are on the note (lastError); this is the outbox itself failing.
       sendFailure = failureKey(error, FAILED.send);
     }
     if (sendFailure !== before) changed();
+    // A probe that got no answer changes no note, so no broadcast re-arms the timer: arm it here.
+    schedule();
   }
 
-  /** Re-reads this link's notes and drafts, and wakes up when the earliest pending note is due. */
+  /** Wakes up when the earliest pending note is due, or for the next comeback probe. */
+  function schedule() {
+    clearTimeout(timer);
+    const wake = nextWake(notes, Date.now(), probeEvery);
+    if (started && wake !== undefined) timer = setTimeout(() => void replay(), Math.max(MIN_TIMER_MS, wake - Date.now()));
+  }
+
+  /** Re-reads this link's notes and drafts, and wakes up when the earliest pending note is due (or to probe for the comeback). */
   async function refresh(): Promise<void> {
     try {
       [notes, drafts] = await Promise.all([listNotes(token), listDrafts(token)]);
@@ -82,9 +93,7 @@ export function createPageOutbox(token: string, env: PageOutboxEnv) {
       return changed();
     }
     changed();
-    clearTimeout(timer);
-    const due = earliestDue(notes);
-    if (started && due !== undefined) timer = setTimeout(() => void replay(), Math.max(MIN_TIMER_MS, due - Date.now()));
+    schedule();
   }
 
   return {

@@ -52,7 +52,7 @@ test.describe('the recorder on a first visit', () => {
     expect(linkRequests).toHaveLength(1);
   });
 
-  test('should ask for the recorder files and the link data once the shell has painted, all together', async ({ page, server }) => {
+  test("should ask for the recorder files from the shell's HTML, before its first paint, and the link data beside them, all together", async ({ page, server }) => {
     const token = await server.createLink('Casey', 'chicago-2025');
     const isScreenFile = (path: string) => /^\/assets\/(recorder|react|recorderApp)-/.test(path) || path === `/api/r/${token}`;
     const named = (path: string) => path.replace(/^(\/assets\/[a-zA-Z]+)-[^/]+\.(js|css)$/, '$1.$2');
@@ -68,14 +68,17 @@ test.describe('the recorder on a first visit', () => {
     await files.release();
     await expect(recordButton(page)).toBeEnabled();
 
-    // Not before the paint: the shell's first paint, made from its HTML, does not wait on them.
+    // From the HTML: the preloads in the shell's <head> ask for the files while it is parsed, before
+    // its first paint, so the Record button works sooner (issue 21: held until the paint, it came
+    // later on both bench profiles). The link data is asked for by the shell's script, beside them.
     const timings = await page.evaluate(() => ({
       paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
       files: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => ({ path: new URL(e.name).pathname, start: e.startTime })),
     }));
     const screenFiles = timings.files.filter((f) => isScreenFile(f.path));
     expect(screenFiles).toHaveLength(5);
-    for (const f of screenFiles) expect(f.start, f.path).toBeGreaterThanOrEqual(timings.paint);
+    expect(timings.paint).toBeGreaterThan(0);
+    for (const f of screenFiles.filter((x) => x.path.startsWith('/assets/'))) expect(f.start, f.path).toBeLessThan(timings.paint);
   });
 
   test('should work when the link data arrives after the JavaScript', async ({ page, server }) => {

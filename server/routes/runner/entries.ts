@@ -5,10 +5,10 @@ import { MAX_RUNNER_NAME_LENGTH } from '../../../src/shared/limits.js';
 import { markersFor } from '../../../src/shared/markers.js';
 import { raceWhen } from '../../../src/shared/raceClock.js';
 import {
-  EntryListSchema, EntrySchema, IdParamsSchema, NoContentSchema, LinkSchema, NewEntrySchema,
+  EntryListSchema, EntrySchema, IdParamsSchema, LinkSchema, NewEntrySchema,
   type Entry as EntryBody,
 } from '../../../src/shared/runnerApi.js';
-import { refusals } from '../../http/contract.js';
+import { emptyAnswer, refusals } from '../../http/contract.js';
 import { ApiProblem, entryNotFound } from '../../http/problem.js';
 import { raceRefusal } from '../../http/refusals.js';
 import { linkIdOf, newToken } from '../../links.js';
@@ -74,7 +74,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.delete('/entries/:id/link', {
-    schema: { operationId: 'revokeEntryLink', summary: 'Revoke the link for friends', security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, ...refusals(entryNotFound) } },
+    schema: { operationId: 'revokeEntryLink', summary: 'Revoke the link for friends', security: bearer, params: IdParamsSchema, response: { 204: emptyAnswer('The link stops working at once; its notes stay.'), ...refusals(entryNotFound) } },
   }, async (req, reply) => {
     const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
     await repo.entries.revokeLinks(entry, new Date().toISOString());

@@ -10,7 +10,7 @@ import { markersFor } from '../../../src/shared/markers.js';
 import { EntryNotesSchema, IdParamsSchema, NotesQuerySchema, type EntryNotes } from '../../../src/shared/runnerApi.js';
 import { signAudio } from '../../auth/audio-url.js';
 import type { Entry, EntryNote } from '../../db/repository.js';
-import { emptyAnswer, refusals } from '../../http/contract.js';
+import { emptyAnswer, refusals, withHeaders, type HeaderDocs } from '../../http/contract.js';
 import { entryNotFound } from '../../http/problem.js';
 import { runnerRefusal } from '../../http/refusals.js';
 import { decodeCursor, encodeCursor } from '../../sync/cursor.js';
@@ -29,6 +29,11 @@ function notModified(req: FastifyRequest, etag: string): boolean {
   if (!header) return false;
   return header.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === '*' || t === etag);
 }
+
+const LIST_HEADERS: HeaderDocs = {
+  etag: { description: 'Strong validator of this very answer: send it as If-None-Match to get 304 while nothing changed.', required: true },
+  'cache-control': { description: '`private, no-cache`: keep it, but ask (If-None-Match) before using it again.', required: true },
+};
 
 export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
   const { repo, sync } = ctx;
@@ -102,7 +107,7 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
       summary: 'Notes grouped by marker (?summary=1: counts only); after=<cursor> for what changed since, wait=<s> to hold until it does',
       security: BEARER, params: IdParamsSchema, querystring: NotesQuerySchema,
       response: {
-        200: EntryNotesSchema, 304: emptyAnswer('Not modified: If-None-Match names this very list.'),
+        200: withHeaders(EntryNotesSchema, LIST_HEADERS), 304: emptyAnswer('Not modified: If-None-Match names this very list.', LIST_HEADERS),
         ...refusals(runnerRefusal.invalid_cursor, runnerRefusal.cursor_required, notSignedIn, entryNotFound, runnerRefusal.sync_busy),
       },
     },

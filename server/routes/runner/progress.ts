@@ -4,12 +4,12 @@
  * recorder's link answer (../recorder.ts), by way of ../../races/tracking.ts.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiErrorSchema } from '../../../src/shared/api.js';
 import {
   EntrySharingSchema, MAX_POSITIONS_BODY_BYTES, PositionBatchSchema, PositionsReceiptSchema, UpdateEntrySchema,
 } from '../../../src/shared/progressApi.js';
 import { raceWhen } from '../../../src/shared/raceClock.js';
 import { IdParamsSchema } from '../../../src/shared/runnerApi.js';
+import { refusals } from '../../http/contract.js';
 import { entryNotFound } from '../../http/problem.js';
 import { appRefusal } from '../../http/refusals.js';
 import { recordPositions } from '../../races/tracking.js';
@@ -29,7 +29,7 @@ export const progressRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> =
     schema: {
       operationId: 'updateEntry', summary: 'Turn sharing progress with the link’s holders on or off (off by default)',
       security: BEARER, params: IdParamsSchema, body: UpdateEntrySchema,
-      response: { 200: EntrySharingSchema, 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema },
+      response: { 200: EntrySharingSchema, ...refusals(entryNotFound) },
     },
   }, async (req) => {
     const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
@@ -43,7 +43,10 @@ export const progressRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> =
       operationId: 'postPositions',
       summary: 'Positions the phone took during the race (a batch, any order); each placed on the course or ignored, with why',
       security: BEARER, params: IdParamsSchema, body: PositionBatchSchema,
-      response: { 200: PositionsReceiptSchema, 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema, 409: ApiErrorSchema, 413: ApiErrorSchema },
+      response: {
+        200: PositionsReceiptSchema,
+        ...refusals(entryNotFound, appRefusal.race_not_live, appRefusal.progress_not_shared, appRefusal.no_course),
+      },
     },
   }, async (req) => {
     const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { raceWhen } from '../../../src/shared/raceClock.js';
 import { CourseLineSchema, RaceListSchema, RaceParamsSchema, type RaceInfo } from '../../../src/shared/runnerApi.js';
 import type { Race } from '../../db/repository.js';
-import { emptyAnswer, refusals } from '../../http/contract.js';
+import { emptyAnswer, refusals, withHeaders, type HeaderDocs } from '../../http/contract.js';
 import { raceRefusal } from '../../http/refusals.js';
 import type { RunnerContext } from './context.js';
 
@@ -27,6 +27,11 @@ const notModified = (ifNoneMatch: string | undefined, etag: string): boolean =>
 /** The app checks its cached copy before race day: it may keep it, and must ask again before using it. */
 const COURSE_CACHE = 'public, no-cache';
 
+const COURSE_HEADERS: HeaderDocs = {
+  etag: { description: 'Strong validator of the course: send it as If-None-Match to get 304 while the course is unchanged.', required: true },
+  'cache-control': { description: `\`${COURSE_CACHE}\`: keep it, but ask (If-None-Match) before race day.`, required: true },
+};
+
 export const raceRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
   const { repo } = ctx;
 
@@ -43,8 +48,8 @@ export const raceRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
       summary: 'A race’s course as a GeoJSON LineString (at most 2,000 points, every marker a vertex), with a strong ETag',
       params: RaceParamsSchema,
       response: {
-        200: { description: 'The course (GeoJSON LineString, [lon, lat]).', content: { 'application/geo+json': { schema: CourseLineSchema } } },
-        304: emptyAnswer('Not modified: If-None-Match names this course.'),
+        200: withHeaders({ description: 'The course (GeoJSON LineString, [lon, lat]).', content: { 'application/geo+json': { schema: CourseLineSchema } } }, COURSE_HEADERS),
+        304: emptyAnswer('Not modified: If-None-Match names this course.', COURSE_HEADERS),
         ...refusals(raceRefusal.race_not_found, raceRefusal.no_course),
       },
     },

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { markerLabel } from '../../../src/shared/markers.js';
 import {
-  IdParamsSchema, NoContentSchema, KeepsakeSchema, NewShareSchema, ShareAudioParamsSchema, ShareSchema, ShareTokenParamsSchema, type Keepsake,
+  IdParamsSchema, KeepsakeSchema, NewShareSchema, ShareAudioParamsSchema, ShareSchema, ShareTokenParamsSchema, type Keepsake,
 } from '../../../src/shared/runnerApi.js';
 import { hashToken } from '../../auth/tokens.js';
-import { audioAnswers, refusals } from '../../http/contract.js';
+import { audioAnswers, emptyAnswer, refusals } from '../../http/contract.js';
 import { ApiProblem, entryNotFound, keepsakeNotFound, shareNotFound } from '../../http/problem.js';
 import { refusal } from '../../http/refusals.js';
 import { newToken } from '../../links.js';
@@ -57,7 +57,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   });
 
   app.delete('/shares/:id', {
-    schema: { operationId: 'deleteShare', summary: 'Stop sharing', security: bearer, params: IdParamsSchema, response: { 204: NoContentSchema, ...refusals(shareNotFound) } },
+    schema: { operationId: 'deleteShare', summary: 'Stop sharing', security: bearer, params: IdParamsSchema, response: { 204: emptyAnswer('The keepsake page stops working at once.'), ...refusals(shareNotFound) } },
   }, async (req, reply) => {
     const account = await requireRunner(ctx, req);
     if (!(await repo.shares.remove(account.id, req.params.id))) {

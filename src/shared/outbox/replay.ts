@@ -3,26 +3,24 @@ import type { OutboxNote } from '../notes.js';
 import { LINK_FULL_ERRORS } from '../refusals.js';
 import { OUTBOX_CODE } from './codes.js';
 import { withUploaderLock, type LockOptions } from './lock.js';
-import { sendNote } from './resume.js';
-import { earliestDue, isPending } from './states.js';
+import { offsetRequest, sendNote } from './resume.js';
+import { earliestDue, isNetworkTrouble, isPending, waitsOnNetwork } from './states.js';
 import type { Transport, UploadResponse } from './transport.js';
 import { allNotes, announce, freeDeliveredAudio, readAudio, updateNote } from './store.js';
 
 export const BACKOFF_BASE_MS = 2_000;
 export const BACKOFF_CAP_MS = 5 * 60_000;
 /**
- * A venue's network drops without the browser noticing ('online' never fires), so after a
- * network error the next try must come soon; it costs the server nothing. Measured in the
- * delivery benchmark: with the 5-minute cap, notes still waited minutes after the link came back.
+ * After a network error (or a gateway's 502/504) a body is tried again at most this far apart.
+ * The comeback probe (states.ts, COMEBACK_PROBE_MS) notices a recovered link much sooner; this
+ * backoff only spaces out bodies sent into a link that keeps failing. Treated as server trouble
+ * (5-minute cap) such a note sat out the benchmark's good link while the others went.
  */
 export const NETWORK_BACKOFF_CAP_MS = 30_000;
+export { isNetworkTrouble };
 
-/**
- * No answer, or a gateway's 502/504: the way to the server failed, not the server. A venue's
- * proxies answer 502 when the link behind them drops; treated as server trouble (5-minute cap)
- * such a note sat out the benchmark's good link while the others went.
- */
-export const isNetworkTrouble = (status: number) => status === 0 || status === 502 || status === 504;
+/** The server itself answered (whatever it said): the way to it works. */
+const reachedServer = (status: number | undefined) => status !== undefined && !isNetworkTrouble(status);
 const RETRY_AFTER_CAP_MS = 60 * 60_000;
 
 export interface ReplayOptions extends LockOptions {
@@ -41,6 +39,8 @@ export interface ReplayReport {
   waiting: number;
   /** When the earliest waiting note is due, for a page timer. */
   nextAttemptAt?: number;
+  /** Whether this run asked (headers only) if the way to the server was back, and what came of it. */
+  probe?: 'reached' | 'no answer';
 }
 
 export function backoffDelay(attempts: number, random: () => number = Math.random, cap = BACKOFF_CAP_MS): number {
@@ -91,28 +91,54 @@ export async function replayOutbox(transport: Transport, options: ReplayOptions 
   const random = options.random ?? Math.random;
   const delivered: string[] = [];
   const failed: string[] = [];
+  let probed: ReplayReport['probe'];
   const result = await withUploaderLock(async (renew) => {
     await freeDeliveredAudio(now());
+    const force = options.force ?? false;
     const tried = new Set<string>();
-    // Once a note gets through, the connection works: notes that waited on a network error go now.
+    // Once the server answers anything, the way to it works: notes that waited on the network go
+    // now, even those this run already tried before the answer came (no backoff left over).
     let connected = false;
+    const connect = async () => {
+      if (connected) return;
+      connected = true;
+      for (const n of await allNotes()) if (waitsOnNetwork(n)) tried.delete(n.id);
+    };
+    const notes = await allNotes();
+    if (!notes.some((n) => isDue(n, now(), force))) {
+      // Nothing is due, but a note waits on the network: ask (headers only) whether the way is back.
+      const oldest = notes.filter(waitsOnNetwork).sort((a, b) => a.createdAt - b.createdAt)[0];
+      if (oldest) {
+        probed = reachedServer((await probe(transport, oldest)).status) ? 'reached' : 'no answer';
+        if (probed === 'reached') await connect();
+      }
+    }
     for (;;) {
       if (!(await renew())) break;
       const next = (await allNotes())
-        .filter((n) => !tried.has(n.id) && isDue(n, now(), (options.force ?? false) || (connected && n.lastStatus !== undefined && isNetworkTrouble(n.lastStatus))))
+        .filter((n) => !tried.has(n.id) && isDue(n, now(), force || (connected && waitsOnNetwork(n))))
         .sort((a, b) => a.createdAt - b.createdAt)[0];
       if (!next) break;
       tried.add(next.id);
       const outcome = await attempt(next, transport, now, random);
+      if (reachedServer(outcome?.lastStatus)) await connect();
       if (outcome?.state === 'delivered') {
-        connected = true;
         delivered.push(outcome.id);
         options.onDelivered?.(outcome);
       } else if (outcome?.state === 'failed') failed.push(outcome.id);
     }
   }, options);
   const notes = await allNotes();
-  return { ran: result.ran, delivered, failed, waiting: notes.filter(isPending).length, nextAttemptAt: earliestDue(notes) };
+  return { ran: result.ran, delivered, failed, waiting: notes.filter(isPending).length, nextAttemptAt: earliestDue(notes), probe: probed };
+}
+
+/** The comeback probe: where the oldest such note's upload stands. Never rejects; status 0 when no answer came. */
+async function probe(transport: Transport, note: OutboxNote): Promise<UploadResponse> {
+  try {
+    return await transport(offsetRequest(note));
+  } catch {
+    return { status: 0, body: '', retryAfter: null };
+  }
 }
 
 async function attempt(note: OutboxNote, transport: Transport, now: () => number, random: () => number) {

@@ -45,7 +45,8 @@ export function creationRequest(note: OutboxNote, body: ArrayBuffer): UploadRequ
   };
 }
 
-const offsetRequest = (note: OutboxNote): UploadRequest => ({
+/** HEAD of a note's upload resource: how much of it the server holds (headers only). */
+export const offsetRequest = (note: Pick<OutboxNote, 'token' | 'id'>): UploadRequest => ({
   method: 'HEAD',
   url: uploadPath(note.token, note.id),
   headers: { [UPLOAD_HEADER.interopVersion]: INTEROP_VERSION },

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_APPLE_NONCE } from '../auth/fakeApple.js';
 import { startRunnerApp, type RunnerTestApp } from '../runner/support.js';
+import { positionAt, startRace } from '../support/live-race.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const page = readFileSync(path.join(root, 'docs/app-contract.md'), 'utf8');
@@ -50,6 +51,10 @@ describe('the worked examples of docs/app-contract.md', () => {
       signIn: () => t!.signIn(),
       /** A friend sends a note through the link (the recorder's upload), and it is converted. */
       sendNoteAsFriend: (token: string, opts: { marker: string; from: string }) => t!.sendNote(token, opts),
+      /** The operator moves the race's start to `minutesAgo` minutes ago, on a straight course north of Chicago; its start in ms. */
+      startRace: (raceId: string, minutesAgo: number) => startRace(t!.app.repo, raceId, minutesAgo),
+      /** What the phone's GPS gives `meters` along that course at `at` (ms). */
+      positionAt: (meters: number, at: number) => positionAt(meters, at),
     };
     await new AsyncFunction(...Object.keys(helpers), code)(...Object.values(helpers));
   });

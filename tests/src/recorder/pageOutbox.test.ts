@@ -98,6 +98,28 @@ describe("the recorder page's outbox", () => {
     expect(uploads.calls).toHaveLength(1);
   });
 
+  it('should start a note that waited behind several network failures within 2 s of the link coming back, with no event from the browser', async () => {
+    let up = false;
+    const bodies: number[] = [];
+    const transport: PageOutboxEnv['transport'] = async (request) => {
+      if (!up) throw new TypeError('Failed to fetch');
+      if (request.method === 'HEAD') return { status: 404, body: '{}', retryAfter: null };
+      bodies.push(Date.now());
+      return { status: 201, body: '{}', retryAfter: null };
+    };
+    const { page } = pageWith({ transport });
+    const note = await queuedNote();
+    // Several failures behind it: its next try by backoff is 20 s away.
+    await updateNote(note.id, (n) => ({ ...n, attempts: 6, lastStatus: 0, nextAttemptAt: Date.now() + 20_000 }));
+    page.start();
+    await expect.poll(async () => (await getNote(note.id))!.attempts).toBe(7);
+    up = true;
+    const back = Date.now();
+    await expect.poll(() => bodies.length, { timeout: 2_000, interval: 50 }).toBe(1);
+    expect(bodies[0]! - back).toBeLessThanOrEqual(2_000);
+    await expect.poll(async () => (await getNote(note.id))!.state).toBe('delivered');
+  });
+
   it('should show the progress of an upload from whichever uploader has it', () => {
     const { page } = pageWith();
     const seen = vi.fn();
