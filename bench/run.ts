@@ -2,7 +2,7 @@
  * npm run bench: every benchmark against the production build, each figure beside a baseline
  * measured in the same run. Prints the table and writes bench/report.md and one SVG per section.
  *   BENCH_SMOKE=1        tiny sizes, for the smoke test (figures are not meaningful)
- *   BENCH_SECTIONS=a,b   only these sections (pages, audio, delivery, ingest, growth)
+ *   BENCH_SECTIONS=a,b   only these sections (pages, audio, delivery, ingest, growth, raceday)
  *   BENCH_OUT=dir        where the report goes (default bench/)
  */
 import { rm } from 'node:fs/promises';
@@ -16,6 +16,7 @@ import { deliverySection } from './sections/delivery.js';
 import { growthSection } from './sections/growth.js';
 import { ingestSection } from './sections/ingest.js';
 import { pagesSection } from './sections/pages.js';
+import { racedaySection } from './sections/raceday.js';
 import { ensureBuilt, prepareSite, root } from './site.js';
 
 const SECTIONS: Record<string, (ctx: BenchContext) => Promise<Section>> = {
@@ -24,6 +25,7 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   delivery: deliverySection,
   ingest: ingestSection,
   growth: growthSection,
+  raceday: racedaySection,
 };
 
 const started = new Date();

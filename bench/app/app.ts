@@ -1,0 +1,250 @@
+/**
+ * The reference client: what the runner's iPhone app does on race day, through the client
+ * generated from /api/openapi.json (./api.d.ts, openapi-fetch), so it is also the executable
+ * description of the app's contract (docs/app-contract.md). One instance is one runner's phone:
+ * sign in, enter the race, share progress, take the race pack (course, markers, notes) before the
+ * start, then hold one sync request open, download each new note at once, post positions in
+ * batches, and play each note at its marker (or at once if its marker is behind), reporting it played.
+ */
+import createClient from 'openapi-fetch';
+import type { paths } from './api.js';
+import { MarkerFences, type FencedMarker, type Fix } from './fences.js';
+import { Player, type Play } from './player.js';
+
+export interface AppOptions {
+  /** Where the phone reaches the API (a fault proxy in the bench). */
+  baseUrl: string;
+  identityToken: string;
+  nonce: string;
+  /** Longest a request may take before the app gives up on it and tries again. */
+  requestTimeoutMs?: number;
+  /** Seconds a sync request is held by the server (≤ 30). */
+  waitSeconds?: number;
+  /** The clock positions are stamped with (a compressed race runs ahead of real time). */
+  now?: () => number;
+  /** The baseline: ask for the whole list this often instead of holding a sync request. */
+  pollEveryMs?: number;
+  /** Report plays to the server (off for a baseline watching the same entry). */
+  reportPlayed?: boolean;
+}
+
+export interface NoteOnPhone {
+  id: string;
+  marker: string;
+  /** When the app had the note's audio in hand (real epoch ms). */
+  onPhoneAt: number;
+  bytes: number;
+}
+
+interface QueuedFix extends Fix {
+  at: string;
+}
+
+export class ReferenceApp {
+  private readonly client;
+  private readonly opts: Required<Omit<AppOptions, 'identityToken' | 'nonce' | 'pollEveryMs'>> & AppOptions;
+  private accessToken = '';
+  private refreshToken = '';
+  private entryId = '';
+  private cursor: string | undefined;
+  private fences: MarkerFences | undefined;
+  private player: Player | undefined;
+  private readonly downloaded = new Map<string, NoteOnPhone>();
+  private readonly queue: QueuedFix[] = [];
+  private stopped = false;
+  /** Ends held requests at stop(), as the app does when the race is over. */
+  private readonly ending = new AbortController();
+  private syncing: Promise<void> | undefined;
+  /** Played receipts on their way (queued and retried, as the app keeps them until the server has them). */
+  private readonly reports = new Set<Promise<void>>();
+  /** Bytes the app took off the network: every answer's body. */
+  bytesDown = 0;
+  readonly plays: Play[] = [];
+  readonly errors: string[] = [];
+
+  constructor(options: AppOptions) {
+    this.opts = { requestTimeoutMs: 35_000, waitSeconds: 25, now: Date.now, reportPlayed: true, ...options };
+    this.client = createClient<paths>({ baseUrl: this.opts.baseUrl, fetch: (req) => this.fetch(req) });
+  }
+
+  get notes(): ReadonlyMap<string, NoteOnPhone> {
+    return this.downloaded;
+  }
+
+  /** Every request goes through here: a timeout (a congested cell hangs rather than fails), the session, and the byte count. */
+  private async fetch(req: Request): Promise<Response> {
+    const headers = new Headers(req.headers);
+    if (this.accessToken && !headers.has('authorization')) headers.set('authorization', `Bearer ${this.accessToken}`);
+    const signal = AbortSignal.any([AbortSignal.timeout(this.opts.requestTimeoutMs), this.ending.signal]);
+    const res = await fetch(new Request(req, { headers, signal }));
+    const body = await res.arrayBuffer();
+    this.bytesDown += body.byteLength;
+    return new Response(res.status === 204 || res.status === 304 ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  }
+
+  /** Tries a call until it gets an answer that is not a network failure or a 5xx/429, honouring Retry-After. */
+  private async retry<T>(what: string, call: () => Promise<{ data?: T; error?: unknown; response: Response }>, deadline = Date.now() + 120_000): Promise<T> {
+    let wait = 500;
+    for (;;) {
+      try {
+        const { data, error, response } = await call();
+        if (response.status === 401 && this.refreshToken) await this.refresh();
+        else if (data !== undefined && response.ok) return data;
+        else if (response.status < 500 && response.status !== 429 && response.status !== 408) throw new Error(`${what}: ${response.status} ${JSON.stringify(error)}`);
+        else wait = Math.max(wait, Number(response.headers.get('retry-after') ?? 0) * 1000);
+      } catch (err) {
+        if (err instanceof Error && err.message.startsWith(`${what}:`)) throw err;
+      }
+      if (this.stopped || Date.now() > deadline) throw new Error(`${what}: gave up`);
+      await new Promise((r) => setTimeout(r, wait));
+      wait = Math.min(wait * 2, 8_000);
+    }
+  }
+
+  async signIn(): Promise<void> {
+    const session = await this.retry('sign in', () =>
+      this.client.POST('/api/auth/apple', { body: { identityToken: this.opts.identityToken, nonce: this.opts.nonce } }));
+    this.accessToken = session.accessToken;
+    this.refreshToken = session.refreshToken;
+  }
+
+  /** A refresh whose answer is lost is sent again with the same token: the server's grace gives the same new pair. */
+  private async refresh(): Promise<void> {
+    const { data } = await this.client.POST('/api/auth/refresh', { body: { refreshToken: this.refreshToken } });
+    if (!data) throw new Error('refresh: the session is gone');
+    this.accessToken = data.accessToken;
+    this.refreshToken = data.refreshToken;
+  }
+
+  async enter(raceId: string, displayName: string): Promise<{ entryId: string; token: string }> {
+    const entry = await this.retry('enter the race', () => this.client.POST('/api/entries', { body: { raceId, displayName } }));
+    this.entryId = entry.id;
+    await this.retry('share progress', () =>
+      this.client.PATCH('/api/entries/{id}', { params: { path: { id: this.entryId } }, body: { shareProgress: true } }));
+    return { entryId: entry.id, token: entry.link!.token };
+  }
+
+  /** Before the start: the race's markers with their points, its course, and the notes so far. */
+  async takeRacePack(raceId: string): Promise<{ markers: FencedMarker[]; course: Array<[number, number]> }> {
+    const { races } = await this.retry('races', () => this.client.GET('/api/races'));
+    const race = races.find((r) => r.id === raceId);
+    if (!race) throw new Error(`race ${raceId} is not in the catalogue`);
+    const markers = race.markers.filter((m) => m.lat !== undefined && m.lon !== undefined) as FencedMarker[];
+    const course = await this.retry('course', () => this.client.GET('/api/races/{id}/course', { params: { path: { id: raceId } } }));
+    this.fences = new MarkerFences(markers);
+    this.player = new Player((marker) => this.fences!.hasPassed(marker));
+    await this.syncOnce(0);
+    return { markers, course: course.coordinates as Array<[number, number]> };
+  }
+
+  /** Follows an entry this account already has (the baseline beside the app, same runner). */
+  async follow(entryId: string, raceId: string): Promise<void> {
+    this.entryId = entryId;
+    await this.takeRacePack(raceId);
+  }
+
+  /** One sync request: the whole list the first time, then what changed since the cursor, held up to `wait` s. */
+  private async syncOnce(waitSeconds: number): Promise<void> {
+    const query = this.cursor === undefined || this.opts.pollEveryMs ? {} : { after: this.cursor, wait: waitSeconds };
+    const list = await this.retry('sync', () =>
+      this.client.GET('/api/entries/{id}/notes', { params: { path: { id: this.entryId }, query } }), Number.POSITIVE_INFINITY);
+    for (const id of list.removed ?? []) {
+      this.player!.remove(id);
+      this.downloaded.delete(id);
+    }
+    const playable = list.markers.flatMap((m) => (m.notes ?? []).filter((n) => n.status === 'converted' && n.audioUrl).map((n) => ({ ...n, marker: m.marker })));
+    await Promise.all(playable.filter((n) => !this.downloaded.has(n.id)).map((n) => this.download(n.id, n.marker, n.audioUrl!)));
+    this.cursor = list.cursor;
+  }
+
+  /** The note's audio, resumed with Range from where a cut left it; then it may play. */
+  private async download(id: string, marker: string, audioUrl: string): Promise<void> {
+    const url = new URL(audioUrl, this.opts.baseUrl);
+    // The signed URL names the server's public address; the phone reaches it through baseUrl.
+    const target = new URL(url.pathname + url.search, this.opts.baseUrl);
+    const parts: Uint8Array[] = [];
+    let have = 0;
+    let etag: string | undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const headers: Record<string, string> = have > 0 && etag ? { range: `bytes=${have}-`, 'if-range': etag } : {};
+        const res = await fetch(target, { headers, signal: AbortSignal.any([AbortSignal.timeout(this.opts.requestTimeoutMs), this.ending.signal]) });
+        if (res.status === 200) {
+          parts.length = 0;
+          have = 0;
+        } else if (res.status !== 206) throw new Error(`audio ${res.status}`);
+        etag = res.headers.get('etag') ?? undefined;
+        const reader = res.body!.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          parts.push(value);
+          have += value.byteLength;
+          this.bytesDown += value.byteLength;
+        }
+        break;
+      } catch (err) {
+        if (this.stopped || attempt > 50) {
+          this.errors.push(`note ${id}: ${String(err)}`);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** attempt, 8_000)));
+      }
+    }
+    this.downloaded.set(id, { id, marker, onPhoneAt: Date.now(), bytes: have });
+    this.played(this.player!.ready({ id, marker }, this.opts.now()));
+  }
+
+  /** Keeps one sync request open until stop(). */
+  startSync(): void {
+    this.syncing = (async () => {
+      while (!this.stopped) {
+        try {
+          if (this.opts.pollEveryMs) await new Promise((r) => setTimeout(r, this.opts.pollEveryMs));
+          if (this.stopped) break;
+          await this.syncOnce(this.opts.waitSeconds);
+        } catch (err) {
+          if (!this.stopped) this.errors.push(`sync: ${String(err)}`);
+        }
+      }
+    })();
+  }
+
+  /** A GPS fix from the phone: markers passed, notes played, the fix queued for the next batch. */
+  fix(fix: Fix): void {
+    this.queue.push({ ...fix, at: new Date(this.opts.now()).toISOString() });
+    this.played(this.player!.passed(this.fences!.enter(fix), this.opts.now()));
+  }
+
+  /** Posts the queued fixes as one batch; kept for the next batch if the post fails. */
+  async postPositions(): Promise<void> {
+    if (this.queue.length === 0) return;
+    const batch = this.queue.splice(0, 100);
+    const { response } = await this.client
+      .POST('/api/entries/{id}/positions', { params: { path: { id: this.entryId } }, body: { positions: batch } })
+      .catch(() => ({ response: undefined }));
+    if (!response?.ok && (!response || response.status >= 500 || response.status === 429)) this.queue.unshift(...batch);
+  }
+
+  private played(plays: Play[]): void {
+    for (const play of plays) {
+      this.plays.push(play);
+      if (!this.opts.reportPlayed) continue;
+      const report = this.retry('played', () =>
+        this.client.POST('/api/notes/{id}/played', {
+          params: { path: { id: play.noteId } },
+          body: { playedAt: new Date(play.at).toISOString(), marker: play.heardAtMarker },
+        })).then(() => undefined, (err: unknown) => void this.errors.push(String(err)));
+      this.reports.add(report);
+      void report.finally(() => this.reports.delete(report));
+    }
+  }
+
+  /** Ends the race: the receipts still on their way are sent first, then the held request ends. */
+  async stop(): Promise<void> {
+    while (this.reports.size > 0) await Promise.all(this.reports);
+    this.stopped = true;
+    this.ending.abort();
+    await this.syncing?.catch(() => undefined);
+  }
+}

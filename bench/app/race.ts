@@ -1,0 +1,185 @@
+/**
+ * A race day on this machine, compressed in time: a live race with a course, the runner's phone
+ * (the reference app) running a stretch of it at a marathoner's pace behind a bad cell link,
+ * friends at the venue sending real notes pinned to markers a few minutes ahead of the runner, and
+ * optionally a baseline app that asks for the whole list every 60 s. What the test and the bench
+ * `raceday` section measure: which notes played at their marker, how long from Send to the
+ * runner's phone, and the bytes each app took off the network.
+ *
+ * Time: the race started 7 hours ago (it is live), and simulated time runs `compression` times as
+ * fast as real time from the moment the runner reaches `fromMeters`, staying behind the server's
+ * clock, so every position the phone stamps is a real, plausible fix of a race in progress.
+ */
+import { writeFile, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ReferenceApp } from './app.js';
+import { friendNote, sendNote } from './friend.js';
+import { seededRandom } from '../chaosProxy.js';
+import { runnerOnCourse } from './runner.js';
+import type { Play } from './player.js';
+import type { FakeApple } from '../../tests/server/auth/fakeApple.js';
+import { FAKE_APPLE_NONCE } from '../../tests/server/auth/fakeApple.js';
+import { courseOf, gpxText, legFrom } from '../../tests/server/races/courses.js';
+
+export interface RaceDayServer {
+  /** Where the server itself is (the admin CLI and the friends' recorders). */
+  url: string;
+  admin(...args: string[]): Promise<string>;
+}
+
+export interface RaceDayOptions {
+  server: RaceDayServer;
+  apple: FakeApple;
+  /** Where the runner's phone reaches the API: a fault proxy on a bad schedule, or the server. */
+  phoneUrl: string;
+  /** Where the friends' phones reach it. */
+  friendsUrl: string;
+  /** Simulated seconds per real second. */
+  compression: number;
+  /** The stretch of the course the run covers, in metres. */
+  fromMeters: number;
+  toMeters: number;
+  /** Pace in seconds per km (4:00 h marathon ≈ 341 s/km). */
+  secondsPerKm?: number;
+  friends: number;
+  /** How far ahead of the runner (simulated minutes) friends pin their notes: [min, max]. */
+  leadMinutes?: [number, number];
+  /** Note lengths in seconds, one per friend (cycled). */
+  noteSeconds: number[];
+  /** Also run the baseline app (whole list every 60 s of race time) on the same entry and link. */
+  baseline?: boolean;
+  seed?: number;
+}
+
+export interface NoteFate {
+  id: string;
+  marker: string;
+  /** Simulated minutes between the Send and the runner passing the marker. */
+  leadMinutes: number;
+  sentAt: number;
+  storedAt?: number;
+  onPhoneAt?: number;
+  play?: Play;
+  /** The marker the server says the note was heard at, as the friend's recorder reads it. */
+  heardAtMarker?: string | null;
+}
+
+export interface RaceDayResult {
+  notes: NoteFate[];
+  appBytes: number;
+  baselineBytes?: number;
+  errors: string[];
+}
+
+const MARATHON = 42_195;
+
+/** A straight course due north from Chicago's Grant Park, GPX written where the CLI can read it. */
+async function courseFile(): Promise<{ file: string; track: Array<[number, number]> }> {
+  const course = courseOf([legFrom([-87.6205, 41.8757], 0, MARATHON)], 100);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-raceday-'));
+  const file = path.join(dir, 'course.gpx');
+  await writeFile(file, gpxText({ tracks: [[course.track]] }));
+  return { file, track: course.track as Array<[number, number]> };
+}
+
+/** A race's calendar day and wall-clock minute of an instant in its own time zone, as the CLI takes them. */
+function localStart(at: number, timeZone: string): { date: string; start: string } {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-CA', {
+    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+  }).formatToParts(at).map((p) => [p.type, p.value]));
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, start: `${parts.hour}:${parts.minute}` };
+}
+
+/** Adds a race in Chicago that started 7 hours ago (whole minutes): live for another hour. */
+async function addLiveRace(server: RaceDayServer, id: string, gpx: string): Promise<number> {
+  const startsAt = Math.floor((Date.now() - 7 * 3600_000) / 60_000) * 60_000;
+  const { date, start } = localStart(startsAt, 'America/Chicago');
+  await server.admin('add-race', '--id', id, '--name', 'Race Day Marathon', '--date', date, '--timezone', 'America/Chicago',
+    '--start', start, '--course', gpx);
+  return startsAt;
+}
+
+export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
+  const pace = opts.secondsPerKm ?? 341;
+  const random = seededRandom(opts.seed ?? 7);
+  const raceId = `raceday-${Date.now().toString(36)}`;
+  const { file, track } = await courseFile();
+  const startsAt = await addLiveRace(opts.server, raceId, file);
+  const runner = runnerOnCourse(track, pace, { seed: opts.seed ?? 7 });
+
+  const fromSimMs = (opts.fromMeters / 1000) * pace * 1000;
+  const toSimMs = (opts.toMeters / 1000) * pace * 1000;
+  if (fromSimMs + (toSimMs - fromSimMs) * (1 - 1 / opts.compression) > 7 * 3600_000 - 60_000) {
+    throw new Error('this stretch at this compression would run ahead of the real clock: shorten it or slow it down');
+  }
+  let realZero = 0;
+  /** Milliseconds of race time since the start. */
+  const simElapsed = () => fromSimMs + (Date.now() - realZero) * opts.compression;
+  const simNow = () => startsAt + simElapsed();
+  const realMs = (simMs: number) => simMs / opts.compression;
+
+  const app = new ReferenceApp({ baseUrl: opts.phoneUrl, identityToken: await opts.apple.token({ sub: `runner-${raceId}` }), nonce: FAKE_APPLE_NONCE,
+    waitSeconds: Math.max(1, Math.round(25 / Math.max(1, opts.compression / 4))), now: simNow });
+  await app.signIn();
+  const { entryId, token } = await app.enter(raceId, 'Alex');
+  const { markers } = await app.takeRacePack(raceId);
+  const baseline = opts.baseline
+    ? new ReferenceApp({ baseUrl: opts.phoneUrl, identityToken: await opts.apple.token({ sub: `runner-${raceId}` }), nonce: FAKE_APPLE_NONCE,
+      pollEveryMs: realMs(60_000), reportPlayed: false, now: simNow })
+    : undefined;
+  if (baseline) {
+    await baseline.signIn();
+    await baseline.follow(entryId, raceId);
+  }
+
+  // Friends: each sends when the runner reaches a point of the stretch, for a marker some minutes ahead.
+  const [leadMin, leadMax] = opts.leadMinutes ?? [3, 15];
+  const metersPerMinute = 60_000 / pace;
+  const sendPoints = Array.from({ length: opts.friends }, (_, i) => opts.fromMeters + ((opts.toMeters - opts.fromMeters) * (i + 0.5)) / (opts.friends + 2));
+  const plans = sendPoints.map((atMeters, i) => {
+    const lead = leadMin + random() * (leadMax - leadMin);
+    const marker = markers.find((m) => m.distanceMeters >= atMeters + lead * metersPerMinute && m.distanceMeters < opts.toMeters);
+    return marker && { atMeters, marker, seconds: opts.noteSeconds[i % opts.noteSeconds.length]!, leadMinutes: (marker.distanceMeters - atMeters) / metersPerMinute };
+  }).filter((p) => p !== undefined);
+  const notes = await Promise.all(plans.map((p) => friendNote(p.seconds)));
+
+  const fates: NoteFate[] = [];
+  const sends: Promise<void>[] = [];
+  realZero = Date.now();
+  app.startSync();
+  baseline?.startSync();
+  const fixEveryMs = realMs(5_000);
+  const postEveryMs = realMs(30_000);
+  let lastPost = Date.now();
+  let nextPlan = 0;
+  while (simElapsed() < toSimMs) {
+    const at = simElapsed();
+    app.fix(runner.fixAt(at));
+    const distance = runner.distanceAt(at);
+    while (nextPlan < plans.length && plans[nextPlan]!.atMeters <= distance) {
+      const plan = plans[nextPlan]!;
+      const note = notes[nextPlan]!;
+      const fate: NoteFate = { id: note.id, marker: plan.marker.id, leadMinutes: plan.leadMinutes, sentAt: Date.now() };
+      fates.push(fate);
+      sends.push(sendNote(opts.friendsUrl, token, note, { marker: plan.marker.id, from: `Friend ${nextPlan + 1}`, deadlineMs: 10 * 60_000 })
+        .then((storedAt) => void (fate.storedAt = storedAt)));
+      nextPlan++;
+    }
+    if (Date.now() - lastPost >= postEveryMs) {
+      lastPost = Date.now();
+      void app.postPositions();
+    }
+    await new Promise((r) => setTimeout(r, fixEveryMs));
+  }
+  await Promise.all(sends);
+  await app.stop();
+  await baseline?.stop();
+  for (const fate of fates) {
+    fate.onPhoneAt = app.notes.get(fate.id)?.onPhoneAt;
+    fate.play = app.plays.find((p) => p.noteId === fate.id);
+    const status = await fetch(`${opts.friendsUrl}/api/r/${token}/notes/${fate.id}/status`);
+    if (status.ok) fate.heardAtMarker = ((await status.json()) as { heardAtMarker?: string | null }).heardAtMarker ?? null;
+  }
+  return { notes: fates, appBytes: app.bytesDown, baselineBytes: baseline?.bytesDown, errors: [...app.errors, ...(baseline?.errors ?? [])] };
+}

@@ -1,0 +1,77 @@
+/**
+ * Race day: the reference app (bench/app) on the runner's phone behind the venue's cell link, with
+ * friends sending realistic notes (10-60 s) pinned to markers 3-15 race minutes ahead of the runner,
+ * and the baseline app, which asks for the whole notes list every 60 s of race time, beside it on
+ * the same entry and the same link. Time is compressed (the race runs several times as fast),
+ * so a stretch of the course fits in minutes (4x; 20x in the smoke run); network figures are in real seconds.
+ */
+import { startChaosProxy } from '../chaosProxy.js';
+import { runRaceDay } from '../app/race.js';
+import type { Section } from '../report.js';
+import { startFakeApple } from '../../tests/server/auth/fakeApple.js';
+import { startServer } from '../../tests/e2e/support/server.js';
+import type { BenchContext } from './context.js';
+import { noteLengths, venueSchedule } from './delivery.js';
+import { percentile } from './context.js';
+
+/** Race time runs this many times as fast as real time (the smoke run only proves every step works). */
+const compressionFor = (smoke: boolean) => (smoke ? 20 : 4);
+
+export async function racedaySection(ctx: BenchContext): Promise<Section> {
+  const COMPRESSION = compressionFor(ctx.smoke);
+  const apple = await startFakeApple();
+  const server = await startServer({
+    APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'bench-raceday-secret-that-is-long-enough-0123',
+    CONVERT_WORKER: 'on', UPLOADS_PER_ADDRESS: '1000000', OPEN_UPLOADS_PER_ADDRESS: '1000',
+  });
+  // The runner's phone is on the venue's cell: offline windows, failing requests, a slow shared link.
+  const stretchMeters = ctx.smoke ? 2_000 : 10_000;
+  const friends = ctx.smoke ? 2 : 12;
+  const realMs = ((stretchMeters / 1000) * 341 * 1000) / COMPRESSION;
+  const proxy = await startChaosProxy(server.port, { ...venueSchedule(ctx.smoke, realMs + 60_000), bitsPerSecond: 400_000 });
+  try {
+    proxy.start();
+    ctx.log(`raceday: ${stretchMeters / 1000} km of the course at ${COMPRESSION}x, ${friends} friends, about ${Math.round(realMs / 1000)} s`);
+    const result = await runRaceDay({
+      server, apple, phoneUrl: proxy.url, friendsUrl: server.url, compression: COMPRESSION,
+      fromMeters: 15_000, toMeters: 15_000 + stretchMeters, friends, leadMinutes: [3, 15],
+      noteSeconds: noteLengths(friends, 20251012), baseline: true, seed: 11,
+    });
+    const ahead = result.notes.filter((n) => n.leadMinutes >= 3);
+    const atMarker = ahead.filter((n) => n.play?.atItsMarker).length;
+    const sendToPhone = result.notes.filter((n) => n.onPhoneAt).map((n) => (n.onPhoneAt! - n.sentAt) / 1000);
+    const storedToPhone = result.notes.filter((n) => n.onPhoneAt && n.storedAt).map((n) => (n.onPhoneAt! - n.storedAt!) / 1000);
+    const share = ahead.length ? (100 * atMarker) / ahead.length : NaN;
+    const p95Stored = percentile(storedToPhone, 95);
+    const appKB = result.appBytes / 1024;
+    const baseKB = (result.baselineBytes ?? NaN) / 1024;
+    return {
+      id: 'raceday',
+      title: `Race day: ${friends} friends' notes to a runner's phone on the venue link (${COMPRESSION}x compressed)`,
+      baseline: 'an app that asks for the whole notes list every 60 s of race time, on the same phone link',
+      rows: [
+        { metric: 'notes sent ≥ 3 race min ahead played at their marker', ours: share, baseline: null, unit: '%', digits: 0, aim: { text: '100 %', met: share === 100 } },
+        { metric: 'Send → on the phone, p50', ours: percentile(sendToPhone, 50), baseline: null, unit: 's', digits: 1 },
+        { metric: 'Send → on the phone, p95', ours: percentile(sendToPhone, 95), baseline: null, unit: 's', digits: 1 },
+        { metric: 'stored → on the phone, p95', ours: p95Stored, baseline: null, unit: 's', digits: 1, aim: { text: '≤ 10 s', met: p95Stored <= 10 } },
+        { metric: 'bytes the app took off the network', ours: appKB, baseline: baseKB, unit: 'KB', digits: 0, aim: { text: '≤ 0.2x the baseline', met: appKB <= 0.2 * baseKB } },
+      ],
+      chart: {
+        kind: 'bars',
+        title: 'Race day: what the runner\'s app downloads',
+        unit: 'KB',
+        series: ['ours (held sync, cursor)', 'whole list every 60 s'],
+        groups: [{ label: 'KB off the network', values: [appKB, baseKB] }],
+      },
+      notes: [
+        `${result.notes.length} notes sent; ${ahead.length} at least 3 race minutes ahead; ${result.errors.length} app errors${result.errors.length ? `: ${result.errors.slice(0, 3).join('; ')}` : ''}.`,
+        `Seconds are real seconds on this machine; race minutes are compressed ${COMPRESSION}x, so a note sent 3 race minutes ahead had ${180 / COMPRESSION} real seconds to arrive.`,
+        'Audio bytes are in both apps\' figures: both download each note once.',
+      ],
+    };
+  } finally {
+    await proxy.close();
+    await server.stop();
+    await apple.close();
+  }
+}

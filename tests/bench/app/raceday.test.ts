@@ -1,0 +1,49 @@
+/**
+ * The reference app runs a stretch of a live race end to end, compressed in time, against the real
+ * server process (conversion on) with its phone behind a fault proxy: every note a friend sends a
+ * few race minutes ahead reaches the phone and plays at its marker, once, and is reported played.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChaosProxy, type ChaosProxy } from '../../../bench/chaosProxy.js';
+import { runRaceDay } from '../../../bench/app/race.js';
+import { startFakeApple, type FakeApple } from '../../server/auth/fakeApple.js';
+import { startServer, type RunningServer } from '../../e2e/support/server.js';
+
+describe('the reference app on race day', () => {
+  let apple: FakeApple;
+  let server: RunningServer;
+  let proxy: ChaosProxy;
+
+  beforeAll(async () => {
+    apple = await startFakeApple();
+    server = await startServer({
+      APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'raceday-test-secret-that-is-long-enough-0123',
+      CONVERT_WORKER: 'on', LOG_LEVEL: 'warn',
+    });
+    // A cell that drops a request in ten and adds 300 ms: the app must get through it on its own.
+    proxy = await startChaosProxy(server.port, { durationMs: 10 * 60_000, offline: [], failureShare: 0.1, bitsPerSecond: 2_000_000, latencyMs: 300, seed: 19 });
+    proxy.start();
+  }, 120_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    await server?.stop();
+    await apple?.close();
+  });
+
+  it('should play every note sent 8-15 race minutes ahead at its marker, once, and report it played', async () => {
+    const result = await runRaceDay({
+      server, apple, phoneUrl: proxy.url, friendsUrl: server.url,
+      compression: 30, fromMeters: 16_000, toMeters: 22_500, friends: 4, leadMinutes: [8, 15], noteSeconds: [10, 20], seed: 3,
+    });
+    expect(result.errors).toEqual([]);
+    expect(result.notes.length).toBeGreaterThanOrEqual(3);
+    for (const note of result.notes) {
+      expect(note.storedAt, `note for ${note.marker} stored`).toBeDefined();
+      expect(note.onPhoneAt, `note for ${note.marker} on the phone`).toBeDefined();
+      expect(note.play, `note for ${note.marker} played`).toMatchObject({ marker: note.marker, heardAtMarker: note.marker, atItsMarker: true });
+      expect(note.heardAtMarker, `note for ${note.marker} reported played`).toBe(note.marker);
+    }
+    expect(result.appBytes).toBeGreaterThan(0);
+  }, 240_000);
+});
