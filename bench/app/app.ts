@@ -59,6 +59,10 @@ export class ReferenceApp {
   private readonly reports = new Set<Promise<void>>();
   /** Bytes the app took off the network: every answer's body. */
   bytesDown = 0;
+  /** Of which notes' audio (the same for any app that plays every note once). */
+  audioBytes = 0;
+  /** Of which the notes list and its sync answers (what keeping up with the list costs). */
+  listBytes = 0;
   readonly plays: Play[] = [];
   readonly errors: string[] = [];
 
@@ -79,6 +83,7 @@ export class ReferenceApp {
     const res = await fetch(new Request(req, { headers, signal }));
     const body = await res.arrayBuffer();
     this.bytesDown += body.byteLength;
+    if (new URL(req.url).pathname.endsWith('/notes')) this.listBytes += body.byteLength;
     return new Response(res.status === 204 || res.status === 304 ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
   }
 
@@ -181,6 +186,7 @@ export class ReferenceApp {
           parts.push(value);
           have += value.byteLength;
           this.bytesDown += value.byteLength;
+          this.audioBytes += value.byteLength;
         }
         break;
       } catch (err) {

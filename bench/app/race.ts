@@ -69,6 +69,11 @@ export interface RaceDayResult {
   notes: NoteFate[];
   appBytes: number;
   baselineBytes?: number;
+  /** Of those, notes' audio, and the notes list with its sync answers. */
+  appAudioBytes: number;
+  baselineAudioBytes?: number;
+  appListBytes: number;
+  baselineListBytes?: number;
   errors: string[];
 }
 
@@ -181,5 +186,7 @@ export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
     const status = await fetch(`${opts.friendsUrl}/api/r/${token}/notes/${fate.id}/status`);
     if (status.ok) fate.heardAtMarker = ((await status.json()) as { heardAtMarker?: string | null }).heardAtMarker ?? null;
   }
-  return { notes: fates, appBytes: app.bytesDown, baselineBytes: baseline?.bytesDown, errors: [...app.errors, ...(baseline?.errors ?? [])] };
+  return {
+    notes: fates, appBytes: app.bytesDown, baselineBytes: baseline?.bytesDown, appAudioBytes: app.audioBytes, baselineAudioBytes: baseline?.audioBytes,
+    appListBytes: app.listBytes, baselineListBytes: baseline?.listBytes, errors: [...app.errors, ...(baseline?.errors ?? [])] };
 }
