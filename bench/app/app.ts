@@ -31,6 +31,8 @@ export interface AppOptions {
 export interface NoteOnPhone {
   id: string;
   marker: string;
+  /** When a sync answer first listed the note playable (real epoch ms). */
+  listedAt: number;
   /** When the app had the note's audio in hand (real epoch ms). */
   onPhoneAt: number;
   bytes: number;
@@ -158,12 +160,13 @@ export class ReferenceApp {
       this.downloaded.delete(id);
     }
     const playable = list.markers.flatMap((m) => (m.notes ?? []).filter((n) => n.status === 'converted' && n.audioUrl).map((n) => ({ ...n, marker: m.marker })));
-    await Promise.all(playable.filter((n) => !this.downloaded.has(n.id)).map((n) => this.download(n.id, n.marker, n.audioUrl!)));
+    const listedAt = Date.now();
+    await Promise.all(playable.filter((n) => !this.downloaded.has(n.id)).map((n) => this.download(n.id, n.marker, n.audioUrl!, listedAt)));
     this.cursor = list.cursor;
   }
 
   /** The note's audio, resumed with Range from where a cut left it; then it may play. */
-  private async download(id: string, marker: string, audioUrl: string): Promise<void> {
+  private async download(id: string, marker: string, audioUrl: string, listedAt: number): Promise<void> {
     const url = new URL(audioUrl, this.opts.baseUrl);
     // The signed URL names the server's public address; the phone reaches it through baseUrl.
     const target = new URL(url.pathname + url.search, this.opts.baseUrl);
@@ -197,7 +200,7 @@ export class ReferenceApp {
         await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** attempt, 8_000)));
       }
     }
-    this.downloaded.set(id, { id, marker, onPhoneAt: Date.now(), bytes: have });
+    this.downloaded.set(id, { id, marker, listedAt, onPhoneAt: Date.now(), bytes: have });
     this.played(this.player!.ready({ id, marker }, this.opts.now()));
   }
 

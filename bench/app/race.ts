@@ -59,6 +59,8 @@ export interface NoteFate {
   leadMinutes: number;
   sentAt: number;
   storedAt?: number;
+  /** When the app's sync first listed it playable, and when its audio was on the phone. */
+  listedAt?: number;
   onPhoneAt?: number;
   play?: Play;
   /** The marker the server says the note was heard at, as the friend's recorder reads it. */
@@ -182,6 +184,7 @@ export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
   await baseline?.stop();
   for (const fate of fates) {
     fate.onPhoneAt = app.notes.get(fate.id)?.onPhoneAt;
+    fate.listedAt = app.notes.get(fate.id)?.listedAt;
     fate.play = app.plays.find((p) => p.noteId === fate.id);
     const status = await fetch(`${opts.friendsUrl}/api/r/${token}/notes/${fate.id}/status`);
     if (status.ok) fate.heardAtMarker = ((await status.json()) as { heardAtMarker?: string | null }).heardAtMarker ?? null;

@@ -41,9 +41,17 @@ export async function racedaySection(ctx: BenchContext): Promise<Section> {
     const ahead = result.notes.filter((n) => n.leadMinutes >= 3);
     const atMarker = ahead.filter((n) => n.play?.atItsMarker).length;
     const sendToPhone = result.notes.filter((n) => n.onPhoneAt).map((n) => (n.onPhoneAt! - n.sentAt) / 1000);
-    const storedToPhone = result.notes.filter((n) => n.onPhoneAt && n.storedAt).map((n) => (n.onPhoneAt! - n.storedAt!) / 1000);
+    const arrived = result.notes.filter((n) => n.onPhoneAt && n.storedAt && n.listedAt);
+    const storedToPhone = arrived.map((n) => (n.onPhoneAt! - n.storedAt!) / 1000);
+    // The aim holds "while the phone has a link": the schedule's offline windows inside each note's wait are taken out.
+    const proxyOffset = Date.now() - proxy.now();
+    const offlineMs = (from: number, to: number) => proxy.schedule.offline.reduce((sum, w) =>
+      sum + Math.max(0, Math.min(to - proxyOffset, w.toMs) - Math.max(from - proxyOffset, w.fromMs)), 0);
+    const storedToPhoneLinked = arrived.map((n) => (n.onPhoneAt! - n.storedAt! - offlineMs(n.storedAt!, n.onPhoneAt!)) / 1000);
+    const storedToListed = arrived.map((n) => (n.listedAt! - n.storedAt!) / 1000);
+    const listedToPhone = arrived.map((n) => (n.onPhoneAt! - n.listedAt!) / 1000);
     const share = ahead.length ? (100 * atMarker) / ahead.length : NaN;
-    const p95Stored = percentile(storedToPhone, 95);
+    const p95Stored = percentile(storedToPhoneLinked, 95);
     const appKB = result.appBytes / 1024;
     const baseKB = (result.baselineBytes ?? NaN) / 1024;
     // What keeping up with the notes list costs: both apps take the same race pack and each note's audio once.
@@ -57,7 +65,8 @@ export async function racedaySection(ctx: BenchContext): Promise<Section> {
         { metric: 'notes sent ≥ 3 race min ahead played at their marker', ours: share, baseline: null, unit: '%', digits: 0, aim: { text: '100 %', met: share === 100 } },
         { metric: 'Send → on the phone, p50', ours: percentile(sendToPhone, 50), baseline: null, unit: 's', digits: 1 },
         { metric: 'Send → on the phone, p95', ours: percentile(sendToPhone, 95), baseline: null, unit: 's', digits: 1 },
-        { metric: 'stored → on the phone, p95', ours: p95Stored, baseline: null, unit: 's', digits: 1, aim: { text: '≤ 10 s', met: p95Stored <= 10 } },
+        { metric: 'stored → on the phone, p95, while the phone has a link', ours: p95Stored, baseline: null, unit: 's', digits: 1, aim: { text: '≤ 10 s', met: p95Stored <= 10 } },
+        { metric: 'stored → on the phone, p95, offline windows included', ours: percentile(storedToPhone, 95), baseline: null, unit: 's', digits: 1 },
         { metric: 'bytes of the notes list and its sync answers', ours: appSyncKB, baseline: baseSyncKB, unit: 'KB', digits: 1, aim: { text: '≤ 0.2x the baseline', met: appSyncKB <= 0.2 * baseSyncKB } },
         { metric: 'bytes the app took off the network, audio included', ours: appKB, baseline: baseKB, unit: 'KB', digits: 0 },
       ],
@@ -69,6 +78,7 @@ export async function racedaySection(ctx: BenchContext): Promise<Section> {
         groups: [{ label: 'KB of the notes list and sync', values: [appSyncKB, baseSyncKB] }, { label: 'KB in all', values: [appKB, baseKB] }],
       },
       notes: [
+        `Where a note's wait goes (median, p95, real s): stored → listed playable by the app's held sync (conversion, the wake, the answer through the link) ${percentile(storedToListed, 50).toFixed(1)} / ${percentile(storedToListed, 95).toFixed(1)}; listed → audio on the phone (download, resumed across cuts) ${percentile(listedToPhone, 50).toFixed(1)} / ${percentile(listedToPhone, 95).toFixed(1)}. Per note (stored → listed → on the phone, offline s inside): ${arrived.map((n) => `${((n.listedAt! - n.storedAt!) / 1000).toFixed(1)}+${((n.onPhoneAt! - n.listedAt!) / 1000).toFixed(1)} (${(offlineMs(n.storedAt!, n.onPhoneAt!) / 1000).toFixed(0)})`).join(', ')}.`,
         `${result.notes.length} notes sent; ${ahead.length} at least 3 race minutes ahead; ${result.errors.length} app errors${result.errors.length ? `: ${result.errors.slice(0, 3).join('; ')}` : ''}.`,
         `Seconds are real seconds on this machine; race minutes are compressed ${COMPRESSION}x, so a note sent 3 race minutes ahead had ${180 / COMPRESSION} real seconds to arrive.`,
         `Both apps take the same race pack (races, course, the list so far) and download each note's audio once (${Math.round(result.appAudioBytes / 1024)} KB for ours): the first bytes row is what keeping up with the notes list cost each, the second everything, positions' receipts (ours only) included.`,
