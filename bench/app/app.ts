@@ -11,6 +11,9 @@ import type { paths } from './api.js';
 import { MarkerFences, type FencedMarker, type Fix } from './fences.js';
 import { Player, type Play } from './player.js';
 
+/** Longest wait before trying again a request that got no answer at all. */
+const NETWORK_RETRY_MAX_MS = 2_000;
+
 export interface AppOptions {
   /** Where the phone reaches the API (a fault proxy in the bench). */
   baseUrl: string;
@@ -89,22 +92,35 @@ export class ReferenceApp {
     return new Response(res.status === 204 || res.status === 304 ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
   }
 
-  /** Tries a call until it gets an answer that is not a network failure or a 5xx/429, honouring Retry-After. */
+  /**
+   * Tries a call until it gets an answer that is not a network failure or a 5xx/429, honouring
+   * Retry-After. A request that got no answer is tried again within 2 s: a cell link comes back
+   * without notice (the venue's lesson, issue 21), and a connection that never reached the server
+   * costs it nothing. The server's own "not now" (5xx, 429) backs off to 8 s, or as it says.
+   */
   private async retry<T>(what: string, call: () => Promise<{ data?: T; error?: unknown; response: Response }>, deadline = Date.now() + 120_000): Promise<T> {
-    let wait = 500;
+    let serverWait = 500;
+    let networkWait = 500;
     for (;;) {
+      let wait: number;
       try {
         const { data, error, response } = await call();
-        if (response.status === 401 && this.refreshToken) await this.refresh();
-        else if (data !== undefined && response.ok) return data;
-        else if (response.status < 500 && response.status !== 429 && response.status !== 408) throw new Error(`${what}: ${response.status} ${JSON.stringify(error)}`);
-        else wait = Math.max(wait, Number(response.headers.get('retry-after') ?? 0) * 1000);
+        networkWait = 500;
+        if (response.status === 401 && this.refreshToken) {
+          await this.refresh();
+          continue;
+        }
+        if (data !== undefined && response.ok) return data;
+        if (response.status < 500 && response.status !== 429 && response.status !== 408) throw new Error(`${what}: ${response.status} ${JSON.stringify(error)}`);
+        wait = Math.max(serverWait, Number(response.headers.get('retry-after') ?? 0) * 1000);
+        serverWait = Math.min(serverWait * 2, 8_000);
       } catch (err) {
         if (err instanceof Error && err.message.startsWith(`${what}:`)) throw err;
+        wait = networkWait;
+        networkWait = Math.min(networkWait * 2, NETWORK_RETRY_MAX_MS);
       }
       if (this.stopped || Date.now() > deadline) throw new Error(`${what}: gave up`);
       await new Promise((r) => setTimeout(r, wait));
-      wait = Math.min(wait * 2, 8_000);
     }
   }
 
@@ -197,7 +213,7 @@ export class ReferenceApp {
           this.errors.push(`note ${id}: ${String(err)}`);
           return;
         }
-        await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** attempt, 8_000)));
+        await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** attempt, NETWORK_RETRY_MAX_MS)));
       }
     }
     this.downloaded.set(id, { id, marker, listedAt, onPhoneAt: Date.now(), bytes: have });

@@ -47,8 +47,8 @@ export interface RaceDayOptions {
   leadMinutes?: [number, number];
   /** Note lengths in seconds, one per friend (cycled). */
   noteSeconds: number[];
-  /** Also run the baseline app (whole list every 60 s of race time) on the same entry and link. */
-  baseline?: boolean;
+  /** Also run the baseline app (whole list every 60 s of race time) on the same entry, reaching the API here: a proxy of its own on the same schedule, so the two apps do not share one link's bandwidth. */
+  baselineUrl?: string;
   seed?: number;
 }
 
@@ -131,8 +131,8 @@ export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
   await app.signIn();
   const { entryId, token } = await app.enter(raceId, 'Alex');
   const { markers } = await app.takeRacePack(raceId);
-  const baseline = opts.baseline
-    ? new ReferenceApp({ baseUrl: opts.phoneUrl, identityToken: await opts.apple.token({ sub: `runner-${raceId}` }), nonce: FAKE_APPLE_NONCE,
+  const baseline = opts.baselineUrl
+    ? new ReferenceApp({ baseUrl: opts.baselineUrl, identityToken: await opts.apple.token({ sub: `runner-${raceId}` }), nonce: FAKE_APPLE_NONCE,
       pollEveryMs: realMs(60_000), reportPlayed: false, now: simNow })
     : undefined;
   if (baseline) {
