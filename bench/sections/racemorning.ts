@@ -82,8 +82,9 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
   const deliveries = new Deliveries();
   const apps: CrowdApp[] = [];
   const rss: Record<string, number> = { idle: NaN, unloaded: 0, loaded: 0 };
-  let phase: 'unloaded' | 'setup' | 'loaded' = 'unloaded';
+  let phase: 'unloaded' | 'setup' | 'loaded' | 'done' = 'unloaded';
   const sampler = setInterval(() => void rssMB(server.pid()).then((mb) => {
+    if (phase === 'done') return;
     const key = phase === 'unloaded' ? 'unloaded' : 'loaded';
     if (mb > rss[key]!) rss[key] = mb;
   }), 250);
@@ -186,7 +187,7 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     if (undelivered) {
       for (let i = 0; i < undelivered; i++) errors.add('held answer', 'never carried its note converted');
     }
-    phase = 'unloaded';
+    phase = 'done';
     await Promise.all([probeApp.stop(), ...apps.map((a) => a.stop())]);
 
     // Rows: under load against no load, in this run.

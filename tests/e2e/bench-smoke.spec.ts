@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 
-const SECTIONS = ['pages', 'audio', 'delivery', 'ingest', 'growth'];
+const SECTIONS = ['pages', 'audio', 'delivery', 'ingest', 'growth', 'racemorning'];
 
 test('the benchmark smoke run writes a report and a chart per section, all with numbers', async () => {
   test.setTimeout(240_000);
