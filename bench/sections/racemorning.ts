@@ -23,7 +23,8 @@ const ENTRANTS_PER_SECOND = 2000 / 600;
 const FRIEND_NOTES_PER_SECOND = 5;
 const POSITIONS_EVERY_MS = 30_000;
 const HOLD_SECONDS = 25;
-const MARKERS = ['mi-3', 'km-5', 'mi-6', 'km-10', 'mi-8', 'km-15', 'mi-10', 'km-20', 'mi-13', 'km-25', 'mi-20', 'finish'];
+// Chicago's course is marked in miles: a km marker is refused (unknown_marker).
+const MARKERS = ['mi-3', 'mi-5', 'mi-6', 'mi-8', 'mi-10', 'mi-12', 'mi-13', 'mi-16', 'mi-18', 'mi-20', 'mi-24', 'finish'];
 
 /** The server process's resident memory (VmRSS), in MB. */
 async function rssMB(pid: number | undefined): Promise<number> {
