@@ -58,10 +58,17 @@ export class Deliveries {
     const e = this.entry(id);
     return e.seenAt !== undefined ? Promise.resolve() : new Promise((resolve) => e.waiters.push(resolve));
   }
-  /** Milliseconds from the upload's 201 to the held answer, for the notes uploaded in this phase. */
-  samples(phase: string): number[] {
-    return [...this.notes.values()].filter((e) => e.phase === phase && e.okAt !== undefined && e.seenAt !== undefined)
-      .map((e) => Math.max(0, e.seenAt! - e.okAt!));
+  /**
+   * Milliseconds from the upload's 201 to the held answer, for the notes uploaded in this phase; a
+   * note no answer carried yet counts as `now` minus its 201 (a lower bound), so a backlog shows.
+   */
+  samples(phase: string, now = Date.now()): number[] {
+    return [...this.notes.values()].filter((e) => e.phase === phase && e.okAt !== undefined)
+      .map((e) => Math.max(0, (e.seenAt ?? now) - e.okAt!));
+  }
+  /** Notes uploaded in this phase that a held answer carried converted. */
+  delivered(phase: string): number {
+    return [...this.notes.values()].filter((e) => e.phase === phase && e.okAt !== undefined && e.seenAt !== undefined).length;
   }
   /** Notes uploaded in this phase that no held answer carried converted (yet). */
   missing(phase: string): number {

@@ -184,16 +184,15 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     await Promise.all(probes);
     clearInterval(heldSampler);
     const drainSeconds = (Date.now() - windowStarted) / 1000 - windowSeconds;
-    const undelivered = deliveries.missing('loaded');
-    if (undelivered) {
-      for (let i = 0; i < undelivered; i++) errors.add('held answer', 'never carried its note converted');
-    }
+    const undelivered = { unloaded: deliveries.missing('unloaded'), loaded: deliveries.missing('loaded') };
+    const drainedAt = Date.now();
+    const convertedPerSecond = deliveries.delivered('loaded') / ((drainedAt - windowStarted) / 1000);
     phase = 'done';
     await Promise.all([probeApp.stop(), ...apps.map((a) => a.stop())]);
 
     // Rows: under load against no load, in this run.
     const p95 = (values: number[]) => percentile(values, 95);
-    const held = { unloaded: deliveries.samples('unloaded'), loaded: deliveries.samples('loaded') };
+    const held = { unloaded: deliveries.samples('unloaded', drainedAt), loaded: deliveries.samples('loaded', drainedAt) };
     const figures = [
       { metric: 'note upload (PUT → 201), p95', ours: p95(samples.loaded.upload), baseline: p95(samples.unloaded.upload) },
       { metric: 'held answer carrying the note converted, from the upload\'s 201, p95', ours: p95(held.loaded), baseline: p95(held.unloaded) },
@@ -207,8 +206,13 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
         aim: { text: '≤ 3x no load', met: Number.isFinite(f.ours) && Number.isFinite(f.baseline) && f.ours <= 3 * f.baseline },
       })),
       { metric: 'server memory (RSS), peak', ours: rss.loaded!, baseline: rss.unloaded!, unit: 'MB', digits: 0 },
-      { metric: 'errors (failed or refused requests, notes never delivered)', ours: loadedErrors, baseline: unloadedErrors, unit: '', digits: 0, aim: { text: 'no error', met: loadedErrors === 0 && unloadedErrors === 0 } },
-      { metric: 'sync requests held open at once, peak', ours: heldPeak, baseline: 1, unit: '', digits: 0 },
+      { metric: 'errors (failed or refused requests)', ours: loadedErrors, baseline: unloadedErrors, unit: '', digits: 0, aim: { text: 'no error', met: loadedErrors === 0 && unloadedErrors === 0 } },
+      {
+        metric: `notes not yet converted ${DRAIN_MS / 1000} s after the window`, ours: undelivered.loaded, baseline: undelivered.unloaded, unit: '', digits: 0,
+        aim: { text: 'none', met: undelivered.loaded === 0 && undelivered.unloaded === 0 },
+      },
+      { metric: `notes converted a second under load (friends send ${FRIEND_NOTES_PER_SECOND}/s)`, ours: convertedPerSecond, baseline: null, unit: '/s', digits: 1 },
+      { metric: 'sync requests held open at once, peak', ours: heldPeak, baseline: null, unit: '', digits: 0 },
     ];
     return {
       id: 'racemorning',
@@ -227,11 +231,13 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
           `runners signing in and entering at ${ENTRANTS_PER_SECOND.toFixed(1)}/s (2,000 in 10 min; ${entrants} here); friends' notes (10-60 s of speech, Opus 24 kbit/s) at ${FRIEND_NOTES_PER_SECOND}/s to the apps' links (${friendNotes} here), each app downloading its notes' audio. ` +
           `The window ran ${windowSeconds.toFixed(0)} s, then ${drainSeconds.toFixed(0)} s until the last held answer carried its note converted.`,
         `Samples: no load ${PROBES} probes (sign-in, note upload, held answer), after 2 warm-up probes; under load the same ${PROBES} probes spread over the window plus every entrant's sign-in (${samples.loaded.signIn.length}) and every friend's upload (${samples.loaded.upload.length}) and held answer (${held.loaded.length}).`,
-        `Held answer: from the upload's 201 to the held sync answer whose note is converted (the conversion, ffmpeg with CONVERT_CONCURRENCY as shipped, is inside it).`,
+        `Held answer: from the upload's 201 to the held sync answer whose note is converted (the conversion, ffmpeg with CONVERT_CONCURRENCY as shipped, is inside it). ` +
+          `A note no answer carried by the end counts as the time it had waited then (a lower bound)${undelivered.loaded ? `: ${undelivered.loaded} of ${held.loaded.length} under load, so that p95 is at least the figure shown` : ''}. ` +
+          `Conversions under load: ${convertedPerSecond.toFixed(1)} a second from the window's start to its end plus the wait after, against ${FRIEND_NOTES_PER_SECOND} a second sent.`,
         `Memory: VmRSS of the server process (not its ffmpeg children), sampled every 250 ms: ${rss.idle!.toFixed(0)} MB idle after the warm-up, peak ${rss.unloaded!.toFixed(0)} MB with the probes alone, ${rss.loaded!.toFixed(0)} MB from the crowd's sign-in to the end of the window.`,
         `Limits raised for the bench (${Object.entries(raised).map(([k, v]) => `${k}=${v}`).join(', ')}): all the load comes from 127.0.0.1 here, in the field from thousands of addresses. Left as shipped: SYNC_MAX_HELD (5,000 a process), 4 held per account, each link's quota, RATE_LIMIT_PER_MINUTE (per address and link).`,
         `The load generator runs in the bench process on the same 2 cores as the server and its ffmpeg conversions.`,
-        `Errors: ${errors.total() === 0 ? 'none' : [...errors.counts].map(([k, v]) => `${k} ×${v}`).join(', ')}${errors.samples.length ? `; first: ${errors.samples.slice(0, 4).join(' | ')}` : ''}${undelivered ? `; ${undelivered} notes never arrived converted within ${DRAIN_MS / 1000} s of the window's end` : ''}.`,
+        `Errors: ${errors.total() === 0 ? 'none' : [...errors.counts].map(([k, v]) => `${k} ×${v}`).join(', ')}${errors.samples.length ? `; first: ${errors.samples.slice(0, 4).join(' | ')}` : ''}.`,
       ],
     };
   } finally {
