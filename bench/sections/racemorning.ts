@@ -229,7 +229,7 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
       notes: [
         `Load: ${ready.length} apps (one account and entry each) holding GET /api/entries/:id/notes?after=…&wait=${HOLD_SECONDS} and posting 6 positions every 30 s (spread over the 30 s); ` +
           `runners signing in and entering at ${ENTRANTS_PER_SECOND.toFixed(1)}/s (2,000 in 10 min; ${entrants} here); friends' notes (10-60 s of speech, Opus 24 kbit/s) at ${FRIEND_NOTES_PER_SECOND}/s to the apps' links (${friendNotes} here), each app downloading its notes' audio. ` +
-          `The window ran ${windowSeconds.toFixed(0)} s, then ${drainSeconds.toFixed(0)} s until the last held answer carried its note converted.`,
+          `The window ran ${windowSeconds.toFixed(0)} s, then ${drainSeconds.toFixed(0)} s waiting for held answers to carry the window's notes converted (at most ${DRAIN_MS / 1000} s).`,
         `Samples: no load ${PROBES} probes (sign-in, note upload, held answer), after 2 warm-up probes; under load the same ${PROBES} probes spread over the window plus every entrant's sign-in (${samples.loaded.signIn.length}) and every friend's upload (${samples.loaded.upload.length}) and held answer (${held.loaded.length}).`,
         `Held answer: from the upload's 201 to the held sync answer whose note is converted (the conversion, ffmpeg with CONVERT_CONCURRENCY as shipped, is inside it). ` +
           `A note no answer carried by the end counts as the time it had waited then (a lower bound)${undelivered.loaded ? `: ${undelivered.loaded} of ${held.loaded.length} under load, so that p95 is at least the figure shown` : ''}. ` +
