@@ -82,7 +82,7 @@ export interface RaceDayResult {
 const MARATHON = 42_195;
 
 /** A straight course due north from Chicago's Grant Park, GPX written where the CLI can read it. */
-async function courseFile(): Promise<{ file: string; track: Array<[number, number]> }> {
+export async function courseFile(): Promise<{ file: string; track: Array<[number, number]> }> {
   const course = courseOf([legFrom([-87.6205, 41.8757], 0, MARATHON)], 100);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-raceday-'));
   const file = path.join(dir, 'course.gpx');
@@ -98,9 +98,9 @@ function localStart(at: number, timeZone: string): { date: string; start: string
   return { date: `${parts.year}-${parts.month}-${parts.day}`, start: `${parts.hour}:${parts.minute}` };
 }
 
-/** Adds a race in Chicago that started 7 hours ago (whole minutes): live for another hour. */
-async function addLiveRace(server: RaceDayServer, id: string, gpx: string): Promise<number> {
-  const startsAt = Math.floor((Date.now() - 7 * 3600_000) / 60_000) * 60_000;
+/** Adds a race in Chicago that started `hoursAgo` (default 7: live for another hour), in whole minutes; answers its start (epoch ms). */
+export async function addLiveRace(server: RaceDayServer, id: string, gpx: string, hoursAgo = 7): Promise<number> {
+  const startsAt = Math.floor((Date.now() - hoursAgo * 3600_000) / 60_000) * 60_000;
   const { date, start } = localStart(startsAt, 'America/Chicago');
   await server.admin('add-race', '--id', id, '--name', 'Race Day Marathon', '--date', date, '--timezone', 'America/Chicago',
     '--start', start, '--course', gpx);

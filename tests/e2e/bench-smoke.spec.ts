@@ -10,17 +10,17 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 
-const SECTIONS = ['pages', 'audio', 'delivery', 'ingest', 'growth', 'raceday'];
+const SECTIONS = ['pages', 'audio', 'delivery', 'ingest', 'growth', 'raceday', 'racemorning'];
 
 test('the benchmark smoke run writes a report and a chart per section, all with numbers', async () => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const out = await mkdtemp(path.join(os.tmpdir(), 'milenotes-bench-smoke-'));
   try {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/run.ts'], {
       cwd: path.resolve(import.meta.dirname, '../..'),
       env: { ...process.env, BENCH_SMOKE: '1', BENCH_OUT: out },
       maxBuffer: 16 * 1024 * 1024,
-      timeout: 220_000,
+      timeout: 340_000,
     });
     expect(stdout).toContain('benchmark finished');
 

@@ -14,6 +14,8 @@ export interface RunningServer {
   port: number;
   dataDir: string;
   env: NodeJS.ProcessEnv;
+  /** The server process's id (changes on restart); undefined once it has exited. */
+  pid(): number | undefined;
   /** Runs `npm run admin -- <args>` against this server's data and returns its stdout. */
   admin(...args: string[]): Promise<string>;
   /** Creates a recorder link and returns its token. */
@@ -101,6 +103,7 @@ export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<Run
     port,
     dataDir,
     env,
+    pid: () => (child.exitCode === null && child.signalCode === null ? child.pid : undefined),
     admin,
     async createLink(runner = 'Alex', race = 'chicago-2025') {
       const out = await admin('create-link', '--runner', runner, '--race', race);

@@ -1,0 +1,249 @@
+/**
+ * Race morning under load (issue 19), on one server process: the figures a runner and a friend
+ * feel (a note upload, the held answer that brings the note converted, a sign-in) and the server's
+ * memory, first with nothing else going on, then while a crowd runs at race morning's real rates:
+ * apps each holding a sync request and posting a batch of positions every 30 s, runners signing in
+ * and entering at 2,000 in 10 minutes, and friends uploading notes at 5 a second to those apps'
+ * links, so held requests wake and convert. The window is shorter than a morning (120 s; 10 s and
+ * 50 apps in the smoke run), the rates are not.
+ */
+import { readFile } from 'node:fs/promises';
+import { addLiveRace, courseFile } from '../app/race.js';
+import { again, CrowdApp, Deliveries, enter, heldInFlight, signIn, Tally, uploadNote } from '../app/crowd.js';
+import { friendNote, type FriendNote } from '../app/friend.js';
+import { runnerOnCourse } from '../app/runner.js';
+import type { Section } from '../report.js';
+import { startFakeApple } from '../../tests/server/auth/fakeApple.js';
+import { startServer } from '../../tests/e2e/support/server.js';
+import { seededRandom } from '../chaosProxy.js';
+import { noteLengths } from './delivery.js';
+import { percentile, type BenchContext } from './context.js';
+
+const ENTRANTS_PER_SECOND = 2000 / 600;
+const FRIEND_NOTES_PER_SECOND = 5;
+const POSITIONS_EVERY_MS = 30_000;
+const HOLD_SECONDS = 25;
+// Chicago's course is marked in miles: a km marker is refused (unknown_marker).
+const MARKERS = ['mi-3', 'mi-5', 'mi-6', 'mi-8', 'mi-10', 'mi-12', 'mi-13', 'mi-16', 'mi-18', 'mi-20', 'mi-24', 'finish'];
+
+/** The server process's resident memory (VmRSS), in MB. */
+async function rssMB(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return NaN;
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]);
+  return kb / 1024;
+}
+
+/** Runs `task` at most `limit` at a time over `items`. */
+async function inBatches<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: limit }, async () => {
+    while (next < items.length) await task(items[next++]!);
+  }));
+}
+
+/** Calls `tick` every `everyMs` from now until stop() (a pacing timer of the load generator); stop() waits for the calls in flight. */
+function paced(everyMs: number, tick: () => Promise<unknown>): { stop(): Promise<void> } {
+  const inFlight = new Set<Promise<unknown>>();
+  const timer = setInterval(() => {
+    const p = tick().catch(() => undefined);
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  }, everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(inFlight);
+    },
+  };
+}
+
+export async function racemorningSection(ctx: BenchContext): Promise<Section> {
+  const APPS = ctx.smoke ? 50 : 1000;
+  const WINDOW_MS = ctx.smoke ? 10_000 : 120_000;
+  const PROBES = ctx.smoke ? 3 : 20;
+  const DRAIN_MS = ctx.smoke ? 8_000 : 120_000;
+  const random = seededRandom(20261124);
+
+  const apple = await startFakeApple();
+  // All the load comes from 127.0.0.1 here; in the field it comes from thousands of addresses
+  // (carrier NATs share some). The limits per address would measure themselves, so they are raised;
+  // the ones that protect the server as a whole (SYNC_MAX_HELD 5,000 per process, 4 held per
+  // account, the link's quota, the body limits) are left as they ship.
+  const raised = {
+    SIGN_IN_RATE_LIMIT_PER_MINUTE: '1000000',
+    UPLOADS_PER_ADDRESS: '1000000',
+    OPEN_UPLOADS_PER_ADDRESS: '1000',
+  };
+  const server = await startServer({
+    APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'bench-racemorning-secret-that-is-long-enough-01',
+    CONVERT_WORKER: 'on', ...raised,
+  });
+  const errors = new Tally();
+  const deliveries = new Deliveries();
+  const apps: CrowdApp[] = [];
+  const rss: Record<string, number> = { idle: NaN, unloaded: 0, loaded: 0 };
+  let phase: 'unloaded' | 'setup' | 'loaded' | 'done' = 'unloaded';
+  const sampler = setInterval(() => void rssMB(server.pid()).then((mb) => {
+    if (phase === 'done') return;
+    const key = phase === 'unloaded' ? 'unloaded' : 'loaded';
+    if (mb > rss[key]!) rss[key] = mb;
+  }), 250);
+  try {
+    const { file, track } = await courseFile();
+    const raceId = `racemorning-${Date.now().toString(36)}`;
+    // Started an hour ago: live, so positions are taken; runners 8-12 km in.
+    const startsAt = await addLiveRace(server, raceId, file, 1);
+    const runnerFor = (i: number) => runnerOnCourse(track, 300 + (i % 120), { seed: i + 1 });
+    const probeLengths = noteLengths(PROBES, 19);
+    const crowdLengths = noteLengths(24, 20261124);
+    const made = new Map<number, FriendNote>();
+    for (const s of new Set([...probeLengths, ...crowdLengths])) made.set(s, await friendNote(s));
+    const noteOf = (seconds: number) => again(made.get(seconds)!);
+
+    const samples = { unloaded: { signIn: [] as number[], upload: [] as number[] }, loaded: { signIn: [] as number[], upload: [] as number[] } };
+    let subs = 0;
+    const newSub = () => `racemorning-${raceId}-${subs++}`;
+
+    // The probe: a runner's app holding its sync request, a friend sending it a note, a new runner signing in.
+    const probeApp = new CrowdApp(server.url, { raceId, sub: newSub(), name: 'Probe', runner: runnerFor(0), startsAt, waitSeconds: HOLD_SECONDS, errors, deliveries });
+    if (!(await probeApp.setup(apple))) throw new Error(`racemorning: the probe app could not sign in and enter: ${errors.samples.join('; ')}`);
+    probeApp.startHolding();
+    const probe = async (i: number, into: 'unloaded' | 'loaded' | undefined) => {
+      const session = await signIn(server.url, apple, newSub(), errors);
+      if (session && into) samples[into].signIn.push(session.ms);
+      const note = noteOf(probeLengths[i % probeLengths.length]!);
+      const ms = await uploadNote(server.url, probeApp.token, note, MARKERS[i % MARKERS.length]!, `Probe friend ${i + 1}`, errors);
+      if (ms === undefined) return;
+      if (into) {
+        samples[into].upload.push(ms);
+        deliveries.uploaded(note.id, into, Date.now());
+      } else deliveries.uploaded(note.id, 'warm-up', Date.now());
+      await Promise.race([deliveries.whenSeen(note.id), new Promise((r) => setTimeout(r, DRAIN_MS))]);
+    };
+
+    // Phase 1: the probes alone (two first as a warm-up: the first conversion starts ffmpeg cold).
+    ctx.log(`racemorning: ${PROBES} probes with no load`);
+    errors.phase = 'unloaded';
+    for (let i = 0; i < 2; i++) await probe(i, undefined);
+    rss.idle = await rssMB(server.pid());
+    for (let i = 0; i < PROBES; i++) await probe(i, 'unloaded');
+
+    // The crowd signs in and enters before the window (a thousand accounts take a while), then holds.
+    phase = 'setup';
+    errors.phase = 'setup';
+    const setupStarted = Date.now();
+    for (let i = 0; i < APPS; i++) {
+      apps.push(new CrowdApp(server.url, { raceId, sub: newSub(), name: `Runner ${i + 1}`, runner: runnerFor(i + 1), startsAt, waitSeconds: HOLD_SECONDS, errors, deliveries }));
+    }
+    const ready: CrowdApp[] = [];
+    await inBatches(apps, 16, async (app) => {
+      if (await app.setup(apple)) ready.push(app);
+    });
+    for (const app of ready) app.startHolding();
+    ctx.log(`racemorning: ${ready.length} of ${APPS} apps signed in and entered in ${((Date.now() - setupStarted) / 1000).toFixed(0)} s, holding`);
+
+    // Phase 2: the window, at the real rates.
+    phase = 'loaded';
+    errors.phase = 'loaded';
+    let heldPeak = 0;
+    const heldSampler = setInterval(() => (heldPeak = Math.max(heldPeak, heldInFlight())), 100);
+    const windowStarted = Date.now();
+    // Positions: every app every 30 s, the apps spread evenly over the 30 s.
+    const positionTimers: Array<{ stop(): Promise<void> }> = [];
+    const firstPosts = ready.map((app, i) => setTimeout(() => positionTimers.push(paced(POSITIONS_EVERY_MS, () => app.postPositions())),
+      (i * POSITIONS_EVERY_MS) / ready.length));
+    const positionStarters = ready.map((app, i) => setTimeout(() => void app.postPositions(), (i * POSITIONS_EVERY_MS) / ready.length));
+    let entrants = 0;
+    const entering = paced(1000 / ENTRANTS_PER_SECOND, async () => {
+      const n = entrants++;
+      const session = await signIn(server.url, apple, newSub(), errors);
+      if (!session) return;
+      samples.loaded.signIn.push(session.ms);
+      await enter(server.url, session.accessToken, raceId, `Entrant ${n + 1}`, errors);
+    });
+    let friendNotes = 0;
+    const friends = paced(1000 / FRIEND_NOTES_PER_SECOND, async () => {
+      const n = friendNotes++;
+      const app = ready[Math.floor(random() * ready.length)]!;
+      const note = noteOf(crowdLengths[n % crowdLengths.length]!);
+      const ms = await uploadNote(server.url, app.token, note, MARKERS[n % MARKERS.length]!, `Friend ${n + 1}`, errors);
+      if (ms === undefined) return;
+      samples.loaded.upload.push(ms);
+      deliveries.uploaded(note.id, 'loaded', Date.now());
+    });
+    const probes: Promise<void>[] = [];
+    const probeTimers = Array.from({ length: PROBES }, (_, i) => setTimeout(() => probes.push(probe(i, 'loaded')), ((i + 0.5) * WINDOW_MS) / PROBES));
+    await new Promise((r) => setTimeout(r, WINDOW_MS));
+    for (const t of [...firstPosts, ...positionStarters, ...probeTimers]) clearTimeout(t);
+    await Promise.all([entering.stop(), friends.stop(), ...positionTimers.map((t) => t.stop())]);
+    const windowSeconds = (Date.now() - windowStarted) / 1000;
+    // What was sent in the window is still converting: wait for the held answers that carry it.
+    const drainUntil = Date.now() + DRAIN_MS;
+    while (deliveries.missing('loaded') > 0 && Date.now() < drainUntil) await new Promise((r) => setTimeout(r, 250));
+    await Promise.all(probes);
+    clearInterval(heldSampler);
+    const drainSeconds = (Date.now() - windowStarted) / 1000 - windowSeconds;
+    const undelivered = { unloaded: deliveries.missing('unloaded'), loaded: deliveries.missing('loaded') };
+    const drainedAt = Date.now();
+    const convertedPerSecond = deliveries.delivered('loaded') / ((drainedAt - windowStarted) / 1000);
+    phase = 'done';
+    await Promise.all([probeApp.stop(), ...apps.map((a) => a.stop())]);
+
+    // Rows: under load against no load, in this run.
+    const p95 = (values: number[]) => percentile(values, 95);
+    const held = { unloaded: deliveries.samples('unloaded', drainedAt), loaded: deliveries.samples('loaded', drainedAt) };
+    const figures = [
+      { metric: 'note upload (PUT → 201), p95', ours: p95(samples.loaded.upload), baseline: p95(samples.unloaded.upload) },
+      { metric: 'held answer carrying the note converted, from the upload\'s 201, p95', ours: p95(held.loaded), baseline: p95(held.unloaded) },
+      { metric: 'sign-in (POST /api/auth/apple), p95', ours: p95(samples.loaded.signIn), baseline: p95(samples.unloaded.signIn) },
+    ];
+    const loadedErrors = errors.total('loaded') + errors.total('setup');
+    const unloadedErrors = errors.total('unloaded');
+    const rows: Section['rows'] = [
+      ...figures.map((f) => ({
+        ...f, unit: 'ms', digits: 0,
+        aim: { text: '≤ 3x no load', met: Number.isFinite(f.ours) && Number.isFinite(f.baseline) && f.ours <= 3 * f.baseline },
+      })),
+      { metric: 'server memory (RSS), peak', ours: rss.loaded!, baseline: rss.unloaded!, unit: 'MB', digits: 0 },
+      { metric: 'errors (failed or refused requests)', ours: loadedErrors, baseline: unloadedErrors, unit: '', digits: 0, aim: { text: 'no error', met: loadedErrors === 0 && unloadedErrors === 0 } },
+      {
+        metric: `notes not yet converted ${DRAIN_MS / 1000} s after the window`, ours: undelivered.loaded, baseline: undelivered.unloaded, unit: '', digits: 0,
+        aim: { text: 'none', met: undelivered.loaded === 0 && undelivered.unloaded === 0 },
+      },
+      { metric: `notes converted a second under load (friends send ${FRIEND_NOTES_PER_SECOND}/s)`, ours: convertedPerSecond, baseline: null, unit: '/s', digits: 1 },
+      { metric: 'sync requests held open at once, peak', ours: heldPeak, baseline: null, unit: '', digits: 0 },
+    ];
+    return {
+      id: 'racemorning',
+      title: `Race morning under load: ${ready.length} apps holding sync, ${entrants} sign-ins, ${friendNotes} friends' notes in ${windowSeconds.toFixed(0)} s, one server`,
+      baseline: 'the same probes on the same server with nothing else going on, earlier in the same run',
+      rows,
+      chart: {
+        kind: 'bars',
+        title: 'Race morning: p95 with no load and under load',
+        unit: 'ms',
+        series: ['no load', 'under load'],
+        groups: figures.map((f) => ({ label: f.metric.replace(/, p95$/, '').replace(/ \(.*\)| carrying.*/, ''), values: [f.baseline, f.ours] })),
+      },
+      notes: [
+        `Load: ${ready.length} apps (one account and entry each) holding GET /api/entries/:id/notes?after=…&wait=${HOLD_SECONDS} and posting 6 positions every 30 s (spread over the 30 s); ` +
+          `runners signing in and entering at ${ENTRANTS_PER_SECOND.toFixed(1)}/s (2,000 in 10 min; ${entrants} here); friends' notes (10-60 s of speech, Opus 24 kbit/s) at ${FRIEND_NOTES_PER_SECOND}/s to the apps' links (${friendNotes} here), each app downloading its notes' audio. ` +
+          `The window ran ${windowSeconds.toFixed(0)} s, then ${drainSeconds.toFixed(0)} s waiting for held answers to carry the window's notes converted (at most ${DRAIN_MS / 1000} s).`,
+        `Samples: no load ${PROBES} probes (sign-in, note upload, held answer), after 2 warm-up probes; under load the same ${PROBES} probes spread over the window plus every entrant's sign-in (${samples.loaded.signIn.length}) and every friend's upload (${samples.loaded.upload.length}) and held answer (${held.loaded.length}).`,
+        `Held answer: from the upload's 201 to the held sync answer whose note is converted (the conversion, ffmpeg with CONVERT_CONCURRENCY as shipped, is inside it). ` +
+          `A note no answer carried by the end counts as the time it had waited then (a lower bound)${undelivered.loaded ? `: ${undelivered.loaded} of ${held.loaded.length} under load, so that p95 is at least the figure shown` : ''}. ` +
+          `Conversions under load: ${convertedPerSecond.toFixed(1)} a second from the window's start to its end plus the wait after, against ${FRIEND_NOTES_PER_SECOND} a second sent.`,
+        `Memory: VmRSS of the server process (not its ffmpeg children), sampled every 250 ms: ${rss.idle!.toFixed(0)} MB idle after the warm-up, peak ${rss.unloaded!.toFixed(0)} MB with the probes alone, ${rss.loaded!.toFixed(0)} MB from the crowd's sign-in to the end of the window.`,
+        `Limits raised for the bench (${Object.entries(raised).map(([k, v]) => `${k}=${v}`).join(', ')}): all the load comes from 127.0.0.1 here, in the field from thousands of addresses. Left as shipped: SYNC_MAX_HELD (5,000 a process), 4 held per account, each link's quota, RATE_LIMIT_PER_MINUTE (per address and link).`,
+        `The load generator runs in the bench process on the same 2 cores as the server and its ffmpeg conversions.`,
+        `Errors: ${errors.total() === 0 ? 'none' : [...errors.counts].map(([k, v]) => `${k} ×${v}`).join(', ')}${errors.samples.length ? `; first: ${errors.samples.slice(0, 4).join(' | ')}` : ''}.`,
+      ],
+    };
+  } finally {
+    clearInterval(sampler);
+    await Promise.all(apps.map((a) => a.stop()));
+    await server.stop();
+    await apple.close();
+  }
+}
