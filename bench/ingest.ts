@@ -133,8 +133,8 @@ async function measure(name: string, pid: number, base: string, pathFor: (id: st
   return { name, notesPerSecond: notes / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99), idleRssMb: 0, peakRssMb: await peakRssMb(pid) };
 }
 
-/** The disk here is shared and noisy: alternate the two servers and keep each one's better round. */
-const ROUNDS = 2;
+/** The disk here is shared and noisy: alternate the two servers and keep each one's better round (BENCH_ROUNDS for more). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const best = (results: Result[]) => results.reduce((a, b) => (b.notesPerSecond > a.notesPerSecond ? b : a));
 
 export interface IngestResult {
@@ -145,6 +145,8 @@ export interface IngestResult {
   concurrency: number;
   rounds: number;
   warmup: number;
+  /** Every round of both, in the order run: [ours, baseline] per round. */
+  perRound: Array<[Result, Result]>;
 }
 
 /** Runs the whole comparison and returns the figures (bench/run.ts calls this; main() prints them). */
@@ -191,7 +193,8 @@ export async function runIngest({ notes = NOTES, warmup = WARMUP } = {}): Promis
       for (const [i, t] of targets.entries()) rounds[i]!.push(await measure(t.name, t.child.pid!, t.base, t.pathFor, notes));
     }
     const [ours, baseline] = rounds.map((r) => ({ ...best(r), idleRssMb: idle.get(r[0]!.name)!, peakRssMb: Math.max(...r.map((x) => x.peakRssMb)) })) as [Result, Result];
-    return { ours, baseline, notes, noteBytes: NOTE_BYTES, concurrency: CONCURRENCY, rounds: ROUNDS, warmup };
+    const perRound = rounds[0]!.map((r, i): [Result, Result] => [r, rounds[1]![i]!]);
+    return { ours, baseline, notes, noteBytes: NOTE_BYTES, concurrency: CONCURRENCY, rounds: ROUNDS, warmup, perRound };
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     await rm(work, { recursive: true, force: true });
@@ -200,8 +203,17 @@ export async function runIngest({ notes = NOTES, warmup = WARMUP } = {}): Promis
 
 async function main(): Promise<void> {
   if (process.argv[2] === '--bare-server') return runBareServer(process.argv[3]!, Number(process.argv[4]));
-  const { ours, baseline } = await runIngest();
+  const { ours, baseline, perRound } = await runIngest();
   {
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+    console.log('\nevery round (ours / bare):');
+    console.table(perRound.map(([o, b], i) => ({
+      round: i + 1,
+      'ours notes/s': o.notesPerSecond.toFixed(0), 'bare notes/s': b.notesPerSecond.toFixed(0), ratio: (o.notesPerSecond / b.notesPerSecond).toFixed(2),
+      'ours p50': o.p50.toFixed(1), 'ours p99': o.p99.toFixed(1), 'bare p50': b.p50.toFixed(1), 'bare p99': b.p99.toFixed(1), 'p99 ratio': (o.p99 / b.p99).toFixed(2),
+    })));
+    console.log(`median of ${perRound.length} rounds: throughput ratio ${median(perRound.map(([o, b]) => o.notesPerSecond / b.notesPerSecond)).toFixed(2)}, ` +
+      `p99 ratio ${median(perRound.map(([o, b]) => o.p99 / b.p99)).toFixed(2)}`);
     console.log(`\ningest: ${NOTES} notes of ${NOTE_BYTES / 1024} KB, ${CONCURRENCY} at a time, best of ${ROUNDS} alternating rounds (after ${WARMUP} warm-up)\n`);
     console.table([ours, baseline].map((r) => ({
       server: r.name,
