@@ -1,33 +1,45 @@
 /** Owns the audio files under DATA_DIR/blobs: temp file, fsync, rename, fsync the folder, so a stored blob survives a crash. */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { close, createReadStream, createWriteStream, fsync, open as openCallback, write, writev } from 'node:fs';
+import { promisify } from 'node:util';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertSafeKey, Meter, removeOldFiles, type BlobStore, type ListedBlob } from './blob-store.js';
 
-async function fsyncPath(p: string, flags: string): Promise<void> {
-  const handle = await open(p, flags);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+/** How the store makes what it wrote durable; tests watch it. */
+export interface DiskSync {
+  /** fsync of a file just written, through the descriptor that wrote it. */
+  file(fd: number, file: string): Promise<void>;
+  /** fsync of a folder, so a name added to it survives power loss. */
+  folder(dir: string): Promise<void>;
 }
+
+export const fsyncDisk: DiskSync = {
+  file: (fd) => promisify(fsync)(fd),
+  async folder(dir) {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+};
 
 /**
  * Folder syncs coalesced per folder: a sync started after my rename covers it, so callers that
  * arrive while one is running share the next one (group commit for directory entries).
  */
-function folderSyncer() {
+function folderSyncer(fsyncFolder: (dir: string) => Promise<void>) {
   const state = new Map<string, { running?: Promise<void>; next?: Promise<void> }>();
   return (dir: string): Promise<void> => {
     const s = state.get(dir) ?? {};
     state.set(dir, s);
     if (s.next) return s.next;
     const start = (): Promise<void> => {
-      const run = fsyncPath(dir, 'r').finally(() => {
+      const run = fsyncFolder(dir).finally(() => {
         if (s.running === run) s.running = undefined;
       });
       s.running = run;
@@ -65,8 +77,34 @@ async function* walk(root: string, prefix: string, dir = root): AsyncGenerator<L
   }
 }
 
-export function createLocalBlobStore(root: string): BlobStore {
-  const syncFolder = folderSyncer();
+/**
+ * Folders made once per process: each mkdir is a trip through libuv's thread pool, queued behind
+ * the fsyncs of every upload in flight. A folder removed since is made again (see put).
+ */
+function folderMaker() {
+  const made = new Map<string, Promise<unknown>>();
+  return {
+    ensure(dir: string): Promise<unknown> {
+      let done = made.get(dir);
+      if (!done) {
+        // A resumable upload's parts each have a folder: forget them all now and then.
+        if (made.size >= 1000) made.clear();
+        done = mkdir(dir, { recursive: true });
+        made.set(dir, done);
+        done.catch(() => made.delete(dir));
+      }
+      return done;
+    },
+    forget: () => made.clear(),
+  };
+}
+
+const openFd = promisify(openCallback) as (file: string, flags: string) => Promise<number>;
+const isMissing = (err: unknown) => (err as NodeJS.ErrnoException)?.code === 'ENOENT';
+
+export function createLocalBlobStore(root: string, sync: DiskSync = fsyncDisk): BlobStore {
+  const syncFolder = folderSyncer(sync.folder);
+  const folders = folderMaker();
   const tmpDir = path.join(root, '.incoming');
   const pathOf = (key: string) => {
     assertSafeKey(key);
@@ -76,17 +114,34 @@ export function createLocalBlobStore(root: string): BlobStore {
   return {
     async put(key, body, { maxBytes }) {
       const target = pathOf(key);
-      await mkdir(tmpDir, { recursive: true });
-      await mkdir(path.dirname(target), { recursive: true });
+      const folder = path.dirname(target);
+      await Promise.all([folders.ensure(tmpDir), folders.ensure(folder)]);
       // Temp files live in the same file system as the target so the rename is atomic.
       const tmp = path.join(tmpDir, `${randomBytes(12).toString('hex')}.part`);
       const meter = new Meter(maxBytes);
       try {
-        const out = createWriteStream(tmp, { flags: 'wx' });
-        await pipeline(body, meter, out);
-        await fsyncPath(tmp, 'r');
-        await rename(tmp, target);
-        await syncFolder(path.dirname(target));
+        let fd: number;
+        try {
+          fd = await openFd(tmp, 'wx');
+        } catch (err) {
+          if (!isMissing(err)) throw err;
+          // The temp folder went (removed by hand, or a test's cleanup): make it again, once.
+          folders.forget();
+          await Promise.all([folders.ensure(tmpDir), folders.ensure(folder)]);
+          fd = await openFd(tmp, 'wx');
+        }
+        // The stream owns the descriptor: it closes it, and with flush it fsyncs it first, so
+        // the file is synced through the descriptor that wrote it (no second open and close), and
+        // the pipeline ends only after that fsync.
+        const streamFs = { write, writev, close, fsync: (syncFd: number, done: (err: Error | null) => void) => void sync.file(syncFd, tmp).then(() => done(null), done) };
+        await pipeline(body, meter, createWriteStream(tmp, { fd, flush: true, fs: streamFs }));
+        await rename(tmp, target).catch(async (err: unknown) => {
+          if (!isMissing(err)) throw err;
+          folders.forget();
+          await folders.ensure(folder);
+          await rename(tmp, target);
+        });
+        await syncFolder(folder);
       } catch (err) {
         await rm(tmp, { force: true });
         throw err;
