@@ -45,7 +45,8 @@ export interface CheckedNote {
   existing: NoteRow | undefined;
 }
 
-export async function checkNote(repo: Pick<Repository, 'notes'>, request: NoteRequest): Promise<CheckedNote> {
+/** What a note's request alone decides, before any database is asked: a refusal, or the note as it will be stored. */
+export function validateNote(request: NoteRequest): Omit<CheckedNote, 'existing'> {
   const noteId = request.noteId.toLowerCase();
   const sha256 = sha256FromContentDigest(request.digest);
   if (!sha256) throw refusal.digest_required();
@@ -58,7 +59,12 @@ export async function checkNote(repo: Pick<Repository, 'notes'>, request: NoteRe
 
   const { link, marker } = request;
   if (!markersFor(link.race.units).some((m) => m.id === marker)) throw refusal.unknown_marker({ name: link.race.name, marker });
-  return { noteId, linkId: link.linkId, marker, sha256, contentType, from, existing: await repo.notes.find(noteId) };
+  return { noteId, linkId: link.linkId, marker, sha256, contentType, from };
+}
+
+export async function checkNote(repo: Pick<Repository, 'notes'>, request: NoteRequest): Promise<CheckedNote> {
+  const checked = validateNote(request);
+  return { ...checked, existing: await repo.notes.find(checked.noteId) };
 }
 
 /** The room a note asks for: as much as it declared, the per-note cap when it did not. */

@@ -13,7 +13,7 @@ import type { UploadQuota } from '../notes/quota.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { newOriginalKey } from '../storage/keys.js';
 import { storeAudio } from './audio.js';
-import { checkNote, checkRoom, type NoteRequest } from './checks.js';
+import { checkRoom, validateNote, type NoteRequest } from './checks.js';
 import { answerForExisting, commitNote, type CommitDeps } from './commit.js';
 
 export interface IntakeDeps extends CommitDeps {
@@ -30,13 +30,18 @@ export interface WholeNote extends NoteRequest {
 
 export async function receiveWhole(deps: IntakeDeps, upload: WholeNote): Promise<NoteReceipt> {
   const { blobs, log } = deps;
-  const { existing, ...checked } = await checkNote(deps.repo, upload);
+  const checked = validateNote(upload);
+  // The look at the limits is read in the same turn as the retry check: each read waits for the
+  // commit (and WAL sync) in progress, so asked one after the other they waited for two.
+  const room = checkRoom(deps.quota, upload.address, upload.link, checked, upload.contentLength).then(() => undefined, (err: unknown) => ({ err }));
+  const existing = await deps.repo.notes.find(checked.noteId);
   if (existing) return answerForExisting(existing, checked.linkId, checked.sha256);
   const { body } = upload;
   if (!body || upload.contentLength === 0) throw refusal.not_audio(true);
 
   // After the retry check: a note already stored is answered as before even on a full link.
-  await checkRoom(deps.quota, upload.address, upload.link, checked, upload.contentLength);
+  const refused = await room;
+  if (refused) throw refused.err;
   const key = newOriginalKey(checked.noteId, checked.sha256);
   let stored;
   try {
