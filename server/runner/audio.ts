@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConvertedAudio } from '../db/job-store.js';
+import { noneMatch } from '../http/conditional.js';
 import type { BlobStore, ByteRange } from '../storage/blob-store.js';
 
 /** [start, end] inclusive, 'unsatisfiable', or undefined for no (or an unsupported multi-) range. */
@@ -25,13 +26,6 @@ export function parseRange(header: string | undefined, size: number): [number, n
   }
   if (start >= size || start > end) return 'unsatisfiable';
   return [start, end];
-}
-
-/** If-None-Match: `*` or a list of tags, compared weakly (RFC 9110, 13.1.2). */
-export function noneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 /** Size and SHA-256 of a file converted before migration 9 kept them: read once per request (notes are small). */

@@ -10,6 +10,7 @@ import { markersFor } from '../../../src/shared/markers.js';
 import { EntryNotesSchema, IdParamsSchema, NotesQuerySchema, type EntryNotes } from '../../../src/shared/runnerApi.js';
 import { signAudio } from '../../auth/audio-url.js';
 import type { Entry, EntryNote } from '../../db/repository.js';
+import { noneMatch } from '../../http/conditional.js';
 import { emptyAnswer, refusals, withHeaders, type HeaderDocs } from '../../http/contract.js';
 import { entryNotFound } from '../../http/problem.js';
 import { runnerRefusal } from '../../http/refusals.js';
@@ -22,13 +23,6 @@ const SYNC_BUSY_RETRY_SECONDS = 5;
 
 /** A strong validator: the hash of the very answer, so equal tags mean equal bytes. */
 const etagOf = (body: EntryNotes) => `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
-
-/** If-None-Match compares weakly (RFC 9110 13.1.2): W/ is ignored, * matches any. */
-function notModified(req: FastifyRequest, etag: string): boolean {
-  const header = req.headers['if-none-match'];
-  if (!header) return false;
-  return header.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === '*' || t === etag);
-}
 
 const LIST_HEADERS: HeaderDocs = {
   etag: { description: 'Strong validator of this very answer: send it as If-None-Match to get 304 while nothing changed.', required: true },
@@ -133,7 +127,7 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
     const etag = etagOf(body);
     // Private: signed audio URLs inside. no-cache: a cache may keep it but must ask (If-None-Match) each time.
     reply.header('etag', etag).header('cache-control', 'private, no-cache');
-    if (notModified(req, etag)) return reply.code(304).send(null);
+    if (noneMatch(req.headers['if-none-match'], etag)) return reply.code(304).send(null);
     return body;
   });
 };

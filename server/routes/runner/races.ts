@@ -4,6 +4,7 @@ import { raceWhen } from '../../../src/shared/raceClock.js';
 import { CourseLineSchema, RaceListSchema, RaceParamsSchema, type RaceInfo } from '../../../src/shared/runnerApi.js';
 import type { Race } from '../../db/repository.js';
 import { emptyAnswer, refusals, withHeaders, type HeaderDocs } from '../../http/contract.js';
+import { noneMatch } from '../../http/conditional.js';
 import { raceRefusal } from '../../http/refusals.js';
 import type { RunnerContext } from './context.js';
 
@@ -19,10 +20,6 @@ export const raceBody = (race: Race, now = Date.now()): RaceInfo => ({
   hasCourse: race.hasCourse,
   markers: race.markers,
 });
-
-/** If-None-Match as HTTP compares it: a list of tags, weak or strong alike, or `*`. */
-const notModified = (ifNoneMatch: string | undefined, etag: string): boolean =>
-  ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === etag);
 
 /** The app checks its cached copy before race day: it may keep it, and must ask again before using it. */
 const COURSE_CACHE = 'public, no-cache';
@@ -60,7 +57,7 @@ export const raceRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
       throw race ? raceRefusal.no_course(race) : raceRefusal.race_not_found();
     }
     reply.header('etag', course.etag).header('cache-control', COURSE_CACHE);
-    if (notModified(req.headers['if-none-match'], course.etag)) return reply.code(304).send(null);
+    if (noneMatch(req.headers['if-none-match'], course.etag)) return reply.code(304).send(null);
     // Sent as stored (the ETag is of these bytes): a string is not serialised again.
     return reply.type('application/geo+json').send(course.json as never);
   });
