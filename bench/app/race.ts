@@ -13,6 +13,7 @@
 import { writeFile, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { localSchedule } from '../../src/shared/raceClock.js';
 import { ReferenceApp } from './app.js';
 import { friendNote, sendNote } from './friend.js';
 import { seededRandom } from '../chaosProxy.js';
@@ -90,18 +91,10 @@ export async function courseFile(): Promise<{ file: string; track: Array<[number
   return { file, track: course.track as Array<[number, number]> };
 }
 
-/** A race's calendar day and wall-clock minute of an instant in its own time zone, as the CLI takes them. */
-function localStart(at: number, timeZone: string): { date: string; start: string } {
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-CA', {
-    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
-  }).formatToParts(at).map((p) => [p.type, p.value]));
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, start: `${parts.hour}:${parts.minute}` };
-}
-
 /** Adds a race in Chicago that started `hoursAgo` (default 7: live for another hour), in whole minutes; answers its start (epoch ms). */
 export async function addLiveRace(server: RaceDayServer, id: string, gpx: string, hoursAgo = 7): Promise<number> {
   const startsAt = Math.floor((Date.now() - hoursAgo * 3600_000) / 60_000) * 60_000;
-  const { date, start } = localStart(startsAt, 'America/Chicago');
+  const { date, start } = localSchedule(startsAt, 'America/Chicago');
   await server.admin('add-race', '--id', id, '--name', 'Race Day Marathon', '--date', date, '--timezone', 'America/Chicago',
     '--start', start, '--course', gpx);
   return startsAt;

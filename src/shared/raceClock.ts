@@ -61,6 +61,12 @@ function wallClock(timeZone: string, instant: number): number {
   return Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!);
 }
 
+/** An instant as an operator types a race's schedule: the zone's local date and HH:MM (raceStartsAt's inverse, to the minute). */
+export function localSchedule(instant: number, timeZone: string): { date: string; start: string } {
+  const wall = new Date(wallClock(timeZone, instant)).toISOString();
+  return { date: wall.slice(0, 10), start: wall.slice(11, 16) };
+}
+
 /** How far the zone's clocks are ahead of UTC at an instant, in milliseconds (negative west of Greenwich). */
 function offsetAt(timeZone: string, instant: number): number {
   const whole = Math.floor(instant / 1000) * 1000;

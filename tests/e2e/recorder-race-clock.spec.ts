@@ -6,18 +6,10 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test, type RunningServer } from './fixtures';
+import { localSchedule } from '../../src/shared/raceClock.js';
 
 // A phone in California: a Sydney morning start is the day before there, and must not be written so.
 test.use({ timezoneId: 'America/Los_Angeles' });
-
-/** The local date and HH:MM of an instant in a zone, as an operator would type them. */
-function localAt(instant: number, timeZone: string): { date: string; start: string } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
-      .formatToParts(instant).map((p) => [p.type, p.value]),
-  );
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, start: `${parts.hour}:${parts.minute}` };
-}
 
 async function addRace(server: RunningServer, id: string, name: string, date: string, start: string, timezone: string): Promise<void> {
   await server.admin('add-race', '--id', id, '--name', name, '--date', date, '--timezone', timezone, '--start', start);
@@ -44,7 +36,7 @@ test('before the race: the day it is run, written for the race’s own time zone
 
 test('during the race: the runner is running now', async ({ page, server }) => {
   // Tokyo keeps one offset all year, so a start a minute ago is always a time its clocks showed.
-  const { date, start } = localAt(Date.now() - 60_000, 'Asia/Tokyo');
+  const { date, start } = localSchedule(Date.now() - 60_000, 'Asia/Tokyo');
   await addRace(server, 'tokyo-live', 'Tokyo Marathon', date, start, 'Asia/Tokyo');
   await openLink(page, server, 'tokyo-live');
   await expect(page.getByTestId('race-clock')).toHaveText('Alex is running the Tokyo Marathon now.');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  canonicalTimeZone, raceDateProblem, raceScheduleProblem, raceStartsAt, raceWhen, resolveStart, startTimeProblem, timeZoneProblem,
+  canonicalTimeZone, localSchedule, raceDateProblem, raceScheduleProblem, raceStartsAt, raceWhen, resolveStart, startTimeProblem, timeZoneProblem,
 } from '../../src/shared/raceClock.js';
 
 const SECOND = 1000;
@@ -38,6 +38,27 @@ describe('the race clock: when a race starts', () => {
     // Either side of the change, the clocks are read as they are.
     expect(resolveStart('2026-03-08', '03:00', 'America/New_York')).toEqual({ startsAt: '2026-03-08T07:00:00.000Z', fit: 'exact' });
     expect(resolveStart('2026-11-01', '02:00', 'America/New_York')).toEqual({ startsAt: '2026-11-01T07:00:00.000Z', fit: 'exact' });
+  });
+});
+
+describe('the race clock: an instant as an operator types it', () => {
+  it('should write the local date and minute in the race\'s zone, across midnight and both summer-time changes', () => {
+    // 2025-10-12 02:30 UTC is the evening before in Chicago (CDT, UTC-5) and the morning in Sydney (AEDT, UTC+11).
+    expect(localSchedule(at('2025-10-12T02:30:59Z'), 'America/Chicago')).toEqual({ date: '2025-10-11', start: '21:30' });
+    expect(localSchedule(at('2025-10-12T02:30:59Z'), 'Australia/Sydney')).toEqual({ date: '2025-10-12', start: '13:30' });
+    // Berlin on the night the clocks go back: 01:30 UTC is the second 02:30 (CET), 00:30 UTC the first (CEST).
+    expect(localSchedule(at('2025-10-26T00:30:00Z'), 'Europe/Berlin')).toEqual({ date: '2025-10-26', start: '02:30' });
+    expect(localSchedule(at('2025-10-26T01:30:00Z'), 'Europe/Berlin')).toEqual({ date: '2025-10-26', start: '02:30' });
+    expect(localSchedule(at('2099-10-11T12:30:00Z'), 'America/Chicago')).toEqual({ date: '2099-10-11', start: '07:30' });
+  });
+
+  it('should give back the instant, to the minute, when read as a race\'s start', () => {
+    for (const zone of ['America/Chicago', 'Europe/Berlin', 'Australia/Sydney', 'America/New_York']) {
+      for (let instant = at('2026-01-01T00:07:00Z'); instant < at('2027-01-01T00:00:00Z'); instant += 97 * HOUR) {
+        const { date, start } = localSchedule(instant, zone);
+        expect(raceStartsAt(date, start, zone), `${zone} ${new Date(instant).toISOString()}`).toBe(new Date(instant).toISOString());
+      }
+    }
   });
 });
 

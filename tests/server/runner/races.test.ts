@@ -8,6 +8,7 @@ import { restartOn } from '../support/app.js';
 import { makeLink } from '../support/uploads.js';
 import { courseOf, gpxText, legBetween, legFrom, metersBetween } from '../races/courses.js';
 import { startRunnerApp, type RunnerTestApp } from './support.js';
+import { localSchedule } from '../../../src/shared/raceClock.js';
 
 interface ListedRace {
   id: string; name: string; date: string; timezone: string; startsAt: string; when: string; units: string[]; hasCourse: boolean;
@@ -18,15 +19,6 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const BERLIN: Position = [13.3765, 52.5146];
 const CHICAGO: Position = [-87.6244, 41.8827];
-
-/** The local date and HH:MM of an instant in a zone, as an operator would type them. */
-function localAt(instant: number, timeZone: string): { date: string; start: string } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
-      .formatToParts(instant).map((p) => [p.type, p.value]),
-  );
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, start: `${parts.hour}:${parts.minute}` };
-}
 
 const race = (id: string, date: string, start: string, timezone: string, units: NewRace['units'] = ['mi']): NewRace => ({ id, name: `Race ${id}`, date, start, timezone, units });
 
@@ -97,8 +89,8 @@ describe.each(BACKENDS)('the race catalogue over the API on %s', (kind) => {
   it('should let a runner enter an upcoming or a live race, and refuse one that ended a minute ago', async () => {
     const now = Date.now();
     // Tokyo keeps one offset all year: no start here can fall in a gap.
-    const live = localAt(now - MINUTE, 'Asia/Tokyo');
-    const over = localAt(now - 8 * HOUR - 2 * MINUTE, 'Asia/Tokyo');
+    const live = localSchedule(now - MINUTE, 'Asia/Tokyo');
+    const over = localSchedule(now - 8 * HOUR - 2 * MINUTE, 'Asia/Tokyo');
     await t.app.repo.races.add(race('live-race', live.date, live.start, 'Asia/Tokyo'));
     await t.app.repo.races.add(race('just-over', over.date, over.start, 'Asia/Tokyo'));
     expect((await one('live-race')).when).toBe('live');

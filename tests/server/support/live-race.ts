@@ -4,6 +4,7 @@
  */
 import type { Position } from 'geojson';
 import type { Repository } from '../../../server/db/repository.js';
+import { localSchedule } from '../../../src/shared/raceClock.js';
 import { storedCourse } from '../../../server/races/stored-course.js';
 import { courseOf, gpxText, legFrom } from '../races/courses.js';
 import { UPCOMING } from './races.js';
@@ -11,22 +12,13 @@ import { UPCOMING } from './races.js';
 export const CHICAGO: Position = [-87.6244, 41.8827];
 export const STRAIGHT = courseOf([legFrom(CHICAGO, 0, 42_195)]);
 
-/** Chicago's calendar day and wall-clock minute of an instant, as the catalogue takes a schedule. */
-function chicagoSchedule(at: number): { date: string; start: string; timezone: string } {
-  const timezone = 'America/Chicago';
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-CA', {
-    timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
-  }).formatToParts(at).map((p) => [p.type, p.value]));
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, start: `${parts.hour}:${parts.minute}`, timezone };
-}
-
 /**
  * Starts `raceId` (added if the catalogue lacks it) `minutesAgo` minutes ago, to the minute, on the
  * straight course (or leaves it without one); returns its start in epoch ms.
  */
 export async function startRace(repo: Repository, raceId: string = UPCOMING.chicago.id, minutesAgo = 60, withCourse = true): Promise<number> {
   const startsAt = Math.floor((Date.now() - minutesAgo * 60_000) / 60_000) * 60_000;
-  const schedule = chicagoSchedule(startsAt);
+  const schedule = { ...localSchedule(startsAt, 'America/Chicago'), timezone: 'America/Chicago' };
   if (!(await repo.races.get(raceId))) await repo.races.add({ id: raceId, name: 'Chicago Marathon', units: ['mi'], ...schedule });
   await repo.races.reschedule(raceId, schedule);
   if (withCourse) await repo.races.setCourse(raceId, storedCourse(gpxText({ tracks: [[STRAIGHT.track]] }), ['mi']));
