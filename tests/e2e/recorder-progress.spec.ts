@@ -53,6 +53,11 @@ test('the recorder says which marker the runner passed and when, marks passed ma
 
   await page.getByLabel('Marker').selectOption('mi-1');
   await expect(page.getByText("Alex has passed Mile 1: this note will play as soon as it reaches Alex's phone.")).toBeVisible();
+  // On a phone: the progress and the passed marker's sentence fit its width, for a person to look at.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  await page.screenshot({ path: path.join(root, 'test-results/screenshots/recorder-progress-390x844.png') });
   await page.getByLabel('Marker').selectOption('mi-3');
   await expect(page.getByText(/this note will play as soon as/)).toHaveCount(0);
 
