@@ -16,8 +16,11 @@ export interface DiskSync {
   folder(dir: string): Promise<void>;
 }
 
+// Made once: promisify builds a new function on each call, once per upload here.
+const fsyncFd = promisify(fsync);
+
 export const fsyncDisk: DiskSync = {
-  file: (fd) => promisify(fsync)(fd),
+  file: (fd) => fsyncFd(fd),
   async folder(dir) {
     const handle = await open(dir, 'r');
     try {
