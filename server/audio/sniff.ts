@@ -106,7 +106,8 @@ export class AudioSniffer extends Transform {
   }
 
   private decide(done: TransformCallback): void {
-    const head = Buffer.concat(this.head);
+    // Mostly one chunk (64 KB from the socket): passed on as it is, not copied.
+    const head = this.head.length === 1 ? this.head[0]! : Buffer.concat(this.head);
     this.head = [];
     this.container = sniffAudio(head);
     if (!this.container) return done(new NotAudioError(head.length === 0));

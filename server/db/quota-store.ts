@@ -134,15 +134,17 @@ const SQL = {
   // Each lock row also carries an upper bound of what it limits, raised by every note taken here:
   // while the bound is under the limit the truth is too, so only a bound at the limit (or unknown,
   // NULL) is counted afresh. Deleted notes and starts leaving the window only make it loose.
-  boundOfAddress: 'SELECT started FROM address_quota_locks WHERE address = ?',
-  boundOfLink: 'SELECT notes, bytes FROM link_quota_locks WHERE link_id = ?',
+  // A whole note's two reads under the locks, each one statement (were two each).
+  countedAndBound: `SELECT CASE WHEN EXISTS (${COUNTED}) THEN 1 ELSE 0 END AS counted, (SELECT started FROM address_quota_locks WHERE address = ?) AS started`,
+  heldAndBound:
+    `SELECT held.notes AS held_notes, held.bytes AS held_bytes, (SELECT notes FROM link_quota_locks WHERE link_id = ?) AS bound_notes, ` +
+    `(SELECT bytes FROM link_quota_locks WHERE link_id = ?) AS bound_bytes FROM (SELECT COUNT(*) AS notes, COALESCE(SUM(r.bytes), 0) AS bytes ${LIVE_RESERVATIONS}) AS held`,
   // Both bounds in one read (one wait for the database's turn, not two).
   bounds:
     'SELECT (SELECT started FROM address_quota_locks WHERE address = ?) AS started, ' +
     '(SELECT notes FROM link_quota_locks WHERE link_id = ?) AS notes, (SELECT bytes FROM link_quota_locks WHERE link_id = ?) AS bytes',
   startedExactly: `SELECT ${STARTED} AS started`,
   storedExactly: 'SELECT COUNT(*) AS notes, COALESCE(SUM(bytes), 0) AS bytes FROM notes WHERE link_id = ?',
-  held: `SELECT COUNT(*) AS notes, COALESCE(SUM(r.bytes), 0) AS bytes ${LIVE_RESERVATIONS}`,
   setAddressBound: 'UPDATE address_quota_locks SET started = ? WHERE address = ?',
   // admit counts starts without keeping the bound: it is forgotten, and counted afresh next time.
   forgetAddressBound: 'UPDATE address_quota_locks SET started = NULL WHERE address = ?',
@@ -166,11 +168,11 @@ const countParams = (c: AddressCount, noteId: string) => [c.address, noteId, c.n
 async function checkLimits(tx: SqlDriver, note: NewNote, { count, maxNotes, maxBytes }: NoteLimits): Promise<Taken | undefined> {
   await tx.run(SQL.lockAddress, [count.address, count.now]);
   await tx.run(SQL.lockLink, [note.linkId, count.now]);
-  const counted = (await tx.all(SQL.counted, [count.address, note.id])).length > 0;
+  const [address] = await tx.all(SQL.countedAndBound, [count.address, note.id, count.address]);
+  const counted = Number(address?.counted ?? 0) === 1;
   let started = 0;
   if (!counted) {
-    const [bound] = await tx.all(SQL.boundOfAddress, [count.address]);
-    started = bound?.started == null ? count.max : Number(bound.started);
+    started = address?.started == null ? count.max : Number(address.started);
     if (started >= count.max) {
       const [exact] = await tx.all(SQL.startedExactly, [count.address, count.since, count.max]);
       started = Number(exact?.started ?? 0);
@@ -178,14 +180,14 @@ async function checkLimits(tx: SqlDriver, note: NewNote, { count, maxNotes, maxB
       if (started >= count.max) return 'address';
     }
   }
-  const [held] = await tx.all(SQL.held, [note.linkId, count.now, note.id]);
-  const fits = (s: LinkUsage) => s.notes + Number(held?.notes ?? 0) < maxNotes && s.bytes + Number(held?.bytes ?? 0) + note.bytes <= maxBytes;
-  const [bound] = await tx.all(SQL.boundOfLink, [note.linkId]);
-  if (bound?.notes == null || !fits({ notes: Number(bound.notes), bytes: Number(bound.bytes) })) {
+  const [link] = await tx.all(SQL.heldAndBound, [note.linkId, note.linkId, note.linkId, count.now, note.id]);
+  const held = { notes: Number(link?.held_notes ?? 0), bytes: Number(link?.held_bytes ?? 0) };
+  const fits = (s: LinkUsage) => s.notes + held.notes < maxNotes && s.bytes + held.bytes + note.bytes <= maxBytes;
+  if (link?.bound_notes == null || !fits({ notes: Number(link.bound_notes), bytes: Number(link.bound_bytes) })) {
     const [exact] = await tx.all(SQL.storedExactly, [note.linkId]);
     const stored = { notes: Number(exact?.notes ?? 0), bytes: Number(exact?.bytes ?? 0) };
     await tx.run(SQL.setLinkBound, [stored.notes, stored.bytes, note.linkId]);
-    if (!fits(stored)) return stored.notes + Number(held?.notes ?? 0) >= maxNotes ? 'link_notes' : 'link_bytes';
+    if (!fits(stored)) return stored.notes + held.notes >= maxNotes ? 'link_notes' : 'link_bytes';
   }
   if (!counted) {
     await tx.run(SQL.countStart, [count.address, note.id, count.now]);

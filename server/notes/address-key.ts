@@ -6,7 +6,22 @@
  */
 import ipaddr from 'ipaddr.js';
 
+// Each upload asks three times (open uploads, the look before its bytes, its commit), and a server
+// sees the same few addresses over and over: parsed once each, the memory bounded by a plain reset.
+const known = new Map<string, string>();
+const KNOWN_MAX = 10_000;
+
 export function addressKey(ip: string): string {
+  let key = known.get(ip);
+  if (key === undefined) {
+    if (known.size >= KNOWN_MAX) known.clear();
+    key = keyOf(ip);
+    known.set(ip, key);
+  }
+  return key;
+}
+
+function keyOf(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip;
   const parsed = ipaddr.process(ip);
   if (parsed.kind() === 'ipv4') return parsed.toString();

@@ -1,5 +1,5 @@
 /** Owns the audio files under DATA_DIR/blobs: temp file, fsync, rename, fsync the folder, so a stored blob survives a crash. */
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { close, createReadStream, createWriteStream, fsync, open as openCallback, write, writev } from 'node:fs';
 import { promisify } from 'node:util';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
@@ -16,8 +16,11 @@ export interface DiskSync {
   folder(dir: string): Promise<void>;
 }
 
+// Made once: promisify builds a new function on each call, once per upload here.
+const fsyncFd = promisify(fsync);
+
 export const fsyncDisk: DiskSync = {
-  file: (fd) => promisify(fsync)(fd),
+  file: (fd) => fsyncFd(fd),
   async folder(dir) {
     const handle = await open(dir, 'r');
     try {
@@ -117,7 +120,8 @@ export function createLocalBlobStore(root: string, sync: DiskSync = fsyncDisk): 
       const folder = path.dirname(target);
       await Promise.all([folders.ensure(tmpDir), folders.ensure(folder)]);
       // Temp files live in the same file system as the target so the rename is atomic.
-      const tmp = path.join(tmpDir, `${randomBytes(12).toString('hex')}.part`);
+      // randomUUID draws from a cached pool: randomBytes asked the system for fresh bytes on every upload.
+      const tmp = path.join(tmpDir, `${randomUUID()}.part`);
       const meter = new Meter(maxBytes);
       try {
         let fd: number;

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SNIFF_BYTES, sniffAudio } from '../../../server/audio/sniff.js';
+import { Readable } from 'node:stream';
+import { AudioSniffer, SNIFF_BYTES, sniffAudio } from '../../../server/audio/sniff.js';
 import { FORMATS, makeSpeech } from '../support/audio.js';
 import { ffconcatNaming, hlsNaming, withId3 } from '../support/hostile.js';
 import { WEBM_HEADER } from '../support/uploads.js';
@@ -64,5 +65,18 @@ describe('the audio sniffer', () => {
     ['nothing', Buffer.alloc(0)],
   ])('should refuse %s', (_name, head) => {
     expect(sniffAudio(head.subarray(0, SNIFF_BYTES))).toBeUndefined();
+  });
+
+  it.each([
+    ['in one piece', [WEBM_HEADER.length + 1000]],
+    ['in pieces smaller than it needs to decide', [3, 40, 41, 200, 1000]],
+  ])('should pass every byte on, in order, when a recording comes %s', async (_name, ends) => {
+    const body = Buffer.concat([WEBM_HEADER, Buffer.alloc(1000, 7)]);
+    const pieces = ends.map((end, i) => body.subarray(i === 0 ? 0 : ends[i - 1], i === ends.length - 1 ? body.length : end));
+    const sniffer = new AudioSniffer();
+    const out: Buffer[] = [];
+    for await (const chunk of Readable.from(pieces).pipe(sniffer)) out.push(chunk as Buffer);
+    expect(Buffer.concat(out).equals(body)).toBe(true);
+    expect(sniffer.container).toBe('webm');
   });
 });

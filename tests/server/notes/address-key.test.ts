@@ -18,6 +18,13 @@ describe('the address the limits count', () => {
     expect(addressKey('2001:db8:1:3::1')).not.toBe(key);
   });
 
+  it('should give the same key when an address asks again (keys are remembered)', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(addressKey('2001:db8:9:9::1')).toBe('2001:db8:9:9::/64');
+      expect(addressKey('::ffff:198.51.100.4')).toBe('198.51.100.4');
+    }
+  });
+
   it('should keep the zone out of a link-local address', () => {
     expect(addressKey('fe80::1%eth0')).toBe('fe80::/64');
   });

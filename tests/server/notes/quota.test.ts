@@ -84,6 +84,28 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
     expect(await room(randomUUID())).toBe(false);
   });
 
+  it('should count the room unfinished uploads hold when a whole note is taken, by notes and by bytes', async () => {
+    const token = await makeLink(t.app.repo);
+    const linkId = linkIdOf(token);
+    const store = t.app.repo.quota;
+    const now = Date.now();
+    const count = () => ({ address: `10.7.0.${nextAddress++}`, now, since: now - 600_000, max: 10 });
+    // One unfinished resumable upload holds 400 bytes of the link's room.
+    const held = await store.admit(count(), { id: randomUUID(), linkId, noteId: randomUUID(), bytes: 400, now, expiresAt: now + 60_000, maxNotes: 3, maxBytes: 1000 });
+    expect(held.roomHeld).toBe(true);
+    const note = (bytes: number) => {
+      const id = randomUUID();
+      return { id, linkId, marker: 'mi-13', from: 'Sam', contentType: 'audio/webm', bytes, sha256: 'a'.repeat(64), originalKey: `originals/${id}`, receivedAt: new Date().toISOString() };
+    };
+    const limits = () => ({ count: count(), maxNotes: 3, maxBytes: 1000 });
+    // 400 held + 601 would pass 1000 bytes; 400 + 500 fits.
+    expect(await store.take(note(601), limits())).toBe('link_bytes');
+    expect(await store.take(note(500), limits())).toBe('stored');
+    // Two notes' worth now: the one stored and the one held. A third fits; a fourth does not.
+    expect(await store.take(note(10), limits())).toBe('stored');
+    expect(await store.take(note(10), limits())).toBe('link_notes');
+  });
+
   it('should store exactly the limit when 40 uploads race for one link', async () => {
     const token = await makeLink(t.app.repo);
     const answers = await Promise.all(Array.from({ length: 40 }, () => putNote(t.app, { token, body: fakeWebm(500), remoteAddress: address() })));
