@@ -29,6 +29,8 @@ export interface AppOptions {
   pollEveryMs?: number;
   /** Report plays to the server (off for a baseline watching the same entry). */
   reportPlayed?: boolean;
+  /** Take each playable note's audio (off for the bench's observer, which only notes when a note is listed). */
+  downloadAudio?: boolean;
 }
 
 export interface NoteOnPhone {
@@ -36,9 +38,21 @@ export interface NoteOnPhone {
   marker: string;
   /** When a sync answer first listed the note playable (real epoch ms). */
   listedAt: number;
+  /** When the first request for its audio went out (real epoch ms): listedAt to here is queueing. */
+  downloadStartedAt: number;
   /** When the app had the note's audio in hand (real epoch ms). */
   onPhoneAt: number;
+  /** Requests it took (a cut, a 502 or an offline window costs one each). */
+  tries: number;
   bytes: number;
+}
+
+/** One sync request as the app saw it (real epoch ms), for the bench's timeline. */
+export interface SyncTry {
+  openedAt: number;
+  endedAt: number;
+  /** An answer's status, or the network failure. */
+  outcome: string;
 }
 
 interface QueuedFix extends Fix {
@@ -55,6 +69,9 @@ export class ReferenceApp {
   private fences: MarkerFences | undefined;
   private player: Player | undefined;
   private readonly downloaded = new Map<string, NoteOnPhone>();
+  /** When a sync answer first listed each note playable (real epoch ms). */
+  readonly listed = new Map<string, number>();
+  readonly syncTries: SyncTry[] = [];
   private readonly queue: QueuedFix[] = [];
   private stopped = false;
   /** Ends held requests at stop(), as the app does when the race is over. */
@@ -72,7 +89,7 @@ export class ReferenceApp {
   readonly errors: string[] = [];
 
   constructor(options: AppOptions) {
-    this.opts = { requestTimeoutMs: 35_000, waitSeconds: 25, now: Date.now, reportPlayed: true, ...options };
+    this.opts = { requestTimeoutMs: 35_000, waitSeconds: 25, now: Date.now, reportPlayed: true, downloadAudio: true, ...options };
     this.client = createClient<paths>({ baseUrl: this.opts.baseUrl, fetch: (req) => this.fetch(req) });
   }
 
@@ -169,14 +186,27 @@ export class ReferenceApp {
   /** One sync request: the whole list the first time, then what changed since the cursor, held up to `wait` s. */
   private async syncOnce(waitSeconds: number): Promise<void> {
     const query = this.cursor === undefined || this.opts.pollEveryMs ? {} : { after: this.cursor, wait: waitSeconds };
-    const list = await this.retry('sync', () =>
-      this.client.GET('/api/entries/{id}/notes', { params: { path: { id: this.entryId }, query } }), Number.POSITIVE_INFINITY);
+    const list = await this.retry('sync', () => {
+      const openedAt = Date.now();
+      return this.client.GET('/api/entries/{id}/notes', { params: { path: { id: this.entryId }, query } }).then((r) => {
+        this.syncTries.push({ openedAt, endedAt: Date.now(), outcome: String(r.response.status) });
+        return r;
+      }, (err: unknown) => {
+        this.syncTries.push({ openedAt, endedAt: Date.now(), outcome: err instanceof Error ? err.name : 'failed' });
+        throw err;
+      });
+    }, Number.POSITIVE_INFINITY);
     for (const id of list.removed ?? []) {
       this.player!.remove(id);
       this.downloaded.delete(id);
     }
     const playable = list.markers.flatMap((m) => (m.notes ?? []).filter((n) => n.status === 'converted' && n.audioUrl).map((n) => ({ ...n, marker: m.marker })));
     const listedAt = Date.now();
+    for (const n of playable) if (!this.listed.has(n.id)) this.listed.set(n.id, listedAt);
+    if (!this.opts.downloadAudio) {
+      this.cursor = list.cursor;
+      return;
+    }
     await Promise.all(playable.filter((n) => !this.downloaded.has(n.id)).map((n) => this.download(n.id, n.marker, n.audioUrl!, listedAt)));
     this.cursor = list.cursor;
   }
@@ -189,7 +219,10 @@ export class ReferenceApp {
     const parts: Uint8Array[] = [];
     let have = 0;
     let etag: string | undefined;
+    const downloadStartedAt = Date.now();
+    let tries = 0;
     for (let attempt = 0; ; attempt++) {
+      tries++;
       try {
         const headers: Record<string, string> = have > 0 && etag ? { range: `bytes=${have}-`, 'if-range': etag } : {};
         const res = await fetch(target, { headers, signal: AbortSignal.any([AbortSignal.timeout(this.opts.requestTimeoutMs), this.ending.signal]) });
@@ -216,7 +249,7 @@ export class ReferenceApp {
         await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** attempt, NETWORK_RETRY_MAX_MS)));
       }
     }
-    this.downloaded.set(id, { id, marker, listedAt, onPhoneAt: Date.now(), bytes: have });
+    this.downloaded.set(id, { id, marker, listedAt, downloadStartedAt, onPhoneAt: Date.now(), tries, bytes: have });
     this.played(this.player!.ready({ id, marker }, this.opts.now()));
   }
 
