@@ -186,6 +186,8 @@ export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
     await new Promise((r) => setTimeout(r, fixEveryMs));
   }
   await Promise.all(sends);
+  // The stretch is over, not the notes on their way: each stored note gets a minute more to reach the phone, so a slow one is measured, not left out.
+  await app.awaitNotes(fates.filter((f) => f.storedAt !== undefined).map((f) => f.id), 60_000);
   await app.stop();
   await baseline?.stop();
   await observer.stop();
