@@ -3,36 +3,24 @@
  * sent while another note's audio is still coming down is heard of at once, not after it.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startChaosProxy, type ChaosProxy } from '../../../bench/chaosProxy.js';
 import { ReferenceApp } from '../../../bench/app/app.js';
 import { friendNote, sendNote } from '../../../bench/app/friend.js';
 import { addLiveRace, courseFile } from '../../../bench/app/race.js';
-import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../server/auth/fakeApple.js';
-import { startServer, type RunningServer } from '../../e2e/support/server.js';
+import { FAKE_APPLE_NONCE } from '../../server/auth/fakeApple.js';
+import { startRaceDayWorld, type RaceDayWorld } from './world.js';
 
 describe('the reference app keeping up with the notes list', () => {
-  let apple: FakeApple;
-  let server: RunningServer;
-  let proxy: ChaosProxy;
+  let world: RaceDayWorld;
 
   beforeAll(async () => {
-    apple = await startFakeApple();
-    server = await startServer({
-      APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'raceday-app-test-secret-that-is-long-enough-0',
-      CONVERT_WORKER: 'on', LOG_LEVEL: 'warn',
-    });
     // No failures, only a slow link (12.5 KB/s): a 30 s note's audio takes many seconds to come down.
-    proxy = await startChaosProxy(server.port, { durationMs: 10 * 60_000, offline: [], failureShare: 0, bitsPerSecond: 100_000, latencyMs: 100, seed: 5 });
-    proxy.start();
+    world = await startRaceDayWorld({ durationMs: 10 * 60_000, offline: [], failureShare: 0, bitsPerSecond: 100_000, latencyMs: 100, seed: 5 });
   }, 120_000);
 
-  afterAll(async () => {
-    await proxy?.close();
-    await server?.stop();
-    await apple?.close();
-  });
+  afterAll(async () => world?.close());
 
   it('should list a note sent while another note\'s audio is still downloading before that download ends', async () => {
+    const { server, apple, proxy } = world;
     const raceId = `app-sync-${Date.now().toString(36)}`;
     await addLiveRace(server, raceId, (await courseFile()).file);
     const app = new ReferenceApp({ baseUrl: proxy.url, identityToken: await apple.token({ sub: `runner-${raceId}` }), nonce: FAKE_APPLE_NONCE });
