@@ -10,10 +10,9 @@ import createClient from 'openapi-fetch';
 import type { paths } from './api.js';
 import { MarkerFences, type FencedMarker, type Fix } from './fences.js';
 import { AudioDownloads, type LandedAudio } from './downloads.js';
+import { networkRetryWait } from './network.js';
 import { Player, type Play } from './player.js';
 
-/** Longest wait before trying again a request that got no answer at all. */
-const NETWORK_RETRY_MAX_MS = 2_000;
 /** Notes' audio taken at once (bench/app/downloads.ts says why two). */
 const DOWNLOADS_AT_ONCE = 2;
 
@@ -124,18 +123,18 @@ export class ReferenceApp {
 
   /**
    * Tries a call until it gets an answer that is not a network failure or a 5xx/429, honouring
-   * Retry-After. A request that got no answer is tried again within 2 s: a cell link comes back
-   * without notice (the venue's lesson, issue 21), and a connection that never reached the server
-   * costs it nothing. The server's own "not now" (5xx, 429) backs off to 8 s, or as it says.
+   * Retry-After. A request that got no answer is tried again within a second (./network.ts: a cell
+   * link comes back without notice, the venue's lesson, issue 21). The server's own "not now"
+   * (5xx, 429) backs off to 8 s, or as it says.
    */
   private async retry<T>(what: string, call: () => Promise<{ data?: T; error?: unknown; response: Response }>, deadline = Date.now() + 120_000): Promise<T> {
     let serverWait = 500;
-    let networkWait = 500;
+    let networkFailures = 0;
     for (;;) {
       let wait: number;
       try {
         const { data, error, response } = await call();
-        networkWait = 500;
+        networkFailures = 0;
         if (response.status === 401 && this.refreshToken) {
           await this.refresh();
           continue;
@@ -146,8 +145,7 @@ export class ReferenceApp {
         serverWait = Math.min(serverWait * 2, 8_000);
       } catch (err) {
         if (err instanceof Error && err.message.startsWith(`${what}:`)) throw err;
-        wait = networkWait;
-        networkWait = Math.min(networkWait * 2, NETWORK_RETRY_MAX_MS);
+        wait = networkRetryWait(++networkFailures);
       }
       if (this.stopped || Date.now() > deadline) throw new Error(`${what}: gave up`);
       await new Promise((r) => setTimeout(r, wait));

@@ -6,6 +6,8 @@
  * few at a time, and a download cut by the link resumes with Range from where it stopped.
  */
 
+import { networkRetryWait } from './network.js';
+
 /** A note listed playable whose audio the phone wants. */
 export interface WantedAudio {
   id: string;
@@ -43,8 +45,6 @@ export interface DownloadOptions {
   failed(id: string, err: unknown): void;
 }
 
-/** A request that got no answer is tried again within this long (docs/app-contract.md). */
-const RETRY_MAX_MS = 2_000;
 const GIVE_UP_AFTER_TRIES = 50;
 
 export class AudioDownloads {
@@ -98,7 +98,7 @@ export class AudioDownloads {
     let etag: string | undefined;
     const downloadStartedAt = Date.now();
     let tries = 0;
-    // Failures in a row: a try that brought bytes shows the link is back, so the next waits least.
+    // Failures in a row: a try that brought bytes shows the link was there, so the next waits least.
     let failures = 0;
     for (;;) {
       tries++;
@@ -125,8 +125,8 @@ export class AudioDownloads {
         break;
       } catch (err) {
         if (this.opts.stopped() || tries > GIVE_UP_AFTER_TRIES) return this.opts.failed(note.id, err);
-        failures = have > before ? 0 : failures + 1;
-        await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** failures, RETRY_MAX_MS)));
+        failures = have > before ? 1 : failures + 1;
+        await new Promise((r) => setTimeout(r, networkRetryWait(failures)));
       }
     }
     this.opts.landed({ ...note, downloadStartedAt, onPhoneAt: Date.now(), tries, bytes: have });
