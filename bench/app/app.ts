@@ -231,20 +231,16 @@ export class ReferenceApp {
     this.downloaded.set(note.id, note);
     this.played(this.player!.ready({ id: note.id, marker: note.marker }, this.opts.now()));
     for (const arrived of this.arrivals) arrived();
+    this.arrivals.clear();
   }
 
   /** Resolves when every one of these notes is on the phone, or after `ms`: the race is over, the notes still on their way are let go. */
   async awaitNotes(ids: readonly string[], ms: number): Promise<void> {
-    const deadline = AbortSignal.timeout(ms);
-    while (!ids.every((id) => this.downloaded.has(id)) && !deadline.aborted) {
+    const deadline = Date.now() + ms;
+    while (!ids.every((id) => this.downloaded.has(id)) && Date.now() < deadline) {
       await new Promise<void>((resolve) => {
-        const done = () => {
-          this.arrivals.delete(done);
-          deadline.removeEventListener('abort', done);
-          resolve();
-        };
-        this.arrivals.add(done);
-        deadline.addEventListener('abort', done);
+        this.arrivals.add(resolve);
+        setTimeout(resolve, deadline - Date.now()).unref();
       });
     }
   }

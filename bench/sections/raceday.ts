@@ -65,10 +65,11 @@ export async function racedaySection(ctx: BenchContext): Promise<Section> {
     };
     const storedToListed = arrived.map((n) => (n.listedAt! - n.storedAt!) / 1000);
     const listedToPhone = arrived.map((n) => (n.onPhoneAt! - n.listedAt!) / 1000);
+    const linkedAt = (t: number) => offlineMs(t, t + 1) === 0;
     // Was a sync request open on the phone when the server had the note to tell? If not, the app learns of it only when it asks again.
     const openAt = (t: number) => result.syncTries.some((s) => s.openedAt <= t && t <= s.endedAt);
-    const unheld = timed.filter((n) => !openAt(n.announcedAt!)).length;
-    const linkedAt = (t: number) => offlineMs(t, t + 1) === 0;
+    const announcedLinked = timed.filter((n) => linkedAt(n.announcedAt!));
+    const unheld = announcedLinked.filter((n) => !openAt(n.announcedAt!)).length;
     const syncFailures = result.syncTries.filter((s) => !/^[23]\d\d$/.test(s.outcome) && linkedAt(s.openedAt)).length;
     // How soon after each offline window the phone was back on the link (its sync retries through every window): what the retry rule costs.
     const backAfter = proxy.schedule.offline.map((w) => proxy.log.find((e) => e.atMs >= w.toMs)?.atMs).flatMap((at, i) =>
@@ -114,7 +115,7 @@ export async function racedaySection(ctx: BenchContext): Promise<Section> {
         `Where a note's wait goes (median / p95, real s, offline windows taken out but for the first): stored → listed by a sync held on the server itself ${med95(splits.announced)}; → listed on the phone ${med95(splits.listed)}; → download begins ${med95(splits.queued)}; → audio on the phone ${med95(splits.downloaded)}. Wall clock: stored → listed on the phone ${med95(storedToListed)}, listed → on the phone ${med95(listedToPhone)}.`,
         `Per note (server + listed + queued + download, offline s inside, audio requests): ${timed.map((n, i) => `${splits.announced[i]!.toFixed(1)}+${splits.listed[i]!.toFixed(1)}+${splits.queued[i]!.toFixed(1)}+${splits.downloaded[i]!.toFixed(1)} (${(offlineMs(n.storedAt!, n.onPhoneAt!) / 1000).toFixed(0)}, ${n.tries})`).join(', ')}.`,
         `Each note's audio requests through the link, by fate (offline: refused in a window, cut: the proxy's failing requests): ${timed.map((n) => fatesOf(n.id)).join('; ')}.`,
-        `The phone's sync: ${result.syncTries.length} requests, ${syncFailures} of those sent while the link was up with no answer or a 5xx; ${unheld} of ${timed.length} notes became known to the server while the phone had no sync request open; after an offline window its first request reached the link (median / p95 / max) ${med95(backAfter)} / ${Math.max(...backAfter).toFixed(1)} s later (the retry rule's cost).`,
+        `The phone's sync: ${result.syncTries.length} requests, ${syncFailures} of those sent while the link was up with no answer or a 5xx; of the ${announcedLinked.length} notes the server had to tell while the link was up, ${unheld} found the phone with no sync request open; after an offline window its first request reached the link (median / p95 / max) ${med95(backAfter)} / ${Math.max(...backAfter).toFixed(1)} s later (the retry rule's cost).`,
         `${result.notes.length} notes sent; ${ahead.length} at least 3 race minutes ahead; ${result.errors.length} app errors${result.errors.length ? `: ${result.errors.slice(0, 3).join('; ')}` : ''}.`,
         `Seconds are real seconds on this machine; race minutes are compressed ${COMPRESSION}x, so a note sent 3 race minutes ahead had ${180 / COMPRESSION} real seconds to arrive.`,
         `Both apps take the same race pack (races, course, the list so far) and download each note's audio once (${Math.round(result.appAudioBytes / 1024)} KB for ours): the first bytes row is what keeping up with the notes list cost each, the second everything, positions' receipts (ours only) included.`,
