@@ -1,11 +1,14 @@
 /**
- * Runs ffmpeg and ffprobe as child processes with a time limit; a failure becomes a one-line
- * reason, never a crash. A note is fed on stdin with the demuxer named from the sniffed container
+ * Runs ffmpeg as a child process with a time limit, at background priority; a failure becomes a
+ * one-line reason, never a crash. A note is fed on stdin with the demuxer named from the sniffed container
  * and `pipe` as the only protocol, so nothing inside the media can make ffmpeg open another file
  * (an HLS playlist, an ffconcat list or a QuickTime external reference all need `file`).
  */
 import { spawn } from 'node:child_process';
-import { pipeline, type Readable } from 'node:stream';
+import os from 'node:os';
+import { pipeline, Readable } from 'node:stream';
+import { NoteTooLongError } from './length.js';
+import { gainToTarget, LIMIT_LINEAR, parseIntegratedLufs } from './loudness.js';
 import { Mp4FragmentRepair } from './mp4-repair.js';
 import { DEMUXER, type AudioContainer } from './sniff.js';
 
@@ -19,18 +22,40 @@ export class MediaToolError extends Error {
 interface ToolRun {
   /** Piped to the tool's stdin; destroyed when the tool exits, whether it read it all or not. */
   stdin?: Readable;
-  /** Called with each line of stdout instead of collecting it (ffprobe can print a line per packet). */
-  onLine?: (line: string) => void;
   /** Aborting kills the tool and rejects with the signal's reason (the worker lost its lease on the job). */
   signal?: AbortSignal;
+  /** The most stdout may hold (default 64 KB); past it the tool is killed and the run fails. */
+  maxStdoutBytes?: number;
 }
 
-/** Runs a tool, resolving with its stdout; rejects with the last meaningful stderr line. */
-export function runTool(command: string, args: string[], timeoutMs: number, io: ToolRun = {}): Promise<string> {
+/**
+ * Conversion is background work: its processes run at a lower CPU priority, so that on a busy
+ * server (race morning: uploads, sign-ins, held syncs) a request is answered before a note is
+ * converted. With nothing else to do, ffmpeg still has the whole machine.
+ */
+const BACKGROUND_NICENESS = 10;
+
+interface ToolOutput {
+  stdout: Buffer;
+  /** The last 4,000 characters: ffmpeg's reason for failing, or a filter's summary, is at the end. */
+  stderrTail: string;
+}
+
+/** Runs a tool at background priority, resolving with its output; rejects with the last meaningful stderr line. */
+export function runTool(command: string, args: string[], timeoutMs: number, io: ToolRun = {}): Promise<ToolOutput> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: [io.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let partial = '';
+    if (child.pid !== undefined) {
+      try {
+        os.setPriority(child.pid, BACKGROUND_NICENESS);
+      } catch {
+        // Already exited, or a system that refuses: the tool runs at normal priority, which is only slower for others.
+      }
+    }
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    const maxStdoutBytes = io.maxStdoutBytes ?? 64 * 1024;
+    let overflowed = false;
     let stderr = '';
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -46,11 +71,12 @@ export function runTool(command: string, args: string[], timeoutMs: number, io: 
       io.stdin.on('error', () => child.stdin?.destroy());
       io.stdin.pipe(child.stdin);
     }
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      if (!io.onLine) return void (stdout += d);
-      const lines = (partial + d).split('\n');
-      partial = lines.pop()!;
-      lines.forEach(io.onLine);
+    child.stdout!.on('data', (d: Buffer) => {
+      stdoutBytes += d.length;
+      if (stdoutBytes > maxStdoutBytes) {
+        overflowed = true;
+        child.kill('SIGKILL');
+      } else stdout.push(d);
     });
     // Keep only the tail: ffmpeg's reason for failing is at the end.
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
@@ -65,9 +91,9 @@ export function runTool(command: string, args: string[], timeoutMs: number, io: 
       io.stdin?.unpipe();
       io.stdin?.destroy();
       if (io.signal?.aborted) return reject(io.signal.reason);
-      if (partial && io.onLine) io.onLine(partial);
       if (timedOut) return reject(new MediaToolError(`${command} took longer than ${timeoutMs} ms and was stopped`, true));
-      if (code === 0) return resolve(stdout);
+      if (overflowed) return reject(new MediaToolError(`${command} wrote more than ${maxStdoutBytes} bytes and was stopped`));
+      if (code === 0) return resolve({ stdout: Buffer.concat(stdout), stderrTail: stderr });
       const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
       reject(new MediaToolError(lines.at(-1) ?? `${command} exited with code ${code}`));
     });
@@ -85,60 +111,59 @@ const pipeInput = (container: AudioContainer) => ['-protocol_whitelist', 'pipe',
 const feed = (input: Readable, container: AudioContainer): Readable =>
   container === 'mp4' ? pipeline(input, new Mp4FragmentRepair(), () => {}) : input;
 
+/** Decoded notes are mono at 24 kHz: all of a voice, and half the samples for the AAC encoder. */
+const SAMPLE_RATE = 24_000;
+const PCM_BYTES_PER_SECOND = SAMPLE_RATE * 4; // 32-bit float, one channel
+
 /**
- * How many seconds of audio the recording holds, reading packet timestamps only (no decoding)
- * and never more than `readSeconds` of them: two hours of Opus DTX silence is judged as fast as
- * a short note. The answer is the span from the first packet to the end of the last one read, so
- * a result at or above `readSeconds` means "at least that long".
+ * The first pass: decodes the note (at most `readSeconds` of it) to raw PCM, kept in memory (7 MB
+ * for the longest note: no temporary file to write, flush or forget), measuring its integrated
+ * loudness (EBU R128) on the way. Returns the PCM, its seconds and the loudness in LUFS (null for
+ * a note too quiet for the meter's gate: silence).
  */
-export async function probeAudioSeconds(input: Readable, container: AudioContainer, readSeconds: number, timeoutMs: number): Promise<number> {
-  let first = Infinity;
-  let end = -Infinity;
-  await runTool('ffprobe', [
-    '-v', 'error', ...pipeInput(container),
-    '-select_streams', 'a:0', '-read_intervals', `%+${readSeconds}`,
-    '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0',
-  ], timeoutMs, {
-    stdin: feed(input, container),
-    onLine(line) {
-      const [pts, duration] = line.split(',').map(Number);
-      if (pts === undefined || !Number.isFinite(pts)) return;
-      first = Math.min(first, pts);
-      end = Math.max(end, pts + (Number.isFinite(duration) ? duration! : 0));
-    },
-  });
-  if (!Number.isFinite(first)) throw new MediaToolError('no audio was found in the recording');
-  return end - first;
+async function decodeMeasured(input: Readable, container: AudioContainer, readSeconds: number, timeoutMs: number, signal?: AbortSignal) {
+  const { stdout: pcm, stderrTail } = await runTool('ffmpeg', [
+    '-nostdin', '-hide_banner', '-nostats', '-loglevel', 'info', '-y',
+    ...pipeInput(container),
+    '-map', '0:a:0', '-vn', '-ac', '1', '-t', String(readSeconds),
+    // Measured at the recording's own rate, then resampled: the meter's K-weighting is made for it.
+    '-af', `ebur128=framelog=verbose,aresample=${SAMPLE_RATE}`,
+    '-f', 'f32le', 'pipe:1',
+  ], timeoutMs, { stdin: feed(input, container), signal, maxStdoutBytes: Math.ceil((readSeconds + 1) * PCM_BYTES_PER_SECOND) });
+  return { pcm, seconds: pcm.length / PCM_BYTES_PER_SECOND, lufs: parseIntegratedLufs(stderrTail) };
+}
+
+/** The second pass: the PCM, brought to the loudness target and limited below clipping, encoded as AAC in M4A. */
+async function encodeM4a(pcm: Buffer, output: string, gainDb: number, timeoutMs: number, signal?: AbortSignal) {
+  await runTool('ffmpeg', [
+    '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
+    '-protocol_whitelist', 'pipe', '-f', 'f32le', '-ar', String(SAMPLE_RATE), '-ac', '1', '-i', 'pipe:0',
+    '-af', `volume=${gainDb.toFixed(2)}dB,alimiter=limit=${LIMIT_LINEAR}:level=false:latency=true`,
+    // AAC-LC at 32 kbit/s: a voice stays clear, and a 60 s note is about 300 KB for a runner's congested cell.
+    '-c:a', 'aac', '-b:a', '32k',
+    '-movflags', '+faststart',
+    '-f', 'mp4', output,
+  ], timeoutMs, { stdin: Readable.from([pcm]), signal });
 }
 
 /**
- * The recording -> AAC in M4A, mono, loudness-normalised to about -16 LUFS (EBU R128, single
- * pass), at most `maxSeconds` long whatever the timestamps say, with the index at the front so
- * playback can start before the file is complete.
+ * The recording -> AAC in M4A, mono, 24 kHz, normalised to about -16 LUFS (EBU R128, measured over
+ * the whole note, then one gain for all of it and a limiter for the peaks: server/audio/loudness.ts),
+ * with the index at the front so playback can start before the file is complete. Two ffmpeg runs,
+ * no more: each one costs ~70 ms of CPU just to start on Debian's build, and a race morning brings
+ * 5 notes a second.
+ *
+ * A note longer than `maxSeconds` is refused (NoteTooLongError), not cut, and costs at most that
+ * many seconds of decoding whatever its timestamps say (server/audio/length.ts). Resolves with
+ * the note's duration, counted in decoded samples.
  */
 export async function convertToM4a(
   input: Readable, container: AudioContainer, output: string, opts: { timeoutMs: number; maxSeconds: number; signal?: AbortSignal },
-): Promise<void> {
-  await runTool('ffmpeg', [
-    '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
-    ...pipeInput(container),
-    '-map', '0:a:0', '-vn', '-ac', '1', '-t', String(opts.maxSeconds),
-    '-af', 'loudnorm=I=-16:TP=-1.5:LRA=11',
-    // loudnorm upsamples to 192 kHz internally; bring it back to a rate AAC players expect.
-    '-ar', '48000',
-    '-c:a', 'aac', '-b:a', '64k',
-    '-movflags', '+faststart',
-    '-f', 'mp4', output,
-  ], opts.timeoutMs, { stdin: feed(input, container), signal: opts.signal });
-}
-
-/** Duration in milliseconds of a file we wrote ourselves (the converted M4A), as ffprobe reads it from the container. */
-export async function probeDurationMs(file: string, timeoutMs: number): Promise<number> {
-  const out = await runTool('ffprobe', [
-    '-v', 'error', '-protocol_whitelist', 'file', '-f', 'mov',
-    '-show_entries', 'format=duration', '-of', 'csv=p=0', file,
-  ], timeoutMs);
-  const seconds = Number(out.trim());
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new MediaToolError('the converted file has no duration');
-  return Math.round(seconds * 1000);
+): Promise<{ durationMs: number }> {
+  const { pcm, seconds, lufs } = await decodeMeasured(input, container, opts.maxSeconds + 1, opts.timeoutMs, opts.signal);
+  if (seconds > opts.maxSeconds) throw new NoteTooLongError(opts.maxSeconds);
+  if (seconds === 0) throw new MediaToolError('no audio was found in the recording');
+  opts.signal?.throwIfAborted();
+  await encodeM4a(pcm, output, gainToTarget(lufs), opts.timeoutMs, opts.signal);
+  return { durationMs: Math.round(seconds * 1000) };
 }

@@ -1,6 +1,7 @@
 /**
  * Owns the Prometheus registry (prom-client): request latency by route pattern, notes received
- * and refused by reason, bytes received, the conversion queue and the worker's outcomes, plus
+ * and refused by reason, bytes received, held syncs and how fast a change answers them, the
+ * conversion queue and the worker's outcomes, plus
  * the process defaults. Counted from Fastify hooks and the worker's events, so routes know
  * nothing of it. GET /metrics answers only when METRICS=on or from a METRICS_ALLOW address.
  */
@@ -8,6 +9,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { isNoteUpload } from '../http/note-upload-mark.js';
+import { secondsSinceWoken } from '../sync/woken-mark.js';
 import type { ConversionEvents } from '../worker/conversion.js';
 
 export interface MetricsOptions {
@@ -66,6 +68,12 @@ export function createMetrics(queueDepth: () => Promise<number>, heldSyncRequest
       this.set(await queueDepth());
     },
   });
+  const syncWake = new Histogram({
+    name: 'milenotes_sync_wake_seconds',
+    help: 'From a change waking a held sync request (a note converted, added or removed) to its answer sent: a phone waiting for a note learns of it this long after it is playable.',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
   const conversions = new Histogram({
     name: 'milenotes_conversion_duration_seconds',
     help: 'Time to convert one note to M4A and store it, in this process.',
@@ -83,14 +91,16 @@ export function createMetrics(queueDepth: () => Promise<number>, heldSyncRequest
     converted: (seconds) => conversions.observe(seconds),
     failed: (kind) => conversionFailures.inc({ kind }),
   };
-  return { registry, conversion, hooks: hooksFor({ latency, received, refused, bytes }) };
+  return { registry, conversion, hooks: hooksFor({ latency, received, refused, bytes, syncWake }) };
 }
 
-function hooksFor(m: { latency: Histogram; received: Counter; refused: Counter; bytes: Counter }) {
+function hooksFor(m: { latency: Histogram; received: Counter; refused: Counter; bytes: Counter; syncWake: Histogram }) {
   return {
     onResponse(req: FastifyRequest, reply: FastifyReply) {
       const route = req.routeOptions.url ?? 'unmatched';
       m.latency.observe({ method: req.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+      const woken = secondsSinceWoken(req);
+      if (woken !== undefined) m.syncWake.observe(woken);
     },
     /** The answer's body says what happened to a note: a receipt, or an error code. */
     onNoteAnswer(status: number, payload: unknown, startedAt: number) {

@@ -2,7 +2,8 @@
  * Owns background conversion: claims jobs from the repository (a short lease renewed by a
  * heartbeat while the job runs, ./lease.ts, so several servers never take the same one and a
  * crashed server's job is taken again soon after it stops beating), checks
- * the original's container and length, converts it with ffmpeg and stores the M4A beside it.
+ * the original's container, converts it with ffmpeg (server/audio/ffmpeg.ts, which also applies
+ * the length rule) and stores the M4A beside it.
  * Several jobs run side by side, each with hard time limits, and a job is tried at most
  * MAX_ATTEMPTS times, so one bad file never holds up the others for long or for ever.
  * Nudged after each new note; also polls.
@@ -13,8 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { convertToM4a, MediaToolError, probeDurationMs } from '../audio/ffmpeg.js';
-import { checkNoteLength, NoteTooLongError } from '../audio/length.js';
+import { convertToM4a, MediaToolError } from '../audio/ffmpeg.js';
+import { NoteTooLongError } from '../audio/length.js';
 import { SNIFF_BYTES, sniffAudio, type AudioContainer } from '../audio/sniff.js';
 import type { ClaimedJob, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
@@ -38,7 +39,7 @@ export interface ConversionWorkerOptions {
   repo: Repository;
   blobs: BlobStore;
   log: FastifyBaseLogger;
-  /** Each ffprobe and ffmpeg run is killed after this long; the attempt then counts as failed. */
+  /** Each ffmpeg run (two per note) is killed after this long; the attempt then counts as failed. */
   ffmpegTimeoutMs: number;
   /** Longer notes are failed with the reason, never converted (server/audio/length.ts). */
   maxNoteSeconds: number;
@@ -131,7 +132,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
     const { signal } = lease;
     const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-convert-'));
     try {
-      // One copy from the store (one S3 GET); ffmpeg and ffprobe read it through a pipe, never by name.
+      // One copy from the store (one S3 GET); ffmpeg reads it through a pipe, never by name.
       const input = path.join(dir, 'original');
       await pipeline(await blobs.get(note.originalKey), createWriteStream(input));
       const container = await containerOf(input);
@@ -139,10 +140,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       const output = path.join(dir, 'note.m4a');
       let durationMs: number;
       try {
-        await checkNoteLength(createReadStream(input), container, maxNoteSeconds, ffmpegTimeoutMs);
-        signal.throwIfAborted();
-        await convertToM4a(createReadStream(input), container, output, { timeoutMs: ffmpegTimeoutMs, maxSeconds: maxNoteSeconds, signal });
-        durationMs = await probeDurationMs(output, ffmpegTimeoutMs);
+        ({ durationMs } = await convertToM4a(createReadStream(input), container, output, { timeoutMs: ffmpegTimeoutMs, maxSeconds: maxNoteSeconds, signal }));
       } catch (err) {
         if (err instanceof NoteTooLongError) return await fail(note.id, `${err.message} It was not converted.`);
         if (!(err instanceof MediaToolError) || err.timedOut) throw err;

@@ -16,6 +16,7 @@ import { entryNotFound } from '../../http/problem.js';
 import { runnerRefusal } from '../../http/refusals.js';
 import { decodeCursor, encodeCursor } from '../../sync/cursor.js';
 import { TooManyHeld } from '../../sync/note-changes.js';
+import { markWoken } from '../../sync/woken-mark.js';
 import { notSignedIn, requireRunner, BEARER, type RunnerContext } from './context.js';
 
 /** A refused held request asks again after this long (perhaps reaching another server). */
@@ -84,6 +85,7 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
         if (!hold || changes.notes.length > 0 || changes.removed.length > 0) return changes;
         const end = await hold.ended;
         if (end !== 'changed') return end === 'gone' ? changes : repo.notes.changesSince(entry.runnerId, since);
+        markWoken(req);
         req.log.debug({ entryId: entry.id }, 'held sync request woken by a change');
       } finally {
         hold?.release();

@@ -100,6 +100,24 @@ describe.each(BACKENDS)('held sync requests on %s', (kind) => {
     }
   }, 60_000);
 
+  it('should time a held answer from the change that woke it (milenotes_sync_wake_seconds), not one that waited out its time', async () => {
+    const t = await startRunnerApp(kind, { CONVERT_WORKER: 'on', METRICS: 'on' });
+    try {
+      const session = await t.signIn();
+      const entry = await t.enter(session);
+      const { cursor } = (await list(t.app, session, entry.id)).json() as EntryNotes;
+      expect((await list(t.app, session, entry.id, { after: cursor, wait: 1 })).statusCode).toBe(200);
+      const lag = await heldUntilConverted(t, t.app);
+      const metrics = (await t.app.inject({ url: '/metrics' })).body;
+      const figure = (name: string) => Number(new RegExp(`^milenotes_sync_wake_seconds_${name} (\\S+)$`, 'm').exec(metrics)?.[1]);
+      expect(figure('count')).toBe(1);
+      expect(figure('sum')).toBeGreaterThan(0);
+      expect(figure('sum') * 1000).toBeLessThanOrEqual(lag);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+
   it('should end held requests at once, with what is there, when the server closes', async () => {
     const t = await startRunnerApp(kind);
     const session = await t.signIn();

@@ -1,0 +1,18 @@
+/**
+ * When a held sync request was woken by a change (a note converted, added or removed), kept on
+ * the request so the metrics can time the answer from that moment (milenotes_sync_wake_seconds):
+ * "how long after a note became playable did the phone waiting for it get the answer", the
+ * figure race morning under load is judged by. The route marks; the metrics read; neither knows the other.
+ */
+import type { FastifyRequest } from 'fastify';
+
+const wokenAt = new WeakMap<FastifyRequest, number>();
+
+/** The held request `req` was woken by a change now (the last wake counts, if it was held again). */
+export const markWoken = (req: FastifyRequest): void => void wokenAt.set(req, performance.now());
+
+/** Seconds from the wake to now, or undefined for a request no change woke. */
+export function secondsSinceWoken(req: FastifyRequest): number | undefined {
+  const at = wokenAt.get(req);
+  return at === undefined ? undefined : (performance.now() - at) / 1000;
+}
