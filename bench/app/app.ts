@@ -9,10 +9,12 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './api.js';
 import { MarkerFences, type FencedMarker, type Fix } from './fences.js';
+import { AudioDownloads, type LandedAudio } from './downloads.js';
+import { networkRetryWait } from './network.js';
 import { Player, type Play } from './player.js';
 
-/** Longest wait before trying again a request that got no answer at all. */
-const NETWORK_RETRY_MAX_MS = 2_000;
+/** Notes' audio taken at once (bench/app/downloads.ts says why two). */
+const DOWNLOADS_AT_ONCE = 2;
 
 export interface AppOptions {
   /** Where the phone reaches the API (a fault proxy in the bench). */
@@ -29,16 +31,19 @@ export interface AppOptions {
   pollEveryMs?: number;
   /** Report plays to the server (off for a baseline watching the same entry). */
   reportPlayed?: boolean;
+  /** Take each playable note's audio (off for the bench's observer, which only notes when a note is listed). */
+  downloadAudio?: boolean;
 }
 
-export interface NoteOnPhone {
-  id: string;
-  marker: string;
-  /** When a sync answer first listed the note playable (real epoch ms). */
-  listedAt: number;
-  /** When the app had the note's audio in hand (real epoch ms). */
-  onPhoneAt: number;
-  bytes: number;
+/** A note whose audio is on the phone, and when each step of getting it there happened. */
+export type NoteOnPhone = LandedAudio;
+
+/** One sync request as the app saw it (real epoch ms), for the bench's timeline. */
+export interface SyncTry {
+  openedAt: number;
+  endedAt: number;
+  /** An answer's status, or the network failure. */
+  outcome: string;
 }
 
 interface QueuedFix extends Fix {
@@ -55,6 +60,14 @@ export class ReferenceApp {
   private fences: MarkerFences | undefined;
   private player: Player | undefined;
   private readonly downloaded = new Map<string, NoteOnPhone>();
+  private readonly removed = new Set<string>();
+  /** Each marker's distance along the course: the download queue's order. */
+  private readonly markerMeters = new Map<string, number>();
+  private readonly downloads: AudioDownloads;
+  private readonly arrivals = new Set<() => void>();
+  /** When a sync answer first listed each note playable (real epoch ms). */
+  readonly listed = new Map<string, number>();
+  readonly syncTries: SyncTry[] = [];
   private readonly queue: QueuedFix[] = [];
   private stopped = false;
   /** Ends held requests at stop(), as the app does when the race is over. */
@@ -72,8 +85,25 @@ export class ReferenceApp {
   readonly errors: string[] = [];
 
   constructor(options: AppOptions) {
-    this.opts = { requestTimeoutMs: 35_000, waitSeconds: 25, now: Date.now, reportPlayed: true, ...options };
+    this.opts = { requestTimeoutMs: 35_000, waitSeconds: 25, now: Date.now, reportPlayed: true, downloadAudio: true, ...options };
     this.client = createClient<paths>({ baseUrl: this.opts.baseUrl, fetch: (req) => this.fetch(req) });
+    this.downloads = new AudioDownloads({
+      baseUrl: this.opts.baseUrl,
+      concurrency: DOWNLOADS_AT_ONCE,
+      rank: (marker) => this.markerMeters.get(marker) ?? Number.POSITIVE_INFINITY,
+      signal: () => this.requestSignal(),
+      stopped: () => this.stopped,
+      counted: (bytes) => {
+        this.bytesDown += bytes;
+        this.audioBytes += bytes;
+      },
+      landed: (note) => this.landed(note),
+      failed: (id, err) => void this.errors.push(`note ${id}: ${String(err)}`),
+    });
+  }
+
+  private requestSignal(): AbortSignal {
+    return AbortSignal.any([AbortSignal.timeout(this.opts.requestTimeoutMs), this.ending.signal]);
   }
 
   get notes(): ReadonlyMap<string, NoteOnPhone> {
@@ -84,8 +114,7 @@ export class ReferenceApp {
   private async fetch(req: Request): Promise<Response> {
     const headers = new Headers(req.headers);
     if (this.accessToken && !headers.has('authorization')) headers.set('authorization', `Bearer ${this.accessToken}`);
-    const signal = AbortSignal.any([AbortSignal.timeout(this.opts.requestTimeoutMs), this.ending.signal]);
-    const res = await fetch(new Request(req, { headers, signal }));
+    const res = await fetch(new Request(req, { headers, signal: this.requestSignal() }));
     const body = await res.arrayBuffer();
     this.bytesDown += body.byteLength;
     if (new URL(req.url).pathname.endsWith('/notes')) this.listBytes += body.byteLength;
@@ -94,18 +123,18 @@ export class ReferenceApp {
 
   /**
    * Tries a call until it gets an answer that is not a network failure or a 5xx/429, honouring
-   * Retry-After. A request that got no answer is tried again within 2 s: a cell link comes back
-   * without notice (the venue's lesson, issue 21), and a connection that never reached the server
-   * costs it nothing. The server's own "not now" (5xx, 429) backs off to 8 s, or as it says.
+   * Retry-After. A request that got no answer is tried again within a second (./network.ts: a cell
+   * link comes back without notice, the venue's lesson, issue 21). The server's own "not now"
+   * (5xx, 429) backs off to 8 s, or as it says.
    */
   private async retry<T>(what: string, call: () => Promise<{ data?: T; error?: unknown; response: Response }>, deadline = Date.now() + 120_000): Promise<T> {
     let serverWait = 500;
-    let networkWait = 500;
+    let networkFailures = 0;
     for (;;) {
       let wait: number;
       try {
         const { data, error, response } = await call();
-        networkWait = 500;
+        networkFailures = 0;
         if (response.status === 401 && this.refreshToken) {
           await this.refresh();
           continue;
@@ -116,8 +145,7 @@ export class ReferenceApp {
         serverWait = Math.min(serverWait * 2, 8_000);
       } catch (err) {
         if (err instanceof Error && err.message.startsWith(`${what}:`)) throw err;
-        wait = networkWait;
-        networkWait = Math.min(networkWait * 2, NETWORK_RETRY_MAX_MS);
+        wait = networkRetryWait(++networkFailures);
       }
       if (this.stopped || Date.now() > deadline) throw new Error(`${what}: gave up`);
       await new Promise((r) => setTimeout(r, wait));
@@ -155,8 +183,10 @@ export class ReferenceApp {
     const markers = race.markers.filter((m) => m.lat !== undefined && m.lon !== undefined) as FencedMarker[];
     const course = await this.retry('course', () => this.client.GET('/api/races/{id}/course', { params: { path: { id: raceId } } }));
     this.fences = new MarkerFences(markers);
+    for (const m of race.markers) this.markerMeters.set(m.id, m.distanceMeters);
     this.player = new Player((marker) => this.fences!.hasPassed(marker));
     await this.syncOnce(0);
+    await this.downloads.drained();
     return { markers, course: course.coordinates as Array<[number, number]> };
   }
 
@@ -169,55 +199,50 @@ export class ReferenceApp {
   /** One sync request: the whole list the first time, then what changed since the cursor, held up to `wait` s. */
   private async syncOnce(waitSeconds: number): Promise<void> {
     const query = this.cursor === undefined || this.opts.pollEveryMs ? {} : { after: this.cursor, wait: waitSeconds };
-    const list = await this.retry('sync', () =>
-      this.client.GET('/api/entries/{id}/notes', { params: { path: { id: this.entryId }, query } }), Number.POSITIVE_INFINITY);
+    const list = await this.retry('sync', () => {
+      const openedAt = Date.now();
+      return this.client.GET('/api/entries/{id}/notes', { params: { path: { id: this.entryId }, query } }).then((r) => {
+        this.syncTries.push({ openedAt, endedAt: Date.now(), outcome: String(r.response.status) });
+        return r;
+      }, (err: unknown) => {
+        this.syncTries.push({ openedAt, endedAt: Date.now(), outcome: err instanceof Error ? err.name : 'failed' });
+        throw err;
+      });
+    }, Number.POSITIVE_INFINITY);
     for (const id of list.removed ?? []) {
+      this.removed.add(id);
+      this.downloads.drop(id);
       this.player!.remove(id);
       this.downloaded.delete(id);
     }
     const playable = list.markers.flatMap((m) => (m.notes ?? []).filter((n) => n.status === 'converted' && n.audioUrl).map((n) => ({ ...n, marker: m.marker })));
     const listedAt = Date.now();
-    await Promise.all(playable.filter((n) => !this.downloaded.has(n.id)).map((n) => this.download(n.id, n.marker, n.audioUrl!, listedAt)));
+    for (const n of playable) {
+      if (!this.listed.has(n.id)) this.listed.set(n.id, listedAt);
+      if (this.opts.downloadAudio && !this.downloaded.has(n.id)) this.downloads.want({ id: n.id, marker: n.marker, audioUrl: n.audioUrl!, listedAt });
+    }
+    // Asked again at once: the downloads go on beside the next held request, never in front of it.
     this.cursor = list.cursor;
   }
 
-  /** The note's audio, resumed with Range from where a cut left it; then it may play. */
-  private async download(id: string, marker: string, audioUrl: string, listedAt: number): Promise<void> {
-    const url = new URL(audioUrl, this.opts.baseUrl);
-    // The signed URL names the server's public address; the phone reaches it through baseUrl.
-    const target = new URL(url.pathname + url.search, this.opts.baseUrl);
-    const parts: Uint8Array[] = [];
-    let have = 0;
-    let etag: string | undefined;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const headers: Record<string, string> = have > 0 && etag ? { range: `bytes=${have}-`, 'if-range': etag } : {};
-        const res = await fetch(target, { headers, signal: AbortSignal.any([AbortSignal.timeout(this.opts.requestTimeoutMs), this.ending.signal]) });
-        if (res.status === 200) {
-          parts.length = 0;
-          have = 0;
-        } else if (res.status !== 206) throw new Error(`audio ${res.status}`);
-        etag = res.headers.get('etag') ?? undefined;
-        const reader = res.body!.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          parts.push(value);
-          have += value.byteLength;
-          this.bytesDown += value.byteLength;
-          this.audioBytes += value.byteLength;
-        }
-        break;
-      } catch (err) {
-        if (this.stopped || attempt > 50) {
-          this.errors.push(`note ${id}: ${String(err)}`);
-          return;
-        }
-        await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** attempt, NETWORK_RETRY_MAX_MS)));
-      }
+  /** A note's audio is on the phone: it may play. */
+  private landed(note: LandedAudio): void {
+    if (this.removed.has(note.id)) return;
+    this.downloaded.set(note.id, note);
+    this.played(this.player!.ready({ id: note.id, marker: note.marker }, this.opts.now()));
+    for (const arrived of this.arrivals) arrived();
+    this.arrivals.clear();
+  }
+
+  /** Resolves when every one of these notes is on the phone, or after `ms`: the race is over, the notes still on their way are let go. */
+  async awaitNotes(ids: readonly string[], ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!ids.every((id) => this.downloaded.has(id)) && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        this.arrivals.add(resolve);
+        setTimeout(resolve, deadline - Date.now()).unref();
+      });
     }
-    this.downloaded.set(id, { id, marker, listedAt, onPhoneAt: Date.now(), bytes: have });
-    this.played(this.player!.ready({ id, marker }, this.opts.now()));
   }
 
   /** Keeps one sync request open until stop(). */

@@ -14,7 +14,7 @@ import { writeFile, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { localSchedule } from '../../src/shared/raceClock.js';
-import { ReferenceApp } from './app.js';
+import { ReferenceApp, type SyncTry } from './app.js';
 import { friendNote, sendNote } from './friend.js';
 import { seededRandom } from '../chaosProxy.js';
 import { runnerOnCourse } from './runner.js';
@@ -60,9 +60,14 @@ export interface NoteFate {
   leadMinutes: number;
   sentAt: number;
   storedAt?: number;
-  /** When the app's sync first listed it playable, and when its audio was on the phone. */
+  /** When a sync held straight on the server (no link between) first listed it playable: conversion and the wake, without the phone's link. */
+  announcedAt?: number;
+  /** When the app's sync first listed it playable, when the app began to take its audio, and when the audio was on the phone. */
   listedAt?: number;
+  downloadStartedAt?: number;
   onPhoneAt?: number;
+  /** Audio requests the download took. */
+  tries?: number;
   play?: Play;
   /** The marker the server says the note was heard at, as the friend's recorder reads it. */
   heardAtMarker?: string | null;
@@ -77,6 +82,8 @@ export interface RaceDayResult {
   baselineAudioBytes?: number;
   appListBytes: number;
   baselineListBytes?: number;
+  /** The app's sync requests, for the timeline: how many failed, how long each was held. */
+  syncTries: SyncTry[];
   errors: string[];
 }
 
@@ -132,6 +139,11 @@ export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
     await baseline.signIn();
     await baseline.follow(entryId, raceId);
   }
+  // The observer: the same sync held straight on the server, so a note's wait splits into the server's part and the link's.
+  const observer = new ReferenceApp({ baseUrl: opts.server.url, identityToken: await opts.apple.token({ sub: `runner-${raceId}` }), nonce: FAKE_APPLE_NONCE,
+    reportPlayed: false, downloadAudio: false, now: simNow });
+  await observer.signIn();
+  await observer.follow(entryId, raceId);
 
   // Friends: each sends when the runner reaches a point of the stretch, for a marker some minutes ahead.
   const [leadMin, leadMax] = opts.leadMinutes ?? [3, 15];
@@ -149,6 +161,7 @@ export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
   realZero = Date.now();
   app.startSync();
   baseline?.startSync();
+  observer.startSync();
   const fixEveryMs = realMs(5_000);
   const postEveryMs = realMs(30_000);
   let lastPost = Date.now();
@@ -173,16 +186,24 @@ export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
     await new Promise((r) => setTimeout(r, fixEveryMs));
   }
   await Promise.all(sends);
+  // The stretch is over, not the notes on their way: each stored note gets a minute more to reach the phone, so a slow one is measured, not left out.
+  await app.awaitNotes(fates.filter((f) => f.storedAt !== undefined).map((f) => f.id), 60_000);
   await app.stop();
   await baseline?.stop();
+  await observer.stop();
   for (const fate of fates) {
-    fate.onPhoneAt = app.notes.get(fate.id)?.onPhoneAt;
-    fate.listedAt = app.notes.get(fate.id)?.listedAt;
+    const onPhone = app.notes.get(fate.id);
+    fate.announcedAt = observer.listed.get(fate.id);
+    fate.onPhoneAt = onPhone?.onPhoneAt;
+    fate.listedAt = onPhone?.listedAt;
+    fate.downloadStartedAt = onPhone?.downloadStartedAt;
+    fate.tries = onPhone?.tries;
     fate.play = app.plays.find((p) => p.noteId === fate.id);
     const status = await fetch(`${opts.friendsUrl}/api/r/${token}/notes/${fate.id}/status`);
     if (status.ok) fate.heardAtMarker = ((await status.json()) as { heardAtMarker?: string | null }).heardAtMarker ?? null;
   }
   return {
     notes: fates, appBytes: app.bytesDown, baselineBytes: baseline?.bytesDown, appAudioBytes: app.audioBytes, baselineAudioBytes: baseline?.audioBytes,
-    appListBytes: app.listBytes, baselineListBytes: baseline?.listBytes, errors: [...app.errors, ...(baseline?.errors ?? [])] };
+    appListBytes: app.listBytes, baselineListBytes: baseline?.listBytes, syncTries: app.syncTries,
+    errors: [...app.errors, ...(baseline?.errors ?? []), ...observer.errors] };
 }

@@ -4,36 +4,22 @@
  * few race minutes ahead reaches the phone and plays at its marker, once, and is reported played.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChaosProxy, type ChaosProxy } from '../../../bench/chaosProxy.js';
 import { runRaceDay } from '../../../bench/app/race.js';
-import { startFakeApple, type FakeApple } from '../../server/auth/fakeApple.js';
-import { startServer, type RunningServer } from '../../e2e/support/server.js';
+import { startRaceDayWorld, type RaceDayWorld } from './world.js';
 
 describe('the reference app on race day', () => {
-  let apple: FakeApple;
-  let server: RunningServer;
-  let proxy: ChaosProxy;
+  let world: RaceDayWorld;
 
   beforeAll(async () => {
-    apple = await startFakeApple();
-    server = await startServer({
-      APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'raceday-test-secret-that-is-long-enough-0123',
-      CONVERT_WORKER: 'on', LOG_LEVEL: 'warn',
-    });
     // A cell that drops a request in ten and adds 300 ms: the app must get through it on its own.
-    proxy = await startChaosProxy(server.port, { durationMs: 10 * 60_000, offline: [], failureShare: 0.1, bitsPerSecond: 2_000_000, latencyMs: 300, seed: 19 });
-    proxy.start();
+    world = await startRaceDayWorld({ durationMs: 10 * 60_000, offline: [], failureShare: 0.1, bitsPerSecond: 2_000_000, latencyMs: 300, seed: 19 });
   }, 120_000);
 
-  afterAll(async () => {
-    await proxy?.close();
-    await server?.stop();
-    await apple?.close();
-  });
+  afterAll(async () => world?.close());
 
   it('should play every note sent 8-15 race minutes ahead at its marker, once, and report it played', async () => {
     const result = await runRaceDay({
-      server, apple, phoneUrl: proxy.url, friendsUrl: server.url,
+      server: world.server, apple: world.apple, phoneUrl: world.proxy.url, friendsUrl: world.server.url,
       compression: 30, fromMeters: 16_000, toMeters: 22_500, friends: 4, leadMinutes: [8, 15], noteSeconds: [10, 20], seed: 3,
     });
     expect(result.errors).toEqual([]);
