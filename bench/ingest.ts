@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { contentDigestHeader } from '../src/shared/contentDigest.js';
 import { openRepository } from '../server/db/index.js';
 import { linkIdOf, newToken } from '../server/links.js';
+import { median } from './sections/context.js';
 
 const NOTE_BYTES = 240 * 1024;
 const CONCURRENCY = 50;
@@ -205,7 +206,6 @@ async function main(): Promise<void> {
   if (process.argv[2] === '--bare-server') return runBareServer(process.argv[3]!, Number(process.argv[4]));
   const { ours, baseline, perRound } = await runIngest();
   {
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
     console.log('\nevery round (ours / bare):');
     console.table(perRound.map(([o, b], i) => ({
       round: i + 1,
