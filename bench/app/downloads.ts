@@ -93,7 +93,6 @@ export class AudioDownloads {
   private async take(note: WantedAudio): Promise<void> {
     const url = new URL(note.audioUrl, this.opts.baseUrl);
     const target = new URL(url.pathname + url.search, this.opts.baseUrl);
-    const parts: Uint8Array[] = [];
     let have = 0;
     let etag: string | undefined;
     const downloadStartedAt = Date.now();
@@ -107,7 +106,7 @@ export class AudioDownloads {
         const headers: Record<string, string> = have > 0 && etag ? { range: `bytes=${have}-`, 'if-range': etag } : {};
         const res = await fetch(target, { headers, signal: this.opts.signal() });
         if (res.status === 200) {
-          parts.length = 0;
+          // The whole file again (it changed, or the range was ignored): counted from its start.
           have = 0;
         } else if (res.status !== 206) {
           await res.body?.cancel();
@@ -118,7 +117,6 @@ export class AudioDownloads {
         for (;;) {
           const { done, value } = await reader.read();
           if (done) break;
-          parts.push(value);
           have += value.byteLength;
           this.opts.counted(value.byteLength);
         }

@@ -53,9 +53,10 @@ export async function racedaySection(ctx: BenchContext): Promise<Section> {
     const proxyOffset = Date.now() - proxy.now();
     const offlineMs = (from: number, to: number) => proxy.schedule.offline.reduce((sum, w) =>
       sum + Math.max(0, Math.min(to - proxyOffset, w.toMs) - Math.max(from - proxyOffset, w.fromMs)), 0);
-    const storedToPhoneLinked = arrived.map((n) => (n.onPhoneAt! - n.storedAt! - offlineMs(n.storedAt!, n.onPhoneAt!)) / 1000);
-    // Where each note's wait goes, each part with the offline windows inside it taken out (the aim's reading).
+    // A wait in seconds with the offline windows inside it taken out (the aim's reading).
     const linked = (from: number, to: number) => (to - from - offlineMs(from, to)) / 1000;
+    const storedToPhoneLinked = arrived.map((n) => linked(n.storedAt!, n.onPhoneAt!));
+    // Where each note's wait goes, each part linked.
     const timed = arrived.filter((n) => n.announcedAt && n.downloadStartedAt);
     const splits = {
       announced: timed.map((n) => (n.announcedAt! - n.storedAt!) / 1000),
