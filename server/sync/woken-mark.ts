@@ -1,8 +1,8 @@
 /**
- * When a held sync request was woken by a change (a note converted, added or removed), kept on
+ * When a held sync request was woken by a change (a note stored, converted or removed), kept on
  * the request so the metrics can time the answer from that moment (milenotes_sync_wake_seconds):
- * "how long after a note became playable did the phone waiting for it get the answer", the
- * figure race morning under load is judged by. The route marks; the metrics read; neither knows the other.
+ * how long after a note was stored, or became playable, the phone waiting for it got the answer,
+ * the figure race morning under load is judged by. The route marks; the metrics read; neither knows the other.
  */
 import type { FastifyRequest } from 'fastify';
 
