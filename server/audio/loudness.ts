@@ -14,7 +14,7 @@ export const TARGET_LUFS = -16;
 export const MAX_GAIN_DB = 30;
 
 /**
- * The limiter's ceiling, -3 dBFS as a linear sample value: AAC at 32 kbit/s overshoots peaky
+ * The limiter's ceiling, -3 dBFS as a linear sample value: AAC at 24-32 kbit/s overshoots peaky
  * speech by up to ~2.5 dB (measured here: -1.5 dBFS in came out at +0.8 dBFS, -3 at -0.5).
  */
 export const LIMIT_LINEAR = 0.71;

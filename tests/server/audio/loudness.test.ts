@@ -79,15 +79,16 @@ describe('a converted note', () => {
     expect(await integratedLufs(out)).toBeGreaterThan(-25);
   });
 
-  it('should be mono AAC at 24 kHz, its duration counted in decoded samples', async () => {
+  it('should be mono AAC at 16 kHz, its duration counted in decoded samples', async () => {
     const input = await speechAt(0, 'plain');
     const { out, durationMs } = await convert(input);
     const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=sample_rate', '-of', 'csv=p=0', out]);
     expect(await probeStream(out)).toMatchObject({ codec: 'aac', channels: 1 });
-    expect(Number(stdout)).toBe(24_000);
-    // What the runner's phone downloads: ffmpeg's encoder spends more than the 32 kbit/s asked on
-    // peaky speech (and a 5 s file carries its index), but far below the 64 kbit/s notes were.
-    expect(((await stat(out)).size * 8) / durationMs).toBeLessThan(50);
+    expect(Number(stdout)).toBe(16_000);
+    // What the runner's phone downloads: ffmpeg's encoder spends more than the 24 kbit/s asked on
+    // this short, dense sentence (about 37 kbit/s; 25 over a minute of speech), and the 32 kbit/s
+    // setting before it about 45 here: the bound tells the two apart.
+    expect(((await stat(out)).size * 8) / durationMs).toBeLessThan(40);
     expect(Math.abs(durationMs / 1000 - (await decodedSeconds(input)))).toBeLessThan(0.05);
   });
 
