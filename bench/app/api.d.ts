@@ -97,7 +97,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Notes grouped by marker (?summary=1: counts only); after=<cursor> for what changed since, wait=<s> to hold until it does */
+        /** Notes grouped by marker (?summary=1: counts only); after=<cursor> for what changed since, wait=<s> to hold until it does (until=playable: until a note is playable or removed) */
         get: operations["listEntryNotes"];
         put?: never;
         post?: never;
@@ -1107,6 +1107,7 @@ export interface operations {
             query?: {
                 after?: string;
                 summary?: "1" | "0";
+                until?: "playable";
                 wait?: number;
             };
             header?: never;

@@ -196,9 +196,9 @@ export class ReferenceApp {
     await this.takeRacePack(raceId);
   }
 
-  /** One sync request: the whole list the first time, then what changed since the cursor, held up to `wait` s. */
+  /** One sync request: the whole list the first time, then what changed since the cursor, held up to `wait` s until a note is playable or removed. */
   private async syncOnce(waitSeconds: number): Promise<void> {
-    const query = this.cursor === undefined || this.opts.pollEveryMs ? {} : { after: this.cursor, wait: waitSeconds };
+    const query = this.cursor === undefined || this.opts.pollEveryMs ? {} : { after: this.cursor, wait: waitSeconds, until: 'playable' as const };
     const list = await this.retry('sync', () => {
       const openedAt = Date.now();
       return this.client.GET('/api/entries/{id}/notes', { params: { path: { id: this.entryId }, query } }).then((r) => {

@@ -130,6 +130,12 @@ export const NotesQuerySchema = Type.Object({
   after: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   /** With `after`: hold the answer up to this many seconds until something changes. */
   wait: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SYNC_WAIT_SECONDS })),
+  /**
+   * With `wait`: `playable` holds on through a note that is only received (not yet converted),
+   * so the hold ends for a note the app can download, or one removed: one answer per note on a
+   * lossy link, not two. The answer still carries every change since the cursor.
+   */
+  until: Type.Optional(Type.Literal('playable')),
 });
 
 export const AudioQuerySchema = Type.Object({

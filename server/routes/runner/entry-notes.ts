@@ -65,8 +65,11 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
       .filter((m) => m.count > 0);
   };
 
-  /** Everything since `since`, held up to `holdMs` while there is nothing; on a stop or a timeout, what is there. */
-  async function changesAfter(req: FastifyRequest, reply: FastifyReply, entry: Entry, accountId: string, since: number, holdMs: number) {
+  /**
+   * Everything since `since`, held up to `holdMs` while there is nothing (or, `untilPlayable`,
+   * nothing playable or removed); on a stop or a timeout, what is there.
+   */
+  async function changesAfter(req: FastifyRequest, reply: FastifyReply, entry: Entry, accountId: string, since: number, holdMs: number, untilPlayable: boolean) {
     const until = Date.now() + holdMs;
     for (;;) {
       let hold;
@@ -82,7 +85,8 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
       try {
         const changes = await repo.notes.changesSince(entry.runnerId, since);
         if (changes.seq < since) throw runnerRefusal.invalid_cursor();
-        if (!hold || changes.notes.length > 0 || changes.removed.length > 0) return changes;
+        const told = untilPlayable ? changes.notes.some((n) => n.status === 'converted') : changes.notes.length > 0;
+        if (!hold || told || changes.removed.length > 0) return changes;
         const end = await hold.ended;
         if (end !== 'changed') return end === 'gone' ? changes : repo.notes.changesSince(entry.runnerId, since);
         markWoken(req);
@@ -100,7 +104,7 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
     config: { rateLimit: false },
     schema: {
       operationId: 'listEntryNotes',
-      summary: 'Notes grouped by marker (?summary=1: counts only); after=<cursor> for what changed since, wait=<s> to hold until it does',
+      summary: 'Notes grouped by marker (?summary=1: counts only); after=<cursor> for what changed since, wait=<s> to hold until it does (until=playable: until a note is playable or removed)',
       security: BEARER, params: IdParamsSchema, querystring: NotesQuerySchema,
       response: {
         200: withHeaders(EntryNotesSchema, LIST_HEADERS), 304: emptyAnswer('Not modified: If-None-Match names this very list.', LIST_HEADERS),
@@ -111,7 +115,7 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
     const account = await requireRunner(ctx, req);
     const entry = await repo.entries.get(account.id, req.params.id);
     if (!entry) throw entryNotFound();
-    const { after, wait } = req.query;
+    const { after, wait, until } = req.query;
     const summary = req.query.summary === '1';
     let body: EntryNotes;
     if (after === undefined) {
@@ -123,7 +127,7 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
       const since = decodeCursor(entry.id, after);
       if (since === undefined) throw runnerRefusal.invalid_cursor();
       const holdMs = Math.min((wait ?? 0) * 1000, sync.maxHoldMs);
-      const changes = await changesAfter(req, reply, entry, account.id, since, holdMs);
+      const changes = await changesAfter(req, reply, entry, account.id, since, holdMs, until === 'playable');
       body = { entryId: entry.id, markers: byMarker(changes.notes, summary), removed: changes.removed, cursor: encodeCursor(entry.id, changes.seq) };
     }
     const etag = etagOf(body);

@@ -145,6 +145,30 @@ describe.each(BACKENDS)('notes sync for the runner’s app on %s', (kind) => {
     expect(t.app.noteChanges.held()).toBe(0);
   });
 
+  it('should hold until=playable through a note only received, and answer when it is converted', async () => {
+    const session = await t.signIn();
+    const entry = await t.enter(session);
+    const { cursor } = (await list(session, entry.id)).json() as EntryNotes;
+    const plain = list(session, entry.id, { after: cursor, wait: 30 });
+    let answered = false;
+    const playable = list(session, entry.id, { after: cursor, wait: 30, until: 'playable' }).then((res) => {
+      answered = true;
+      return res;
+    });
+    await expect.poll(() => t.app.noteChanges.held(), { timeout: 10_000, interval: 10 }).toBe(2);
+    const noteId = await t.sendNote(entry.token, { convert: false });
+    // The same change woke both: the plain one answers with the note received, the other holds again.
+    expect(idsOf((await plain).json() as EntryNotes)).toEqual([noteId]);
+    await expect.poll(() => t.app.noteChanges.held(), { timeout: 10_000, interval: 10 }).toBe(1);
+    expect(answered).toBe(false);
+    await convert(noteId);
+    const convertedAt = Date.now();
+    const body = (await playable).json() as EntryNotes;
+    expect(Date.now() - convertedAt).toBeLessThan(2_000);
+    expect(body.markers.flatMap((m) => m.notes ?? [])).toMatchObject([{ id: noteId, status: 'converted' }]);
+    expect(t.app.noteChanges.held()).toBe(0);
+  });
+
   it('should end a held request with what is there when its wait runs out', async () => {
     const session = await t.signIn();
     const entry = await t.enter(session);
