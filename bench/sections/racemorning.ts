@@ -8,10 +8,12 @@
  * 50 apps in the smoke run), the rates are not.
  */
 import { readFile } from 'node:fs/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { addLiveRace, courseFile } from '../app/race.js';
 import { again, CrowdApp, Deliveries, enter, heldInFlight, signIn, Tally, uploadNote } from '../app/crowd.js';
 import { friendNote, type FriendNote } from '../app/friend.js';
-import { quantileBetween, readHistogram } from '../app/histogram.js';
+import { quantileBetween } from '../app/histogram.js';
+import { bucketsIn, readMetrics, serverLoopLag } from '../app/serverMetrics.js';
 import { runnerOnCourse } from '../app/runner.js';
 import type { Section } from '../report.js';
 import { startFakeApple } from '../../tests/server/auth/fakeApple.js';
@@ -34,6 +36,21 @@ async function rssMB(pid: number | undefined): Promise<number> {
   const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]);
   return kb / 1024;
 }
+
+/** This thread's event-loop delay from now to stop(), in ms: how late its timers and answers run behind its own work. */
+function watchLoop(): { stop(): { p50: number; p99: number; max: number } } {
+  const h = monitorEventLoopDelay({ resolution: 5 });
+  h.enable();
+  return {
+    stop() {
+      h.disable();
+      return { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 };
+    },
+  };
+}
+
+const ms0 = (n: number) => n.toFixed(0);
+const loopText = (l: { p50: number; p99: number; max: number }) => `${ms0(l.p50)}/${ms0(l.p99)}/${ms0(l.max)} ms`;
 
 /** Runs `task` at most `limit` at a time over `items`. */
 async function inBatches<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
@@ -80,8 +97,14 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'bench-racemorning-secret-that-is-long-enough-01',
     CONVERT_WORKER: 'on', METRICS: 'on', ...raised,
   });
-  // The server's own timing of a held answer from the conversion that woke it (server/sync/woken-mark.ts).
-  const wakes = () => readHistogram(server.url, 'milenotes_sync_wake_seconds');
+  // The server's own figures, read at each phase's edges: its timing of a held answer from the
+  // change that woke it (server/sync/woken-mark.ts), of each route, and its event-loop lag.
+  const reading = () => readMetrics(server.url);
+  const wakesIn = (text: string) => bucketsIn(text, 'milenotes_sync_wake_seconds');
+  const routeIn = (text: string, method: string, route: string, status: string) => bucketsIn(text, 'milenotes_http_request_duration_seconds',
+    (l) => l.method === method && l.route === route && l.status_code === status);
+  const uploadsIn = (text: string) => routeIn(text, 'PUT', '/api/r/:token/notes/:noteId', '201');
+  const signInsIn = (text: string) => routeIn(text, 'POST', '/api/auth/apple', '200');
   const errors = new Tally();
   const deliveries = new Deliveries();
   const apps: CrowdApp[] = [];
@@ -130,9 +153,11 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     errors.phase = 'unloaded';
     for (let i = 0; i < 2; i++) await probe(i, undefined);
     rss.idle = await rssMB(server.pid());
-    const wakesBeforeProbes = await wakes();
+    const beforeProbes = await reading();
+    const probesLoop = watchLoop();
     for (let i = 0; i < PROBES; i++) await probe(i, 'unloaded');
-    const wakesAfterProbes = await wakes();
+    const benchLoop = { unloaded: probesLoop.stop(), loaded: { p50: NaN, p99: NaN, max: NaN } };
+    const afterProbes = await reading();
 
     // The crowd signs in and enters before the window (a thousand accounts take a while), then holds.
     phase = 'setup';
@@ -153,7 +178,8 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     errors.phase = 'loaded';
     let heldPeak = 0;
     const heldSampler = setInterval(() => (heldPeak = Math.max(heldPeak, heldInFlight())), 100);
-    const wakesAtWindow = await wakes();
+    const atWindow = await reading();
+    const windowLoop = watchLoop();
     const windowStarted = Date.now();
     // Positions: every app every 30 s, the apps spread evenly over the 30 s.
     const positionTimers: Array<{ stop(): Promise<void> }> = [];
@@ -181,6 +207,8 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     const probes: Promise<void>[] = [];
     const probeTimers = Array.from({ length: PROBES }, (_, i) => setTimeout(() => probes.push(probe(i, 'loaded')), ((i + 0.5) * WINDOW_MS) / PROBES));
     await new Promise((r) => setTimeout(r, WINDOW_MS));
+    benchLoop.loaded = windowLoop.stop();
+    const windowEnd = await reading();
     for (const t of [...firstPosts, ...positionStarters, ...probeTimers]) clearTimeout(t);
     await Promise.all([entering.stop(), friends.stop(), ...positionTimers.map((t) => t.stop())]);
     const windowSeconds = (Date.now() - windowStarted) / 1000;
@@ -192,7 +220,7 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     const drainSeconds = (Date.now() - windowStarted) / 1000 - windowSeconds;
     const undelivered = { unloaded: deliveries.missing('unloaded'), loaded: deliveries.missing('loaded') };
     const drainedAt = Date.now();
-    const wakesAtEnd = await wakes();
+    const atEnd = await reading();
     const convertedPerSecond = deliveries.delivered('loaded') / ((drainedAt - windowStarted) / 1000);
     phase = 'done';
     await Promise.all([probeApp.stop(), ...apps.map((a) => a.stop())]);
@@ -200,7 +228,14 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     // Rows: under load against no load, in this run.
     const p95 = (values: number[]) => percentile(values, 95);
     const held = { unloaded: deliveries.samples('unloaded', drainedAt), loaded: deliveries.samples('loaded', drainedAt) };
-    const wake = { unloaded: quantileBetween(wakesBeforeProbes, wakesAfterProbes, 0.95), loaded: quantileBetween(wakesAtWindow, wakesAtEnd, 0.95) };
+    const between = (from: string, to: string, of: (text: string) => ReturnType<typeof wakesIn>) => quantileBetween(of(from), of(to), 0.95);
+    const wake = { unloaded: between(beforeProbes, afterProbes, wakesIn), loaded: between(atWindow, atEnd, wakesIn) };
+    // The server's own p95 (from its buckets): what the bench's figures are beside what it spent in the bench's process.
+    const serverTimed = {
+      upload: { unloaded: between(beforeProbes, afterProbes, uploadsIn), loaded: between(atWindow, atEnd, uploadsIn) },
+      signIn: { unloaded: between(beforeProbes, afterProbes, signInsIn), loaded: between(atWindow, atEnd, signInsIn) },
+    };
+    const serverLoop = { unloaded: serverLoopLag(afterProbes), loaded: serverLoopLag(windowEnd) };
     const figures = [
       { metric: 'note upload (PUT → 201), p95', ours: p95(samples.loaded.upload), baseline: p95(samples.unloaded.upload) },
       { metric: 'held answer after a change (a note stored or converted) woke it, p95', ours: wake.loaded.value * 1000, baseline: wake.unloaded.value * 1000 },
@@ -249,6 +284,10 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
         `Memory: VmRSS of the server process (not its ffmpeg children), sampled every 250 ms: ${rss.idle!.toFixed(0)} MB idle after the warm-up, peak ${rss.unloaded!.toFixed(0)} MB with the probes alone, ${rss.loaded!.toFixed(0)} MB from the crowd's sign-in to the end of the window.`,
         `Limits raised for the bench (${Object.entries(raised).map(([k, v]) => `${k}=${v}`).join(', ')}): all the load comes from 127.0.0.1 here, in the field from thousands of addresses. Left as shipped: SYNC_MAX_HELD (5,000 a process), 4 held per account, each link's quota, RATE_LIMIT_PER_MINUTE (per address and link).`,
         `The load generator runs in the bench process on the same 2 cores as the server and its ffmpeg conversions.`,
+        `Event loops, delay p50/p99/max: the bench process's (monitorEventLoopDelay) ${loopText(benchLoop.unloaded)} during the probes with no load, ${loopText(benchLoop.loaded)} in the window; ` +
+          `the server's (prom-client's nodejs_eventloop_lag_*) ${loopText(serverLoop.unloaded)} and ${loopText(serverLoop.loaded)}. ` +
+          `The server's own timing, p95 from its buckets (milenotes_http_request_duration_seconds, request to answer sent): note upload ${ms0(serverTimed.upload.unloaded.value * 1000)} ms with no load (${serverTimed.upload.unloaded.count}), ` +
+          `${ms0(serverTimed.upload.loaded.value * 1000)} ms under load (${serverTimed.upload.loaded.count}); sign-in ${ms0(serverTimed.signIn.unloaded.value * 1000)} ms (${serverTimed.signIn.unloaded.count}) and ${ms0(serverTimed.signIn.loaded.value * 1000)} ms (${serverTimed.signIn.loaded.count}).`,
         `Errors: ${errors.total() === 0 ? 'none' : [...errors.counts].map(([k, v]) => `${k} ×${v}`).join(', ')}${errors.samples.length ? `; first: ${errors.samples.slice(0, 4).join(' | ')}` : ''}.`,
       ],
     };
