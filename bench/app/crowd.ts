@@ -34,6 +34,9 @@ export class Tally {
   }
 }
 
+/** Where a failure is counted: a Tally, or a thread's messages to the Tally in the main thread. */
+export type Errors = Pick<Tally, 'add'>;
+
 /** When each note's upload was answered and when a held answer first carried it converted. */
 export class Deliveries {
   private readonly notes = new Map<string, { phase: string; okAt?: number; seenAt?: number; waiters: Array<() => void> }>();
@@ -108,9 +111,13 @@ const brief = (a: Answer) => `${a.status} ${JSON.stringify(a.body).slice(0, 120)
 const failure = (err: unknown) => (err instanceof Error ? `${err.name}: ${(err.cause as Error | undefined)?.message ?? err.message}` : String(err));
 
 /** Sign in with Apple as `sub`; answers the access token and how long the server took, or undefined (counted). */
-export async function signIn(base: string, apple: FakeApple, sub: string, errors: Tally): Promise<{ accessToken: string; ms: number } | undefined> {
+export async function signIn(base: string, apple: FakeApple, sub: string, errors: Errors): Promise<{ accessToken: string; ms: number } | undefined> {
   // The identity token is the phone's (Apple's) work: made before the clock starts.
-  const identityToken = await apple.token({ sub });
+  return signInWith(base, await apple.token({ sub }), errors);
+}
+
+/** Sign in with an identity token made beforehand (a thread without Apple's key: friends-worker.ts); as signIn(). */
+export async function signInWith(base: string, identityToken: string, errors: Errors): Promise<{ accessToken: string; ms: number } | undefined> {
   try {
     const a = await call(`${base}/api/auth/apple`, { method: 'POST', json: { identityToken, nonce: FAKE_APPLE_NONCE } });
     if (a.status !== 200) return void errors.add('sign-in', brief(a));
@@ -121,7 +128,7 @@ export async function signIn(base: string, apple: FakeApple, sub: string, errors
 }
 
 /** Enters the race and shares progress; answers the entry and its link's token, or undefined (counted). */
-export async function enter(base: string, accessToken: string, raceId: string, name: string, errors: Tally): Promise<{ entryId: string; token: string } | undefined> {
+export async function enter(base: string, accessToken: string, raceId: string, name: string, errors: Errors): Promise<{ entryId: string; token: string } | undefined> {
   try {
     const a = await call(`${base}/api/entries`, { method: 'POST', token: accessToken, json: { raceId, displayName: name } });
     if (a.status !== 201) return void errors.add('enter', brief(a));
@@ -135,7 +142,7 @@ export async function enter(base: string, accessToken: string, raceId: string, n
 }
 
 /** A friend's note sent as the recorder sends it (one PUT with Content-Digest); answers how long it took, or undefined (counted). */
-export async function uploadNote(base: string, token: string, note: FriendNote, marker: string, from: string, errors: Tally): Promise<number | undefined> {
+export async function uploadNote(base: string, token: string, note: FriendNote, marker: string, from: string, errors: Errors): Promise<number | undefined> {
   const digest = contentDigestHeader(createHash('sha256').update(note.audio).digest('hex'));
   const url = `${base}${notePath(token, note.id)}?marker=${encodeURIComponent(marker)}&from=${encodeURIComponent(from)}`;
   const started = performance.now();

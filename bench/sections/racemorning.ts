@@ -9,14 +9,17 @@
  */
 import { readFile } from 'node:fs/promises';
 import { addLiveRace, courseFile } from '../app/race.js';
-import { again, CrowdApp, Deliveries, enter, heldInFlight, signIn, Tally, uploadNote } from '../app/crowd.js';
+import { CrowdApp, Deliveries, heldInFlight, Tally } from '../app/crowd.js';
 import { friendNote, type FriendNote } from '../app/friend.js';
-import { quantileBetween, readHistogram } from '../app/histogram.js';
+import { FriendsThread } from '../app/friends.js';
+import { quantileBetween } from '../app/histogram.js';
+import { watchLoop, type LoopDelay } from '../app/loopDelay.js';
+import { bucketsIn, readMetrics, serverLoopLag } from '../app/serverMetrics.js';
+import { paced } from '../app/paced.js';
 import { runnerOnCourse } from '../app/runner.js';
 import type { Section } from '../report.js';
 import { startFakeApple } from '../../tests/server/auth/fakeApple.js';
 import { startServer } from '../../tests/e2e/support/server.js';
-import { seededRandom } from '../chaosProxy.js';
 import { noteLengths } from './delivery.js';
 import { percentile, type BenchContext } from './context.js';
 
@@ -35,6 +38,9 @@ async function rssMB(pid: number | undefined): Promise<number> {
   return kb / 1024;
 }
 
+const ms0 = (n: number) => n.toFixed(0);
+const loopText = (l: LoopDelay) => `${ms0(l.p50)}/${ms0(l.p99)}/${ms0(l.max)} ms`;
+
 /** Runs `task` at most `limit` at a time over `items`. */
 async function inBatches<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -43,28 +49,11 @@ async function inBatches<T>(items: T[], limit: number, task: (item: T) => Promis
   }));
 }
 
-/** Calls `tick` every `everyMs` from now until stop() (a pacing timer of the load generator); stop() waits for the calls in flight. */
-function paced(everyMs: number, tick: () => Promise<unknown>): { stop(): Promise<void> } {
-  const inFlight = new Set<Promise<unknown>>();
-  const timer = setInterval(() => {
-    const p = tick().catch(() => undefined);
-    inFlight.add(p);
-    void p.finally(() => inFlight.delete(p));
-  }, everyMs);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await Promise.all(inFlight);
-    },
-  };
-}
-
 export async function racemorningSection(ctx: BenchContext): Promise<Section> {
   const APPS = ctx.smoke ? 50 : 1000;
   const WINDOW_MS = ctx.smoke ? 10_000 : 120_000;
   const PROBES = ctx.smoke ? 3 : 20;
   const DRAIN_MS = ctx.smoke ? 8_000 : 120_000;
-  const random = seededRandom(20261124);
 
   const apple = await startFakeApple();
   // All the load comes from 127.0.0.1 here; in the field it comes from thousands of addresses
@@ -80,11 +69,18 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'bench-racemorning-secret-that-is-long-enough-01',
     CONVERT_WORKER: 'on', METRICS: 'on', ...raised,
   });
-  // The server's own timing of a held answer from the conversion that woke it (server/sync/woken-mark.ts).
-  const wakes = () => readHistogram(server.url, 'milenotes_sync_wake_seconds');
+  // The server's own figures, read at each phase's edges: its timing of a held answer from the
+  // change that woke it (server/sync/woken-mark.ts), of each route, and its event-loop lag.
+  const reading = () => readMetrics(server.url);
+  const wakesIn = (text: string) => bucketsIn(text, 'milenotes_sync_wake_seconds');
+  const routeIn = (text: string, method: string, route: string, status: string) => bucketsIn(text, 'milenotes_http_request_duration_seconds',
+    (l) => l.method === method && l.route === route && l.status_code === status);
+  const uploadsIn = (text: string) => routeIn(text, 'PUT', '/api/r/:token/notes/:noteId', '201');
+  const signInsIn = (text: string) => routeIn(text, 'POST', '/api/auth/apple', '200');
   const errors = new Tally();
   const deliveries = new Deliveries();
   const apps: CrowdApp[] = [];
+  let friends: FriendsThread | undefined;
   const rss: Record<string, number> = { idle: NaN, unloaded: 0, loaded: 0 };
   let phase: 'unloaded' | 'setup' | 'loaded' | 'done' = 'unloaded';
   const sampler = setInterval(() => void rssMB(server.pid()).then((mb) => {
@@ -102,9 +98,18 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     const crowdLengths = noteLengths(24, 20261124);
     const made = new Map<number, FriendNote>();
     for (const s of new Set([...probeLengths, ...crowdLengths])) made.set(s, await friendNote(s));
-    const noteOf = (seconds: number) => again(made.get(seconds)!);
 
     const samples = { unloaded: { signIn: [] as number[], upload: [] as number[] }, loaded: { signIn: [] as number[], upload: [] as number[] } };
+    // The timed clients (friends, entrants, probes) in a thread of their own: see bench/app/friends.ts.
+    const clients = new FriendsThread({ base: server.url, notes: [...made.values()].map((n) => ({ seconds: n.seconds, contentType: n.contentType, audio: n.audio })) }, {
+      errors,
+      signIn: (ms) => samples.loaded.signIn.push(ms),
+      upload: ({ id, ms, okAt }) => {
+        samples.loaded.upload.push(ms);
+        deliveries.uploaded(id, 'loaded', okAt);
+      },
+    });
+    friends = clients;
     let subs = 0;
     const newSub = () => `racemorning-${raceId}-${subs++}`;
 
@@ -113,16 +118,16 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     if (!(await probeApp.setup(apple))) throw new Error(`racemorning: the probe app could not sign in and enter: ${errors.samples.join('; ')}`);
     probeApp.startHolding();
     const probe = async (i: number, into: 'unloaded' | 'loaded' | undefined) => {
-      const session = await signIn(server.url, apple, newSub(), errors);
-      if (session && into) samples[into].signIn.push(session.ms);
-      const note = noteOf(probeLengths[i % probeLengths.length]!);
-      const ms = await uploadNote(server.url, probeApp.token, note, MARKERS[i % MARKERS.length]!, `Probe friend ${i + 1}`, errors);
-      if (ms === undefined) return;
-      if (into) {
-        samples[into].upload.push(ms);
-        deliveries.uploaded(note.id, into, Date.now());
-      } else deliveries.uploaded(note.id, 'warm-up', Date.now());
-      await Promise.race([deliveries.whenSeen(note.id), new Promise((r) => setTimeout(r, DRAIN_MS))]);
+      // The identity token is the phone's (Apple's) work, made here where the fake Apple's key is.
+      const identityToken = await apple.token({ sub: newSub() });
+      const { signInMs, upload } = await clients.probe({
+        identityToken, link: probeApp.token, seconds: probeLengths[i % probeLengths.length]!, marker: MARKERS[i % MARKERS.length]!, from: `Probe friend ${i + 1}`,
+      });
+      if (signInMs !== undefined && into) samples[into].signIn.push(signInMs);
+      if (!upload) return;
+      if (into) samples[into].upload.push(upload.ms);
+      deliveries.uploaded(upload.id, into ?? 'warm-up', upload.okAt);
+      await Promise.race([deliveries.whenSeen(upload.id), new Promise((r) => setTimeout(r, DRAIN_MS))]);
     };
 
     // Phase 1: the probes alone (two first as a warm-up: the first conversion starts ffmpeg cold).
@@ -130,9 +135,11 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     errors.phase = 'unloaded';
     for (let i = 0; i < 2; i++) await probe(i, undefined);
     rss.idle = await rssMB(server.pid());
-    const wakesBeforeProbes = await wakes();
+    const beforeProbes = await reading();
+    const probesLoop = watchLoop();
     for (let i = 0; i < PROBES; i++) await probe(i, 'unloaded');
-    const wakesAfterProbes = await wakes();
+    const benchLoop = { unloaded: probesLoop.stop(), loaded: { p50: NaN, p99: NaN, max: NaN } };
+    const afterProbes = await reading();
 
     // The crowd signs in and enters before the window (a thousand accounts take a while), then holds.
     phase = 'setup';
@@ -148,41 +155,32 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     for (const app of ready) app.startHolding();
     ctx.log(`racemorning: ${ready.length} of ${APPS} apps signed in and entered in ${((Date.now() - setupStarted) / 1000).toFixed(0)} s, holding`);
 
-    // Phase 2: the window, at the real rates.
+    // Phase 2: the window, at the real rates. Each entrant's identity token is made now (valid 10 min).
+    const identityTokens: string[] = [];
+    for (let i = 0; i < Math.ceil((WINDOW_MS / 1000) * ENTRANTS_PER_SECOND) + 10; i++) identityTokens.push(await apple.token({ sub: newSub() }));
     phase = 'loaded';
     errors.phase = 'loaded';
     let heldPeak = 0;
     const heldSampler = setInterval(() => (heldPeak = Math.max(heldPeak, heldInFlight())), 100);
-    const wakesAtWindow = await wakes();
+    const atWindow = await reading();
+    const windowLoop = watchLoop();
     const windowStarted = Date.now();
     // Positions: every app every 30 s, the apps spread evenly over the 30 s.
     const positionTimers: Array<{ stop(): Promise<void> }> = [];
     const firstPosts = ready.map((app, i) => setTimeout(() => positionTimers.push(paced(POSITIONS_EVERY_MS, () => app.postPositions())),
       (i * POSITIONS_EVERY_MS) / ready.length));
     const positionStarters = ready.map((app, i) => setTimeout(() => void app.postPositions(), (i * POSITIONS_EVERY_MS) / ready.length));
-    let entrants = 0;
-    const entering = paced(1000 / ENTRANTS_PER_SECOND, async () => {
-      const n = entrants++;
-      const session = await signIn(server.url, apple, newSub(), errors);
-      if (!session) return;
-      samples.loaded.signIn.push(session.ms);
-      await enter(server.url, session.accessToken, raceId, `Entrant ${n + 1}`, errors);
-    });
-    let friendNotes = 0;
-    const friends = paced(1000 / FRIEND_NOTES_PER_SECOND, async () => {
-      const n = friendNotes++;
-      const app = ready[Math.floor(random() * ready.length)]!;
-      const note = noteOf(crowdLengths[n % crowdLengths.length]!);
-      const ms = await uploadNote(server.url, app.token, note, MARKERS[n % MARKERS.length]!, `Friend ${n + 1}`, errors);
-      if (ms === undefined) return;
-      samples.loaded.upload.push(ms);
-      deliveries.uploaded(note.id, 'loaded', Date.now());
+    clients.startLoad({
+      raceId, links: ready.map((app) => app.token), identityTokens, seed: 20261124, lengths: crowdLengths, markers: MARKERS,
+      notesPerSecond: FRIEND_NOTES_PER_SECOND, entrantsPerSecond: ENTRANTS_PER_SECOND,
     });
     const probes: Promise<void>[] = [];
     const probeTimers = Array.from({ length: PROBES }, (_, i) => setTimeout(() => probes.push(probe(i, 'loaded')), ((i + 0.5) * WINDOW_MS) / PROBES));
     await new Promise((r) => setTimeout(r, WINDOW_MS));
+    benchLoop.loaded = windowLoop.stop();
+    const windowEnd = await reading();
     for (const t of [...firstPosts, ...positionStarters, ...probeTimers]) clearTimeout(t);
-    await Promise.all([entering.stop(), friends.stop(), ...positionTimers.map((t) => t.stop())]);
+    const [{ entrants, friendNotes, loop: friendsLoop }] = await Promise.all([clients.stop(), ...positionTimers.map((t) => t.stop())]);
     const windowSeconds = (Date.now() - windowStarted) / 1000;
     // What was sent in the window is still converting: wait for the held answers that carry it.
     const drainUntil = Date.now() + DRAIN_MS;
@@ -192,7 +190,7 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     const drainSeconds = (Date.now() - windowStarted) / 1000 - windowSeconds;
     const undelivered = { unloaded: deliveries.missing('unloaded'), loaded: deliveries.missing('loaded') };
     const drainedAt = Date.now();
-    const wakesAtEnd = await wakes();
+    const atEnd = await reading();
     const convertedPerSecond = deliveries.delivered('loaded') / ((drainedAt - windowStarted) / 1000);
     phase = 'done';
     await Promise.all([probeApp.stop(), ...apps.map((a) => a.stop())]);
@@ -200,7 +198,14 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     // Rows: under load against no load, in this run.
     const p95 = (values: number[]) => percentile(values, 95);
     const held = { unloaded: deliveries.samples('unloaded', drainedAt), loaded: deliveries.samples('loaded', drainedAt) };
-    const wake = { unloaded: quantileBetween(wakesBeforeProbes, wakesAfterProbes, 0.95), loaded: quantileBetween(wakesAtWindow, wakesAtEnd, 0.95) };
+    const between = (from: string, to: string, of: (text: string) => ReturnType<typeof wakesIn>) => quantileBetween(of(from), of(to), 0.95);
+    const wake = { unloaded: between(beforeProbes, afterProbes, wakesIn), loaded: between(atWindow, atEnd, wakesIn) };
+    // The server's own p95 (from its buckets): what the bench's figures are beside what it spent in the bench's process.
+    const serverTimed = {
+      upload: { unloaded: between(beforeProbes, afterProbes, uploadsIn), loaded: between(atWindow, atEnd, uploadsIn) },
+      signIn: { unloaded: between(beforeProbes, afterProbes, signInsIn), loaded: between(atWindow, atEnd, signInsIn) },
+    };
+    const serverLoop = { unloaded: serverLoopLag(afterProbes), loaded: serverLoopLag(windowEnd) };
     const figures = [
       { metric: 'note upload (PUT → 201), p95', ours: p95(samples.loaded.upload), baseline: p95(samples.unloaded.upload) },
       { metric: 'held answer after a change (a note stored or converted) woke it, p95', ours: wake.loaded.value * 1000, baseline: wake.unloaded.value * 1000 },
@@ -248,13 +253,19 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
           `Conversions under load: ${convertedPerSecond.toFixed(1)} a second from the window's start to its end plus the wait after, against ${FRIEND_NOTES_PER_SECOND} a second sent.`,
         `Memory: VmRSS of the server process (not its ffmpeg children), sampled every 250 ms: ${rss.idle!.toFixed(0)} MB idle after the warm-up, peak ${rss.unloaded!.toFixed(0)} MB with the probes alone, ${rss.loaded!.toFixed(0)} MB from the crowd's sign-in to the end of the window.`,
         `Limits raised for the bench (${Object.entries(raised).map(([k, v]) => `${k}=${v}`).join(', ')}): all the load comes from 127.0.0.1 here, in the field from thousands of addresses. Left as shipped: SYNC_MAX_HELD (5,000 a process), 4 held per account, each link's quota, RATE_LIMIT_PER_MINUTE (per address and link).`,
-        `The load generator runs in the bench process on the same 2 cores as the server and its ffmpeg conversions.`,
+        `The apps run in the bench process's main thread; the clients timed here (friends' uploads, entrants' sign-ins and entries, the probes) in a thread of their own with its own event loop, ` +
+          `as a friend's phone is not also busy running a thousand runners' apps (in one thread their answers waited behind the apps' JavaScript). All share the machine's 2 cores with the server and its ffmpeg conversions.`,
+        `Event loops, delay p50/p99/max: the bench's main thread (the apps; monitorEventLoopDelay) ${loopText(benchLoop.unloaded)} during the probes with no load, ${loopText(benchLoop.loaded)} in the window; the timed clients' thread ${loopText(friendsLoop)} in the window; ` +
+          `the server's (prom-client's nodejs_eventloop_lag_*) ${loopText(serverLoop.unloaded)} and ${loopText(serverLoop.loaded)} (each figure includes the sampling interval, 5 ms in the bench, 10 ms in prom-client). ` +
+          `The server's own timing, p95 from its buckets (milenotes_http_request_duration_seconds, request to answer sent): note upload ${ms0(serverTimed.upload.unloaded.value * 1000)} ms with no load (${serverTimed.upload.unloaded.count}), ` +
+          `${ms0(serverTimed.upload.loaded.value * 1000)} ms under load (${serverTimed.upload.loaded.count}); sign-in ${ms0(serverTimed.signIn.unloaded.value * 1000)} ms (${serverTimed.signIn.unloaded.count}) and ${ms0(serverTimed.signIn.loaded.value * 1000)} ms (${serverTimed.signIn.loaded.count}).`,
         `Errors: ${errors.total() === 0 ? 'none' : [...errors.counts].map(([k, v]) => `${k} ×${v}`).join(', ')}${errors.samples.length ? `; first: ${errors.samples.slice(0, 4).join(' | ')}` : ''}.`,
       ],
     };
   } finally {
     clearInterval(sampler);
     await Promise.all(apps.map((a) => a.stop()));
+    await friends?.close();
     await server.stop();
     await apple.close();
   }
