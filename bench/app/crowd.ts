@@ -217,7 +217,7 @@ export class CrowdApp {
         let pause = 0;
         heldNow++;
         try {
-          const a = await call(`${this.base}/api/entries/${this.entryId}/notes?after=${encodeURIComponent(this.cursor)}&wait=${this.opts.waitSeconds}`, {
+          const a = await call(`${this.base}/api/entries/${this.entryId}/notes?after=${encodeURIComponent(this.cursor)}&wait=${this.opts.waitSeconds}&until=playable`, {
             token: this.accessToken, signal: this.ending.signal, timeoutMs: (this.opts.waitSeconds + 10) * 1000,
           });
           const at = Date.now();

@@ -208,7 +208,7 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     const serverLoop = { unloaded: serverLoopLag(afterProbes), loaded: serverLoopLag(windowEnd) };
     const figures = [
       { metric: 'note upload (PUT → 201), p95', ours: p95(samples.loaded.upload), baseline: p95(samples.unloaded.upload) },
-      { metric: 'held answer after a change (a note stored or converted) woke it, p95', ours: wake.loaded.value * 1000, baseline: wake.unloaded.value * 1000 },
+      { metric: 'held answer after a conversion woke it, p95', ours: wake.loaded.value * 1000, baseline: wake.unloaded.value * 1000 },
       { metric: 'sign-in (POST /api/auth/apple), p95', ours: p95(samples.loaded.signIn), baseline: p95(samples.unloaded.signIn) },
     ];
     const loadedErrors = errors.total('loaded') + errors.total('setup');
@@ -243,11 +243,11 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
         groups: figures.map((f) => ({ label: f.metric.replace(/, p95$/, '').replace(/ \(.*\)/, ''), values: [f.baseline, f.ours] })),
       },
       notes: [
-        `Load: ${ready.length} apps (one account and entry each) holding GET /api/entries/:id/notes?after=…&wait=${HOLD_SECONDS} and posting 6 positions every 30 s (spread over the 30 s); ` +
+        `Load: ${ready.length} apps (one account and entry each) holding GET /api/entries/:id/notes?after=…&wait=${HOLD_SECONDS}&until=playable and posting 6 positions every 30 s (spread over the 30 s); ` +
           `runners signing in and entering at ${ENTRANTS_PER_SECOND.toFixed(1)}/s (2,000 in 10 min; ${entrants} here); friends' notes (10-60 s of speech, Opus 24 kbit/s) at ${FRIEND_NOTES_PER_SECOND}/s to the apps' links (${friendNotes} here), each app downloading its notes' audio. ` +
           `The window ran ${windowSeconds.toFixed(0)} s, then ${drainSeconds.toFixed(0)} s waiting for held answers to carry the window's notes converted (at most ${DRAIN_MS / 1000} s).`,
         `Samples: no load ${PROBES} probes (sign-in, note upload, held answer), after 2 warm-up probes; under load the same ${PROBES} probes spread over the window plus every entrant's sign-in (${samples.loaded.signIn.length}) and every friend's upload (${samples.loaded.upload.length}) and held answer (${held.loaded.length}).`,
-        `Held answer after a change: timed by the server, from a change (a note stored, or converted: each note makes two) waking a held request to its answer sent (milenotes_sync_wake_seconds, p95 read from its buckets as Prometheus does; ${wake.unloaded.count} wakes with no load, ${wake.loaded.count} under load). ` +
+        `Held answer after a conversion: timed by the server, from the conversion waking a held request to its answer sent (the apps ask with until=playable, as docs/app-contract.md says, so a note only received does not end their hold) (milenotes_sync_wake_seconds, p95 read from its buckets as Prometheus does; ${wake.unloaded.count} wakes with no load, ${wake.loaded.count} under load). ` +
           `From the upload's 201: to the held sync answer whose note is converted (the conversion, ffmpeg with CONVERT_CONCURRENCY as shipped, and its queue are inside it). ` +
           `A note no answer carried by the end counts as the time it had waited then (a lower bound)${undelivered.loaded ? `: ${undelivered.loaded} of ${held.loaded.length} under load, so that p95 is at least the figure shown` : ''}. ` +
           `Conversions under load: ${convertedPerSecond.toFixed(1)} a second from the window's start to its end plus the wait after, against ${FRIEND_NOTES_PER_SECOND} a second sent.`,
