@@ -70,7 +70,7 @@ export function createMetrics(queueDepth: () => Promise<number>, heldSyncRequest
   });
   const syncWake = new Histogram({
     name: 'milenotes_sync_wake_seconds',
-    help: 'From a change waking a held sync request (a note stored, converted or removed) to its answer sent: how long after the change a phone holding a sync request learns of it.',
+    help: 'From the change that brings a held sync request its answer (a note stored, converted or removed; with until=playable, converted or removed) to the answer sent: how long after the change a phone holding a sync request learns of it.',
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });

@@ -8,8 +8,12 @@ import type { FastifyRequest } from 'fastify';
 
 const wokenAt = new WeakMap<FastifyRequest, number>();
 
-/** The held request `req` was woken by a change now (the last wake counts, if it was held again). */
-export const markWoken = (req: FastifyRequest): void => void wokenAt.set(req, performance.now());
+/**
+ * The held request `req` is answered for a change that woke it at `at` (performance.now()). Only
+ * a wake that brings the answer is marked: one that held on (until=playable, a note only
+ * received) and then waited out its time is not a phone learning of a change late.
+ */
+export const markWoken = (req: FastifyRequest, at: number): void => void wokenAt.set(req, at);
 
 /** Seconds from the wake to now, or undefined for a request no change woke. */
 export function secondsSinceWoken(req: FastifyRequest): number | undefined {

@@ -71,6 +71,7 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
    */
   async function changesAfter(req: FastifyRequest, reply: FastifyReply, entry: Entry, accountId: string, since: number, holdMs: number, untilPlayable: boolean) {
     const until = Date.now() + holdMs;
+    let wokenAt: number | undefined;
     for (;;) {
       let hold;
       try {
@@ -86,10 +87,14 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
         const changes = await repo.notes.changesSince(entry.runnerId, since);
         if (changes.seq < since) throw runnerRefusal.invalid_cursor();
         const told = untilPlayable ? changes.notes.some((n) => n.status === 'converted') : changes.notes.length > 0;
-        if (!hold || told || changes.removed.length > 0) return changes;
+        if (told || changes.removed.length > 0) {
+          if (wokenAt !== undefined) markWoken(req, wokenAt);
+          return changes;
+        }
+        if (!hold) return changes;
         const end = await hold.ended;
         if (end !== 'changed') return end === 'gone' ? changes : repo.notes.changesSince(entry.runnerId, since);
-        markWoken(req);
+        wokenAt = performance.now();
         req.log.debug({ entryId: entry.id }, 'held sync request woken by a change');
       } finally {
         hold?.release();

@@ -118,6 +118,25 @@ describe.each(BACKENDS)('held sync requests on %s', (kind) => {
     }
   }, 60_000);
 
+  it('should not time a held answer (until=playable) that a note only received woke and whose wait then ran out', async () => {
+    const t = await startRunnerApp(kind, { METRICS: 'on' });
+    try {
+      const session = await t.signIn();
+      const entry = await t.enter(session);
+      const { cursor } = (await list(t.app, session, entry.id)).json() as EntryNotes;
+      const held = list(t.app, session, entry.id, { after: cursor, wait: 2, until: 'playable' });
+      await expect.poll(() => t.app.noteChanges.held(), { timeout: 10_000, interval: 10 }).toBe(1);
+      // No worker here: the note stays received, the hold goes on, then its wait runs out.
+      const noteId = await t.sendNote(entry.token, { convert: false });
+      const res = await held;
+      expect((res.json() as EntryNotes).markers.flatMap((m) => m.notes ?? [])).toMatchObject([{ id: noteId, status: 'received' }]);
+      const metrics = (await t.app.inject({ url: '/metrics' })).body;
+      expect(/^milenotes_sync_wake_seconds_count (\S+)$/m.exec(metrics)?.[1]).toBe('0');
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+
   it('should end held requests at once, with what is there, when the server closes', async () => {
     const t = await startRunnerApp(kind);
     const session = await t.signIn();
