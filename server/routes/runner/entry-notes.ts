@@ -22,6 +22,9 @@ import { notSignedIn, requireRunner, BEARER, type RunnerContext } from './contex
 /** A refused held request asks again after this long (perhaps reaching another server). */
 const SYNC_BUSY_RETRY_SECONDS = 5;
 
+/** A note the app can download and play: converted, with its audio stored. */
+const playable = (n: EntryNote) => n.status === 'converted';
+
 /** A strong validator: the hash of the very answer, so equal tags mean equal bytes. */
 const etagOf = (body: EntryNotes) => `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
 
@@ -41,7 +44,7 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
     const ttl = ctx.auth.audioUrlTtlSeconds;
     const step = Math.max(1, Math.floor(ttl / 2));
     const expires = Math.floor((nowMs / 1000 + ttl) / step) * step;
-    const signed = n.status === 'converted' ? signAudio(ctx.auth.sessionSecret, n.id, ttl, (expires - ttl) * 1000) : undefined;
+    const signed = playable(n) ? signAudio(ctx.auth.sessionSecret, n.id, ttl, (expires - ttl) * 1000) : undefined;
     return {
       id: n.id,
       from: n.from,
@@ -86,7 +89,7 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
       try {
         const changes = await repo.notes.changesSince(entry.runnerId, since);
         if (changes.seq < since) throw runnerRefusal.invalid_cursor();
-        const told = untilPlayable ? changes.notes.some((n) => n.status === 'converted') : changes.notes.length > 0;
+        const told = untilPlayable ? changes.notes.some(playable) : changes.notes.length > 0;
         if (told || changes.removed.length > 0) {
           if (wokenAt !== undefined) markWoken(req, wokenAt);
           return changes;
