@@ -57,7 +57,7 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
   /**
    * Probes with no load, one after another: the baseline every ratio divides by, so three times
    * as many (a p95 of 20 is their 19th, one slow start; it read 9-44 ms for the upload across runs
-   * while the loaded figure held at 35-42 ms).
+   * while the loaded figure held at 35-47 ms).
    */
   const QUIET_PROBES = ctx.smoke ? 3 : 60;
   const DRAIN_MS = ctx.smoke ? 8_000 : 120_000;
