@@ -7,6 +7,17 @@ import type { Row } from './types.js';
 
 export type Statement = readonly [sql: string, params: unknown[]];
 
+export interface TransactionOptions {
+  /**
+   * false: the commit returns before it is on the disk. It survives the process dying, never a
+   * half of it is seen, and a durable commit after it makes it durable too; only the machine
+   * losing power (or its kernel) in the next moment can take it back. For writes the client would
+   * send again or that the next write recomputes (a runner's positions), so that they do not queue
+   * on the disk in front of a note. Default true. Nested transactions take their outer one's.
+   */
+  durable?: boolean;
+}
+
 export interface SqlDriver {
   /** The rows a statement returns (a SELECT, or a write with RETURNING); [] for a plain write. */
   all(sql: string, params?: unknown[]): Promise<Row[]>;
@@ -19,7 +30,7 @@ export interface SqlDriver {
    * Inside, use only `tx` (the outer driver waits for the transaction: calling it would never
    * return) and await nothing but its calls, since the transaction holds the database meanwhile.
    */
-  transaction<T>(work: (tx: SqlDriver) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: SqlDriver) => Promise<T>, options?: TransactionOptions): Promise<T>;
 }
 
 /** A database: a driver plus what only the connection's owner may do. */

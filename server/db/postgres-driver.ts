@@ -1,6 +1,6 @@
 /** Owns the PostgreSQL connection pool (pg): `?` placeholders numbered, transactions on one pooled client. */
 import pg from 'pg';
-import { runBatch, type Database, type SqlDriver } from './driver.js';
+import { runBatch, type Database, type SqlDriver, type TransactionOptions } from './driver.js';
 import type { Row } from './types.js';
 
 /** `?` -> `$1`, `$2`, ... Our SQL has no `?` inside string literals. */
@@ -88,10 +88,11 @@ export function openPostgres(connectionString: string): Database {
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
 
-  async function transaction<T>(work: (tx: SqlDriver) => Promise<T>): Promise<T> {
+  async function transaction<T>(work: (tx: SqlDriver) => Promise<T>, options?: TransactionOptions): Promise<T> {
     const client = await pool.connect();
     try {
-      await client.query('BEGIN');
+      // synchronous_commit off: COMMIT does not wait for the WAL flush (the WAL writer's next round).
+      await client.query(options?.durable === false ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN');
       const result = await work(clientDriver(client));
       await client.query('COMMIT');
       return result;

@@ -5,11 +5,12 @@
  */
 import { EventEmitter } from 'node:events';
 import BetterSqlite3 from 'better-sqlite3';
-import { runBatch, type Database, type SqlDriver } from './driver.js';
+import { runBatch, type Database, type SqlDriver, type TransactionOptions } from './driver.js';
 import type { Row } from './types.js';
 
 interface Waiting {
   work: (tx: SqlDriver) => Promise<unknown>;
+  durable: boolean;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
@@ -100,6 +101,10 @@ export function openSqlite(file: string): Database {
     waiting = [];
     const release = hold();
     const outcomes: Outcome[] = [];
+    // A group syncs unless every transaction in it may skip that (TransactionOptions.durable). In WAL,
+    // NORMAL skips the fsync at COMMIT; the next FULL commit's fsync, or a checkpoint, takes it along.
+    const relaxed = group.every((w) => !w.durable);
+    if (relaxed) db.pragma('synchronous = NORMAL');
     try {
       db.exec('BEGIN IMMEDIATE');
       for (const { work } of group) {
@@ -115,6 +120,8 @@ export function openSqlite(file: string): Database {
       release();
       for (const w of group) w.reject(err);
       return;
+    } finally {
+      if (relaxed) db.pragma('synchronous = FULL');
     }
     release();
     group.forEach((w, i) => {
@@ -124,9 +131,10 @@ export function openSqlite(file: string): Database {
     });
   }
 
-  function transaction<T>(work: (tx: SqlDriver) => Promise<T>): Promise<T> {
+  function transaction<T>(work: (tx: SqlDriver) => Promise<T>, options?: TransactionOptions): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const first = waiting.push({ work, resolve: resolve as (value: unknown) => void, reject }) === 1;
+      const durable = options?.durable !== false;
+      const first = waiting.push({ work, durable, resolve: resolve as (value: unknown) => void, reject }) === 1;
       if (first) setImmediate(() => void commitGroup());
     });
   }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Database, Statement } from '../../../server/db/driver.js';
+import type { Database, SqlDriver, Statement } from '../../../server/db/driver.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { applyMigrations } from '../../../server/db/migrate.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
@@ -115,6 +115,26 @@ describe.each(BACKENDS)('the SQL driver on %s', (kind) => {
     );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect(await ids(db)).toEqual(['a', 'a-first', 'b', 'b-first', 'c', 'c-first', 'taken']);
+  });
+
+  it('should commit without waiting for the disk only when every transaction in the commit agrees to', async () => {
+    const db = await open();
+    // What the commit will wait for, read inside the transaction: SQLite's synchronous level
+    // (2 FULL, 1 NORMAL: in WAL, no fsync at COMMIT), PostgreSQL's synchronous_commit.
+    const setting = async (tx: SqlDriver) => {
+      const [row] = kind === 'sqlite' ? await tx.all('PRAGMA synchronous') : await tx.all('SHOW synchronous_commit');
+      return String(Object.values(row!)[0]);
+    };
+    const [synced, unsynced] = kind === 'sqlite' ? ['2', '1'] : ['on', 'off'];
+    const relaxed = { durable: false };
+    expect(await db.transaction(async (tx) => (await tx.run(...insertThing('a', 1)), setting(tx)), relaxed)).toBe(unsynced);
+    // Restored for the next one, and a nested transaction does not change it.
+    expect(await db.transaction(async (tx) => tx.transaction(setting))).toBe(synced);
+    // Started together: SQLite commits them as one, so the durable one makes both synced.
+    const together = await Promise.all([db.transaction(setting, relaxed), db.transaction(setting), db.transaction(setting, relaxed)]);
+    expect(together).toEqual(kind === 'sqlite' ? [synced, synced, synced] : [unsynced, synced, unsynced]);
+    expect(await Promise.all([db.transaction(setting, relaxed), db.transaction(setting, relaxed)])).toEqual([unsynced, unsynced]);
+    expect(await ids(db)).toEqual(['a']);
   });
 
   it('should apply each migration once, in order, and only the ones appended since', async () => {
