@@ -5,8 +5,8 @@
  * (an HLS playlist, an ffconcat list or a QuickTime external reference all need `file`).
  */
 import { spawn } from 'node:child_process';
-import os from 'node:os';
 import { pipeline, Readable } from 'node:stream';
+import { backgroundCommand, lowerPriority } from './background.js';
 import { NoteTooLongError } from './length.js';
 import { gainToTarget, LIMIT_LINEAR, parseIntegratedLufs } from './loudness.js';
 import { Mp4FragmentRepair } from './mp4-repair.js';
@@ -28,30 +28,18 @@ interface ToolRun {
   maxStdoutBytes?: number;
 }
 
-/**
- * Conversion is background work: its processes run at a lower CPU priority, so that on a busy
- * server (race morning: uploads, sign-ins, held syncs) a request is answered before a note is
- * converted. With nothing else to do, ffmpeg still has the whole machine.
- */
-const BACKGROUND_NICENESS = 10;
-
 interface ToolOutput {
   stdout: Buffer;
   /** The last 4,000 characters: ffmpeg's reason for failing, or a filter's summary, is at the end. */
   stderrTail: string;
 }
 
-/** Runs a tool at background priority, resolving with its output; rejects with the last meaningful stderr line. */
+/** Runs a tool at background priority (./background.ts), resolving with its output; rejects with the last meaningful stderr line. */
 export function runTool(command: string, args: string[], timeoutMs: number, io: ToolRun = {}): Promise<ToolOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: [io.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
-    if (child.pid !== undefined) {
-      try {
-        os.setPriority(child.pid, BACKGROUND_NICENESS);
-      } catch {
-        // Already exited, or a system that refuses: the tool runs at normal priority, which is only slower for others.
-      }
-    }
+    const { program, args: line, lowerAfterStart } = backgroundCommand(command, args);
+    const child = spawn(program, line, { stdio: [io.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    if (lowerAfterStart) lowerPriority(child.pid);
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     const maxStdoutBytes = io.maxStdoutBytes ?? 64 * 1024;
