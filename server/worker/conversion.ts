@@ -1,9 +1,9 @@
 /**
  * Owns background conversion: claims jobs from the repository (a short lease renewed by a
  * heartbeat while the job runs, ./lease.ts, so several servers never take the same one and a
- * crashed server's job is taken again soon after it stops beating), checks
- * the original's container, converts it with ffmpeg (server/audio/ffmpeg.ts, which also applies
- * the length rule) and stores the M4A beside it.
+ * crashed server's job is taken again soon after it stops beating), checks the original's
+ * container, has the converter process turn it into an M4A (server/audio/converter.ts, which runs
+ * server/audio/ffmpeg.ts, the length rule included) and stores the M4A beside it.
  * Several jobs run side by side, each with hard time limits, and a job is tried at most
  * MAX_ATTEMPTS times, so one bad file never holds up the others for long or for ever.
  * Nudged after each new note; also polls.
@@ -14,7 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { convertToM4a, MediaToolError } from '../audio/ffmpeg.js';
+import { startConverter, type Converter } from '../audio/converter.js';
+import { MediaToolError } from '../audio/ffmpeg.js';
 import { NoteTooLongError } from '../audio/length.js';
 import { SNIFF_BYTES, sniffAudio, type AudioContainer } from '../audio/sniff.js';
 import type { ClaimedJob, Repository } from '../db/repository.js';
@@ -55,6 +56,8 @@ export interface ConversionWorkerOptions {
   heartbeatMs?: number;
   /** Told of each outcome, for metrics (server/plugins/metrics.ts). */
   events?: ConversionEvents;
+  /** Where ffmpeg runs (default: a converter process of the worker's own, closed when it stops). */
+  converter?: Converter;
 }
 
 export interface ConversionEvents {
@@ -99,6 +102,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
   const pollMs = opts.pollMs ?? 2_000;
   const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
   const heartbeatMs = opts.heartbeatMs ?? Math.max(1, Math.floor(leaseMs / 4));
+  const converter = opts.converter ?? startConverter(log);
   let stopped = false;
   let running = true;
   let lastBeatAt = Date.now();
@@ -132,7 +136,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
     const { signal } = lease;
     const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-convert-'));
     try {
-      // One copy from the store (one S3 GET); ffmpeg reads it through a pipe, never by name.
+      // One copy from the store (one S3 GET); the converter feeds it to ffmpeg through a pipe, never by name.
       const input = path.join(dir, 'original');
       await pipeline(await blobs.get(note.originalKey), createWriteStream(input));
       const container = await containerOf(input);
@@ -140,7 +144,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       const output = path.join(dir, 'note.m4a');
       let durationMs: number;
       try {
-        ({ durationMs } = await convertToM4a(createReadStream(input), container, output, { timeoutMs: ffmpegTimeoutMs, maxSeconds: maxNoteSeconds, signal }));
+        ({ durationMs } = await converter.convert(input, container, output, { timeoutMs: ffmpegTimeoutMs, maxSeconds: maxNoteSeconds, signal }));
       } catch (err) {
         if (err instanceof NoteTooLongError) return await fail(note.id, `${err.message} It was not converted.`);
         if (!(err instanceof MediaToolError) || err.timedOut) throw err;
@@ -217,6 +221,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
   const slots = Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 1) }, slot)).finally(() => {
     running = false;
   });
+  const closed = slots.then(() => (opts.converter ? undefined : converter.close()));
 
   return {
     nudge() {
@@ -226,7 +231,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
     async stop() {
       stopped = true;
       for (const wake of [...sleepers]) wake();
-      await slots;
+      await closed;
     },
     heartbeat: () => ({ running, lastBeatAt, busyWith: [...busy] }),
   };

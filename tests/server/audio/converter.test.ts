@@ -1,0 +1,143 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import Fastify from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startConverter, type Converter } from '../../../server/audio/converter.js';
+import { MediaToolError } from '../../../server/audio/ffmpeg.js';
+import { NoteTooLongError } from '../../../server/audio/length.js';
+import { decodedSeconds, FORMATS, makeSpeech } from '../support/audio.js';
+
+const run = promisify(execFile);
+const log = Fastify({ logger: { level: 'silent' } }).log;
+let dir: string;
+let speech: string;
+let speechSeconds: number;
+let long: string;
+const opened: Converter[] = [];
+
+/** What /proc says of a process: its parent, niceness (field 19) and scheduling policy (field 41; 5 is SCHED_IDLE). */
+async function procStat(pid: number) {
+  const text = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { ppid: Number(fields[1]), nice: Number(fields[16]), policy: Number(fields[38]) };
+}
+
+async function command(pid: number): Promise<string> {
+  return (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ');
+}
+
+/** This test process's children that run `name`. */
+async function childrenRunning(name: string, parent = process.pid): Promise<number[]> {
+  const found: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    const info = await procStat(pid).catch(() => undefined);
+    if (info?.ppid === parent && (await command(pid)).includes(name)) found.push(pid);
+  }
+  return found;
+}
+
+const converterPids = () => childrenRunning('converter-process.ts');
+
+function open(): Converter {
+  const converter = startConverter(log);
+  opened.push(converter);
+  return converter;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-converter-'));
+  ({ seconds: speechSeconds } = await makeSpeech(dir));
+  speech = path.join(dir, FORMATS['WebM/Opus'].file);
+  // Ten minutes of noise: a conversion that is still running when the test stops it.
+  long = path.join(dir, 'long.webm');
+  await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-f', 'lavfi', '-i', 'anoisesrc=d=600:r=48000', '-ac', '1', '-c:a', 'libopus', '-b:a', '16k', long]);
+});
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((c) => c.close()));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('the converter process', () => {
+  it('should convert a note in a process of its own, in the idle class at niceness 10, while the server keeps its priority', async () => {
+    const converter = open();
+    const out = path.join(dir, 'speech.m4a');
+    const { durationMs } = await converter.convert(speech, 'webm', out, { timeoutMs: 30_000, maxSeconds: 75 });
+    expect(Math.abs(durationMs / 1000 - speechSeconds)).toBeLessThan(0.3);
+    expect(Math.abs((await decodedSeconds(out)) - speechSeconds)).toBeLessThan(0.3);
+    const [pid] = await converterPids();
+    expect(pid).toBeDefined();
+    expect(await procStat(pid!)).toMatchObject({ nice: 10, policy: 5 });
+    expect(await procStat(process.pid)).toMatchObject({ nice: 0, policy: 0 });
+  });
+
+  it('should refuse a note past the length limit and a file that is not audio with the errors the worker tells apart', async () => {
+    const converter = open();
+    const tooLong = converter.convert(speech, 'webm', path.join(dir, 'short-limit.m4a'), { timeoutMs: 30_000, maxSeconds: 1 });
+    await expect(tooLong).rejects.toBeInstanceOf(NoteTooLongError);
+    await expect(tooLong).rejects.toMatchObject({ maxSeconds: 1, message: new NoteTooLongError(1).message });
+    const garbage = path.join(dir, 'garbage.webm');
+    await writeFile(garbage, Buffer.alloc(20_000, 7));
+    const refused = converter.convert(garbage, 'webm', path.join(dir, 'garbage.m4a'), { timeoutMs: 30_000, maxSeconds: 75 });
+    await expect(refused).rejects.toBeInstanceOf(MediaToolError);
+    await expect(refused).rejects.toMatchObject({ timedOut: false });
+  });
+
+  it('should stop ffmpeg and reject with the reason when the conversion is aborted', async () => {
+    const converter = open();
+    const controller = new AbortController();
+    const out = path.join(dir, 'aborted.m4a');
+    const attempt = converter.convert(long, 'webm', out, { timeoutMs: 60_000, maxSeconds: 700, signal: controller.signal });
+    const [pid] = await vi.waitFor(async () => {
+      const [helper] = await converterPids();
+      if (helper === undefined || (await childrenRunning('ffmpeg', helper)).length === 0) throw new Error('ffmpeg has not started');
+      return [helper];
+    }, { timeout: 20_000, interval: 50 });
+    const reason = new Error('the lease was lost');
+    controller.abort(reason);
+    await expect(attempt).rejects.toBe(reason);
+    await vi.waitFor(async () => expect(await childrenRunning('ffmpeg', pid)).toEqual([]), { timeout: 5_000, interval: 50 });
+    // The process stays for the next note.
+    expect(await converterPids()).toEqual([pid]);
+  });
+
+  it('should fail the conversions in hand when its process dies, and convert the next note in a new one', async () => {
+    const converter = open();
+    const attempt = converter.convert(long, 'webm', path.join(dir, 'killed.m4a'), { timeoutMs: 60_000, maxSeconds: 700 });
+    const [pid] = await vi.waitFor(async () => {
+      const pids = await converterPids();
+      if (pids.length === 0) throw new Error('no converter yet');
+      return pids;
+    }, { timeout: 20_000, interval: 50 });
+    process.kill(pid!, 'SIGKILL');
+    await expect(attempt).rejects.toThrow(/the converter process ended \(SIGKILL\)/);
+    const out = path.join(dir, 'after-kill.m4a');
+    await converter.convert(speech, 'webm', out, { timeoutMs: 30_000, maxSeconds: 75 });
+    expect((await stat(out)).size).toBeGreaterThan(1_000);
+    const now = await converterPids();
+    expect(now).toHaveLength(1);
+    expect(now[0]).not.toBe(pid);
+  });
+
+  it('should leave no process behind once closed, and stop a conversion still running', async () => {
+    const converter = open();
+    const attempt = converter.convert(long, 'webm', path.join(dir, 'closed.m4a'), { timeoutMs: 60_000, maxSeconds: 700 });
+    const tools = await vi.waitFor(async () => {
+      const [helper] = await converterPids();
+      const running = helper === undefined ? [] : await childrenRunning('ffmpeg', helper);
+      if (running.length === 0) throw new Error('ffmpeg has not started');
+      return running;
+    }, { timeout: 20_000, interval: 50 });
+    await converter.close();
+    await expect(attempt).rejects.toThrow(/the converter process ended/);
+    expect(await converterPids()).toEqual([]);
+    // Its ffmpeg does not run on without it.
+    await vi.waitFor(async () => {
+      for (const pid of tools) expect(await command(pid)).not.toContain('ffmpeg');
+    }, { timeout: 5_000, interval: 50 });
+  });
+});
