@@ -91,16 +91,25 @@ const statuses = async (ids: string[]) =>
   (await db.query<{ id: string; status: string }>('SELECT id, status FROM notes WHERE id = ANY($1)', [ids])).rows;
 
 /** ffmpeg processes whose parent is `pid`, from /proc. */
-async function ffmpegChildren(pid: number): Promise<number[]> {
+/** Processes named `name` among the children of `parent` (by /proc's parent pid). */
+async function childrenNamed(parent: number, name?: string): Promise<number[]> {
   const found: number[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
     const match = /^\d+ \((.*)\) \S (\d+)/.exec(stat);
-    if (match && match[1] === 'ffmpeg' && Number(match[2]) === pid) found.push(Number(entry));
+    if (match && (name === undefined || match[1] === name) && Number(match[2]) === parent) found.push(Number(entry));
   }
   return found;
 }
+
+/** The ffmpeg runs of a server: children of its converter process, itself a child of the server. */
+async function ffmpegOf(server: number): Promise<number[]> {
+  const children = await childrenNamed(server);
+  return (await Promise.all(children.map((c) => childrenNamed(c, 'ffmpeg')))).flat();
+}
+
+const alive = async (pid: number) => /^\d+ \(.*\) [^Z]/.test(await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''));
 
 describe('two servers on one PostgreSQL and one S3 store', () => {
   let session: Session;
@@ -177,11 +186,11 @@ describe('two servers on one PostgreSQL and one S3 store', () => {
     expect((await uploadTo(servers[0]!.base, entry.token, noteId, await readFile(long))).status).toBe(201);
 
     let victim: ServerProcess | undefined;
-    let orphans: number[] = [];
+    let tools: number[] = [];
     await expect.poll(async () => {
       for (const s of servers) {
-        orphans = await ffmpegChildren(s.child.pid!);
-        if (orphans.length > 0) victim = s;
+        const running = await ffmpegOf(s.child.pid!);
+        if (running.length > 0) [victim, tools] = [s, running];
       }
       return victim !== undefined;
     }, { timeout: 30_000, interval: 10 }).toBe(true);
@@ -189,7 +198,8 @@ describe('two servers on one PostgreSQL and one S3 store', () => {
     const before = await conversions(survivor);
     await killHard(victim!);
     const killedAt = Date.now();
-    for (const pid of orphans) process.kill(pid, 'SIGKILL');
+    // Its converter process sees the server gone and stops its ffmpeg: nothing converts on for nobody.
+    await expect.poll(async () => (await Promise.all(tools.map(alive))).some(Boolean), { timeout: 5_000, interval: 20 }).toBe(false);
     servers.splice(servers.indexOf(victim!), 1);
 
     let retakenAt = 0;

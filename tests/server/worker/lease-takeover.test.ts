@@ -38,14 +38,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** Running, not only a zombie waiting for whoever adopted it to reap it. */
+const alive = async (pid: number) => /^\d+ \(.*\) [^Z]/.test(await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''));
 
 describe.each(BACKENDS)('a conversion lease on %s', (kind) => {
   let backend: TestBackend;
@@ -68,7 +62,9 @@ describe.each(BACKENDS)('a conversion lease on %s', (kind) => {
   }, 120_000);
   afterAll(async () => {
     for (const s of servers) await stopGracefully(s);
-    for (const pid of stuck) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    for (const pid of stuck) {
+      if (await alive(pid)) process.kill(pid, 'SIGKILL');
+    }
     await repo?.close();
     await db?.close();
     await backend?.cleanup();
@@ -112,7 +108,8 @@ describe.each(BACKENDS)('a conversion lease on %s', (kind) => {
     const victim = servers.shift()!;
     await killHard(victim);
     const killedAt = Date.now();
-    process.kill(ffmpeg, 'SIGKILL'); // its ffmpeg would have died with it on a real machine going down
+    // Its converter process sees the server gone and stops the ffmpeg it ran: nothing converts on for nobody.
+    await expect.poll(() => alive(ffmpeg), { timeout: 5_000, interval: 20 }).toBe(false);
 
     let retakenAt = 0;
     await expect.poll(async () => {
