@@ -1,12 +1,16 @@
 /**
- * Owns how conversion's processes are put behind requests: Linux's idle scheduling class
- * (SCHED_IDLE, through util-linux's chrt, which execs the next command under the same pid) and a
- * niceness of 10 (which the disk's priority follows), so that on a busy server (race morning:
- * uploads, sign-ins, held syncs) a request is answered before a note is converted. A niceness alone
- * did not do it: the kernel's scheduler (EEVDF) lets a running nice-10 ffmpeg finish its slice
- * before a woken request runs, a few ms at each of an upload's dozen turns, while a SCHED_IDLE task
- * gives way at once. With nothing else to do, conversion still has the whole machine.
- * Children inherit both, so a process already in the background starts its tools as they are.
+ * Owns how conversion's processes are put behind requests: a niceness of 10 (which the disk's
+ * priority follows), set by coreutils' nice before the command starts, so that every thread the
+ * process makes has it (a niceness set on a running process covers only its main thread on Linux).
+ * On a busy server (race morning: uploads, sign-ins, held syncs) a request then gets the CPU first;
+ * with nothing else to do, conversion still has the whole machine. Children inherit the niceness,
+ * so a process already in the background starts its tools as they are.
+ *
+ * Not Linux's idle class (SCHED_IDLE): it runs only when nothing else wants the CPU, so a machine
+ * kept busy by anything else starves conversion until its time limit fails the note's attempts (seen
+ * in the test suite: a takeover's conversion took 17 s instead of 1). A nice-10 process always keeps
+ * about a tenth of a core against each busy one. Race morning's upload p95 was the same either way
+ * once conversion left the server's own process (./converter.ts): 29-34 ms loaded against 25-32 ms.
  */
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -14,9 +18,9 @@ import os from 'node:os';
 export const BACKGROUND_NICENESS = 10;
 
 let prefix: string[] | undefined;
-/** chrt then nice where chrt can set the class (found once per process), else nothing. */
+/** nice where it can be run (found once per process), else nothing. */
 function backgroundPrefix(): string[] {
-  prefix ??= spawnSync('chrt', ['--idle', '0', 'true']).status === 0 ? ['chrt', '--idle', '0', 'nice', '-n', String(BACKGROUND_NICENESS)] : [];
+  prefix ??= spawnSync('nice', ['-n', String(BACKGROUND_NICENESS), 'true']).status === 0 ? ['nice', '-n', String(BACKGROUND_NICENESS)] : [];
   return prefix;
 }
 
@@ -32,7 +36,7 @@ function alreadyInBackground(): boolean {
 export interface BackgroundCommand {
   program: string;
   args: string[];
-  /** Without chrt, the niceness is set once the process has started: call lowerPriority with its pid. */
+  /** Without nice, the niceness is set once the process has started: call lowerPriority with its pid. */
   lowerAfterStart: boolean;
 }
 
@@ -44,7 +48,7 @@ export function backgroundCommand(command: string, args: string[]): BackgroundCo
   return { program: before[0]!, args: [...before.slice(1), command, ...args], lowerAfterStart: false };
 }
 
-/** The fallback without chrt: a niceness for a process just started. */
+/** The fallback without nice: a niceness for a process just started (its main thread, at least). */
 export function lowerPriority(pid: number | undefined): void {
   if (pid === undefined) return;
   try {

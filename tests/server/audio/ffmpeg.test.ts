@@ -10,11 +10,9 @@ describe('a tool run', () => {
     expect((await runTool('ffmpeg', tenSeconds, 20_000, { maxStdoutBytes: 960_000 })).stdout.length).toBe(960_000);
   });
 
-  it('should run in the idle scheduling class, at a lower niceness, so that any request gets the CPU first', async () => {
-    // The tool reports on itself: chrt reads its policy, /proc its niceness (field 19 of stat).
-    const { stdout } = await runTool('sh', ['-c', 'chrt -p $$; cut -d" " -f19 /proc/$$/stat'], 20_000);
-    const lines = stdout.toString().trim().split('\n');
-    expect(lines[0]).toMatch(/scheduling policy: SCHED_IDLE$/);
-    expect(lines.at(-1)).toBe('10');
+  it('should run at niceness 10, so that any request gets the CPU first', async () => {
+    // The tool reports on itself: /proc's niceness (field 19 of stat).
+    const { stdout } = await runTool('sh', ['-c', 'cut -d" " -f19 /proc/$$/stat'], 20_000);
+    expect(stdout.toString().trim()).toBe('10');
   });
 });
