@@ -38,22 +38,22 @@ export interface Converter {
 interface Pending {
   resolve(result: { durationMs: number }): void;
   reject(err: unknown): void;
-  signal?: AbortSignal;
 }
 
 interface Helper {
   child: ChildProcess;
   pending: Map<number, Pending>;
-  closed: Promise<void>;
+  /** Settles once the process has exited (or could not start). */
+  ended: Promise<void>;
   /** Set when the server closes it: its end is then no news. */
   closing: boolean;
 }
 
-function errorOf(failure: ConvertFailure, signal: AbortSignal | undefined): unknown {
+function errorOf(failure: ConvertFailure): unknown {
   switch (failure.kind) {
     case 'too_long': return new NoteTooLongError(failure.maxSeconds);
     case 'media': return new MediaToolError(failure.message, failure.timedOut);
-    case 'aborted': return signal?.reason ?? new Error('the conversion was stopped');
+    case 'aborted': return new Error('the conversion was stopped');
     case 'error': return new Error(failure.message);
   }
 }
@@ -61,37 +61,52 @@ function errorOf(failure: ConvertFailure, signal: AbortSignal | undefined): unkn
 export function startConverter(log: FastifyBaseLogger): Converter {
   let helper: Helper | undefined;
   let nextId = 0;
+  let closing: Promise<void> | undefined;
 
   function start(): Helper {
     const { program, args, lowerAfterStart } = backgroundCommand(process.execPath, ['--import', 'tsx', entry]);
     // From the project's root, where `--import tsx` resolves as it does for the server.
     const child = spawn(program, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-    if (lowerAfterStart) lowerPriority(child.pid);
     const pending = new Map<number, Pending>();
-    let stderr = '';
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
-    child.on('message', (message: FromConverter) => {
-      const job = pending.get(message.id);
-      if (!job) return;
-      pending.delete(message.id);
-      if ('failure' in message) job.reject(errorOf(message.failure, job.signal));
-      else job.resolve({ durationMs: message.durationMs });
-    });
     let exited!: () => void;
-    const closed = new Promise<void>((resolve) => (exited = resolve));
-    // 'exit', not 'close': a child whose channel the server disconnected never emits 'close' (Node 20).
-    const gone = (how: string) => {
+    const self: Helper = { child, pending, ended: new Promise<void>((resolve) => (exited = resolve)), closing: false };
+    let stderr = '';
+    const stderrDone = new Promise<void>((resolve) => {
+      if (!child.stderr) return resolve(); // a spawn that failed at once (EMFILE) made no streams
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
+      child.stderr.once('close', resolve);
+    });
+    let gone = false;
+    const end = (how: string) => {
+      if (gone) return;
+      gone = true;
       if (helper === self) helper = undefined;
-      if (pending.size > 0 || !self.closing) log.error({ how, inHand: pending.size, stderr: stderr.trim().split('\n').slice(-5).join('\n') }, 'the converter process ended');
+      const inHand = pending.size;
       // Each counts as a failed attempt and is tried again, in a new process.
       for (const job of pending.values()) job.reject(new Error(`the converter process ended (${how})`));
       pending.clear();
       exited();
+      if (inHand > 0 || !self.closing) {
+        // Its last words (why it could not start, say) may still be in the pipe when it exits.
+        const said = Promise.race([stderrDone, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+        void said.then(() => log.error({ how, inHand, stderr: stderr.trim().split('\n').slice(-5).join('\n') }, 'the converter process ended'));
+      }
     };
-    child.once('exit', (code, signal) => gone(signal ?? `code ${code}`));
-    // A process that could not be started may emit no 'exit'.
-    child.once('error', (err) => gone(`could not be started: ${err.message}`));
-    const self: Helper = { child, pending, closed, closing: false };
+    // 'exit', not 'close': a child whose channel the server disconnected never emits 'close' (Node 20).
+    child.once('exit', (code, signal) => end(signal ?? `code ${code}`));
+    child.on('error', (err) => {
+      // Only a process that never started is gone; a failed kill or send leaves it running.
+      if (child.pid === undefined) end(`could not be started: ${err.message}`);
+      else log.warn({ err }, 'the converter process reported an error');
+    });
+    if (lowerAfterStart) lowerPriority(child.pid);
+    child.on('message', (message: FromConverter) => {
+      // A job already settled (aborted, overdue) is no longer there: a late answer changes nothing.
+      const job = pending.get(message.id);
+      if (!job) return;
+      if ('failure' in message) job.reject(errorOf(message.failure));
+      else job.resolve({ durationMs: message.durationMs });
+    });
     return self;
   }
 
@@ -102,41 +117,55 @@ export function startConverter(log: FastifyBaseLogger): Converter {
   return {
     convert(input, container, output, { timeoutMs, maxSeconds, signal }) {
       return new Promise((resolve, reject) => {
+        if (closing) throw new Error('the converter is closed');
         signal?.throwIfAborted();
         if (!helper?.child.connected) helper = start();
         const to = helper;
         const id = nextId++;
-        const abort = () => send(to, { kind: 'abort', id });
-        signal?.addEventListener('abort', abort, { once: true });
-        // The process stops each of its two runs after timeoutMs; an answer later than both means
-        // it is stuck or starved: the attempt fails (and is tried again) rather than hold its lease for ever.
-        const overdue = setTimeout(() => {
-          abort();
-          to.pending.get(id)?.reject(new MediaToolError(`the converter did not answer within ${2 * timeoutMs + OVERDUE_SLACK_MS} ms`, true));
-          to.pending.delete(id);
-        }, 2 * timeoutMs + OVERDUE_SLACK_MS);
-        const done = () => {
+        let overdue: NodeJS.Timeout | undefined;
+        // Each job settles once, whichever comes first: the answer, the abort, the deadline or the process's end.
+        const settle = (then: () => void) => {
+          if (!to.pending.delete(id)) return;
           clearTimeout(overdue);
           signal?.removeEventListener('abort', abort);
+          then();
+        };
+        // Stopped (the lease is lost): the answer is the signal's reason at once, whatever the
+        // process then says or however long it takes to stop its ffmpeg.
+        const abort = () => {
+          send(to, { kind: 'abort', id });
+          settle(() => reject(signal!.reason));
         };
         to.pending.set(id, {
-          signal,
-          resolve: (result) => { done(); resolve(result); },
-          reject: (err) => { done(); reject(err); },
+          resolve: (result) => settle(() => resolve(result)),
+          reject: (err) => settle(() => reject(err)),
         });
+        // The process stops each of its two runs after timeoutMs; an answer later than both means it
+        // is stuck or starved: the attempt fails (and is tried again) and the process is replaced,
+        // so that the next notes neither wait on it nor run beside an ffmpeg it still has going.
+        overdue = setTimeout(() => settle(() => {
+          log.error({ timeoutMs }, 'the converter process did not answer in time: stopping it');
+          if (helper === to) helper = undefined;
+          to.child.kill('SIGKILL');
+          reject(new MediaToolError(`the converter did not answer within ${2 * timeoutMs + OVERDUE_SLACK_MS} ms`, true));
+        }), 2 * timeoutMs + OVERDUE_SLACK_MS);
+        signal?.addEventListener('abort', abort, { once: true });
         send(to, { kind: 'convert', id, input, container, output, timeoutMs, maxSeconds });
       });
     },
-    async close() {
-      const last = helper;
-      helper = undefined;
-      if (!last) return;
-      last.closing = true;
-      // Closing the channel is the process's cue to stop its tools and exit.
-      if (last.child.connected) last.child.disconnect();
-      const killer = setTimeout(() => last.child.kill('SIGKILL'), 5_000);
-      await last.closed;
-      clearTimeout(killer);
+    close() {
+      closing ??= (async () => {
+        const last = helper;
+        helper = undefined;
+        if (!last) return;
+        last.closing = true;
+        // Closing the channel is the process's cue to stop its tools and exit.
+        if (last.child.connected) last.child.disconnect();
+        const killer = setTimeout(() => last.child.kill('SIGKILL'), 5_000);
+        await last.ended;
+        clearTimeout(killer);
+      })();
+      return closing;
     },
   };
 }
