@@ -7,7 +7,7 @@
  * links, so held requests wake and convert. The window is shorter than a morning (120 s; 10 s and
  * 50 apps in the smoke run), the rates are not.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { addLiveRace, courseFile } from '../app/race.js';
 import { CrowdApp, Deliveries, heldInFlight, Tally } from '../app/crowd.js';
 import { friendNote, type FriendNote } from '../app/friend.js';
@@ -30,12 +30,38 @@ const HOLD_SECONDS = 25;
 // Chicago's course is marked in miles: a km marker is refused (unknown_marker).
 const MARKERS = ['mi-3', 'mi-5', 'mi-6', 'mi-8', 'mi-10', 'mi-12', 'mi-13', 'mi-16', 'mi-18', 'mi-20', 'mi-24', 'finish'];
 
-/** The server process's resident memory (VmRSS), in MB. */
+/** A process's resident memory (VmRSS), in MB; 0 for none. */
 async function rssMB(pid: number | undefined): Promise<number> {
-  if (pid === undefined) return NaN;
+  if (pid === undefined) return 0;
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]);
+  const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0);
   return kb / 1024;
+}
+
+/** The server's converter process (server/audio/converter.ts), a child of it: its memory is the server's too. */
+async function converterOf(server: number): Promise<number | undefined> {
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    if (Number(/^\d+ \(.*\) \S (\d+)/.exec(stat)?.[1]) !== server) continue;
+    if ((await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).includes('converter-process')) return Number(entry);
+  }
+  return undefined;
+}
+
+/** The server's memory and its converter's, in MB (the converter looked for again once it is gone). */
+function memoryOf(server: () => number | undefined) {
+  let converter: number | undefined;
+  return async () => {
+    const pid = server();
+    if (pid === undefined) return { server: NaN, converter: NaN };
+    let converterMB = await rssMB(converter);
+    if (converterMB === 0) {
+      converter = await converterOf(pid);
+      converterMB = await rssMB(converter);
+    }
+    return { server: await rssMB(pid), converter: converterMB };
+  };
 }
 
 const ms0 = (n: number) => n.toFixed(0);
@@ -88,12 +114,15 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
   const deliveries = new Deliveries();
   const apps: CrowdApp[] = [];
   let friends: FriendsThread | undefined;
-  const rss: Record<string, number> = { idle: NaN, unloaded: 0, loaded: 0 };
+  /** Peaks of the server's memory with its converter's (and of the converter's alone), per phase. */
+  const rss = { idle: { total: NaN, converter: NaN }, unloaded: { total: 0, converter: 0 }, loaded: { total: 0, converter: 0 } };
+  const memory = memoryOf(() => server.pid());
   let phase: 'unloaded' | 'setup' | 'loaded' | 'done' = 'unloaded';
-  const sampler = setInterval(() => void rssMB(server.pid()).then((mb) => {
+  const sampler = setInterval(() => void memory().then((mb) => {
     if (phase === 'done') return;
-    const key = phase === 'unloaded' ? 'unloaded' : 'loaded';
-    if (mb > rss[key]!) rss[key] = mb;
+    const peak = rss[phase === 'unloaded' ? 'unloaded' : 'loaded'];
+    peak.total = Math.max(peak.total, mb.server + mb.converter);
+    peak.converter = Math.max(peak.converter, mb.converter);
   }), 250);
   try {
     const { file, track } = await courseFile();
@@ -141,7 +170,8 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     ctx.log(`racemorning: ${QUIET_PROBES} probes with no load`);
     errors.phase = 'unloaded';
     for (let i = 0; i < 2; i++) await probe(i, undefined);
-    rss.idle = await rssMB(server.pid());
+    const idle = await memory();
+    rss.idle = { total: idle.server + idle.converter, converter: idle.converter };
     const beforeProbes = await reading();
     const probesLoop = watchLoop();
     for (let i = 0; i < QUIET_PROBES; i++) await probe(i, 'unloaded');
@@ -228,7 +258,7 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
       {
         metric: 'held answer carrying the note converted, from the upload\'s 201 (conversion queue included), p95', ours: p95(held.loaded), baseline: p95(held.unloaded), unit: 'ms', digits: 0,
       },
-      { metric: 'server memory (RSS), peak', ours: rss.loaded!, baseline: rss.unloaded!, unit: 'MB', digits: 0 },
+      { metric: 'server memory (RSS, with its converter process), peak', ours: rss.loaded.total, baseline: rss.unloaded.total, unit: 'MB', digits: 0 },
       { metric: 'errors (failed or refused requests)', ours: loadedErrors, baseline: unloadedErrors, unit: '', digits: 0, aim: { text: 'no error', met: loadedErrors === 0 && unloadedErrors === 0 } },
       {
         metric: `notes not yet converted ${DRAIN_MS / 1000} s after the window`, ours: undelivered.loaded, baseline: undelivered.unloaded, unit: '', digits: 0,
@@ -258,7 +288,8 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
           `From the upload's 201: to the held sync answer whose note is converted (the conversion, ffmpeg with CONVERT_CONCURRENCY as shipped, and its queue are inside it). ` +
           `A note no answer carried by the end counts as the time it had waited then (a lower bound)${undelivered.loaded ? `: ${undelivered.loaded} of ${held.loaded.length} under load, so that p95 is at least the figure shown` : ''}. ` +
           `Conversions under load: ${convertedPerSecond.toFixed(1)} a second from the window's start to its end plus the wait after, against ${FRIEND_NOTES_PER_SECOND} a second sent.`,
-        `Memory: VmRSS of the server process (not its ffmpeg children), sampled every 250 ms: ${rss.idle!.toFixed(0)} MB idle after the warm-up, peak ${rss.unloaded!.toFixed(0)} MB with the probes alone, ${rss.loaded!.toFixed(0)} MB from the crowd's sign-in to the end of the window.`,
+        `Memory: VmRSS of the server process and its converter process (server/audio/converter.ts; not their ffmpeg runs), sampled every 250 ms: ${rss.idle.total.toFixed(0)} MB idle after the warm-up, ` +
+          `peak ${rss.unloaded.total.toFixed(0)} MB with the probes alone, ${rss.loaded.total.toFixed(0)} MB from the crowd's sign-in to the end of the window; of which the converter ${rss.idle.converter.toFixed(0)}, ${rss.unloaded.converter.toFixed(0)} and ${rss.loaded.converter.toFixed(0)} MB.`,
         `Limits raised for the bench (${Object.entries(raised).map(([k, v]) => `${k}=${v}`).join(', ')}): all the load comes from 127.0.0.1 here, in the field from thousands of addresses. Left as shipped: SYNC_MAX_HELD (5,000 a process), 4 held per account, each link's quota, RATE_LIMIT_PER_MINUTE (per address and link).`,
         `The apps run in the bench process's main thread; the clients timed here (friends' uploads, entrants' sign-ins and entries, the probes) in a thread of their own with its own event loop, ` +
           `as a friend's phone is not also busy running a thousand runners' apps (in one thread their answers waited behind the apps' JavaScript). All share the machine's 2 cores with the server and its ffmpeg conversions.`,
