@@ -49,6 +49,31 @@ async function childrenRunning(name: string, parent = process.pid): Promise<numb
 
 const converterPids = () => childrenRunning('converter-process.ts');
 
+/** Waits until this test's converter process runs; its pid. */
+const converterStarted = () => vi.waitFor(async () => {
+  const [pid] = await converterPids();
+  if (pid === undefined) throw new Error('no converter yet');
+  return pid;
+}, { timeout: 20_000, interval: 50 });
+
+/** Waits until the converter runs ffmpeg; the converter's pid and its ffmpeg's. */
+const ffmpegStarted = () => vi.waitFor(async () => {
+  const [pid] = await converterPids();
+  const tools = pid === undefined ? [] : await childrenRunning('ffmpeg', pid);
+  if (tools.length === 0) throw new Error('ffmpeg has not started');
+  return { pid: pid!, tools };
+}, { timeout: 20_000, interval: 50 });
+
+/** The next note converts, in one new process in place of `gone`. */
+async function expectConvertedByANewProcess(converter: Converter, gone: number): Promise<void> {
+  const out = path.join(dir, `after-${gone}.m4a`);
+  await converter.convert(speech, 'webm', out, { timeoutMs: 30_000, maxSeconds: 75 });
+  expect((await stat(out)).size).toBeGreaterThan(1_000);
+  const now = await converterPids();
+  expect(now).toHaveLength(1);
+  expect(now[0]).not.toBe(gone);
+}
+
 function open(): Converter {
   const converter = startConverter(log);
   opened.push(converter);
@@ -104,11 +129,7 @@ describe('the converter process', () => {
     const controller = new AbortController();
     const out = path.join(dir, 'aborted.m4a');
     const attempt = converter.convert(long, 'webm', out, { timeoutMs: 60_000, maxSeconds: 700, signal: controller.signal });
-    const [pid] = await vi.waitFor(async () => {
-      const [helper] = await converterPids();
-      if (helper === undefined || (await childrenRunning('ffmpeg', helper)).length === 0) throw new Error('ffmpeg has not started');
-      return [helper];
-    }, { timeout: 20_000, interval: 50 });
+    const { pid } = await ffmpegStarted();
     const reason = new Error('the lease was lost');
     controller.abort(reason);
     await expect(attempt).rejects.toBe(reason);
@@ -121,69 +142,44 @@ describe('the converter process', () => {
     const converter = open();
     const controller = new AbortController();
     const attempt = converter.convert(long, 'webm', path.join(dir, 'stopped.m4a'), { timeoutMs: 60_000, maxSeconds: 700, signal: controller.signal });
-    const [pid] = await vi.waitFor(async () => {
-      const pids = await converterPids();
-      if (pids.length === 0) throw new Error('no converter yet');
-      return pids;
-    }, { timeout: 20_000, interval: 50 });
-    process.kill(pid!, 'SIGSTOP');
+    const pid = await converterStarted();
+    process.kill(pid, 'SIGSTOP');
     try {
       const reason = new Error('the lease was lost');
       controller.abort(reason);
       await expect(attempt).rejects.toBe(reason);
     } finally {
-      process.kill(pid!, 'SIGCONT');
+      process.kill(pid, 'SIGCONT');
     }
   });
 
   it('should fail a conversion its process does not answer within both runs\' limits, and replace that process', async () => {
     const converter = open();
-    const [pid] = await vi.waitFor(async () => {
-      // A first note starts the process; then it stops answering.
-      await converter.convert(speech, 'webm', path.join(dir, 'first.m4a'), { timeoutMs: 30_000, maxSeconds: 75 });
-      return converterPids();
-    }, { timeout: 20_000 });
-    process.kill(pid!, 'SIGSTOP');
+    // A first note starts the process; then it stops answering.
+    await converter.convert(speech, 'webm', path.join(dir, 'first.m4a'), { timeoutMs: 30_000, maxSeconds: 75 });
+    const pid = await converterStarted();
+    process.kill(pid, 'SIGSTOP');
     const started = Date.now();
     const stuck = converter.convert(speech, 'webm', path.join(dir, 'stuck.m4a'), { timeoutMs: 100, maxSeconds: 75 });
     await expect(stuck).rejects.toBeInstanceOf(MediaToolError);
     await expect(stuck).rejects.toMatchObject({ timedOut: true });
     expect(Date.now() - started).toBeGreaterThanOrEqual(2 * 100);
-    const out = path.join(dir, 'after-stuck.m4a');
-    await converter.convert(speech, 'webm', out, { timeoutMs: 30_000, maxSeconds: 75 });
-    expect((await stat(out)).size).toBeGreaterThan(1_000);
-    const now = await converterPids();
-    expect(now).toHaveLength(1);
-    expect(now[0]).not.toBe(pid);
+    await expectConvertedByANewProcess(converter, pid);
   }, 30_000);
 
   it('should fail the conversions in hand when its process dies, and convert the next note in a new one', async () => {
     const converter = open();
     const attempt = converter.convert(long, 'webm', path.join(dir, 'killed.m4a'), { timeoutMs: 60_000, maxSeconds: 700 });
-    const [pid] = await vi.waitFor(async () => {
-      const pids = await converterPids();
-      if (pids.length === 0) throw new Error('no converter yet');
-      return pids;
-    }, { timeout: 20_000, interval: 50 });
-    process.kill(pid!, 'SIGKILL');
+    const pid = await converterStarted();
+    process.kill(pid, 'SIGKILL');
     await expect(attempt).rejects.toThrow(/the converter process ended \(SIGKILL\)/);
-    const out = path.join(dir, 'after-kill.m4a');
-    await converter.convert(speech, 'webm', out, { timeoutMs: 30_000, maxSeconds: 75 });
-    expect((await stat(out)).size).toBeGreaterThan(1_000);
-    const now = await converterPids();
-    expect(now).toHaveLength(1);
-    expect(now[0]).not.toBe(pid);
+    await expectConvertedByANewProcess(converter, pid);
   });
 
   it('should leave no process behind once closed, and stop a conversion still running', async () => {
     const converter = open();
     const attempt = converter.convert(long, 'webm', path.join(dir, 'closed.m4a'), { timeoutMs: 60_000, maxSeconds: 700 });
-    const tools = await vi.waitFor(async () => {
-      const [helper] = await converterPids();
-      const running = helper === undefined ? [] : await childrenRunning('ffmpeg', helper);
-      if (running.length === 0) throw new Error('ffmpeg has not started');
-      return running;
-    }, { timeout: 20_000, interval: 50 });
+    const { tools } = await ffmpegStarted();
     await converter.close();
     await expect(attempt).rejects.toThrow(/the converter process ended/);
     expect(await converterPids()).toEqual([]);
