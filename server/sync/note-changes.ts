@@ -29,6 +29,20 @@ export class TooManyHeld extends Error {}
 /** An app holds one per entry; a few more cover a reconnect before the old connection is noticed gone. */
 export const MAX_HELD_PER_ACCOUNT = 4;
 
+/** The share of its wait a held request may end early. */
+export const HOLD_SPREAD = 0.2;
+
+/**
+ * A held request's time, drawn from the last fifth of the wait asked for. Phones that asked together
+ * (every app after a cell comes back, a thousand apps started at once) would otherwise time out
+ * together every `wait` seconds and ask again in one burst: on race morning's bench, 1,000 apps held
+ * in step stalled the server's event loop for 100-300 ms every 25 s, and an upload landing there
+ * waited with them. Ending a little early costs an app one more empty answer in about ten.
+ */
+export function spreadHold(ms: number, random: () => number = Math.random): number {
+  return Math.round(ms - random() * ms * HOLD_SPREAD);
+}
+
 export interface NoteChangeHub {
   /** Holds until the runners row `runnerId` changes or `untilMs` (epoch ms) passes. Throws TooManyHeld at the process cap. */
   hold(runnerId: string, accountId: string, untilMs: number): Hold;

@@ -15,7 +15,7 @@ import { emptyAnswer, refusals, withHeaders, type HeaderDocs } from '../../http/
 import { entryNotFound } from '../../http/problem.js';
 import { runnerRefusal } from '../../http/refusals.js';
 import { decodeCursor, encodeCursor } from '../../sync/cursor.js';
-import { TooManyHeld } from '../../sync/note-changes.js';
+import { spreadHold, TooManyHeld } from '../../sync/note-changes.js';
 import { markWoken } from '../../sync/woken-mark.js';
 import { notSignedIn, requireRunner, BEARER, type RunnerContext } from './context.js';
 
@@ -134,7 +134,7 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
     } else {
       const since = decodeCursor(entry.id, after);
       if (since === undefined) throw runnerRefusal.invalid_cursor();
-      const holdMs = Math.min((wait ?? 0) * 1000, sync.maxHoldMs);
+      const holdMs = spreadHold(Math.min((wait ?? 0) * 1000, sync.maxHoldMs));
       const changes = await changesAfter(req, reply, entry, account.id, since, holdMs, until === 'playable');
       body = { entryId: entry.id, markers: byMarker(changes.notes, summary), removed: changes.removed, cursor: encodeCursor(entry.id, changes.seq) };
     }

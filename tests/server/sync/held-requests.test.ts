@@ -154,6 +154,28 @@ describe.each(BACKENDS)('held sync requests on %s', (kind) => {
     }
   });
 
+  it('should end holds that began together at different times in the last fifth of their wait, so apps in step do not ask again in one burst', async () => {
+    const t = await startRunnerApp(kind);
+    try {
+      // Three apps, four holds each (an account's most), all asked for at once with wait=2.
+      const apps = await Promise.all([1, 2, 3].map(async () => {
+        const session = await t.signIn();
+        const entry = await t.enter(session);
+        return { session, entry, cursor: ((await list(t.app, session, entry.id)).json() as EntryNotes).cursor };
+      }));
+      const askedAt = Date.now();
+      const held = apps.flatMap((a) => [1, 2, 3, 4].map(() => hold(t.app, a.session, a.entry.id, { after: a.cursor, wait: 2 })));
+      for (const h of held) expect((await h.answer).json()).toMatchObject({ markers: [], removed: [] });
+      const after = held.map((h) => h.answeredAt() - askedAt).sort((x, y) => x - y);
+      // Each within 1.6-2 s (and the time the test takes to ask); together, not in one instant.
+      expect(after[0]).toBeGreaterThanOrEqual(1_600 - 50);
+      expect(after.at(-1)).toBeLessThan(2_000 + 1_000);
+      expect(after.at(-1)! - after[0]!).toBeGreaterThan(50);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('should never rate-limit held requests, end an account’s oldest past 4, and refuse 503 past the process cap', async () => {
     const t = await startRunnerApp(kind, { RATE_LIMIT_PER_MINUTE: '2', SYNC_MAX_HELD: '6' });
     try {
