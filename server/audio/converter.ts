@@ -1,7 +1,7 @@
 /**
- * Owns the server's converter process (./converter-process.ts): started on the first conversion,
- * in the background (./background.ts), and again after it dies. A conversion spawns ffmpeg twice
- * and moves a few MB of decoded audio between the two runs; in the server's own process each spawn
+ * Owns the server's converter process (./converter-process.ts): started before the first
+ * conversion (prepare) or by it, in the background (./background.ts), and again after it dies.
+ * A conversion spawns ffmpeg twice and moves a few MB of decoded audio between the two runs; in the server's own process each spawn
  * blocked its event loop for 7-20 ms on this machine's VM (Node's spawn waits for the child's exec)
  * and the audio was copied and collected there, in front of every upload and sign-in. Here the
  * server only sends a file's name and waits for an answer.
@@ -31,6 +31,11 @@ export interface ConvertOptions {
 export interface Converter {
   /** Converts the original in `input` into an M4A at `output` (convertToM4a's contract, errors included). */
   convert(input: string, container: AudioContainer, output: string, opts: ConvertOptions): Promise<{ durationMs: number }>;
+  /**
+   * Starts the process now if none runs, so that the first note (after a restart, say a takeover
+   * of a dead server's job) does not also wait for a Node process to start on a busy machine.
+   */
+  prepare(): void;
   /** Stops the process, and with it any conversion still running. */
   close(): Promise<void>;
 }
@@ -152,6 +157,9 @@ export function startConverter(log: FastifyBaseLogger): Converter {
         signal?.addEventListener('abort', abort, { once: true });
         send(to, { kind: 'convert', id, input, container, output, timeoutMs, maxSeconds });
       });
+    },
+    prepare() {
+      if (!closing && !helper?.child.connected) helper = start();
     },
     close() {
       closing ??= (async () => {

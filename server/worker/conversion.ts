@@ -103,6 +103,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
   const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
   const heartbeatMs = opts.heartbeatMs ?? Math.max(1, Math.floor(leaseMs / 4));
   const converter = opts.converter ?? startConverter(log);
+  converter.prepare();
   let stopped = false;
   let running = true;
   let lastBeatAt = Date.now();

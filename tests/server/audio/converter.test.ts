@@ -112,6 +112,19 @@ describe('the converter process', () => {
     expect(os.getPriority()).toBe(own);
   });
 
+  it('should start its one process when prepared, before any note, and convert the first note in it', async () => {
+    const converter = open();
+    expect(await converterPids()).toEqual([]);
+    converter.prepare();
+    converter.prepare();
+    const pid = await converterStarted();
+    expect(await converterPids()).toEqual([pid]);
+    const out = path.join(dir, 'prepared.m4a');
+    await converter.convert(speech, 'webm', out, { timeoutMs: 30_000, maxSeconds: 75 });
+    expect((await stat(out)).size).toBeGreaterThan(1_000);
+    expect(await converterPids()).toEqual([pid]);
+  });
+
   it('should refuse a note past the length limit and a file that is not audio with the errors the worker tells apart', async () => {
     const converter = open();
     const tooLong = converter.convert(speech, 'webm', path.join(dir, 'short-limit.m4a'), { timeoutMs: 30_000, maxSeconds: 1 });
