@@ -1,10 +1,11 @@
 /**
  * Owns the server's converter process (./converter-process.ts): started before the first
  * conversion (prepare) or by it, in the background (./background.ts), and again after it dies.
- * A conversion spawns ffmpeg twice and moves a few MB of decoded audio between the two runs; in the server's own process each spawn
- * blocked its event loop for 7-20 ms on this machine's VM (Node's spawn waits for the child's exec)
- * and the audio was copied and collected there, in front of every upload and sign-in. Here the
- * server only sends a file's name and waits for an answer.
+ * A conversion spawns ffmpeg twice and moves a few MB of decoded audio between the two runs; in
+ * the server's own process each spawn blocked its event loop for 7-20 ms on this machine's VM
+ * (Node's spawn waits for the child's exec) and the audio was copied and collected there, in
+ * front of every upload and sign-in. Here the server only sends a file's name and waits for an
+ * answer.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
