@@ -13,11 +13,16 @@ const results = path.join(root, 'test-results');
 mkdirSync(results, { recursive: true });
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
+/** Each step's seconds, said again at the end, where CI shows them (CI must stay under 25 minutes). */
+const took = [];
+
 function run(title, command, args, env = {}) {
   console.log(`\n=== ${title}`);
   const started = Date.now();
   const { status } = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  console.log(`=== ${title}: ${status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  took.push(`${title.replace(/ \(.*/, '')} ${seconds} s`);
+  console.log(`=== ${title}: ${status === 0 ? 'ok' : 'FAILED'} in ${seconds} s`);
   return status === 0;
 }
 
@@ -83,5 +88,6 @@ console.log(
   `\nvitest: ${vitest.passed} passed, ${vitest.failed} failed; browser: ${e2e.passed} passed, ${e2e.failed} failed; ` +
     `engines: ${engines.passed} passed, ${engines.failed} failed`,
 );
+console.log(`steps: ${took.join(', ')}`);
 console.log(`tests: ${vitest.passed + e2e.passed + engines.passed} passed, ${vitest.failed + e2e.failed + engines.failed + (typesOk ? 0 : 1)} failed`);
 process.exit(failedSteps === 0 ? 0 : 1);
