@@ -6,9 +6,7 @@ import { readGpxFile } from '../races/gpx-file.js';
 import { newRaceProblem, raceNameProblem, unitsOf } from '../races/new-race.js';
 import { CourseRefused } from '../races/refused.js';
 import { storedCourse } from '../races/stored-course.js';
-import { optionsOf, Refused } from './options.js';
-
-type Command = (repo: Repository, args: string[], warn: (line: string) => void) => Promise<unknown>;
+import { optionsOf, Refused, type Command } from './options.js';
 
 /** A race as the CLI prints it: the catalogue's fields, where it stands now, and whether it has a course. */
 const raceLine = (race: Race) => ({

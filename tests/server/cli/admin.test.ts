@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RUNNER_NAME_LENGTH } from '../../../src/shared/limits.js';
 import { BACKENDS } from '../support/backends.js';
-import { runAdmin } from '../support/cli.js';
+import { runAdmin, runAdminProcess } from '../support/cli.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { fakeWebm, putNote, sha256Hex } from '../support/uploads.js';
 import { linkIdOf, newToken } from '../../../server/links.js';
@@ -17,7 +17,7 @@ describe.each(BACKENDS)('npm run admin on %s', (kind) => {
   afterAll(() => t.close());
 
   it('should create a link whose token has at least 128 random bits and print it as one JSON line', async () => {
-    const { code, stdout } = await runAdmin(env, 'create-link', '--runner', 'Pat Lee', '--race', 'chicago-2025');
+    const { code, stdout } = await runAdminProcess(env, 'create-link', '--runner', 'Pat Lee', '--race', 'chicago-2025');
     expect(code).toBe(0);
     expect(stdout.trim().split('\n')).toHaveLength(1);
     const { token, url } = JSON.parse(stdout);
@@ -92,5 +92,14 @@ describe.each(BACKENDS)('npm run admin on %s', (kind) => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stdout).toBe('');
+  });
+
+  it('should exit with code 2 and the usage as a process too, and with 1 and the reason when the database cannot be reached', async () => {
+    const unknown = await runAdminProcess(env, 'launch-rockets');
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toMatch(/Unknown command 'launch-rockets'[\s\S]*Usage: npm run admin/);
+    const unreachable = await runAdminProcess({ ...env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, 'list-races');
+    expect(unreachable).toMatchObject({ code: 1, stdout: '' });
+    expect(unreachable.stderr).toMatch(/^admin failed: .+/);
   });
 });

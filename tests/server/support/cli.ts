@@ -1,11 +1,30 @@
-/** Runs the admin CLI (server/cli/admin.ts) as a child process, as `npm run admin --` does. */
+/**
+ * Runs the admin CLI: in this process through its dispatcher (server/cli/run-admin.ts), which is
+ * what `npm run admin --` runs, without starting Node and tsx again for each of the many calls;
+ * or, where the process itself is what is tested, as a child process the way npm runs it.
+ */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runAdmin as runInProcess } from '../../../server/cli/run-admin.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export function runAdmin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export interface AdminRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function runAdmin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<AdminRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runInProcess(args, { env: { ...process.env, ...env }, out: (text) => (stdout += text), err: (text) => (stderr += text) });
+  return { code, stdout, stderr };
+}
+
+/** `npm run admin -- ...args` as its own process: what the shell sees. */
+export function runAdminProcess(env: NodeJS.ProcessEnv, ...args: string[]): Promise<AdminRun> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], { cwd: root, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
       resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr });

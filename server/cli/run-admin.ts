@@ -1,0 +1,142 @@
+/**
+ * The operator CLI's commands (`npm run admin -- <command>`, entry ./admin.ts). Same configuration
+ * as the server (PORT, DATA_DIR, DATABASE_URL, PUBLIC_URL). Results go to stdout as JSON; mistakes
+ * to stderr with exit code 2; anything else to stderr with exit code 1.
+ */
+import path from 'node:path';
+import { MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
+import { loadConfig, loadStorageConfig } from '../config.js';
+import { openRepository } from '../db/index.js';
+import type { Repository } from '../db/repository.js';
+import { linkIdOf, newToken } from '../links.js';
+import { cleanRunnerName } from '../notes/sanitize.js';
+import { backup, BackupRefused, restore } from '../ops/backup.js';
+import { optionsOf, Refused, UsageError, type Command } from './options.js';
+import { overWarning, RACE_COMMANDS, raceOf } from './race-commands.js';
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  add-race --id <id> --name "Name" --date YYYY-MM-DD --timezone Area/City --start HH:MM
+           [--units mi|mi,km] [--course course.gpx]
+                                                 add a race to the catalogue (units: mi by default)
+  set-course --race <race-id> --gpx course.gpx   add or replace a race's course
+  list-races                                     list the races in the catalogue
+  create-link --runner "Name" --race <race-id>   make a recording link for a runner
+  list-notes --token <token>                     list the notes sent through a link
+  revoke-link --token <token>                    stop a link from working
+  backup --to DIR                                copy the SQLite database and audio in DATA_DIR
+                                                 into DIR (new or empty) while the server runs
+  restore --from DIR                             bring a backup back into an empty DATA_DIR`;
+
+/** Where a run of the CLI reads its settings and writes its two streams. */
+export interface AdminIo {
+  env: NodeJS.ProcessEnv;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+async function linkFor(repo: Repository, token: string) {
+  const link = await repo.links.find(linkIdOf(token));
+  if (!link) throw new UsageError('No link has this token. Check that it was copied whole.');
+  return link;
+}
+
+const COMMANDS: Record<string, Command> = {
+  ...RACE_COMMANDS,
+  async 'create-link'(repo, args, warn, env) {
+    const { runner, race } = optionsOf(args, ['runner', 'race']);
+    // Stored as the app's entries are (server/notes/sanitize.ts); too long is refused here, not cut.
+    const name = cleanRunnerName(runner!);
+    if (!name) throw new UsageError('The runner name has no visible characters. Give the name friends know them by.');
+    if (Array.from(runner!.trim()).length > MAX_RUNNER_NAME_LENGTH) throw new UsageError(`The runner name is too long (${MAX_RUNNER_NAME_LENGTH} characters at most).`);
+    const known = await raceOf(repo, race!);
+    const token = newToken();
+    await repo.links.create({ linkId: linkIdOf(token), runnerName: name, raceId: known.id, createdAt: new Date().toISOString() });
+    const over = overWarning(known, "The link works, and its recorder tells friends their notes will wait in the runner's keepsake.");
+    if (over) warn(over);
+    return { token, url: `${loadConfig(env).publicUrl}/r/${token}` };
+  },
+  async 'list-notes'(repo, args) {
+    const { token } = optionsOf(args, ['token']);
+    const link = await linkFor(repo, token!);
+    const notes = await repo.notes.ofLink(link.linkId);
+    return notes.map((n) => ({
+      id: n.id,
+      marker: n.marker,
+      from: n.from,
+      contentType: n.contentType,
+      bytes: n.bytes,
+      sha256: n.sha256,
+      durationMs: n.durationMs,
+      status: n.status,
+      receivedAt: n.receivedAt,
+      ...(n.failureReason ? { failureReason: n.failureReason } : {}),
+    }));
+  },
+  async 'revoke-link'(repo, args) {
+    const { token } = optionsOf(args, ['token']);
+    const link = await linkFor(repo, token!);
+    await repo.links.revoke(link.linkId, new Date().toISOString());
+    return { token, revoked: true };
+  },
+};
+
+/** Commands on DATA_DIR's files themselves: they read only the storage settings and open no repository. */
+const FILE_COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv) => Promise<unknown>> = {
+  async backup(args, env) {
+    const { to } = optionsOf(args, ['to']);
+    return { backup: path.resolve(to!), ...(await backup(loadStorageConfig(env), path.resolve(to!))) };
+  },
+  async restore(args, env) {
+    const { from } = optionsOf(args, ['from']);
+    const storage = loadStorageConfig(env);
+    return { restoredInto: storage.dataDir, ...(await restore(storage, path.resolve(from!))) };
+  },
+};
+
+/** One run of the CLI with these arguments; its exit code. */
+export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (err) {
+    io.err(`admin failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+/** A mistake's exit code (2) and words, or undefined for any other error. */
+function mistake(err: unknown, io: AdminIo): number | undefined {
+  if (err instanceof Refused || err instanceof BackupRefused) io.err(`${err.message}\n`);
+  else if (err instanceof UsageError) io.err(`${err.message}\n\n${USAGE}\n`);
+  else return undefined;
+  return 2;
+}
+
+async function dispatch(argv: string[], io: AdminIo): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === 'help') {
+    io.err(`${USAGE}\n`);
+    return name ? 0 : 2;
+  }
+  const fileCommand = FILE_COMMANDS[name];
+  const command = COMMANDS[name];
+  if (!fileCommand && !command) {
+    io.err(`Unknown command '${name}'.\n\n${USAGE}\n`);
+    return 2;
+  }
+  const repo = command ? await openRepository(loadConfig(io.env)) : undefined;
+  try {
+    const result = fileCommand
+      ? await fileCommand(args, io.env)
+      : await command!(repo!, args, (line) => io.err(`${line}\n`), io.env);
+    io.out(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (err) {
+    const code = mistake(err, io);
+    if (code === undefined) throw err;
+    return code;
+  } finally {
+    await repo?.close();
+  }
+}
