@@ -8,6 +8,13 @@ import { loadConfig } from './config.js';
 
 const config = loadConfig();
 const app = await buildApp(config);
+/**
+ * Once the uploads are done, what still runs (an audio download, which resumes by Range) has this
+ * long before its connection is closed. Node stops timing out unfinished headers once the server
+ * closes: a connection that never sent a whole request would otherwise hold the stop up for
+ * IDLE_TIMEOUT_MS (60 s), one stranger's socket enough to keep a restart waiting.
+ */
+const CLOSE_WAIT_MS = 5_000;
 
 async function shutDown(signal: string): Promise<void> {
   app.log.info({ signal }, 'shutting down: refusing new uploads, finishing the ones in flight');
@@ -19,7 +26,9 @@ async function shutDown(signal: string): Promise<void> {
     app.log.warn({ uploads: unfinished, graceMs: config.shutdownGraceMs }, 'uploads still running at the grace limit are cut off');
     app.server.closeAllConnections();
   }
+  const cutOff = setTimeout(() => app.server.closeAllConnections(), Math.min(CLOSE_WAIT_MS, config.shutdownGraceMs));
   await app.close();
+  clearTimeout(cutOff);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

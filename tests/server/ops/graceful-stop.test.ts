@@ -1,7 +1,10 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NoteReceipt } from '../../../src/shared/api.js';
+import { IDLE_TIMEOUT_DEFAULT_MS, loadConfig } from '../../../server/config.js';
 import { openRepository } from '../../../server/db/index.js';
 import { createBackend, type TestBackend } from '../support/backends.js';
 import { uploadStream } from '../support/remote-uploads.js';
@@ -75,6 +78,34 @@ describe('a server stopped with SIGTERM during uploads', () => {
       await repo.close();
     }
   }, 180_000);
+
+  it('should not wait on connections that never sent a whole request: one silent, one with half its headers', async () => {
+    backend = await createBackend('sqlite');
+    expect(loadConfig(backend.env).idleTimeoutMs).toBe(IDLE_TIMEOUT_DEFAULT_MS); // what held the stop up, 60 s
+    proc = await startServerProcess(backend.env, 60_000);
+    const server = proc;
+    const { port } = new URL(server.base);
+    const opened = async () => {
+      const socket = net.connect(Number(port), '127.0.0.1');
+      socket.on('error', () => {});
+      await once(socket, 'connect');
+      return socket;
+    };
+    const silent = await opened();
+    const half = await opened();
+    half.write('GET /api/races HTTP/1.1\r\nHost: milenotes\r\n');
+    try {
+      const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+      const stoppedAt = Date.now();
+      server.child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      // Before: the process exited only when the idle limit closed both sockets, 60 s later.
+      expect(Date.now() - stoppedAt).toBeLessThan(IDLE_TIMEOUT_DEFAULT_MS / 3);
+    } finally {
+      silent.destroy();
+      half.destroy();
+    }
+  }, 120_000);
 
   it('should treat appends as uploads: refuse new ones 503, wait for those in flight, and cut one still trickling at the limit with what it sent kept', async () => {
     const graceMs = 5_000;
