@@ -58,7 +58,11 @@ async function main(): Promise<void> {
     if (smoke) {
       // The smoke run only proves every step works and writes numbers: run the sections side by
       // side to keep it short. A real run measures one thing at a time on a quiet machine.
-      sections.push(...(await Promise.all(wanted.map((id) => SECTIONS[id]!(ctx)))));
+      sections.push(...(await Promise.all(wanted.map(async (id) => {
+        const section = await SECTIONS[id]!(ctx);
+        log(`section ${id} done after ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s`);
+        return section;
+      }))));
     } else {
       for (const id of wanted) {
         log(`section ${id}`);
