@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import type { Repository } from '../db/repository.js';
 
-/** A command on the catalogue: its result is printed as JSON; `warn` writes a line to stderr. */
+/** A command on the repository: its result is printed as JSON; `warn` writes a line to stderr. */
 export type Command = (repo: Repository, args: string[], warn: (line: string) => void, env: NodeJS.ProcessEnv) => Promise<unknown>;
 
 /** A command used wrongly: its sentence, then the usage. */

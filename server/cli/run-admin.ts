@@ -8,6 +8,7 @@ import { MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
 import { loadConfig, loadStorageConfig } from '../config.js';
 import { openRepository } from '../db/index.js';
 import type { Repository } from '../db/repository.js';
+import { receiptOf } from '../intake/commit.js';
 import { linkIdOf, newToken } from '../links.js';
 import { cleanRunnerName } from '../notes/sanitize.js';
 import { backup, BackupRefused, restore } from '../ops/backup.js';
@@ -61,16 +62,11 @@ const COMMANDS: Record<string, Command> = {
     const { token } = optionsOf(args, ['token']);
     const link = await linkFor(repo, token!);
     const notes = await repo.notes.ofLink(link.linkId);
+    // What the sender's receipt says of each, and where its conversion stands.
     return notes.map((n) => ({
-      id: n.id,
-      marker: n.marker,
-      from: n.from,
-      contentType: n.contentType,
-      bytes: n.bytes,
-      sha256: n.sha256,
+      ...receiptOf(n),
       durationMs: n.durationMs,
       status: n.status,
-      receivedAt: n.receivedAt,
       ...(n.failureReason ? { failureReason: n.failureReason } : {}),
     }));
   },
