@@ -25,6 +25,8 @@ interface Session {
   recorder: MediaRecorder;
   stream: MediaStream;
   startedAt: number;
+  /** When the recorder began to hear (its start event), so a note's length leaves out its startup. */
+  heardFrom: number;
   seq: number;
   bytes: number;
   /** Chunks safely in IndexedDB: the length of what can be sent, about a second each. */
@@ -83,7 +85,7 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
       return setState({ phase: 'idle' });
     }
     const current: Session = {
-      id, recorder, stream, startedAt, seq: 0, bytes: 0, stored: 0, writes: Promise.resolve(),
+      id, recorder, stream, startedAt, heardFrom: startedAt, seq: 0, bytes: 0, stored: 0, writes: Promise.resolve(),
       stopMeter: startLevelMeter(stream, meter),
       limit: setTimeout(stop, MAX_RECORDING_MS),
     };
@@ -104,12 +106,16 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
         }
       });
     };
+    recorder.onstart = () => {
+      current.heardFrom = Date.now();
+    };
     recorder.onstop = () => {
+      const heardUntil = Date.now();
       clearTimeout(current.limit);
       current.stopMeter();
       current.stream.getTracks().forEach((t) => t.stop());
       void current.writes.then(async () => {
-        const durationMs = Math.min(Date.now() - current.startedAt, MAX_RECORDING_MS, current.stored * 1000);
+        const durationMs = Math.min(heardUntil - current.heardFrom, MAX_RECORDING_MS, current.stored * 1000);
         session.current = undefined;
         await show(id, false, durationMs).catch((error: unknown) => {
           // The chunks stay on this phone as a draft; say so rather than just going back to idle.

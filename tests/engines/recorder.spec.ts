@@ -26,6 +26,15 @@ const MAX_BYTES_PER_SECOND = 4_500;
 /** The venue link in the resume scenario: every connection dies after this many upload bytes. */
 const CUT_AFTER_BYTES = 40_000;
 
+/**
+ * Seconds of a note's end an engine may lose against the page's clock (the recorder's start event
+ * to its stop event, src/recorder/useRecorder.ts). WebKitGTK 2.50 drops its unfinished last
+ * fragment, up to one 1 s timeslice, in about one run in six (measured 4 of 22); asking for it with
+ * requestData() before stop() does not prevent it (2 of 8 runs with, 1 of 8 without). Otherwise
+ * every engine wrote within 0.12 s of the clock (measured in 5 WebKit, 6 Firefox, 6 Chromium runs).
+ */
+const MAY_LOSE_SECONDS = { webkit: 1 + 0.25, firefox: 0.25, chromium: 0.25 };
+
 const PAGE_ONLY_SENDING = 'This browser sends them only while this page is open: keep it open, or open it again when you have signal.';
 
 const hasBackgroundSync = (tab: EnginePage) => tab.run(() => typeof ServiceWorkerRegistration !== 'undefined' && 'sync' in ServiceWorkerRegistration.prototype);
@@ -61,9 +70,8 @@ test.describe('the recorder in every engine', () => {
     // Every word the engine wrote is kept: WebKitGTK's repeated last moof (moof, the same moof, mdat)
     // cost the note its last fragment until the server repaired it (server/audio/mp4-repair.ts).
     expect(Math.abs(length.converted - length.recorded), 'the converted note is as long as what the engine wrote, within 0.2 s').toBeLessThan(0.2);
-    // Against the page's clock: WebKitGTK 2.50 itself drops its unfinished last fragment in about a
-    // third of runs (its stop() flushes the pipeline before the muxer writes it): audio no server has.
-    expect(length.converted, 'the converted note is as long as the recording').toBeGreaterThan(seconds - 1);
+    // Against the page's clock: what WebKitGTK itself drops at stop is audio no server has.
+    expect(length.converted, 'the converted note is as long as the recording').toBeGreaterThan(seconds - MAY_LOSE_SECONDS[engineName]);
     expect(length.activeShare, 'the converted note holds speech, not silence').toBeGreaterThan(0.5);
 
     const bytesPerSecond = Math.round(note!.bytes / seconds);
