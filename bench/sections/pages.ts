@@ -88,8 +88,10 @@ export async function pagesSection(ctx: BenchContext): Promise<Section> {
   const targets = [...pages, { label: 'baseline', path: '/baseline.html' }];
   const runs = ctx.smoke ? 1 : 3;
   const results = new Map<string, PageRun[]>(targets.map((t) => [t.label, []]));
-  // The recorder and the baseline again with the load itself throttled (see the notes).
-  const appliedTargets = targets.filter((t) => t.label === '/r/<token>' || t.label === 'baseline');
+  // The recorder and the baseline again with the load itself throttled (see the notes); the smoke
+  // run does not audit the recorder, so its baseline audit would feed no row.
+  const measuresRecorder = targets.some((t) => t.label === '/r/<token>');
+  const appliedTargets = measuresRecorder ? targets.filter((t) => t.label === '/r/<token>' || t.label === 'baseline') : [];
   const applied = new Map<string, PageRun[]>(appliedTargets.map((t) => [t.label, []]));
 
   const chrome = await chromeLauncher.launch({ chromePath: chromiumPath, chromeFlags: ['--headless=new', ...chromiumArgs] });
