@@ -1,10 +1,10 @@
-// npm test: every test. Type-checks, runs the unit and server tests (vitest, with real
+// npm test: every test. Type-checks (beside the next step), runs the unit and server tests (vitest, with real
 // SQLite, PostgreSQL and ffmpeg), builds the site, then runs the browser tests in Chromium and the
 // recorder's journey in WebKit and Firefox (tests/engines).
 // Each step runs even when an earlier one failed (except the browser tests, which need the
 // build), and the last line sums them up.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,14 +16,46 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 /** Each step's seconds, said again at the end, where CI shows them (CI must stay under 25 minutes). */
 const took = [];
 
-function run(title, command, args, env = {}) {
+/** Runs a step's command to its end; resolves with its exit code (1 when it could not start). */
+function exitOf(command, args, options) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, ...options });
+    child.on('error', (error) => {
+      console.log(String(error));
+      resolve(1);
+    });
+    child.on('exit', (code) => resolve(code));
+  });
+}
+
+async function run(title, command, args, env = {}) {
   console.log(`\n=== ${title}`);
   const started = Date.now();
-  const { status } = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const status = await exitOf(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   took.push(`${title.replace(/ \(.*/, '')} ${seconds} s`);
   console.log(`=== ${title}: ${status === 0 ? 'ok' : 'FAILED'} in ${seconds} s`);
   return status === 0;
+}
+
+/**
+ * A step run beside the next one, its output held in a file and shown when `finish` is called:
+ * the type check uses one core while vitest's first server tests mostly wait.
+ */
+function runBeside(title, command, args) {
+  const started = Date.now();
+  const log = path.join(results, `${title.replace(/\W+/g, '-')}.log`);
+  const fd = openSync(log, 'w');
+  const exited = exitOf(command, args, { stdio: ['ignore', fd, fd] }).then((status) => ({ status, seconds: ((Date.now() - started) / 1000).toFixed(0) }));
+  closeSync(fd);
+  return async function finish() {
+    const { status, seconds } = await exited;
+    console.log(`\n=== ${title} (beside the next step)`);
+    process.stdout.write(readFileSync(log, 'utf8'));
+    took.push(`${title} ${seconds} s`);
+    console.log(`=== ${title}: ${status === 0 ? 'ok' : 'FAILED'} in ${seconds} s`);
+    return status === 0;
+  };
 }
 
 /** A test run's JSON report, or undefined when the step wrote none. */
@@ -40,19 +72,20 @@ function count(file, read) {
   return found ? read(found) : { passed: 0, failed: 0 };
 }
 
-const typesOk = run('type check', bin('tsc'), ['-b']);
-const unitOk = run('unit and server tests (vitest)', bin('vitest'), [
+const typeCheck = runBeside('type check', bin('tsc'), ['-b']);
+const unitOk = await run('unit and server tests (vitest)', bin('vitest'), [
   'run',
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${path.join(results, 'vitest.json')}`,
 ]);
-const buildOk = run('build', process.execPath, ['scripts/build.mjs']);
-const e2eOk = buildOk && run('browser tests (Playwright, Chromium)', bin('playwright'), ['test'], { CI: 'true' });
+const typesOk = await typeCheck();
+const buildOk = await run('build', process.execPath, ['scripts/build.mjs']);
+const e2eOk = buildOk && (await run('browser tests (Playwright, Chromium)', bin('playwright'), ['test'], { CI: 'true' }));
 // Chromium's journey is covered above; `npx playwright test -c playwright.engines.config.ts --project=chromium` runs it here too.
 const enginesOk =
   buildOk &&
-  run('recorder in WebKit and Firefox (tests/engines)', bin('playwright'), ['test', '-c', 'playwright.engines.config.ts', '--project=webkit', '--project=firefox'], { CI: 'true' });
+  (await run('recorder in WebKit and Firefox (tests/engines)', bin('playwright'), ['test', '-c', 'playwright.engines.config.ts', '--project=webkit', '--project=firefox'], { CI: 'true' }));
 
 const vitest = count('vitest.json', (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }));
 const e2e = count('e2e.json', (r) => ({ passed: r.stats.expected, failed: r.stats.unexpected + r.stats.flaky }));
