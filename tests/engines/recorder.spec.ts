@@ -23,8 +23,13 @@ const CONTAINERS = {
 /** We ask for about 3 kB/s (src/recorder/mic.ts); containers add some. An engine ignoring it records 8.7 (WebKit) to 15 kB/s (Firefox). */
 const MAX_BYTES_PER_SECOND = 4_500;
 
-/** The venue link in the resume scenario: every connection dies after this many upload bytes. */
-const CUT_AFTER_BYTES = 40_000;
+/**
+ * The venue link in the resume scenario: every connection dies after this many upload bytes, so a
+ * 20 s note (about 65 KB) needs four or five connections. The 60 s cap, a page timer the same in
+ * every engine, is recorded to its end in Chromium (tests/e2e/recorder-resume.spec.ts).
+ */
+const CUT_AFTER_BYTES = 15_000;
+const RESUME_NOTE_SECONDS = 20;
 
 /**
  * Seconds of a note's end an engine may lose against the page's clock (the recorder's start event
@@ -120,22 +125,17 @@ test.describe('the recorder in every engine', () => {
     expect(notes.map((n) => [n.id, n.sha256])).toEqual([[kept!.id, kept!.sha256]]);
   });
 
-  test('a 60 s note through a link cut every 40 KB is resumed, not restarted, and arrives intact with little more on the wire', async ({ server, faults, tab, wav, engineName }, testInfo) => {
-    test.setTimeout(240_000);
+  test('a 20 s note through a link cut every 15 KB is resumed, not restarted, and arrives intact with little more on the wire', async ({ server, faults, tab, wav, engineName }, testInfo) => {
+    test.setTimeout(180_000);
     const token = await server.createLink('Alex');
     await openRecorder(tab, faults.url, token);
     await useSpeechMicrophone(tab, wav);
     await fillDetails(tab, 'Mile 20', 'Sam');
-    // The screen's clock reaches 0:59, then the recorder stops itself at its 60 s cap.
-    await recordFor(tab, 59);
-    await tab.waitFor("the 'Send' button once the recorder stops at 1:00", 20_000, () =>
-      [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Send'),
-    );
+    await record(tab, RESUME_NOTE_SECONDS);
     faults.cutEveryConnection(CUT_AFTER_BYTES);
     await tab.click('Send');
     await tab.waitForTexts('note-state', ['Delivered'], 120_000);
 
-    // (The outbox's durationMs counts stored 1 s chunks, and WebKit's last one may be missing: the clock above is the measure.)
     const [kept] = await tab.outboxNotes();
     const notes = await serverNotes(server, token);
     expect(notes.map((n) => [n.id, n.sha256])).toEqual([[kept!.id, await tab.outboxAudioSha256(kept!.id)]]);
