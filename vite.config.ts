@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import LongWaitsFirst from './tests/server/support/sequencer.js';
 
 // The page build. The service worker and the prerender step are built by scripts/build.mjs.
 export default defineConfig({
@@ -30,6 +31,8 @@ export default defineConfig({
     // (idle timeouts, slow uploads, child servers, ffmpeg), so three at once cut the wall time
     // without starving the CPU.
     maxWorkers: 3,
+    // The files that mostly wait start first, with or without vitest's cache of durations.
+    sequence: { sequencer: LongWaitsFirst },
     projects: [
       {
         test: {
