@@ -1,6 +1,7 @@
 /** Helpers for the recorder's browser tests: a Chromium with a fake microphone, recording, and checking what arrived. */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,12 +12,19 @@ import type { RunningServer } from './server';
 
 export const PHONE = { width: 390, height: 844 };
 
+/** Profiles made here (about 4 MB each), removed when the test process ends: a test may start the browser again on one. */
+const profiles = new Set<string>();
+process.once('exit', () => {
+  for (const dir of profiles) rmSync(dir, { recursive: true, force: true });
+});
+
 /**
  * A persistent profile, so a test can close the browser and start it again on the same data.
  * `locale` sets the browser's language (navigator.languages, Accept-Language).
  */
 export async function launchPhone(wav: string, profile?: string, { denyMicrophone = false, locale }: { denyMicrophone?: boolean; locale?: string } = {}) {
-  const dir = profile ?? (await mkdtemp(path.join(os.tmpdir(), 'milenotes-profile-')));
+  let dir = profile;
+  if (!dir) profiles.add((dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-profile-'))));
   const mic = fakeMicrophoneArgs(wav);
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: chromiumPath,
