@@ -87,7 +87,13 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
    * while the loaded figure held at 35-47 ms).
    */
   const QUIET_PROBES = ctx.smoke ? 3 : 60;
-  const DRAIN_MS = ctx.smoke ? 8_000 : 120_000;
+  /**
+   * How long a probe, and the window's notes, may take to come back converted. The converter runs
+   * at niceness 10, and the smoke run's sections run side by side: with 8 s, one CI run had not one
+   * conversion wake a held answer inside either phase (no figure); here beside one busy core 19 of
+   * the window's 20 notes were still waiting after 8 s, and none after 30 s.
+   */
+  const DRAIN_MS = ctx.smoke ? 30_000 : 120_000;
 
   const apple = await startFakeApple();
   // All the load comes from 127.0.0.1 here; in the field it comes from thousands of addresses
@@ -164,7 +170,9 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
       if (!upload) return;
       if (into) samples[into].upload.push(upload.ms);
       deliveries.uploaded(upload.id, into ?? 'warm-up', upload.okAt);
-      await Promise.race([deliveries.whenSeen(upload.id), new Promise((r) => setTimeout(r, DRAIN_MS))]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([deliveries.whenSeen(upload.id), new Promise((r) => (timer = setTimeout(r, DRAIN_MS)))]);
+      clearTimeout(timer);
     };
 
     // Phase 1: the probes alone (two first as a warm-up: the first conversion starts ffmpeg cold).

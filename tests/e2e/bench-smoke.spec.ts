@@ -35,7 +35,7 @@ test('the benchmark smoke run writes a report and a chart per section, all with 
     // Every table row carries a measured figure for ours: a number, never a dash.
     const rows = report.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| metric') && !l.startsWith('| ---'));
     expect(rows.length).toBeGreaterThanOrEqual(20);
-    for (const row of rows) expect(row.split(' | ')[1], row).toMatch(/^-?\d+(\.\d+)? ?/);
+    for (const row of rows) expect(row.split(' | ')[1], `${row}\n\nin the report:\n${report}`).toMatch(/^-?\d+(\.\d+)? ?/);
     for (const metric of ['LCP', 'bytes per second of speech', 'notes delivered', 'notes per second', 'GET /api/entries/:id/notes']) {
       expect(report).toContain(metric);
     }
