@@ -21,6 +21,7 @@ import { MAX_HELD_PER_ACCOUNT, startNoteChanges, type NoteChangeHub } from './sy
 import type { UploadService } from './uploads/service.js';
 import { startConversionWorker, type ConversionWorker } from './worker/conversion.js';
 import { startOrphanSweeper, type OrphanSweeper } from './worker/orphans.js';
+import { scratchMinAgeMs } from './worker/scratch.js';
 
 export interface AppParts {
   repo: Repository;
@@ -61,6 +62,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     sweeper = startOrphanSweeper({
       blobs, refs: repo.blobRefs, log: app.log.child({ component: 'orphans' }),
       minAgeMs: config.orphanMinAgeMs, intervalMs: config.orphanSweepIntervalMs,
+      scratchMinAgeMs: scratchMinAgeMs(config.ffmpegTimeoutMs, config.orphanMinAgeMs),
     });
     worker = startConversionWorker({
       repo, blobs, log: app.log.child({ component: 'convert' }),

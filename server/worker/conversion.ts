@@ -9,8 +9,7 @@
  * Nudged after each new note; also polls.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
@@ -22,6 +21,7 @@ import type { ClaimedJob, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { convertedKey } from '../storage/keys.js';
 import { holdLease, LeaseLostError, type HeldLease } from './lease.js';
+import { makeScratchDir } from './scratch.js';
 
 /**
  * A job whose attempts keep failing for reasons other than the audio itself (storage, database,
@@ -135,7 +135,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
     if (!note) return; // rows are never deleted while a job references them; nothing to do
     const started = Date.now();
     const { signal } = lease;
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-convert-'));
+    const dir = await makeScratchDir();
     try {
       // One copy from the store (one S3 GET); the converter feeds it to ffmpeg through a pipe, never by name.
       const input = path.join(dir, 'original');

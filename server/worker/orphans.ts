@@ -1,7 +1,7 @@
 /**
  * Owns the orphan sweep: audio files no row refers to (a crash between writing the file and
- * committing its row, or between deleting a row and its files) and temp files of uploads a crash
- * cut off. Runs once at start, then every ORPHAN_SWEEP_INTERVAL_MS. Nothing younger than
+ * committing its row, or between deleting a row and its files), temp files of uploads a crash
+ * cut off, and conversions' scratch copies of recordings a crash left (./scratch.ts). Runs once at start, then every ORPHAN_SWEEP_INTERVAL_MS. Nothing younger than
  * ORPHAN_MIN_AGE_MS is touched: an upload in flight writes its file before its row, and the
  * converter writes a note's M4A before recording it. Several servers may sweep at once: deleting
  * a file twice is not an error.
@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { BlobRefStore } from '../db/blob-refs-store.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { convertedKey } from '../storage/keys.js';
+import { removeStaleScratch, scratchRoot } from './scratch.js';
 
 /** The prefixes the sweep owns; anything else in the store (another feature's files) is left alone. */
 const SWEPT_PREFIXES = ['originals/', 'converted/'];
@@ -19,9 +20,18 @@ export interface SweepResult {
   blobs: string[];
   /** Temp files removed. */
   tempFiles: number;
+  /** Conversion scratch directories removed. */
+  scratchDirs: number;
 }
 
-export async function sweepOrphans(blobs: BlobStore, refs: BlobRefStore, minAgeMs: number, now = Date.now()): Promise<SweepResult> {
+/** Where conversions' scratch directories are, and the age past which one can only be a dead server's. */
+export interface ScratchSweep {
+  root: string;
+  minAgeMs: number;
+}
+
+/** One sweep; scratch directories too when `scratch` says where (never younger than `minAgeMs` either). */
+export async function sweepOrphans(blobs: BlobStore, refs: BlobRefStore, minAgeMs: number, now = Date.now(), scratch?: ScratchSweep): Promise<SweepResult> {
   const before = new Date(now - minAgeMs);
   const old: string[] = [];
   for (const prefix of SWEPT_PREFIXES) {
@@ -32,7 +42,11 @@ export async function sweepOrphans(blobs: BlobStore, refs: BlobRefStore, minAgeM
   const converting = new Set([...(await refs.notesAwaitingConversion())].map(convertedKey));
   const orphans = old.filter((key) => !referenced.has(key) && !converting.has(key));
   for (const key of orphans) await blobs.delete(key);
-  return { blobs: orphans, tempFiles: await blobs.removeStaleTemp(before) };
+  return {
+    blobs: orphans,
+    tempFiles: await blobs.removeStaleTemp(before),
+    scratchDirs: scratch ? await removeStaleScratch(scratch.root, new Date(now - Math.max(minAgeMs, scratch.minAgeMs))) : 0,
+  };
 }
 
 export interface OrphanSweeper {
@@ -40,13 +54,19 @@ export interface OrphanSweeper {
   stop(): Promise<void>;
 }
 
-export function startOrphanSweeper(opts: { blobs: BlobStore; refs: BlobRefStore; log: FastifyBaseLogger; minAgeMs: number; intervalMs: number }): OrphanSweeper {
-  const { blobs, refs, log, minAgeMs, intervalMs } = opts;
+export function startOrphanSweeper(opts: {
+  blobs: BlobStore; refs: BlobRefStore; log: FastifyBaseLogger; minAgeMs: number; intervalMs: number;
+  /** The age past which a conversion's scratch directory can only be a dead server's (./scratch.ts). */
+  scratchMinAgeMs: number;
+}): OrphanSweeper {
+  const { blobs, refs, log, minAgeMs, intervalMs, scratchMinAgeMs } = opts;
   let running: Promise<void> = Promise.resolve();
   const sweep = () => {
-    running = sweepOrphans(blobs, refs, minAgeMs).then(
+    running = sweepOrphans(blobs, refs, minAgeMs, Date.now(), { root: scratchRoot(), minAgeMs: scratchMinAgeMs }).then(
       (result) => {
-        if (result.blobs.length || result.tempFiles) log.info({ removed: result.blobs, tempFiles: result.tempFiles }, 'orphaned files removed');
+        if (result.blobs.length || result.tempFiles || result.scratchDirs) {
+          log.info({ removed: result.blobs, tempFiles: result.tempFiles, scratchDirs: result.scratchDirs }, 'orphaned files removed');
+        }
       },
       (err: unknown) => log.error({ err }, 'orphan sweep failed; trying again at the next one'),
     );

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -16,9 +16,19 @@ import { createS3BlobStore } from '../../../server/storage/s3.js';
 import { convertedKey } from '../../../server/storage/keys.js';
 import { sweepOrphans } from '../../../server/worker/orphans.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
+import { startServerProcess, stopGracefully } from '../support/server-process.js';
 import { makeLink, sha256Hex } from '../support/uploads.js';
 
 const HOUR = 3_600_000;
+
+/** A conversion's scratch directory (server/worker/scratch.ts) holding a copy of a recording, last changed `ageMs` ago. */
+async function scratchDir(root: string, name: string, ageMs: number): Promise<void> {
+  const at = path.join(root, name);
+  await mkdir(at);
+  await writeFile(path.join(at, 'original'), 'a copy of someone\'s recording');
+  const then = new Date(Date.now() - ageMs);
+  await utimes(at, then, then);
+}
 let dir: string;
 let s3: S3rver;
 let s3Endpoint: string;
@@ -96,7 +106,7 @@ describe.each(BACKENDS)('the orphan sweep on %s', (kind) => {
     await put(blobs, 'elsewhere/kept');
 
     const now = await sweepOrphans(blobs, repo.blobRefs, HOUR);
-    expect(now).toEqual({ blobs: [], tempFiles: 0 });
+    expect(now).toEqual({ blobs: [], tempFiles: 0, scratchDirs: 0 });
 
     const later = await sweepOrphans(blobs, repo.blobRefs, HOUR, Date.now() + 2 * HOUR);
     expect(later.blobs.sort()).toEqual([lostUpload, deletedNote].sort());
@@ -106,6 +116,22 @@ describe.each(BACKENDS)('the orphan sweep on %s', (kind) => {
       expect({ key, exists: await blobs.exists(key) }).toEqual({ key, exists: true });
     }
     expect(await readdir(tempDir)).toEqual([]);
+  });
+
+  it('should remove the scratch copies a killed conversion left, only once older than any conversion lasts', async () => {
+    const root = await mkdtemp(path.join(dir, 'scratch-'));
+    await scratchDir(root, 'milenotes-convert-dead', 2 * HOUR);
+    // Older than the sweep's own age (1 ms here), younger than a conversion can last: maybe running.
+    await scratchDir(root, 'milenotes-convert-running', HOUR / 2);
+    await scratchDir(root, 'someone-elses', 2 * HOUR);
+    const blobs = createLocalBlobStore(path.join(dir, `scratch-blobs-${kind}`));
+
+    const result = await sweepOrphans(blobs, repo.blobRefs, 1, Date.now(), { root, minAgeMs: HOUR });
+    expect(result.scratchDirs).toBe(1);
+    expect((await readdir(root)).sort()).toEqual(['milenotes-convert-running', 'someone-elses']);
+    // Without a root, no scratch is swept.
+    expect((await sweepOrphans(blobs, repo.blobRefs, 1, Date.now() + 2 * HOUR)).scratchDirs).toBe(0);
+    expect(await readdir(root)).toContain('milenotes-convert-running');
   });
 
   it('should run when the server starts', async () => {
@@ -124,4 +150,25 @@ describe.each(BACKENDS)('the orphan sweep on %s', (kind) => {
       await start.cleanup();
     }
   });
+});
+
+describe('a server started again after one was killed mid-conversion', () => {
+  it('should remove the copy of the recording the killed conversion left in its temp folder, and only that', async () => {
+    const backend = await createBackend('sqlite', { CONVERT_WORKER: 'on' });
+    const tmp = await mkdtemp(path.join(dir, 'tmpdir-'));
+    try {
+      await scratchDir(tmp, 'milenotes-convert-killed', 24 * HOUR);
+      await scratchDir(tmp, 'milenotes-convert-another-servers', 0);
+      const server = await startServerProcess({ ...backend.env, TMPDIR: tmp });
+      try {
+        // One sweep judges every directory before it removes one: once the old one is gone, the young one was judged.
+        await vi.waitFor(async () => expect(await readdir(tmp)).not.toContain('milenotes-convert-killed'), { timeout: 15_000, interval: 50 });
+        expect(await readdir(tmp)).toContain('milenotes-convert-another-servers');
+      } finally {
+        await stopGracefully(server);
+      }
+    } finally {
+      await backend.cleanup();
+    }
+  }, 60_000);
 });

@@ -1,0 +1,37 @@
+/**
+ * Owns the conversion's scratch directories: each job copies the original into one under the
+ * system's temp folder and removes it when it ends. A server killed mid-conversion never gets
+ * there, and the copy of someone's recording stays on disk; the orphan sweep (./orphans.ts)
+ * removes those once they are older than any conversion can last.
+ */
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+const PREFIX = 'milenotes-convert-';
+
+/** Where scratch directories are made: the system's temp folder (TMPDIR), as the process sees it now. */
+export const scratchRoot = (): string => os.tmpdir();
+
+/** A new scratch directory for one conversion; the caller removes it. */
+export const makeScratchDir = (): Promise<string> => mkdtemp(path.join(scratchRoot(), PREFIX));
+
+/**
+ * The youngest a scratch directory can be and still be left by a dead server: a conversion's two
+ * ffmpeg runs, then ten minutes for the store's copy in and out. Never less than the sweep's own age.
+ */
+export const scratchMinAgeMs = (ffmpegTimeoutMs: number, orphanMinAgeMs: number): number =>
+  Math.max(orphanMinAgeMs, 2 * ffmpegTimeoutMs + 10 * 60_000);
+
+/** Removes the scratch directories in `root` last changed before `before`; answers how many. */
+export async function removeStaleScratch(root: string, before: Date): Promise<number> {
+  const stale: string[] = [];
+  // All judged first, then removed: one sweep's verdicts all date from its start.
+  for (const name of await readdir(root)) {
+    if (!name.startsWith(PREFIX)) continue;
+    const info = await stat(path.join(root, name)).catch(() => undefined);
+    if (info?.isDirectory() && info.mtime < before) stale.push(path.join(root, name));
+  }
+  for (const dir of stale) await rm(dir, { recursive: true, force: true });
+  return stale.length;
+}
