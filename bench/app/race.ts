@@ -10,7 +10,7 @@
  * fast as real time from the moment the runner reaches `fromMeters`, staying behind the server's
  * clock, so every position the phone stamps is a real, plausible fix of a race in progress.
  */
-import { writeFile, mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { localSchedule } from '../../src/shared/raceClock.js';
@@ -89,30 +89,32 @@ export interface RaceDayResult {
 
 const MARATHON = 42_195;
 
-/** A straight course due north from Chicago's Grant Park, GPX written where the CLI can read it. */
-export async function courseFile(): Promise<{ file: string; track: Array<[number, number]> }> {
+/**
+ * Adds a race in Chicago on a straight course due north from Grant Park that started `hoursAgo`
+ * (default 7: live for another hour), in whole minutes. The course's GPX is written where the CLI
+ * can read it, and removed once the race has it. Answers its start (epoch ms) and the course's track.
+ */
+export async function addLiveRace(server: RaceDayServer, id: string, hoursAgo = 7): Promise<{ startsAt: number; track: Array<[number, number]> }> {
   const course = courseOf([legFrom([-87.6205, 41.8757], 0, MARATHON)], 100);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-raceday-'));
-  const file = path.join(dir, 'course.gpx');
-  await writeFile(file, gpxText({ tracks: [[course.track]] }));
-  return { file, track: course.track as Array<[number, number]> };
-}
-
-/** Adds a race in Chicago that started `hoursAgo` (default 7: live for another hour), in whole minutes; answers its start (epoch ms). */
-export async function addLiveRace(server: RaceDayServer, id: string, gpx: string, hoursAgo = 7): Promise<number> {
-  const startsAt = Math.floor((Date.now() - hoursAgo * 3600_000) / 60_000) * 60_000;
-  const { date, start } = localSchedule(startsAt, 'America/Chicago');
-  await server.admin('add-race', '--id', id, '--name', 'Race Day Marathon', '--date', date, '--timezone', 'America/Chicago',
-    '--start', start, '--course', gpx);
-  return startsAt;
+  try {
+    const gpx = path.join(dir, 'course.gpx');
+    await writeFile(gpx, gpxText({ tracks: [[course.track]] }));
+    const startsAt = Math.floor((Date.now() - hoursAgo * 3600_000) / 60_000) * 60_000;
+    const { date, start } = localSchedule(startsAt, 'America/Chicago');
+    await server.admin('add-race', '--id', id, '--name', 'Race Day Marathon', '--date', date, '--timezone', 'America/Chicago',
+      '--start', start, '--course', gpx);
+    return { startsAt, track: course.track as Array<[number, number]> };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
   const pace = opts.secondsPerKm ?? 341;
   const random = seededRandom(opts.seed ?? 7);
   const raceId = `raceday-${Date.now().toString(36)}`;
-  const { file, track } = await courseFile();
-  const startsAt = await addLiveRace(opts.server, raceId, file);
+  const { startsAt, track } = await addLiveRace(opts.server, raceId);
   const runner = runnerOnCourse(track, pace, { seed: opts.seed ?? 7 });
 
   const fromSimMs = (opts.fromMeters / 1000) * pace * 1000;

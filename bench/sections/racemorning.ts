@@ -8,7 +8,7 @@
  * 50 apps in the smoke run), the rates are not.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { addLiveRace, courseFile } from '../app/race.js';
+import { addLiveRace } from '../app/race.js';
 import { CrowdApp, Deliveries, heldInFlight, Tally } from '../app/crowd.js';
 import { friendNote, type FriendNote } from '../app/friend.js';
 import { FriendsThread } from '../app/friends.js';
@@ -132,10 +132,9 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     peak.converter = Math.max(peak.converter, mb.converter);
   }), 250);
   try {
-    const { file, track } = await courseFile();
     const raceId = `racemorning-${Date.now().toString(36)}`;
     // Started an hour ago: live, so positions are taken; runners 8-12 km in.
-    const startsAt = await addLiveRace(server, raceId, file, 1);
+    const { startsAt, track } = await addLiveRace(server, raceId, 1);
     const runnerFor = (i: number) => runnerOnCourse(track, 300 + (i % 120), { seed: i + 1 });
     const probeLengths = noteLengths(QUIET_PROBES, 19);
     const crowdLengths = noteLengths(24, 20261124);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ReferenceApp } from '../../../bench/app/app.js';
 import { friendNote, sendNote } from '../../../bench/app/friend.js';
-import { addLiveRace, courseFile } from '../../../bench/app/race.js';
+import { addLiveRace } from '../../../bench/app/race.js';
 import { FAKE_APPLE_NONCE } from '../../server/auth/fakeApple.js';
 import { startRaceDayWorld, type RaceDayWorld } from './world.js';
 
@@ -22,7 +22,7 @@ describe('the reference app keeping up with the notes list', () => {
   it('should list a note sent while another note\'s audio is still downloading before that download ends', async () => {
     const { server, apple, proxy } = world;
     const raceId = `app-sync-${Date.now().toString(36)}`;
-    await addLiveRace(server, raceId, (await courseFile()).file);
+    await addLiveRace(server, raceId);
     const app = new ReferenceApp({ baseUrl: proxy.url, identityToken: await apple.token({ sub: `runner-${raceId}` }), nonce: FAKE_APPLE_NONCE });
     await app.signIn();
     const { token } = await app.enter(raceId, 'Alex');
