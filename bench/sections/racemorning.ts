@@ -86,7 +86,12 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
    * as many (a p95 of 20 is their 19th, one slow start; it read 9-44 ms for the upload across runs
    * while the loaded figure held at 35-47 ms).
    */
-  const QUIET_PROBES = ctx.smoke ? 3 : 60;
+  const QUIET_PROBES = ctx.smoke ? 2 : 60;
+  /**
+   * Probes before those, not counted: the first conversion starts ffmpeg cold. None in the smoke
+   * run, where each is one more conversion to wait for beside every other section (13 s each in one run).
+   */
+  const WARM_UPS = ctx.smoke ? 0 : 2;
   /**
    * How long a probe, and the window's notes, may take to come back converted. The converter runs
    * at niceness 10, and the smoke run's sections run side by side: with 8 s, one CI run had not one
@@ -174,10 +179,10 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
       clearTimeout(timer);
     };
 
-    // Phase 1: the probes alone (two first as a warm-up: the first conversion starts ffmpeg cold).
+    // Phase 1: the probes alone, after the warm-ups.
     ctx.log(`racemorning: ${QUIET_PROBES} probes with no load`);
     errors.phase = 'unloaded';
-    for (let i = 0; i < 2; i++) await probe(i, undefined);
+    for (let i = 0; i < WARM_UPS; i++) await probe(i, undefined);
     const idle = await memory();
     rss.idle = { total: idle.server + idle.converter, converter: idle.converter };
     const beforeProbes = await reading();
@@ -291,7 +296,7 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
         `Load: ${ready.length} apps (one account and entry each) holding GET /api/entries/:id/notes?after=…&wait=${HOLD_SECONDS}&until=playable and posting 6 positions every 30 s (spread over the 30 s); ` +
           `runners signing in and entering at ${ENTRANTS_PER_SECOND.toFixed(1)}/s (2,000 in 10 min; ${entrants} here); friends' notes (10-60 s of speech, Opus 24 kbit/s) at ${FRIEND_NOTES_PER_SECOND}/s to the apps' links (${friendNotes} here), each app downloading its notes' audio. ` +
           `The window ran ${windowSeconds.toFixed(0)} s, then ${drainSeconds.toFixed(0)} s waiting for held answers to carry the window's notes converted (at most ${DRAIN_MS / 1000} s).`,
-        `Samples: no load ${QUIET_PROBES} probes one after another (sign-in, note upload, held answer; 10-60 s notes as the friends send), after 2 warm-up probes; under load ${PROBES} of the same probes spread over the window plus every entrant's sign-in (${samples.loaded.signIn.length}) and every friend's upload (${samples.loaded.upload.length}) and held answer (${held.loaded.length}).`,
+        `Samples: no load ${QUIET_PROBES} probes one after another (sign-in, note upload, held answer; 10-60 s notes as the friends send), after ${WARM_UPS} warm-up probes; under load ${PROBES} of the same probes spread over the window plus every entrant's sign-in (${samples.loaded.signIn.length}) and every friend's upload (${samples.loaded.upload.length}) and held answer (${held.loaded.length}).`,
         `Held answer after a conversion: timed by the server, from the conversion waking a held request to its answer sent (the apps ask with until=playable, as docs/app-contract.md says, so a note only received does not end their hold) (milenotes_sync_wake_seconds, p95 read from its buckets as Prometheus does; ${wake.unloaded.count} wakes with no load, ${wake.loaded.count} under load). ` +
           `From the upload's 201: to the held sync answer whose note is converted (the conversion, ffmpeg with CONVERT_CONCURRENCY as shipped, and its queue are inside it). ` +
           `A note no answer carried by the end counts as the time it had waited then (a lower bound)${undelivered.loaded ? `: ${undelivered.loaded} of ${held.loaded.length} under load, so that p95 is at least the figure shown` : ''}. ` +
