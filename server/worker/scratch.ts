@@ -17,8 +17,8 @@ export const scratchRoot = (): string => os.tmpdir();
 export const makeScratchDir = (): Promise<string> => mkdtemp(path.join(scratchRoot(), PREFIX));
 
 /**
- * The youngest a scratch directory can be and still be left by a dead server: a conversion's two
- * ffmpeg runs, then ten minutes for the store's copy in and out. Never less than the sweep's own age.
+ * The age past which a scratch directory can only be a dead server's: longer than a conversion's
+ * two ffmpeg runs plus ten minutes for the store's copies in and out. Never less than the sweep's own age.
  */
 export const scratchMinAgeMs = (ffmpegTimeoutMs: number, orphanMinAgeMs: number): number =>
   Math.max(orphanMinAgeMs, 2 * ffmpegTimeoutMs + 10 * 60_000);
