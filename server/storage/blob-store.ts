@@ -43,9 +43,12 @@ export interface ListedBlob {
   modifiedAt: Date;
 }
 
-/** Removes the files in `dir` that `match` picks and that were last written before `before`; returns how many. */
-export async function removeOldFiles(dir: string, before: Date, match: (name: string) => boolean): Promise<number> {
-  let removed = 0;
+/**
+ * Removes the files in `dir` that `match` picks and that were last written before `before`
+ * (`kind: 'directory'`: the directories, with all in them); returns how many. All are judged
+ * before any is removed, so one call's verdicts all date from its start.
+ */
+export async function removeOldFiles(dir: string, before: Date, match: (name: string) => boolean, kind: 'file' | 'directory' = 'file'): Promise<number> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -53,14 +56,15 @@ export async function removeOldFiles(dir: string, before: Date, match: (name: st
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
     throw err;
   }
+  const old: string[] = [];
   for (const name of names.filter(match)) {
-    const file = path.join(dir, name);
-    const info = await stat(file).catch(() => undefined); // gone meanwhile: its upload finished
-    if (!info?.isFile() || info.mtime >= before) continue;
-    await rm(file, { force: true });
-    removed++;
+    const entry = path.join(dir, name);
+    const info = await stat(entry).catch(() => undefined); // gone meanwhile: its upload finished
+    if (!info || (kind === 'file' ? !info.isFile() : !info.isDirectory()) || info.mtime >= before) continue;
+    old.push(entry);
   }
-  return removed;
+  for (const entry of old) await rm(entry, { recursive: kind === 'directory', force: true });
+  return old.length;
 }
 
 export class BlobTooLargeError extends Error {

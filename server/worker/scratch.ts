@@ -4,9 +4,10 @@
  * there, and the copy of someone's recording stays on disk; the orphan sweep (./orphans.ts)
  * removes those once they are older than any conversion can last.
  */
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { removeOldFiles } from '../storage/blob-store.js';
 
 const PREFIX = 'milenotes-convert-';
 
@@ -24,14 +25,5 @@ export const scratchMinAgeMs = (ffmpegTimeoutMs: number, orphanMinAgeMs: number)
   Math.max(orphanMinAgeMs, 2 * ffmpegTimeoutMs + 10 * 60_000);
 
 /** Removes the scratch directories in `root` last changed before `before`; answers how many. */
-export async function removeStaleScratch(root: string, before: Date): Promise<number> {
-  const stale: string[] = [];
-  // All judged first, then removed: one sweep's verdicts all date from its start.
-  for (const name of await readdir(root)) {
-    if (!name.startsWith(PREFIX)) continue;
-    const info = await stat(path.join(root, name)).catch(() => undefined);
-    if (info?.isDirectory() && info.mtime < before) stale.push(path.join(root, name));
-  }
-  for (const dir of stale) await rm(dir, { recursive: true, force: true });
-  return stale.length;
-}
+export const removeStaleScratch = (root: string, before: Date): Promise<number> =>
+  removeOldFiles(root, before, (name) => name.startsWith(PREFIX), 'directory');
