@@ -62,7 +62,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     sweeper = startOrphanSweeper({
       blobs, refs: repo.blobRefs, log: app.log.child({ component: 'orphans' }),
       minAgeMs: config.orphanMinAgeMs, intervalMs: config.orphanSweepIntervalMs,
-      scratchMinAgeMs: scratchMinAgeMs(config.ffmpegTimeoutMs, config.orphanMinAgeMs),
+      scratchMinAgeMs: scratchMinAgeMs(config.ffmpegTimeoutMs),
     });
     worker = startConversionWorker({
       repo, blobs, log: app.log.child({ component: 'convert' }),

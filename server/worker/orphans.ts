@@ -1,10 +1,10 @@
 /**
  * Owns the orphan sweep: audio files no row refers to (a crash between writing the file and
  * committing its row, or between deleting a row and its files), temp files of uploads a crash
- * cut off, and conversions' scratch copies of recordings a crash left (./scratch.ts). Runs once at start, then every ORPHAN_SWEEP_INTERVAL_MS. Nothing younger than
- * ORPHAN_MIN_AGE_MS is touched: an upload in flight writes its file before its row, and the
- * converter writes a note's M4A before recording it. Several servers may sweep at once: deleting
- * a file twice is not an error.
+ * cut off, and conversions' scratch copies of recordings a crash left (./scratch.ts). Runs once
+ * at start, then every ORPHAN_SWEEP_INTERVAL_MS. Nothing younger than ORPHAN_MIN_AGE_MS is
+ * touched: an upload in flight writes its file before its row, and the converter writes a note's
+ * M4A before recording it. Several servers may sweep at once: deleting a file twice is not an error.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { BlobRefStore } from '../db/blob-refs-store.js';

@@ -19,10 +19,9 @@ export const makeScratchDir = (): Promise<string> => mkdtemp(path.join(scratchRo
 
 /**
  * The age past which a scratch directory can only be a dead server's: longer than a conversion's
- * two ffmpeg runs plus ten minutes for the store's copies in and out. Never less than the sweep's own age.
+ * two ffmpeg runs plus ten minutes for the store's copies in and out.
  */
-export const scratchMinAgeMs = (ffmpegTimeoutMs: number, orphanMinAgeMs: number): number =>
-  Math.max(orphanMinAgeMs, 2 * ffmpegTimeoutMs + 10 * 60_000);
+export const scratchMinAgeMs = (ffmpegTimeoutMs: number): number => 2 * ffmpegTimeoutMs + 10 * 60_000;
 
 /** Removes the scratch directories in `root` last changed before `before`; answers how many. */
 export const removeStaleScratch = (root: string, before: Date): Promise<number> =>
