@@ -42,6 +42,19 @@ export const ProgressSchema = Type.Object({
 });
 export type Progress = Static<typeof ProgressSchema>;
 
+/**
+ * When the runner is expected at each marker still ahead (server/races/eta.ts, issue 31): only while
+ * the race is live and the runner shares progress, never a coordinate. The recorder shows these times,
+ * suggests a marker a note can still reach in time (src/shared/delivery.ts), and, offline, says how old they are.
+ */
+export const EstimatesSchema = Type.Object({
+  /** ISO time the estimate was made (the server's clock at the answer). */
+  madeAt: Type.String(),
+  /** The markers not yet passed, in course order, each with the ISO time the runner is expected there. */
+  markers: Type.Array(Type.Object({ id: Type.String(), at: Type.String() })),
+});
+export type Estimates = Static<typeof EstimatesSchema>;
+
 export const RecorderLinkSchema = Type.Object({
   runner: Type.Object({ displayName: Type.String() }),
   race: Type.Object({
@@ -60,6 +73,8 @@ export const RecorderLinkSchema = Type.Object({
   markers: Type.Array(MarkerSchema),
   /** Only while the race is live and the runner shares progress (issue 19). Never coordinates. */
   progress: Type.Optional(ProgressSchema),
+  /** Only with `progress`: when the runner is expected at each marker ahead (issue 31). */
+  estimates: Type.Optional(EstimatesSchema),
 });
 export type RecorderLink = Static<typeof RecorderLinkSchema>;
 

@@ -1,0 +1,18 @@
+/**
+ * How long a note needs on its way, for the server's conversion deadlines and the recorder's advice
+ * (issue 31). One place, so the queue and the friend's screen never disagree about "in time".
+ */
+
+/**
+ * From converted to on the runner's phone: the app hears of it through its held sync within
+ * seconds, then downloads about 100-300 KB over a congested cell (tens of kbit/s at a big race).
+ * A conversion's deadline is the runner's expected time at the marker less this.
+ */
+export const PHONE_LEAD_MS = 2 * 60_000;
+
+/**
+ * From "Send" on a friend's phone to on the runner's phone: an upload on one bar (up to a minute
+ * or two with retries), conversion in a busy queue, then PHONE_LEAD_MS. The recorder suggests the
+ * first marker the runner is expected at no sooner than this from now, and warns below it.
+ */
+export const SEND_LEAD_MS = 5 * 60_000;
