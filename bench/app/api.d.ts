@@ -1802,6 +1802,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        estimates?: {
+                            madeAt: string;
+                            markers: {
+                                at: string;
+                                id: string;
+                            }[];
+                        };
                         markers: {
                             distanceMeters: number;
                             id: string;
