@@ -19,6 +19,7 @@ import { NoteTooLongError } from '../audio/length.js';
 import { SNIFF_BYTES, sniffAudio, type AudioContainer } from '../audio/sniff.js';
 import type { ClaimedJob, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { StorageFault, storageFaultOf, type StorageFaultKind } from '../storage/faults.js';
 import { convertedKey } from '../storage/keys.js';
 import { holdLease, LeaseLostError, type HeldLease } from './lease.js';
 import { makeScratchDir } from './scratch.js';
@@ -28,6 +29,12 @@ import { makeScratchDir } from './scratch.js';
  * a time limit, a crash of the server running it) is given up after this many tries.
  */
 export const MAX_ATTEMPTS = 3;
+
+/**
+ * After a storage fault (a full disk, the database or blob store unreachable) a slot waits this
+ * long before it claims any job: the fault is the storage's, so every job would meet it now.
+ */
+export const DEFAULT_STORAGE_FAULT_PAUSE_MS = 15_000;
 
 /**
  * A claim lasts 20 s unless renewed (every 5 s while the job runs): a server that dies
@@ -54,6 +61,8 @@ export interface ConversionWorkerOptions {
   leaseMs?: number;
   /** How often the claim of a running job is renewed (default a quarter of leaseMs: three beats may fail). */
   heartbeatMs?: number;
+  /** How long a slot waits after a storage fault before it claims again (default 15 s). */
+  storageFaultPauseMs?: number;
   /** Told of each outcome, for metrics (server/plugins/metrics.ts). */
   events?: ConversionEvents;
   /** Where ffmpeg runs (default: a converter process of the worker's own, closed when it stops). */
@@ -64,6 +73,8 @@ export interface ConversionEvents {
   converted(seconds: number): void;
   /** `unplayable`: ffmpeg refused the audio; `error`: storage, database or timeout (retried); `gave_up`: last attempt failed. */
   failed(kind: 'unplayable' | 'error' | 'gave_up'): void;
+  /** An attempt met a storage fault: the job is tried again later and the attempt does not count. */
+  storageFault(kind: StorageFaultKind): void;
 }
 
 export interface WorkerHeartbeat {
@@ -84,6 +95,9 @@ export interface ConversionWorker {
   heartbeat(): WorkerHeartbeat;
 }
 
+/** How ffmpeg says the disk it writes to is full (strerror of ENOSPC and EDQUOT). */
+const DISK_FULL_WORDS = /No space left on device|Disk quota exceeded/i;
+
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 300);
 
 /** The original's container, judged again from its first bytes as at upload (the row does not keep it). */
@@ -102,6 +116,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
   const pollMs = opts.pollMs ?? 2_000;
   const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
   const heartbeatMs = opts.heartbeatMs ?? Math.max(1, Math.floor(leaseMs / 4));
+  const faultPauseMs = opts.storageFaultPauseMs ?? DEFAULT_STORAGE_FAULT_PAUSE_MS;
   const converter = opts.converter ?? startConverter(log);
   converter.prepare();
   let stopped = false;
@@ -149,6 +164,8 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       } catch (err) {
         if (err instanceof NoteTooLongError) return await fail(note.id, `${err.message} It was not converted.`);
         if (!(err instanceof MediaToolError) || err.timedOut) throw err;
+        // ffmpeg could not write its output: the scratch disk is full, not the audio bad.
+        if (DISK_FULL_WORDS.test(err.message)) throw new StorageFault('disk_full', err);
         opts.events?.failed('unplayable');
         return await fail(note.id, `The audio could not be converted: ${oneLine(err.message)}`);
       }
@@ -171,50 +188,105 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
     }
   }
 
-  async function runOne(job: ClaimedJob): Promise<void> {
-    if (job.attempts > MAX_ATTEMPTS) {
+  // Attempts that met a storage fault but could not be handed back uncounted (the database was
+  // gone too, or the lease had run out): not counted against their notes when they come back here.
+  const forgiven = new Map<string, number>();
+  const forgive = (noteId: string) => {
+    if (forgiven.size >= 10_000) forgiven.clear();
+    forgiven.set(noteId, (forgiven.get(noteId) ?? 0) + 1);
+  };
+
+  /** The attempt met a storage fault: not the note's doing, so it is handed back uncounted and tried again later. */
+  async function deferForFault(job: ClaimedJob, lease: HeldLease, claimedAt: number, kind: StorageFaultKind, err: unknown): Promise<void> {
+    log.warn({ err, noteId: job.noteId, kind }, 'conversion met a storage fault; it is tried again later and this attempt does not count');
+    opts.events?.storageFault(kind);
+    // Handing back is safe only while the claim is surely ours: after the lease, another server may hold it.
+    const ours = !lease.signal.aborted && Date.now() < claimedAt + leaseMs - heartbeatMs;
+    const handedBack = ours && (await repo.ops.releaseJob(job.noteId).then(() => true, () => false));
+    if (!handedBack) forgive(job.noteId);
+  }
+
+  /** Resolves to 'fault' when the attempt met a storage fault: the slot then rests before claiming again. */
+  async function runOne(job: ClaimedJob, claimedAt: number): Promise<'fault' | undefined> {
+    if (job.attempts - (forgiven.get(job.noteId) ?? 0) > MAX_ATTEMPTS) {
       // Every earlier attempt was claimed and never reported back: the process running it died.
       const reason = `Conversion gave up after ${MAX_ATTEMPTS} attempts: the converter stopped during each of them.`;
       await repo.jobs.markFailed(job.noteId, reason).catch((err: unknown) => log.error({ err }, 'could not mark a note failed'));
       log.warn({ noteId: job.noteId, attempts: job.attempts }, 'note conversion given up');
-      return;
+      return undefined;
     }
     const lease = holdLease(repo, job, { leaseMs, heartbeatMs }, log, () => (lastBeatAt = Date.now()));
     try {
       await convert(job, lease);
+      forgiven.delete(job.noteId);
     } catch (err) {
       if (err instanceof LeaseLostError) {
         // Another server has the job (this one stalled past the lease): it converts and records it.
         log.warn({ noteId: job.noteId }, 'conversion lease lost: stopped, leaving the job to its new holder');
-        return;
+        return undefined;
       }
-      // Storage or database trouble, or a time limit: the job keeps its lease and is retried when it ends.
-      log.error({ err, noteId: job.noteId, attempts: job.attempts }, 'conversion attempt failed');
-      opts.events?.failed(job.attempts >= MAX_ATTEMPTS ? 'gave_up' : 'error');
-      if (job.attempts >= MAX_ATTEMPTS) {
-        const reason = `Conversion gave up after ${job.attempts} attempts: ${oneLine(err instanceof Error ? err.message : String(err))}`;
+      const fault = storageFaultOf(err);
+      if (fault) {
+        await deferForFault(job, lease, claimedAt, fault, err);
+        return 'fault';
+      }
+      // A time limit or another failure: the job keeps its lease and is retried when it ends.
+      const counted = job.attempts - (forgiven.get(job.noteId) ?? 0);
+      log.error({ err, noteId: job.noteId, attempts: counted }, 'conversion attempt failed');
+      opts.events?.failed(counted >= MAX_ATTEMPTS ? 'gave_up' : 'error');
+      if (counted >= MAX_ATTEMPTS) {
+        forgiven.delete(job.noteId);
+        const reason = `Conversion gave up after ${counted} attempts: ${oneLine(err instanceof Error ? err.message : String(err))}`;
         await repo.jobs.markFailed(job.noteId, reason).catch((e: unknown) => log.error({ err: e }, 'could not mark a note failed'));
       }
     } finally {
       lease.release();
     }
+    return undefined;
   }
+
+  /** A slot's wait after a storage fault, beating as it goes (it is alive, only waiting); stop() ends it. */
+  const rest = async (ms: number) => {
+    const until = Date.now() + ms;
+    while (!stopped && Date.now() < until) {
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          sleepers.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, Math.min(pollMs, until - Date.now()));
+        // A nudge wakes sleepers too: resting goes on until its time is up; only a stop ends it early.
+        sleepers.add(wake);
+      });
+      lastBeatAt = Date.now();
+    }
+  };
 
   async function slot(): Promise<void> {
     while (!stopped) {
       lastBeatAt = Date.now();
       const seen = nudges;
       let job: ClaimedJob | undefined;
+      const claimedAt = Date.now();
       try {
-        job = await repo.jobs.claim(Date.now(), leaseMs);
+        job = await repo.jobs.claim(claimedAt, leaseMs);
       } catch (err) {
+        const fault = storageFaultOf(err);
+        if (fault) {
+          log.warn({ err, kind: fault }, 'could not claim a conversion job: storage fault');
+          opts.events?.storageFault(fault);
+          await rest(faultPauseMs);
+          continue;
+        }
         log.error({ err }, 'could not claim a conversion job');
       }
       if (job) {
         busy.add(job.noteId);
-        await runOne(job);
+        const outcome = await runOne(job, claimedAt);
         busy.delete(job.noteId);
         lastBeatAt = Date.now();
+        if (outcome === 'fault') await rest(faultPauseMs);
       } else await sleep(seen);
     }
   }
