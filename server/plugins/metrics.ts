@@ -66,7 +66,8 @@ export function createMetrics(queueDepth: () => Promise<number>, heldSyncRequest
     help: 'Notes waiting for conversion or being converted (all servers: it is read from the database).',
     registers: [registry],
     async collect() {
-      this.set(await queueDepth());
+      // The database unreachable must not take /metrics down with it: the last depth stands.
+      await queueDepth().then((depth) => this.set(depth), () => {});
     },
   });
   const syncWake = new Histogram({
