@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { makeSpeech } from '../support/audio.js';
 import { BACKENDS } from '../support/backends.js';
+import { append, offsetOf, partialCreation, send } from '../support/resumable.js';
 import { mountSmallDisk, type SmallDisk } from '../support/small-disk.js';
 import { makeLink, putNote } from '../support/uploads.js';
 
@@ -34,10 +35,12 @@ async function blobFiles(dataDir: string): Promise<string[]> {
 describe.each(BACKENDS)('a note sent while the data folder is full, on %s', (kind) => {
   let disk: SmallDisk;
   let t: TestApp;
+  let base: string;
 
   beforeAll(async () => {
     disk = await mountSmallDisk(8);
     t = await startTestApp(kind, { DATA_DIR: disk.dir, CONVERT_WORKER: 'on', METRICS: 'on', READY_MIN_FREE_MB: '0' });
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
     await t?.close();
@@ -67,5 +70,24 @@ describe.each(BACKENDS)('a note sent while the data folder is full, on %s', (kin
       return note;
     }, { timeout: 30_000, interval: 100 });
     expect(converted.convertedKey).toBeTruthy();
+  });
+
+  it('should refuse an append of a resumable upload with 503 storage_full, keep the offset it had, and finish the note once space is freed', async () => {
+    const token = await makeLink(t.app.repo);
+    const noteId = randomUUID();
+    const first = Math.floor(speech.length / 2);
+    expect((await send(base, partialCreation(token, noteId, speech, first))).status).toBe(201);
+    await disk.fill();
+
+    const refused = await send(base, append(token, noteId, speech, first));
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('60');
+    expect(JSON.parse(refused.body)).toMatchObject({ error: 'storage_full' });
+    await disk.free();
+    // What the server holds is what it held before the refused append (SQLite on a full disk refuses even this HEAD).
+    expect((await offsetOf(base, token, noteId)).headers['upload-offset']).toBe(String(first));
+    const done = await send(base, append(token, noteId, speech, first));
+    expect(done.status, done.body).toBe(201);
+    await vi.waitFor(async () => expect((await t.app.repo.notes.find(noteId))?.status).toBe('converted'), { timeout: 30_000, interval: 100 });
   });
 });
