@@ -60,8 +60,3 @@ export function storageFaultOf(err: unknown, depth = 0): StorageFaultKind | unde
   }
   return undefined;
 }
-
-/** What a driver met, as a storage fault of `kind` when it is a fault at all (a full disk stays a full disk). */
-export function asStorageFault(err: unknown, kind: StorageFaultKind): StorageFault {
-  return err instanceof StorageFault ? err : new StorageFault(storageFaultOf(err) === 'disk_full' ? 'disk_full' : kind, err);
-}

@@ -5,7 +5,8 @@
  * container, has the converter process turn it into an M4A (server/audio/converter.ts, which runs
  * server/audio/ffmpeg.ts, the length rule included) and stores the M4A beside it.
  * Several jobs run side by side, each with hard time limits, and a job is tried at most
- * MAX_ATTEMPTS times, so one bad file never holds up the others for long or for ever.
+ * MAX_ATTEMPTS times, so one bad file never holds up the others for long or for ever; an attempt
+ * that meets a storage fault does not count and is tried again later (./storage-faults.ts).
  * Nudged after each new note; also polls.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -19,22 +20,17 @@ import { NoteTooLongError } from '../audio/length.js';
 import { SNIFF_BYTES, sniffAudio, type AudioContainer } from '../audio/sniff.js';
 import type { ClaimedJob, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import { StorageFault, storageFaultOf, type StorageFaultKind } from '../storage/faults.js';
+import { storageFaultOf, type StorageFaultKind } from '../storage/faults.js';
 import { convertedKey } from '../storage/keys.js';
 import { holdLease, LeaseLostError, type HeldLease } from './lease.js';
 import { makeScratchDir } from './scratch.js';
+import { createFaultDeferral, DEFAULT_STORAGE_FAULT_PAUSE_MS, diskFullOf } from './storage-faults.js';
 
 /**
  * A job whose attempts keep failing for reasons other than the audio itself (storage, database,
  * a time limit, a crash of the server running it) is given up after this many tries.
  */
 export const MAX_ATTEMPTS = 3;
-
-/**
- * After a storage fault (a full disk, the database or blob store unreachable) a slot waits this
- * long before it claims any job: the fault is the storage's, so every job would meet it now.
- */
-export const DEFAULT_STORAGE_FAULT_PAUSE_MS = 15_000;
 
 /**
  * A claim lasts 20 s unless renewed (every 5 s while the job runs): a server that dies
@@ -94,9 +90,6 @@ export interface ConversionWorker {
   /** For /readyz and shutdown: is the loop going, and what is it doing. */
   heartbeat(): WorkerHeartbeat;
 }
-
-/** How ffmpeg says the disk it writes to is full (strerror of ENOSPC and EDQUOT). */
-const DISK_FULL_WORDS = /No space left on device|Disk quota exceeded/i;
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 300);
 
@@ -165,7 +158,8 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
         if (err instanceof NoteTooLongError) return await fail(note.id, `${err.message} It was not converted.`);
         if (!(err instanceof MediaToolError) || err.timedOut) throw err;
         // ffmpeg could not write its output: the scratch disk is full, not the audio bad.
-        if (DISK_FULL_WORDS.test(err.message)) throw new StorageFault('disk_full', err);
+        const full = diskFullOf(err);
+        if (full) throw full;
         opts.events?.failed('unplayable');
         return await fail(note.id, `The audio could not be converted: ${oneLine(err.message)}`);
       }
@@ -188,27 +182,11 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
     }
   }
 
-  // Attempts that met a storage fault but could not be handed back uncounted (the database was
-  // gone too, or the lease had run out): not counted against their notes when they come back here.
-  const forgiven = new Map<string, number>();
-  const forgive = (noteId: string) => {
-    if (forgiven.size >= 10_000) forgiven.clear();
-    forgiven.set(noteId, (forgiven.get(noteId) ?? 0) + 1);
-  };
-
-  /** The attempt met a storage fault: not the note's doing, so it is handed back uncounted and tried again later. */
-  async function deferForFault(job: ClaimedJob, lease: HeldLease, claimedAt: number, kind: StorageFaultKind, err: unknown): Promise<void> {
-    log.warn({ err, noteId: job.noteId, kind }, 'conversion met a storage fault; it is tried again later and this attempt does not count');
-    opts.events?.storageFault(kind);
-    // Handing back is safe only while the claim is surely ours: after the lease, another server may hold it.
-    const ours = !lease.signal.aborted && Date.now() < claimedAt + leaseMs - heartbeatMs;
-    const handedBack = ours && (await repo.ops.releaseJob(job.noteId).then(() => true, () => false));
-    if (!handedBack) forgive(job.noteId);
-  }
+  const deferral = createFaultDeferral({ repo, log, leaseMs, heartbeatMs, onFault: (kind) => opts.events?.storageFault(kind) });
 
   /** Resolves to 'fault' when the attempt met a storage fault: the slot then rests before claiming again. */
   async function runOne(job: ClaimedJob, claimedAt: number): Promise<'fault' | undefined> {
-    if (job.attempts - (forgiven.get(job.noteId) ?? 0) > MAX_ATTEMPTS) {
+    if (deferral.counted(job) > MAX_ATTEMPTS) {
       // Every earlier attempt was claimed and never reported back: the process running it died.
       const reason = `Conversion gave up after ${MAX_ATTEMPTS} attempts: the converter stopped during each of them.`;
       await repo.jobs.markFailed(job.noteId, reason).catch((err: unknown) => log.error({ err }, 'could not mark a note failed'));
@@ -218,7 +196,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
     const lease = holdLease(repo, job, { leaseMs, heartbeatMs }, log, () => (lastBeatAt = Date.now()));
     try {
       await convert(job, lease);
-      forgiven.delete(job.noteId);
+      deferral.settled(job.noteId);
     } catch (err) {
       if (err instanceof LeaseLostError) {
         // Another server has the job (this one stalled past the lease): it converts and records it.
@@ -227,15 +205,15 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       }
       const fault = storageFaultOf(err);
       if (fault) {
-        await deferForFault(job, lease, claimedAt, fault, err);
+        await deferral.defer(job, lease, claimedAt, fault, err);
         return 'fault';
       }
       // A time limit or another failure: the job keeps its lease and is retried when it ends.
-      const counted = job.attempts - (forgiven.get(job.noteId) ?? 0);
+      const counted = deferral.counted(job);
       log.error({ err, noteId: job.noteId, attempts: counted }, 'conversion attempt failed');
       opts.events?.failed(counted >= MAX_ATTEMPTS ? 'gave_up' : 'error');
       if (counted >= MAX_ATTEMPTS) {
-        forgiven.delete(job.noteId);
+        deferral.settled(job.noteId);
         const reason = `Conversion gave up after ${counted} attempts: ${oneLine(err instanceof Error ? err.message : String(err))}`;
         await repo.jobs.markFailed(job.noteId, reason).catch((e: unknown) => log.error({ err: e }, 'could not mark a note failed'));
       }
