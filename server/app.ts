@@ -99,6 +99,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
       idleBeatMs: pollMs * 3 + 5_000,
       busyBeatMs: config.convertLeaseMs,
       stopping: drain.stopping,
+      space: { dirs: [config.dataDir, config.tempDir], minFreeBytes: config.readyMinFreeBytes },
       onFailure: (check, err) => app.log.warn({ err, check }, 'readiness check failed'),
     }),
   });

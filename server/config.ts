@@ -1,5 +1,7 @@
 /** Server configuration, read once from the environment. The CLI reads the same. */
+import os from 'node:os';
 import path from 'node:path';
+import { MAX_NOTE_BYTES } from '../src/shared/limits.js';
 import { loadAuthConfig, type AuthConfig } from './auth/config.js';
 
 export interface S3Config {
@@ -71,6 +73,13 @@ export interface Config {
   syncMaxHeld: number;
   /** How long an unfinished resumable upload is kept before it and its parts are removed. */
   uploadExpiryMs: number;
+  /**
+   * /readyz answers 503 when less than this is free under dataDir or tempDir (READY_MIN_FREE_MB;
+   * default: readyMinFreeDefault), so a balancer sends notes elsewhere before the disk is full.
+   */
+  readyMinFreeBytes: number;
+  /** The system's temp folder (TMPDIR) when the server started: S3 uploads wait there, conversions work there. */
+  tempDir: string;
 }
 
 export interface UploadLimits {
@@ -149,11 +158,26 @@ function leaseTiming(env: NodeJS.ProcessEnv): Pick<Config, 'convertLeaseMs' | 'c
  */
 export const IDLE_TIMEOUT_DEFAULT_MS = 60_000;
 
+const MIB = 1024 * 1024;
+
+/**
+ * The free space /readyz asks for by default: room for what this server may already have taken on
+ * when it turns not-ready and the balancer stops sending. That is the uploads open at once (as many
+ * as one address may hold, OPEN_UPLOADS_PER_ADDRESS: a venue's crowd behind one carrier NAT, the
+ * most this server lets one network hold) at the note cap each, plus each conversion in hand (its
+ * original copied to scratch and its M4A, each at most the note cap). With the defaults, 64 x 3 MiB
+ * + 2 x 2 x 3 MiB = 204 MiB. In MiB, rounded up.
+ */
+export const readyMinFreeDefault = (openUploadsPerAddress: number, convertConcurrency: number): number =>
+  Math.ceil(((openUploadsPerAddress + 2 * convertConcurrency) * MAX_NOTE_BYTES) / MIB);
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
   const { dataDir, databaseUrl, s3 } = loadStorageConfig(env);
   const ffmpegTimeoutMs = positiveInt(env, 'FFMPEG_TIMEOUT_MS', 60_000);
+  const convertConcurrency = positiveInt(env, 'CONVERT_CONCURRENCY', 2);
+  const openUploadsPerAddress = positiveInt(env, 'OPEN_UPLOADS_PER_ADDRESS', 64);
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -167,7 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 120),
     ffmpegTimeoutMs,
     maxNoteSeconds: positiveInt(env, 'MAX_NOTE_SECONDS', 75),
-    convertConcurrency: positiveInt(env, 'CONVERT_CONCURRENCY', 2),
+    convertConcurrency,
     orphanMinAgeMs: positiveInt(env, 'ORPHAN_MIN_AGE_MS', 60 * 60_000),
     orphanSweepIntervalMs: positiveInt(env, 'ORPHAN_SWEEP_INTERVAL_MS', 60 * 60_000),
     auth: loadAuthConfig(env, dataDir),
@@ -182,7 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       linkMaxBytes: positiveInt(env, 'LINK_MAX_BYTES', 100 * 1024 * 1024),
       uploadsPerAddress: positiveInt(env, 'UPLOADS_PER_ADDRESS', 1000),
       uploadWindowMs: positiveInt(env, 'UPLOAD_WINDOW_SECONDS', 600) * 1000,
-      openUploadsPerAddress: positiveInt(env, 'OPEN_UPLOADS_PER_ADDRESS', 64),
+      openUploadsPerAddress,
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     headersTimeoutMs: positiveInt(env, 'HEADERS_TIMEOUT_MS', 15_000),
@@ -191,5 +215,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadExpiryMs: positiveInt(env, 'UPLOAD_EXPIRY_HOURS', 24) * 60 * 60 * 1000,
     // Race morning: a thousand phones each holding one on a server is the plan (issue 19).
     syncMaxHeld: positiveInt(env, 'SYNC_MAX_HELD', 5_000),
+    // 0 turns the check off.
+    readyMinFreeBytes: (env.READY_MIN_FREE_MB === '0' ? 0 : positiveInt(env, 'READY_MIN_FREE_MB', readyMinFreeDefault(openUploadsPerAddress, convertConcurrency))) * MIB,
+    tempDir: os.tmpdir(),
   };
 }

@@ -1,5 +1,6 @@
 /** Owns the PostgreSQL connection pool (pg): `?` placeholders numbered, transactions on one pooled client. */
 import pg from 'pg';
+import { StorageFault } from '../storage/faults.js';
 import { runBatch, type Database, type SqlDriver, type TransactionOptions } from './driver.js';
 import type { Row } from './types.js';
 
@@ -14,8 +15,34 @@ const MIGRATION_LOCK = 7_031_626;
 
 type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
-const all = async (q: Queryable, sql: string, params: unknown[] = []) => (await q.query(toPg(sql), params)).rows as Row[];
-const run = async (q: Queryable, sql: string, params: unknown[] = []) => (await q.query(toPg(sql), params)).rowCount ?? 0;
+/**
+ * pg's own words for a connection that is gone or never came (a stopped or restarting server);
+ * its SQLSTATE errors (57P01 and the like) say it by their code (../storage/faults.ts).
+ */
+const LOST_CONNECTION = /Connection terminated|not queryable|timeout exceeded when trying to connect|connection timeout/i;
+
+/**
+ * A connection that could not be made or was lost, as a StorageFault; anything else (a
+ * constraint, a bug in our SQL) as it was. System errors here come from the socket to PostgreSQL.
+ */
+function connectionFault(err: unknown): unknown {
+  if (err instanceof pg.DatabaseError || !(err instanceof Error)) return err;
+  const code = (err as NodeJS.ErrnoException).code;
+  const system = typeof code === 'string' && /^E[A-Z]+$/.test(code);
+  return system || LOST_CONNECTION.test(err.message) || err instanceof AggregateError ? new StorageFault('database_unavailable', err) : err;
+}
+
+/** `work` on the database, its lost connection thrown as a StorageFault. */
+async function reaching<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw connectionFault(err);
+  }
+}
+
+const all = (q: Queryable, sql: string, params: unknown[] = []) => reaching(async () => (await q.query(toPg(sql), params)).rows as Row[]);
+const run = (q: Queryable, sql: string, params: unknown[] = []) => reaching(async () => (await q.query(toPg(sql), params)).rowCount ?? 0);
 
 /** The driver handed to a transaction's work: statements on its client; nested transactions are savepoints. */
 function clientDriver(client: pg.PoolClient): SqlDriver {
@@ -89,18 +116,21 @@ export function openPostgres(connectionString: string): Database {
   pool.on('error', () => {});
 
   async function transaction<T>(work: (tx: SqlDriver) => Promise<T>, options?: TransactionOptions): Promise<T> {
-    const client = await pool.connect();
+    const client = await reaching(() => pool.connect());
+    let lost: StorageFault | undefined;
     try {
       // synchronous_commit off: COMMIT does not wait for the WAL flush (the WAL writer's next round).
-      await client.query(options?.durable === false ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN');
+      await reaching(() => client.query(options?.durable === false ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN'));
       const result = await work(clientDriver(client));
-      await client.query('COMMIT');
+      await reaching(() => client.query('COMMIT'));
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
+      if (err instanceof StorageFault) lost = err;
+      else await client.query('ROLLBACK').catch(() => {});
       throw err;
     } finally {
-      client.release();
+      // A connection that was lost is closed, not handed to the next caller.
+      client.release(lost);
     }
   }
 

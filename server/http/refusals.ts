@@ -20,6 +20,14 @@ const TOO_LARGE = {
 } as const;
 
 const SORRY = 'Something went wrong on our side.';
+const KEPT = 'Your note is kept on your phone and will be sent again.';
+
+/**
+ * Retry-After of the storage faults. A database restarting or failing over is back in seconds;
+ * a full disk waits for an operator (and /readyz sends new traffic elsewhere meanwhile), so its
+ * retries are spaced out: a full note body sent every few seconds into a full disk helps nobody.
+ */
+export const STORAGE_RETRY_SECONDS = { unavailable: 10, full: 60 } as const;
 
 export const refusal = {
   link_not_found: () => new ApiProblem(404, 'link_not_found', "This link doesn't work any more. Ask the runner for a new one."),
@@ -86,6 +94,16 @@ export const refusal = {
       'retry-after': String(retryAfterSeconds),
       connection: 'close',
     }),
+  /**
+   * Storage faults (server/storage/faults.ts): the database or the blob store cannot be reached,
+   * or the disk is full. Not our bug and not the sender's: wait and send again. `noteKept` as for server_error.
+   */
+  storage_unavailable: (retryAfterSeconds = STORAGE_RETRY_SECONDS.unavailable, noteKept = true) =>
+    new ApiProblem(503, 'storage_unavailable', `The server cannot reach its storage for a moment. ${noteKept ? KEPT : 'Please try again shortly.'}`,
+      { 'retry-after': String(retryAfterSeconds) }),
+  storage_full: (retryAfterSeconds = STORAGE_RETRY_SECONDS.full, noteKept = true) =>
+    new ApiProblem(503, 'storage_full', noteKept ? `The server has no room to store notes right now. ${KEPT}` : 'The server has no room to store anything right now. Please try again in a few minutes.',
+      { 'retry-after': String(retryAfterSeconds) }),
   /** Ours, never details: `noteKept` where the sender's note waits on the phone (the recorder's routes). */
   server_error: (noteKept: boolean) =>
     new ApiProblem(500, 'server_error', noteKept ? `${SORRY} Your note is kept on your phone and will be sent again.` : `${SORRY} Please try again.`),

@@ -11,6 +11,7 @@ import { ApiProblem } from '../http/problem.js';
 import { refusal } from '../http/refusals.js';
 import type { UploadQuota } from '../notes/quota.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { storageFaultOf } from '../storage/faults.js';
 import { newOriginalKey } from '../storage/keys.js';
 import { storeAudio } from './audio.js';
 import { checkRoom, validateNote, type NoteRequest } from './checks.js';
@@ -49,7 +50,10 @@ export async function receiveWhole(deps: IntakeDeps, upload: WholeNote): Promise
   } catch (err) {
     // Cut off means the request itself failed before its end; a body that came whole (then
     // destroyed by autoDestroy) with a store that failed is our trouble, a 5xx the recorder retries.
-    if (!(err instanceof ApiProblem) && (body.errored || (body.destroyed && !body.readableEnded))) throw refusal.upload_interrupted();
+    // A store that failed for a full disk or an unreachable S3 destroys the body before its end
+    // too: that is the storage's fault (a 503 that says so), not a cut.
+    const cut = body.errored || (body.destroyed && !body.readableEnded);
+    if (!(err instanceof ApiProblem) && !storageFaultOf(err) && cut) throw refusal.upload_interrupted();
     throw err;
   }
   const discard = () => blobs.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not delete a discarded upload'));

@@ -1,11 +1,13 @@
 /**
  * Owns the answer to "can this server take traffic": the database answers with every migration
- * applied, the blob store answers, the conversion worker's loop is alive, and it is not stopping.
+ * applied, the blob store answers, the conversion worker's loop is alive, there is room on the
+ * disks notes are written to (./free-space.ts), and it is not stopping.
  * Answers are kept for a second so a balancer probing hard costs one check a second.
  */
 import type { Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { WorkerHeartbeat } from '../worker/conversion.js';
+import { lowOnSpace, type SpaceWatch } from './free-space.js';
 
 export interface Readiness {
   ready: boolean;
@@ -23,6 +25,8 @@ export interface ReadinessDeps {
   idleBeatMs: number;
   busyBeatMs: number;
   stopping: () => boolean;
+  /** The folders notes are written to and the least free space each must keep. */
+  space: SpaceWatch;
   onFailure: (check: string, err: unknown) => void;
 }
 
@@ -58,6 +62,18 @@ export function createReadiness(deps: ReadinessDeps): () => Promise<Readiness> {
       probe('database', 'database unreachable or migrations not applied', () => deps.repo.ops.migrationsApplied()),
       // A missing key is a normal answer; only an unreachable store throws.
       probe('blobs', 'blob store unreachable', async () => (await deps.blobs.exists('readyz-probe'), true)),
+      (async () => {
+        if (deps.space.minFreeBytes === 0) return void (checks.disk = 'off');
+        try {
+          const low = await withTimeout(lowOnSpace(deps.space));
+          checks.disk = low ? 'failed' : 'ok';
+          if (low) reasons.push(low);
+        } catch (err) {
+          checks.disk = 'failed';
+          reasons.push('free disk space unknown');
+          deps.onFailure('disk', err);
+        }
+      })(),
     ]);
     const beat = deps.worker?.heartbeat();
     if (!beat) checks.worker = 'off';

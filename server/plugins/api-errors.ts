@@ -5,12 +5,15 @@
  * a token under /api/r/ is `link_not_found` on every recorder route, an id elsewhere is that
  * resource's 404. The exception is the recorder's note id, which the recorder makes itself: a
  * malformed one is `invalid_note_id` (400) on both /api/r/ note routes. Other schema failures name
- * the field; anything else is a 500 with a generic sentence and a log line, never details.
+ * the field. A storage fault (the database or blob store unreachable, a full disk) is a 503 with
+ * Retry-After and its own code (../http/storage-faults.ts), logged at warn: not our bug. Anything
+ * else is a 500 with a generic sentence and a log line, never details.
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiError } from '../../src/shared/api.js';
 import { ApiProblem, entryNotFound, keepsakeNotFound, shareNotFound, UploadProblem } from '../http/problem.js';
 import { refusal } from '../http/refusals.js';
+import { storageFaultAnswer } from '../http/storage-faults.js';
 
 type ValidationIssue = { instancePath?: string; params?: Record<string, unknown> };
 
@@ -58,7 +61,10 @@ function problemFor(err: FastifyError, req: FastifyRequest): ApiProblem | undefi
 
 export function installApiErrors(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    const problem = problemFor(err, req);
+    const known = problemFor(err, req);
+    const fault = known ? undefined : storageFaultAnswer(err, req, familyOf(req) === 'r');
+    if (fault) req.log.warn({ err }, `API request met a storage fault: answered ${fault.code}`);
+    const problem = known ?? fault;
     if (!problem) {
       req.log.error({ err }, 'API request failed');
       const { statusCode, code, message } = refusal.server_error(familyOf(req) === 'r');

@@ -9,6 +9,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { isNoteUpload } from '../http/note-upload-mark.js';
+import { storageFaultMarkOf } from '../http/storage-faults.js';
 import { secondsSinceWoken } from '../sync/woken-mark.js';
 import type { ConversionEvents } from '../worker/conversion.js';
 
@@ -65,7 +66,8 @@ export function createMetrics(queueDepth: () => Promise<number>, heldSyncRequest
     help: 'Notes waiting for conversion or being converted (all servers: it is read from the database).',
     registers: [registry],
     async collect() {
-      this.set(await queueDepth());
+      // The database unreachable must not take /metrics down with it: the last depth stands.
+      await queueDepth().then((depth) => this.set(depth), () => {});
     },
   });
   const syncWake = new Histogram({
@@ -87,20 +89,30 @@ export function createMetrics(queueDepth: () => Promise<number>, heldSyncRequest
     registers: [registry],
   });
 
+  const storageFaults = new Counter({
+    name: 'milenotes_storage_faults_total',
+    help: 'Storage faults met (server/storage/faults.ts), by kind (database_unavailable, store_unavailable, disk_full) and during what: a request (answered 503) or a conversion (tried again later).',
+    labelNames: ['kind', 'during'],
+    registers: [registry],
+  });
+
   const conversion: ConversionEvents = {
     converted: (seconds) => conversions.observe(seconds),
     failed: (kind) => conversionFailures.inc({ kind }),
+    storageFault: (kind) => storageFaults.inc({ kind, during: 'conversion' }),
   };
-  return { registry, conversion, hooks: hooksFor({ latency, received, refused, bytes, syncWake }) };
+  return { registry, conversion, hooks: hooksFor({ latency, received, refused, bytes, syncWake, storageFaults }) };
 }
 
-function hooksFor(m: { latency: Histogram; received: Counter; refused: Counter; bytes: Counter; syncWake: Histogram }) {
+function hooksFor(m: { latency: Histogram; received: Counter; refused: Counter; bytes: Counter; syncWake: Histogram; storageFaults: Counter }) {
   return {
     onResponse(req: FastifyRequest, reply: FastifyReply) {
       const route = req.routeOptions.url ?? 'unmatched';
       m.latency.observe({ method: req.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
       const woken = secondsSinceWoken(req);
       if (woken !== undefined) m.syncWake.observe(woken);
+      const fault = storageFaultMarkOf(req);
+      if (fault) m.storageFaults.inc({ kind: fault, during: 'request' });
     },
     /** The answer's body says what happened to a note: a receipt, or an error code. */
     onNoteAnswer(status: number, payload: unknown, startedAt: number) {

@@ -18,6 +18,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.js';
 import { assertSafeKey, Meter, removeOldFiles, type BlobStore } from './blob-store.js';
+import { StorageFault } from './faults.js';
 
 /** Bodies are spooled here before the PutObject; a crash leaves them behind. */
 const SPOOL_PREFIX = 'milenotes-';
@@ -31,6 +32,15 @@ const isTransient = (err: unknown) => {
   const status = statusOf(err);
   return status === undefined || status >= 500 || status === 429 || status === 408 || (err as { name?: string }).name === 'RequestTimeout';
 };
+
+/** The store's answer, its failures that are not ours nor the caller's (no answer, a 5xx, throttling) thrown as a StorageFault. */
+async function asking<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw isTransient(err) ? new StorageFault('store_unavailable', err) : err;
+  }
+}
 
 /** `spoolDir`: where bodies wait for their PutObject (tests give each store its own). */
 export function createS3BlobStore(config: S3Config, spoolDir = os.tmpdir()): BlobStore {
@@ -59,7 +69,7 @@ export function createS3BlobStore(config: S3Config, spoolDir = os.tmpdir()): Blo
         await putClient.send(new PutObjectCommand({ Bucket, Key: key, Body: createReadStream(file), ContentLength: size, ContentType: contentType }));
         return;
       } catch (err) {
-        if (attempt >= PUT_ATTEMPTS || !isTransient(err)) throw err;
+        if (attempt >= PUT_ATTEMPTS || !isTransient(err)) throw isTransient(err) ? new StorageFault('store_unavailable', err) : err;
         await delay(PUT_RETRY_MS * attempt);
       }
     }
@@ -85,7 +95,7 @@ export function createS3BlobStore(config: S3Config, spoolDir = os.tmpdir()): Blo
     },
     async get(key, range) {
       assertSafeKey(key);
-      const result = await client.send(new GetObjectCommand({ Bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) }));
+      const result = await asking(() => client.send(new GetObjectCommand({ Bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) })));
       return result.Body as Readable;
     },
     async exists(key) {
@@ -95,17 +105,17 @@ export function createS3BlobStore(config: S3Config, spoolDir = os.tmpdir()): Blo
         return true;
       } catch (err) {
         if (statusOf(err) === 404) return false;
-        throw err;
+        throw isTransient(err) ? new StorageFault('store_unavailable', err) : err;
       }
     },
     async delete(key) {
       assertSafeKey(key);
-      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      await asking(() => client.send(new DeleteObjectCommand({ Bucket, Key: key })));
     },
     async *list(prefix) {
       let ContinuationToken: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken }));
+        const page = await asking(() => client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken })));
         for (const object of page.Contents ?? []) {
           if (object.Key && object.LastModified) yield { key: object.Key, modifiedAt: object.LastModified };
         }

@@ -5,7 +5,8 @@
  * container, has the converter process turn it into an M4A (server/audio/converter.ts, which runs
  * server/audio/ffmpeg.ts, the length rule included) and stores the M4A beside it.
  * Several jobs run side by side, each with hard time limits, and a job is tried at most
- * MAX_ATTEMPTS times, so one bad file never holds up the others for long or for ever.
+ * MAX_ATTEMPTS times, so one bad file never holds up the others for long or for ever; an attempt
+ * that meets a storage fault does not count and is tried again later (./storage-faults.ts).
  * Nudged after each new note; also polls.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -19,9 +20,11 @@ import { NoteTooLongError } from '../audio/length.js';
 import { SNIFF_BYTES, sniffAudio, type AudioContainer } from '../audio/sniff.js';
 import type { ClaimedJob, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { storageFaultOf, type StorageFaultKind } from '../storage/faults.js';
 import { convertedKey } from '../storage/keys.js';
 import { holdLease, LeaseLostError, type HeldLease } from './lease.js';
 import { makeScratchDir } from './scratch.js';
+import { createFaultDeferral, DEFAULT_STORAGE_FAULT_PAUSE_MS, diskFullOf } from './storage-faults.js';
 
 /**
  * A job whose attempts keep failing for reasons other than the audio itself (storage, database,
@@ -54,6 +57,8 @@ export interface ConversionWorkerOptions {
   leaseMs?: number;
   /** How often the claim of a running job is renewed (default a quarter of leaseMs: three beats may fail). */
   heartbeatMs?: number;
+  /** How long a slot waits after a storage fault before it claims again (default 15 s). */
+  storageFaultPauseMs?: number;
   /** Told of each outcome, for metrics (server/plugins/metrics.ts). */
   events?: ConversionEvents;
   /** Where ffmpeg runs (default: a converter process of the worker's own, closed when it stops). */
@@ -64,6 +69,8 @@ export interface ConversionEvents {
   converted(seconds: number): void;
   /** `unplayable`: ffmpeg refused the audio; `error`: storage, database or timeout (retried); `gave_up`: last attempt failed. */
   failed(kind: 'unplayable' | 'error' | 'gave_up'): void;
+  /** An attempt met a storage fault: the job is tried again later and the attempt does not count. */
+  storageFault(kind: StorageFaultKind): void;
 }
 
 export interface WorkerHeartbeat {
@@ -102,6 +109,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
   const pollMs = opts.pollMs ?? 2_000;
   const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
   const heartbeatMs = opts.heartbeatMs ?? Math.max(1, Math.floor(leaseMs / 4));
+  const faultPauseMs = opts.storageFaultPauseMs ?? DEFAULT_STORAGE_FAULT_PAUSE_MS;
   const converter = opts.converter ?? startConverter(log);
   converter.prepare();
   let stopped = false;
@@ -149,6 +157,9 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       } catch (err) {
         if (err instanceof NoteTooLongError) return await fail(note.id, `${err.message} It was not converted.`);
         if (!(err instanceof MediaToolError) || err.timedOut) throw err;
+        // ffmpeg could not write its output: the scratch disk is full, not the audio bad.
+        const full = diskFullOf(err);
+        if (full) throw full;
         opts.events?.failed('unplayable');
         return await fail(note.id, `The audio could not be converted: ${oneLine(err.message)}`);
       }
@@ -171,50 +182,89 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
     }
   }
 
-  async function runOne(job: ClaimedJob): Promise<void> {
-    if (job.attempts > MAX_ATTEMPTS) {
+  const deferral = createFaultDeferral({ repo, log, leaseMs, heartbeatMs, onFault: (kind) => opts.events?.storageFault(kind) });
+
+  /** Resolves to 'fault' when the attempt met a storage fault: the slot then rests before claiming again. */
+  async function runOne(job: ClaimedJob, claimedAt: number): Promise<'fault' | undefined> {
+    if (deferral.counted(job) > MAX_ATTEMPTS) {
       // Every earlier attempt was claimed and never reported back: the process running it died.
       const reason = `Conversion gave up after ${MAX_ATTEMPTS} attempts: the converter stopped during each of them.`;
       await repo.jobs.markFailed(job.noteId, reason).catch((err: unknown) => log.error({ err }, 'could not mark a note failed'));
       log.warn({ noteId: job.noteId, attempts: job.attempts }, 'note conversion given up');
-      return;
+      return undefined;
     }
     const lease = holdLease(repo, job, { leaseMs, heartbeatMs }, log, () => (lastBeatAt = Date.now()));
     try {
       await convert(job, lease);
+      deferral.settled(job.noteId);
     } catch (err) {
       if (err instanceof LeaseLostError) {
         // Another server has the job (this one stalled past the lease): it converts and records it.
         log.warn({ noteId: job.noteId }, 'conversion lease lost: stopped, leaving the job to its new holder');
-        return;
+        return undefined;
       }
-      // Storage or database trouble, or a time limit: the job keeps its lease and is retried when it ends.
-      log.error({ err, noteId: job.noteId, attempts: job.attempts }, 'conversion attempt failed');
-      opts.events?.failed(job.attempts >= MAX_ATTEMPTS ? 'gave_up' : 'error');
-      if (job.attempts >= MAX_ATTEMPTS) {
-        const reason = `Conversion gave up after ${job.attempts} attempts: ${oneLine(err instanceof Error ? err.message : String(err))}`;
+      const fault = storageFaultOf(err);
+      if (fault) {
+        await deferral.defer(job, lease, claimedAt, fault, err);
+        return 'fault';
+      }
+      // A time limit or another failure: the job keeps its lease and is retried when it ends.
+      const counted = deferral.counted(job);
+      log.error({ err, noteId: job.noteId, attempts: counted }, 'conversion attempt failed');
+      opts.events?.failed(counted >= MAX_ATTEMPTS ? 'gave_up' : 'error');
+      if (counted >= MAX_ATTEMPTS) {
+        deferral.settled(job.noteId);
+        const reason = `Conversion gave up after ${counted} attempts: ${oneLine(err instanceof Error ? err.message : String(err))}`;
         await repo.jobs.markFailed(job.noteId, reason).catch((e: unknown) => log.error({ err: e }, 'could not mark a note failed'));
       }
     } finally {
       lease.release();
     }
+    return undefined;
   }
+
+  /** A slot's wait after a storage fault, beating as it goes (it is alive, only waiting); stop() ends it. */
+  const rest = async (ms: number) => {
+    const until = Date.now() + ms;
+    while (!stopped && Date.now() < until) {
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          sleepers.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, Math.min(pollMs, until - Date.now()));
+        // A nudge wakes sleepers too: resting goes on until its time is up; only a stop ends it early.
+        sleepers.add(wake);
+      });
+      lastBeatAt = Date.now();
+    }
+  };
 
   async function slot(): Promise<void> {
     while (!stopped) {
       lastBeatAt = Date.now();
       const seen = nudges;
       let job: ClaimedJob | undefined;
+      const claimedAt = Date.now();
       try {
-        job = await repo.jobs.claim(Date.now(), leaseMs);
+        job = await repo.jobs.claim(claimedAt, leaseMs);
       } catch (err) {
+        const fault = storageFaultOf(err);
+        if (fault) {
+          log.warn({ err, kind: fault }, 'could not claim a conversion job: storage fault');
+          opts.events?.storageFault(fault);
+          await rest(faultPauseMs);
+          continue;
+        }
         log.error({ err }, 'could not claim a conversion job');
       }
       if (job) {
         busy.add(job.noteId);
-        await runOne(job);
+        const outcome = await runOne(job, claimedAt);
         busy.delete(job.noteId);
         lastBeatAt = Date.now();
+        if (outcome === 'fault') await rest(faultPauseMs);
       } else await sleep(seen);
     }
   }

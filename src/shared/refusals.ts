@@ -23,6 +23,8 @@ export const RECORDER_REFUSALS = [
   'rate_limited', 'address_rate_limited', 'link_full', 'link_storage_full', 'too_many_open_uploads',
   // The server.
   'shutting_down', 'server_error',
+  // Its storage: the database or blob store unreachable, or the disk full (503 + Retry-After).
+  'storage_unavailable', 'storage_full',
   // Resumable uploads: ours, then the draft's problem types (their `error` is the type's name).
   'upload_not_found', 'upload_busy', 'not_partial_upload',
   UPLOAD_PROBLEM.mismatchingOffset, UPLOAD_PROBLEM.completedUpload, UPLOAD_PROBLEM.inconsistentLength,

@@ -28,7 +28,9 @@ export function operationsOf(doc: Json): Array<{ path: string; method: string; o
 
 /** Refusals no route writes because a plugin gives them: every route may meet these. */
 function ambientRefusals(schema: Json, method: string): RefusalMaker[] {
-  const makers: RefusalMaker[] = [refusal.server_error, refusal.shutting_down];
+  // Every route reads the database, so any may find it (or the blob store) unreachable, or its disk
+  // full (SQLite on a full disk refuses some reads too): server/storage/faults.ts.
+  const makers: RefusalMaker[] = [refusal.server_error, refusal.shutting_down, refusal.storage_unavailable, refusal.storage_full];
   // A method Fastify reads a body for refuses a broken one (say JSON's content type with no body) before the route runs.
   if (schema.body || schema.querystring || schema.headers || BODY_METHODS.has(method)) makers.push(refusal.bad_request);
   // A body of a type the route does not parse, or past Fastify's body limit.

@@ -166,6 +166,8 @@ const de: Catalogue = {
   'refusal.too_many_open_uploads': 'Aus diesem Netzwerk werden gerade schon mehrere Nachrichten gesendet. Diese folgt gleich.',
   'refusal.shutting_down': 'Der Server startet gerade neu. Deine Nachricht bleibt auf deinem Handy und wird gleich noch einmal gesendet.',
   'refusal.server_error': 'Bei uns ist etwas schiefgelaufen. Deine Nachricht bleibt auf deinem Handy und wird noch einmal gesendet.',
+  'refusal.storage_unavailable': 'Der Server erreicht seinen Speicher gerade nicht. Deine Nachricht bleibt auf deinem Handy und wird noch einmal gesendet.',
+  'refusal.storage_full': 'Der Server hat gerade keinen Platz, um Nachrichten zu speichern. Deine Nachricht bleibt auf deinem Handy und wird noch einmal gesendet.',
   'refusal.bad_request': 'Die Anfrage wurde nicht verstanden. Bitte lade die Seite neu und versuch es noch einmal.',
   'refusal.not_found': 'Das wurde nicht gefunden. Vielleicht ist der Link unvollständig.',
   'refusal.note_not_found': 'Diese Nachricht wurde nicht gefunden.',

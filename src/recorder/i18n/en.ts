@@ -183,6 +183,8 @@ export const en = {
   'refusal.too_many_open_uploads': 'Several notes are already being sent from this network. This one will follow in a moment.',
   'refusal.shutting_down': 'This server is restarting. Your note is kept on your phone and will be sent again in a moment.',
   'refusal.server_error': 'Something went wrong on our side. Your note is kept on your phone and will be sent again.',
+  'refusal.storage_unavailable': 'The server cannot reach its storage for a moment. Your note is kept on your phone and will be sent again.',
+  'refusal.storage_full': 'The server has no room to store notes right now. Your note is kept on your phone and will be sent again.',
   'refusal.bad_request': 'The request was not understood. Please reload the page and try again.',
   'refusal.not_found': 'This was not found. The link may be incomplete.',
   'refusal.note_not_found': 'This note was not found.',

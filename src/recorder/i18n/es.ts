@@ -166,6 +166,8 @@ const es: Catalogue = {
   'refusal.too_many_open_uploads': 'Ya se están enviando varios mensajes desde esta red. Este irá enseguida.',
   'refusal.shutting_down': 'El servidor se está reiniciando. Tu mensaje sigue en tu teléfono y se enviará de nuevo en un momento.',
   'refusal.server_error': 'Algo salió mal por nuestra parte. Tu mensaje sigue en tu teléfono y se enviará de nuevo.',
+  'refusal.storage_unavailable': 'El servidor no puede acceder a su almacenamiento por un momento. Tu mensaje sigue en tu teléfono y se enviará de nuevo.',
+  'refusal.storage_full': 'El servidor no tiene espacio para guardar mensajes ahora mismo. Tu mensaje sigue en tu teléfono y se enviará de nuevo.',
   'refusal.bad_request': 'No se entendió la solicitud. Vuelve a cargar la página e inténtalo de nuevo.',
   'refusal.not_found': 'No se encontró. Puede que el enlace esté incompleto.',
   'refusal.note_not_found': 'No se encontró este mensaje.',

@@ -170,6 +170,8 @@ const fr: Catalogue = {
   'refusal.too_many_open_uploads': 'Plusieurs messages partent déjà de ce réseau. Celui-ci suivra dans un instant.',
   'refusal.shutting_down': 'Le serveur redémarre. Votre message reste sur votre téléphone et sera renvoyé dans un instant.',
   'refusal.server_error': 'Un problème est survenu de notre côté. Votre message reste sur votre téléphone et sera renvoyé.',
+  'refusal.storage_unavailable': 'Le serveur ne peut pas joindre son stockage pour le moment. Votre message reste sur votre téléphone et sera renvoyé.',
+  'refusal.storage_full': 'Le serveur n’a plus de place pour enregistrer des messages pour le moment. Votre message reste sur votre téléphone et sera renvoyé.',
   'refusal.bad_request': "La demande n'a pas été comprise. Rechargez la page et réessayez.",
   'refusal.not_found': 'Introuvable. Le lien est peut-être incomplet.',
   'refusal.note_not_found': 'Ce message est introuvable.',

@@ -15,7 +15,7 @@ describe.each(BACKENDS)('health probes on %s', (kind) => {
         expect((await t.app.inject('/healthz')).statusCode).toBe(200);
         const ready = await t.app.inject('/readyz');
         expect(ready.statusCode).toBe(200);
-        expect(ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', blobs: 'ok', worker: 'ok' } });
+        expect(ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', blobs: 'ok', worker: 'ok', disk: 'ok' } });
       }
     } finally {
       await t.close();
@@ -73,6 +73,7 @@ describe('readiness', () => {
     idleBeatMs: 10_000,
     busyBeatMs: 60_000,
     stopping: () => stopping,
+    space: { dirs: [], minFreeBytes: 0 },
     onFailure: () => {},
   });
 
