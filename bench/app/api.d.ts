@@ -488,7 +488,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `apple_unavailable`, `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `apple_unavailable`, `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -609,7 +609,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -684,7 +684,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -800,7 +800,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -917,7 +917,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1004,7 +1004,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1086,7 +1086,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1210,7 +1210,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`, `sync_busy`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`, `sync_busy`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1357,7 +1357,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1425,7 +1425,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1507,7 +1507,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1647,7 +1647,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1768,7 +1768,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1874,7 +1874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2041,7 +2041,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`, `upload_busy`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`, `upload_busy`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2121,7 +2121,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2204,7 +2204,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2295,7 +2295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2474,7 +2474,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`, `upload_busy`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`, `upload_busy`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2539,7 +2539,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2618,7 +2618,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2695,7 +2695,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2797,7 +2797,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2913,7 +2913,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2995,7 +2995,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `shutting_down`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
