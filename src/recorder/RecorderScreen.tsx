@@ -33,9 +33,15 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   const passed = usePassedMarkers(link.markers, progress);
   const eta = useEta(link.markers, estimates);
   const timeOf = useRaceTime(link.race.timezone);
-  const [picked, setMarker] = useState('');
-  // Until the friend picks one, the marker a note sent now can still reach in time (issue 31).
-  const marker = picked || eta.suggested || '';
+  const [marker, setMarker] = useState('');
+  // The first suggestion is preselected once (issue 31), then the choice stays put as the clock
+  // moves: a note goes where the picker showed, and a warning says when that is no longer in time.
+  const preselected = useRef(false);
+  useEffect(() => {
+    if (preselected.current || !eta.suggested) return;
+    preselected.current = true;
+    setMarker((chosen) => chosen || eta.suggested!);
+  }, [eta.suggested]);
   const [name, setName] = useState(() => localStorage.getItem(NAME_KEY) ?? '');
   // Kept as how to say it, so a change of language re-says it (useLanguage re-renders this screen).
   const [problem, setProblem] = useState<() => string>();
