@@ -28,6 +28,8 @@ export interface JobStore {
    * Resolves to how many jobs it changed.
    */
   reschedule(entryId: string, deadlineOf: (marker: string, receivedAt: number) => number): Promise<number>;
+  /** A waiting job's deadline (epoch ms), undefined when the note has none waiting. */
+  deadline(noteId: string): Promise<number | undefined>;
   /** What an operator alerts on: the waiting notes of live races and of the others, and how long past its deadline the most overdue live one is (s, 0 if none). */
   deadlineStats(now: number): Promise<QueueDeadlines>;
   /** Extends a claim to now + leaseMs; false when it is no longer ours (taken over, finished or deleted). */
@@ -126,6 +128,10 @@ export function createJobStore(sql: SqlDriver, order: ConvertOrder = 'deadline')
       // Each job on its own: one converted or removed meanwhile is simply not there to update.
       if (changes.length > 0) await sql.batch(changes);
       return changes.length;
+    },
+    async deadline(noteId) {
+      const [row] = await sql.all('SELECT due_at FROM jobs WHERE note_id = ?', [noteId]);
+      return row && Number(row.due_at);
     },
     async deadlineStats(now) {
       const rows = await sql.all(DEADLINE_STATS, [now, now - LIVE_MS, now, now - LIVE_MS]);
