@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { LinkInfo } from '../shared/notes.js';
 import { MAX_FROM_LENGTH } from '../shared/limits.js';
 import { markerName } from './i18n/index.js';
@@ -16,10 +17,12 @@ interface Props {
   expectedAt?: (id: string) => string | undefined;
   /** The marker a note sent now can still reach in time, said as suggested. */
   suggested?: string;
+  /** Shown right under the picker, before the name: what the chosen marker's time means (./Estimates.tsx). */
+  markerNote?: ReactNode;
 }
 
 /** Where the runner hears the note, and who it is from. */
-export function DetailsFields({ markers, marker, name, onMarker, onName, runner, passed, expectedAt, suggested }: Props) {
+export function DetailsFields({ markers, marker, name, onMarker, onName, runner, passed, expectedAt, suggested, markerNote }: Props) {
   const t = useT();
   /** 'Mile 1 (passed)', 'Mile 20 · about 10:52 AM (suggested)', or the marker's name alone. */
   const optionText = (id: string, label: string) => {
@@ -42,6 +45,7 @@ export function DetailsFields({ markers, marker, name, onMarker, onName, runner,
           ))}
         </select>
       </label>
+      {markerNote}
       <label className="rec-field">
         <span>{t('details.name')}</span>
         <input

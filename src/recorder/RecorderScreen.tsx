@@ -94,8 +94,8 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
           passed={passed}
           expectedAt={(id) => mapDefined(eta.times.get(id), timeOf)}
           suggested={eta.suggested}
+          markerNote={<EstimateLines runner={runner} marker={marker} markers={link.markers} eta={eta} timeZone={link.race.timezone} />}
         />
-        <EstimateLines runner={runner} marker={marker} markers={link.markers} eta={eta} timeZone={link.race.timezone} />
         <ProgressChoice runner={runner} marker={marker} markers={link.markers} passed={passed} />
         {[storageWarning, outbox.failure && t(outbox.failure), recorder.warning, problem?.(), state.phase === 'blocked' ? state.message : undefined]
           .filter(Boolean)
