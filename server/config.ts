@@ -80,6 +80,19 @@ export interface Config {
   readyMinFreeBytes: number;
   /** The system's temp folder (TMPDIR) when the server started: S3 uploads wait there, conversions work there. */
   tempDir: string;
+  /**
+   * Which waiting note is converted next (CONVERT_ORDER): `deadline`, the one the runner is expected
+   * to reach first (issue 31), or `arrival`, the oldest (first come, first served, as before).
+   */
+  convertOrder: ConvertOrder;
+}
+
+export type ConvertOrder = 'deadline' | 'arrival';
+
+function convertOrder(raw: string | undefined): ConvertOrder {
+  const value = (raw ?? '').trim().toLowerCase() || 'deadline';
+  if (value !== 'deadline' && value !== 'arrival') throw new Error(`CONVERT_ORDER must be deadline or arrival, got '${raw}'`);
+  return value;
 }
 
 export interface UploadLimits {
@@ -218,5 +231,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // 0 turns the check off.
     readyMinFreeBytes: (env.READY_MIN_FREE_MB === '0' ? 0 : positiveInt(env, 'READY_MIN_FREE_MB', readyMinFreeDefault(openUploadsPerAddress, convertConcurrency))) * MIB,
     tempDir: os.tmpdir(),
+    convertOrder: convertOrder(env.CONVERT_ORDER),
   };
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { LinkInfo } from '../shared/notes.js';
 import { MAX_FROM_LENGTH } from '../shared/limits.js';
 import { markerName } from './i18n/index.js';
@@ -12,11 +13,25 @@ interface Props {
   runner: string;
   /** Markers the runner has passed (./Progress.tsx), shown with the word for it. */
   passed?: ReadonlySet<string>;
+  /** When the runner is expected at a marker ahead, as a time of day ('10:52 AM'), if the server estimated it (./Estimates.tsx). */
+  expectedAt?: (id: string) => string | undefined;
+  /** The marker a note sent now can still reach in time, said as suggested. */
+  suggested?: string;
+  /** Shown right under the picker, before the name: what the chosen marker's time means (./Estimates.tsx). */
+  markerNote?: ReactNode;
 }
 
 /** Where the runner hears the note, and who it is from. */
-export function DetailsFields({ markers, marker, name, onMarker, onName, runner, passed }: Props) {
+export function DetailsFields({ markers, marker, name, onMarker, onName, runner, passed, expectedAt, suggested, markerNote }: Props) {
   const t = useT();
+  /** 'Mile 1 (passed)', 'Mile 20 · about 10:52 AM (suggested)', or the marker's name alone. */
+  const optionText = (id: string, label: string) => {
+    const named = markerName(id, label);
+    if (passed?.has(id)) return named + t('progress.passedSuffix');
+    const time = expectedAt?.(id);
+    const line = time === undefined ? named : t('eta.option', { marker: named, time });
+    return id === suggested ? line + t('eta.suggestedSuffix') : line;
+  };
   return (
     <div className="rec-fields">
       <label className="rec-field">
@@ -25,12 +40,12 @@ export function DetailsFields({ markers, marker, name, onMarker, onName, runner,
           <option value="">{t('details.markerPrompt', { runner })}</option>
           {markers.map((m) => (
             <option key={m.id} value={m.id}>
-              {markerName(m.id, m.label)}
-              {passed?.has(m.id) && t('progress.passedSuffix')}
+              {optionText(m.id, m.label)}
             </option>
           ))}
         </select>
       </label>
+      {markerNote}
       <label className="rec-field">
         <span>{t('details.name')}</span>
         <input

@@ -3,27 +3,37 @@
  * "Alex passed Mile 12 at 10:41 AM." in the race's time zone; which markers are behind them; and,
  * when a passed marker is chosen, when the note will play. The link answer carries the progress;
  * it is asked for again every minute while the race is live and the page is in view, and at once
- * when the page comes back into view: a hidden tab costs the server nothing.
+ * when the page comes back into view: a hidden tab costs the server nothing. The same answer
+ * carries when the runner is expected at each marker ahead (issue 31: ./Estimates.tsx); each fresh
+ * answer is kept on the phone, so a page opened offline shows the last times, with their age.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { getLink } from '../apiClient.js';
-import type { Progress } from '../shared/api.js';
+import type { Estimates, Progress } from '../shared/api.js';
 import type { LinkInfo } from '../shared/notes.js';
+import { saveLink } from '../shared/outbox/index.js';
 import { raceWhen } from '../shared/raceClock.js';
 import { markerName } from './i18n/index.js';
 import { LANGUAGE_RULES } from './i18n/format.js';
 import { useLanguage, useT } from './i18n/useLanguage.js';
+import { raceClockTime } from './raceTime.js';
 
 /** How often an open, visible recorder asks where the runner is: a marker is 6 to 12 minutes apart at marathon paces. */
 export const PROGRESS_REFRESH_MS = 60_000;
 
-/** The runner's progress as last heard, kept fresh while the race is live and the page is seen. */
-export function useProgress(token: string, link: LinkInfo): Progress | undefined {
-  const [progress, setProgress] = useState(link.progress);
+/** Where the runner is and when they are expected at the markers ahead, as last heard. */
+export interface RaceDay {
+  progress?: Progress;
+  estimates?: Estimates;
+}
+
+/** The runner's progress and estimates as last heard, kept fresh while the race is live and the page is seen. */
+export function useProgress(token: string, link: LinkInfo): RaceDay {
+  const [heard, setHeard] = useState<RaceDay>({ progress: link.progress, estimates: link.estimates });
   // From the start time, not the answer's `when`: a copy kept on the phone may be days old.
   const [live, setLive] = useState(() => raceWhen(link.race.startsAt) === 'live');
   useEffect(() => {
-    setProgress(link.progress);
+    setHeard({ progress: link.progress, estimates: link.estimates });
     setLive(raceWhen(link.race.startsAt) === 'live');
   }, [link]);
   useEffect(() => {
@@ -37,7 +47,9 @@ export function useProgress(token: string, link: LinkInfo): Progress | undefined
       if (stopped) return;
       // Offline or refused: keep what was shown, and try again on the next tick.
       if (answer.ok) {
-        setProgress(answer.value.progress);
+        setHeard({ progress: answer.value.progress, estimates: answer.value.estimates });
+        // Not keeping a copy only costs offline use later: the page shows what it has just heard.
+        void saveLink(token, answer.value).catch(() => undefined);
         if (answer.value.race.when !== 'live') return setLive(false);
       }
       timer = setTimeout(() => void refresh(), PROGRESS_REFRESH_MS);
@@ -51,7 +63,7 @@ export function useProgress(token: string, link: LinkInfo): Progress | undefined
       document.removeEventListener('visibilitychange', onVisible);
     };
   }, [token, live]);
-  return live ? progress : undefined;
+  return live ? heard : {};
 }
 
 /** The ids of the markers the runner has passed: the last one passed and every one before it. */
@@ -63,20 +75,13 @@ export function usePassedMarkers(markers: LinkInfo['markers'], progress: Progres
   }, [markers, last]);
 }
 
-/** An instant's time of day on the race's clocks, as the language reads a clock ('10:41 AM', '10:41'). */
-function raceClockTime(iso: string, timeZone: string, clock: (hours: number, minutes: string) => string): string {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', hour: 'numeric', minute: '2-digit' }).formatToParts(Date.parse(iso));
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '0';
-  return clock(Number(part('hour')), part('minute').padStart(2, '0'));
-}
-
 /** "Alex passed Mile 12 at 10:41 AM.", once the runner has passed a marker. */
 export function ProgressLine({ runner, progress, timeZone }: { runner: string; progress: Progress | undefined; timeZone: string }) {
   const t = useT();
   const lang = useLanguage();
   const last = progress?.lastMarker;
   if (!last) return null;
-  const time = raceClockTime(last.passedAt, timeZone, LANGUAGE_RULES[lang].clock);
+  const time = raceClockTime(Date.parse(last.passedAt), timeZone, LANGUAGE_RULES[lang].clock);
   return (
     <p className="rec-progress" role="status">
       {t('progress.passed', { runner, marker: markerName(last.id, last.label), time })}

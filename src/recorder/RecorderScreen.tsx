@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LinkInfo } from '../shared/notes.js';
 import { DetailsFields } from './DetailsFields.js';
+import { EstimateLines, useEta, useRaceTime } from './Estimates.js';
 import { FAILED, describeFailure, type FailedKey } from './failures.js';
 import { t } from './i18n/index.js';
 import { useLanguage } from './i18n/useLanguage.js';
@@ -17,6 +18,8 @@ import { useStorageWarning } from './useStorageWarning.js';
 
 const NAME_KEY = 'milenotes.from';
 
+const mapDefined = <T, U>(value: T | undefined, f: (value: T) => U): U | undefined => (value === undefined ? undefined : f(value));
+
 /** The recorder once the link is known: details, record panel, status and the person's notes. */
 export function RecorderScreen({ token, link }: { token: string; link: LinkInfo }) {
   const runner = link.runner.displayName;
@@ -26,9 +29,19 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   const heard = useHeard(token, outbox.notes);
   const online = useOnline();
   const storageWarning = useStorageWarning();
-  const progress = useProgress(token, link);
+  const { progress, estimates } = useProgress(token, link);
   const passed = usePassedMarkers(link.markers, progress);
+  const eta = useEta(link.markers, estimates);
+  const timeOf = useRaceTime(link.race.timezone);
   const [marker, setMarker] = useState('');
+  // The first suggestion is preselected once (issue 31), then the choice stays put as the clock
+  // moves: a note goes where the picker showed, and a warning says when that is no longer in time.
+  const preselected = useRef(false);
+  useEffect(() => {
+    if (preselected.current || !eta.suggested) return;
+    preselected.current = true;
+    setMarker((chosen) => chosen || eta.suggested!);
+  }, [eta.suggested]);
   const [name, setName] = useState(() => localStorage.getItem(NAME_KEY) ?? '');
   // Kept as how to say it, so a change of language re-says it (useLanguage re-renders this screen).
   const [problem, setProblem] = useState<() => string>();
@@ -71,7 +84,18 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
       <RaceClock runner={runner} race={link.race} />
       <section className="rec-card" aria-label={t('send.sectionLabel')}>
         <ProgressLine runner={runner} progress={progress} timeZone={link.race.timezone} />
-        <DetailsFields markers={link.markers} marker={marker} name={name} onMarker={setMarker} onName={setName} runner={runner} passed={passed} />
+        <DetailsFields
+          markers={link.markers}
+          marker={marker}
+          name={name}
+          onMarker={setMarker}
+          onName={setName}
+          runner={runner}
+          passed={passed}
+          expectedAt={(id) => mapDefined(eta.times.get(id), timeOf)}
+          suggested={eta.suggested}
+          markerNote={<EstimateLines runner={runner} marker={marker} markers={link.markers} eta={eta} timeZone={link.race.timezone} />}
+        />
         <ProgressChoice runner={runner} marker={marker} markers={link.markers} passed={passed} />
         {[storageWarning, outbox.failure && t(outbox.failure), recorder.warning, problem?.(), state.phase === 'blocked' ? state.message : undefined]
           .filter(Boolean)

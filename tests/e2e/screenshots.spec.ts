@@ -37,3 +37,25 @@ for (const viewport of VIEWPORTS) {
     }
   });
 }
+
+// The recorder with a long runner's name, in every language: the picker's prompt names the runner
+// (French: "Choisissez où Camille Martin l'entendra"), and a select is as wide as its longest line
+// unless its column says otherwise. Issue 31 found it 3 px past a phone's edge.
+const LANGUAGE_MENU_NAMES = { en: 'English', fr: 'Français', de: 'Deutsch', es: 'Español' } as const;
+for (const viewport of VIEWPORTS) {
+  test.describe(`the recorder at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport });
+    test('should fit the recorder with a long runner’s name to the screen width in every language, and save its screenshots', async ({ page, server }) => {
+      await page.goto(`/r/${await server.createLink('Camille Martin-Delacroix')}`);
+      await expect(page.getByRole('button', { name: 'Record', exact: true })).toBeVisible();
+      for (const [lang, menuName] of Object.entries(LANGUAGE_MENU_NAMES)) {
+        await page.getByTestId('language-menu').selectOption({ label: menuName });
+        await expect(page.locator('html')).toHaveAttribute('lang', lang);
+        await expect(page.getByTestId('language-menu')).toBeEnabled();
+        const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+        expect(scrollWidth, lang).toBeLessThanOrEqual(innerWidth);
+        await page.screenshot({ path: path.join(OUT, `recorder-long-name-${lang}-${viewport.width}x${viewport.height}.png`), fullPage: true });
+      }
+    });
+  });
+}

@@ -64,6 +64,15 @@ const de: Catalogue = {
   'progress.passedSuffix': ' (passiert)',
   'progress.passedChosen': '{runner} hat {marker} schon passiert: Diese Nachricht wird abgespielt, sobald sie auf dem Handy von {runner} ankommt.',
 
+  'eta.option': '{marker} · etwa {time}',
+  'eta.suggestedSuffix': ' (empfohlen)',
+  'eta.asOf': 'Erwartete Zeiten, Stand {time}.',
+  'eta.stale.one': 'Erwartete Zeiten, Stand {time}, vor {count} Minute geschätzt.',
+  'eta.stale.other': 'Erwartete Zeiten, Stand {time}, vor {count} Minuten geschätzt.',
+  'eta.suggested': 'Empfohlen: {marker}. Dort wird {runner} etwa um {time} erwartet, spät genug, damit eine jetzt gesendete Nachricht rechtzeitig ankommt.',
+  'eta.tooNear': '{runner} wird etwa um {time} bei {marker} erwartet, wahrscheinlich bevor eine jetzt gesendete Nachricht auf dem Handy ankommt. Du kannst sie trotzdem senden: Sie wird abgespielt, sobald sie ankommt.',
+  'eta.tooNearTry': 'Damit sie rechtzeitig zu hören ist, wähle {marker} oder später.',
+
   'record.record': 'Aufnehmen',
   'record.hint': 'Bis zu einer Minute. Sprich nah am Handy.',
   'record.recording': 'Aufnahme läuft',

@@ -74,6 +74,16 @@ export const en = {
   'progress.passedSuffix': ' (passed)',
   'progress.passedChosen': "{runner} has passed {marker}: this note will play as soon as it reaches {runner}'s phone.",
 
+  // When the runner is expected at the markers ahead (issue 31: src/recorder/Estimates.tsx).
+  'eta.option': '{marker} · about {time}',
+  'eta.suggestedSuffix': ' (suggested)',
+  'eta.asOf': 'Expected times as of {time}.',
+  'eta.stale.one': 'Expected times as of {time}, estimated {count} minute ago.',
+  'eta.stale.other': 'Expected times as of {time}, estimated {count} minutes ago.',
+  'eta.suggested': '{marker} is suggested: {runner} is expected there about {time}, late enough for a note sent now to arrive in time.',
+  'eta.tooNear': '{runner} is expected at {marker} about {time}, likely before a note sent now reaches their phone. You can still send it: it will play as soon as it arrives.',
+  'eta.tooNearTry': 'To be heard in time, choose {marker} or later.',
+
   // Recording (RecordPanel.tsx).
   'record.record': 'Record',
   'record.hint': 'Up to one minute. Speak close to the phone.',

@@ -64,6 +64,15 @@ const es: Catalogue = {
   'progress.passedSuffix': ' (ya pasó)',
   'progress.passedChosen': '{runner} ya pasó por {marker}: este mensaje sonará en cuanto llegue al teléfono de {runner}.',
 
+  'eta.option': '{marker} · hacia las {time}',
+  'eta.suggestedSuffix': ' (sugerido)',
+  'eta.asOf': 'Horas de paso previstas, calculadas a las {time}.',
+  'eta.stale.one': 'Horas de paso previstas, calculadas a las {time}, hace {count} minuto.',
+  'eta.stale.other': 'Horas de paso previstas, calculadas a las {time}, hace {count} minutos.',
+  'eta.suggested': 'Te sugerimos {marker}: se espera a {runner} allí hacia las {time}, con tiempo para que un mensaje enviado ahora llegue a tiempo.',
+  'eta.tooNear': 'Se espera a {runner} en {marker} hacia las {time}, probablemente antes de que un mensaje enviado ahora llegue a su teléfono. Puedes enviarlo igualmente: sonará en cuanto llegue.',
+  'eta.tooNearTry': 'Para que lo escuche a tiempo, elige {marker} o uno posterior.',
+
   'record.record': 'Grabar',
   'record.hint': 'Hasta un minuto. Habla cerca del teléfono.',
   'record.recording': 'Grabando',

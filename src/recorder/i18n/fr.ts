@@ -68,6 +68,15 @@ const fr: Catalogue = {
   'progress.passedSuffix': ' (passé)',
   'progress.passedChosen': "{runner} a déjà passé {marker} : ce message sera lu dès qu'il arrivera sur le téléphone de {runner}.",
 
+  'eta.option': '{marker} · vers {time}',
+  'eta.suggestedSuffix': ' (conseillé)',
+  'eta.asOf': 'Heures de passage prévues, calculées à {time}.',
+  'eta.stale.one': 'Heures de passage prévues, calculées à {time}, il y a {count} minute.',
+  'eta.stale.other': 'Heures de passage prévues, calculées à {time}, il y a {count} minutes.',
+  'eta.suggested': "Nous conseillons {marker} : on y attend {runner} vers {time}, assez tard pour qu'un message envoyé maintenant arrive à temps.",
+  'eta.tooNear': "On attend {runner} à {marker} vers {time}, sans doute avant qu'un message envoyé maintenant n'arrive sur son téléphone. Vous pouvez quand même l'envoyer : il sera lu dès son arrivée.",
+  'eta.tooNearTry': "Pour qu'il soit entendu à temps, choisissez {marker} ou plus loin.",
+
   'record.record': 'Enregistrer',
   'record.hint': "Jusqu'à une minute. Parlez près du téléphone.",
   'record.recording': 'Enregistrement',
