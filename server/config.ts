@@ -71,6 +71,19 @@ export interface Config {
   syncMaxHeld: number;
   /** How long an unfinished resumable upload is kept before it and its parts are removed. */
   uploadExpiryMs: number;
+  /**
+   * Which waiting note is converted next (CONVERT_ORDER): `deadline`, the one the runner is expected
+   * to reach first (issue 31), or `arrival`, the oldest (first come, first served, as before).
+   */
+  convertOrder: ConvertOrder;
+}
+
+export type ConvertOrder = 'deadline' | 'arrival';
+
+function convertOrder(raw: string | undefined): ConvertOrder {
+  const value = (raw ?? '').trim().toLowerCase() || 'deadline';
+  if (value !== 'deadline' && value !== 'arrival') throw new Error(`CONVERT_ORDER must be deadline or arrival, got '${raw}'`);
+  return value;
 }
 
 export interface UploadLimits {
@@ -191,5 +204,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadExpiryMs: positiveInt(env, 'UPLOAD_EXPIRY_HOURS', 24) * 60 * 60 * 1000,
     // Race morning: a thousand phones each holding one on a server is the plan (issue 19).
     syncMaxHeld: positiveInt(env, 'SYNC_MAX_HELD', 5_000),
+    convertOrder: convertOrder(env.CONVERT_ORDER),
   };
 }

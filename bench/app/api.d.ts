@@ -68,7 +68,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Turn sharing progress with the link’s holders on or off (off by default) */
+        /** Turn sharing progress with the link’s holders on or off (off by default), or give the finish time the runner expects */
         patch: operations["updateEntry"];
         trace?: never;
     };
@@ -828,7 +828,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    shareProgress: boolean;
+                    expectedFinishSeconds?: number | null;
+                    shareProgress?: boolean;
                 };
             };
         };
@@ -840,6 +841,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The finish time the runner expects, in seconds (2 h to 10 h). Only schedules the conversion of notes before the runner’s first position; never shown to anyone. */
+                        expectedFinishSeconds?: number;
                         id: string;
                         shareProgress: boolean;
                     };
@@ -1802,6 +1805,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        estimates?: {
+                            madeAt: string;
+                            markers: {
+                                at: string;
+                                id: string;
+                            }[];
+                        };
                         markers: {
                             distanceMeters: number;
                             id: string;

@@ -16,8 +16,8 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): D
   return openSqlite(path.join(config.dataDir, SQLITE_FILE));
 }
 
-export async function openRepository(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Repository> {
-  const repo = createRepository(openDatabase(config));
+export async function openRepository(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'convertOrder'>>): Promise<Repository> {
+  const repo = createRepository(openDatabase(config), { convertOrder: config.convertOrder ?? 'deadline' });
   await repo.migrate();
   return repo;
 }

@@ -1,10 +1,12 @@
 /**
  * Owns the conversion queue (the `jobs` table, leased so several servers never convert one note
- * at once) and each note's conversion outcome (converted file, its digest and size, and duration,
+ * at once, claimed by deadline or by arrival: CONVERT_ORDER) and each note's conversion outcome (converted file, its digest and size, and duration,
  * or the reason it failed). Each claim gets a random owner id, so a server's claim stops matching
  * the moment another server takes the job over (or it is handed back).
  */
 import { randomUUID } from 'node:crypto';
+import { LIVE_HOURS } from '../../src/shared/raceClock.js';
+import type { ConvertOrder } from '../config.js';
 import type { SqlDriver, Statement } from './driver.js';
 import { noteChanged } from './note-change-sql.js';
 import type { ClaimedJob } from './types.js';
@@ -18,8 +20,18 @@ export interface ConvertedAudio {
 }
 
 export interface JobStore {
-  /** Takes the oldest job whose lease has run out, leasing it until now + leaseMs. */
+  /** Takes the next job (CONVERT_ORDER: by deadline, or the oldest) whose lease has run out, leasing it until now + leaseMs. */
   claim(now: number, leaseMs: number): Promise<ClaimedJob | undefined>;
+  /**
+   * Sets the deadline of every waiting job of the entry's notes to `deadlineOf(marker, receivedAt)`
+   * (epoch ms both): the runner moved, or their expected finish changed.
+   * Resolves to how many jobs it changed.
+   */
+  reschedule(entryId: string, deadlineOf: (marker: string, receivedAt: number) => number): Promise<number>;
+  /** A waiting job's deadline (epoch ms), undefined when the note has none waiting. */
+  deadline(noteId: string): Promise<number | undefined>;
+  /** What an operator alerts on: the waiting notes of live races and of the others, and how long past its deadline the most overdue live one is (s, 0 if none). */
+  deadlineStats(now: number): Promise<QueueDeadlines>;
   /** Extends a claim to now + leaseMs; false when it is no longer ours (taken over, finished or deleted). */
   renew(job: ClaimedJob, now: number, leaseMs: number): Promise<boolean>;
   /**
@@ -32,18 +44,63 @@ export interface JobStore {
   convertedAudio(noteId: string): Promise<ConvertedAudio | undefined>;
 }
 
+export interface QueueDeadlines {
+  /** Waiting notes (converting ones too) of races live now. */
+  live: number;
+  /** Of races not yet live, past, or queued before deadlines were kept. */
+  later: number;
+  /** How far past its deadline the most overdue waiting note of a live race is, seconds; 0 if none is. */
+  overdueSeconds: number;
+}
+
+/** The deadline of a new note's job (epoch ms) and its race's start (epoch ms), server/races/deadline.ts. */
+export interface JobDeadline {
+  dueAt: number;
+  raceStartsAt: number;
+}
+
 /** A new note's job; the note store adds it in the note's own transaction. */
-export const enqueueJob = (noteId: string, createdAt: string): Statement => [
-  'INSERT INTO jobs (note_id, attempts, locked_until, created_at) VALUES (?, 0, 0, ?)',
-  [noteId, createdAt],
+export const enqueueJob = (noteId: string, createdAt: string, deadline: JobDeadline): Statement => [
+  'INSERT INTO jobs (note_id, attempts, locked_until, created_at, due_at, race_starts_at) VALUES (?, 0, 0, ?, ?, ?)',
+  [noteId, createdAt, Math.round(deadline.dueAt), Math.round(deadline.raceStartsAt)],
 ];
+
+const LIVE_MS = LIVE_HOURS * 3600_000;
+/**
+ * A note more than this past its deadline (its marker passed, or about to be) goes behind every note
+ * of its class that can still be on time: it is late anyway, and letting it go first would make those
+ * late too, and so on through the whole queue under overload. For this long it keeps its place at the
+ * front, so a note for a marker just passed (the app plays it at once) is still heard soon.
+ */
+export const LATE_GRACE_MS = 5 * 60_000;
+
+/**
+ * The claim by deadline, in one ORDER BY: notes of races live now (0), then of races to come (1),
+ * then of past races and jobs queued before deadlines were kept (2); within each, notes that can
+ * still be on time before those more than LATE_GRACE_MS late; then earliest deadline, then oldest.
+ * Parameters: now (upcoming above), now - LIVE_MS (live above), now - LATE_GRACE_MS.
+ */
+const BY_DEADLINE =
+  'ORDER BY CASE WHEN race_starts_at > ? THEN 1 WHEN race_starts_at > ? THEN 0 ELSE 2 END, ' +
+  'CASE WHEN due_at < ? THEN 1 ELSE 0 END, due_at, created_at, note_id';
+const BY_ARRIVAL = 'ORDER BY created_at, note_id';
 
 // The inner SELECT picks a candidate; the outer WHERE re-checks the lease, so when two
 // servers race for one job only one UPDATE matches (PostgreSQL re-evaluates it on the locked row).
-const CLAIM_JOB =
+const claimJob = (order: string) =>
   'UPDATE jobs SET locked_until = ?, attempts = attempts + 1, lease_owner = ? ' +
-  'WHERE note_id = (SELECT note_id FROM jobs WHERE locked_until < ? ORDER BY created_at, note_id LIMIT 1) ' +
+  `WHERE note_id = (SELECT note_id FROM jobs WHERE locked_until < ? ${order} LIMIT 1) ` +
   'AND locked_until < ? RETURNING note_id, attempts';
+const CLAIM_BY_DEADLINE = claimJob(BY_DEADLINE);
+const CLAIM_BY_ARRIVAL = claimJob(BY_ARRIVAL);
+/** The waiting jobs of an entry's notes, through any of its links. */
+const ENTRY_JOBS =
+  'SELECT j.note_id, j.due_at, n.marker, n.received_at FROM entries e JOIN links l ON l.runner_id = e.runner_id ' +
+  'JOIN notes n ON n.link_id = l.id JOIN jobs j ON j.note_id = n.id WHERE e.id = ?';
+const SET_DUE = 'UPDATE jobs SET due_at = ? WHERE note_id = ?';
+const LIVE_JOB = 'race_starts_at <= ? AND race_starts_at > ?';
+const DEADLINE_STATS =
+  `SELECT COUNT(*) AS n, SUM(CASE WHEN ${LIVE_JOB} THEN 1 ELSE 0 END) AS live, MIN(CASE WHEN ${LIVE_JOB} THEN due_at END) AS due FROM jobs`;
 // A lease that ran out but was not taken by anyone is still ours; one handed back (locked_until 0) is not.
 const RENEW_JOB = 'UPDATE jobs SET locked_until = ? WHERE note_id = ? AND lease_owner = ? AND locked_until > 0';
 const MARK_CONVERTED =
@@ -53,12 +110,34 @@ const MARK_FAILED = "UPDATE notes SET status = 'failed', failure_reason = ? WHER
 const DELETE_JOB = 'DELETE FROM jobs WHERE note_id = ?';
 const CONVERTED_AUDIO = "SELECT converted_key, converted_sha256, converted_bytes FROM notes WHERE id = ? AND status = 'converted' AND converted_key IS NOT NULL";
 
-export function createJobStore(sql: SqlDriver): JobStore {
+export function createJobStore(sql: SqlDriver, order: ConvertOrder = 'deadline'): JobStore {
   return {
     async claim(now, leaseMs) {
       const owner = randomUUID();
-      const [row] = await sql.all(CLAIM_JOB, [now + leaseMs, owner, now, now]);
+      const [row] = order === 'deadline'
+        ? await sql.all(CLAIM_BY_DEADLINE, [now + leaseMs, owner, now, now, now - LIVE_MS, now - LATE_GRACE_MS, now])
+        : await sql.all(CLAIM_BY_ARRIVAL, [now + leaseMs, owner, now, now]);
       return row && { noteId: String(row.note_id), attempts: Number(row.attempts), owner };
+    },
+    async reschedule(entryId, deadlineOf) {
+      const changes: Statement[] = [];
+      for (const job of await sql.all(ENTRY_JOBS, [entryId])) {
+        const due = Math.round(deadlineOf(String(job.marker), Date.parse(String(job.received_at))));
+        if (due !== Number(job.due_at)) changes.push([SET_DUE, [due, job.note_id]]);
+      }
+      // Each job on its own: one converted or removed meanwhile is simply not there to update.
+      if (changes.length > 0) await sql.batch(changes);
+      return changes.length;
+    },
+    async deadline(noteId) {
+      const [row] = await sql.all('SELECT due_at FROM jobs WHERE note_id = ?', [noteId]);
+      return row && Number(row.due_at);
+    },
+    async deadlineStats(now) {
+      const [row] = await sql.all(DEADLINE_STATS, [now, now - LIVE_MS, now, now - LIVE_MS]);
+      const live = Number(row?.live ?? 0);
+      const due = row?.due === null || row?.due === undefined ? undefined : Number(row.due);
+      return { live, later: Number(row?.n ?? 0) - live, overdueSeconds: due === undefined ? 0 : Math.max(0, (now - due) / 1000) };
     },
     async renew(job, now, leaseMs) {
       return (await sql.run(RENEW_JOB, [now + leaseMs, job.noteId, job.owner])) > 0;

@@ -3,10 +3,12 @@
  * changes the runner's app syncs by (migration 8: added, converted, removed, each numbered per
  * entry); and a runner's removal of a note, which leaves its id behind and nothing else.
  */
+import { noteDeadline } from '../races/deadline.js';
 import type { Database, SqlDriver } from './driver.js';
-import { enqueueJob } from './job-store.js';
+import { enqueueJob, type JobDeadline } from './job-store.js';
 import { bumpRunnerOfNote, noteChanged, NOTE_CHANGES_CHANNEL, signalRunnerOfNote } from './note-change-sql.js';
 import { NOTE_WITH_PLAY_COLUMNS, PLAY_JOIN } from './play-store.js';
+import { scheduleOfLink } from './progress-store.js';
 import { toBlobKeys, toEntryNote, toNote } from './rows.js';
 import type { BlobKeys, EntryNote, NewNote, NoteRow } from './types.js';
 
@@ -63,6 +65,15 @@ const SQL = {
   removedFrom: 'SELECT runner_id FROM note_removals WHERE note_id = ?',
 } as const;
 
+/** When the note's conversion is due, from its runner's schedule as it stands (server/races/deadline.ts). */
+async function deadlineOf(tx: SqlDriver, n: NewNote): Promise<JobDeadline> {
+  const received = Date.parse(n.receivedAt);
+  const schedule = await scheduleOfLink(tx, n.linkId);
+  // The link was checked live before the bytes were read; a link gone since has no schedule: due at once.
+  if (!schedule) return { dueAt: received, raceStartsAt: received };
+  return { dueAt: noteDeadline(schedule, n.marker, received), raceStartsAt: schedule.startsAt };
+}
+
 /**
  * The note, its conversion job and its change for the runner's app, in one transaction (or inside
  * the caller's: the quota store takes a note in the transaction that counts it). False if the id was taken.
@@ -71,7 +82,7 @@ export function insertNote(sql: SqlDriver, n: NewNote): Promise<boolean> {
   return sql.transaction(async (tx) => {
     const inserted = await tx.run(SQL.insert, [n.id, n.linkId, n.marker, n.from, n.contentType, n.bytes, n.sha256, n.originalKey, n.receivedAt, n.id]);
     if (inserted === 0) return false;
-    await tx.run(...enqueueJob(n.id, n.receivedAt));
+    await tx.run(...enqueueJob(n.id, n.receivedAt, await deadlineOf(tx, n)));
     for (const statement of noteChanged(n.id)) await tx.all(...statement);
     return true;
   });

@@ -1,4 +1,9 @@
-/** Owns a runner's shared progress: whether the entry shares it, its last distance along the course and the markers it passed. */
+/**
+ * Owns a runner's shared progress: whether the entry shares it, the finish time the runner expects,
+ * its last distance along the course and the markers it passed; and what the conversion deadlines of
+ * its notes are worked out from (scheduleOfLink, scheduleOfEntry).
+ */
+import type { EtaInput } from '../races/eta.js';
 import type { SqlDriver } from './driver.js';
 
 /** The last accepted placement: metres along the course at an instant (epoch ms). */
@@ -20,51 +25,96 @@ export interface EntryProgress {
   lastPassage: StoredPassage | null;
 }
 
+/** What a link's holder's estimates are made from: the progress, every passage and the runner's expected finish. */
+export interface SharedProgress extends EntryProgress {
+  /** The finish time (seconds) the runner's app gave, or null. */
+  expectedFinishSeconds: number | null;
+  /** Every marker passed, in the order passed. */
+  passages: StoredPassage[];
+}
+
+/** What a note's deadline is worked out from: the estimate's input (progress only while shared). */
+export type RunnerSchedule = EtaInput;
+
 export interface ProgressStore {
   setSharing(entryId: string, on: boolean): Promise<void>;
+  /** Sets (null: clears) the finish time the runner expects, in seconds. */
+  setExpectedFinish(entryId: string, seconds: number | null): Promise<void>;
   /** The entry's progress (sharing or not: for its own runner). */
   ofEntry(entryId: string): Promise<EntryProgress>;
   /** The progress of the entry a link belongs to, only while its runner shares it; undefined otherwise. */
-  sharedThroughLink(linkId: string): Promise<EntryProgress | undefined>;
+  sharedThroughLink(linkId: string): Promise<SharedProgress | undefined>;
   /**
    * Moves the entry from `from` (undefined: never placed) to `to` and records the passages, in one
    * transaction; false, with nothing changed, when another request moved it meanwhile.
    */
   advance(entryId: string, from: StoredPlacement | undefined, to: StoredPlacement, passages: readonly StoredPassage[]): Promise<boolean>;
+  /** The schedule of the entry's runner; undefined for no such entry. */
+  scheduleOfEntry(entryId: string): Promise<RunnerSchedule | undefined>;
 }
 
 const SQL = {
   setSharing: 'UPDATE entries SET share_progress = ? WHERE id = ?',
-  sharing: 'SELECT share_progress FROM entries WHERE id = ?',
-  entryOfLink: 'SELECT e.id FROM links l JOIN entries e ON e.runner_id = l.runner_id WHERE l.id = ? AND e.share_progress = 1',
+  setExpectedFinish: 'UPDATE entries SET expected_finish_seconds = ? WHERE id = ?',
+  entry: 'SELECT share_progress FROM entries WHERE id = ?',
+  entryOfLink: 'SELECT e.id, e.expected_finish_seconds FROM links l JOIN entries e ON e.runner_id = l.runner_id WHERE l.id = ? AND e.share_progress = 1',
   placed: 'SELECT distance_meters, placed_at FROM entry_progress WHERE entry_id = ?',
-  lastPassage: 'SELECT marker_id, passed_at FROM marker_passages WHERE entry_id = ? ORDER BY passed_at DESC, marker_id DESC LIMIT 1',
+  passages: 'SELECT marker_id, passed_at FROM marker_passages WHERE entry_id = ? ORDER BY passed_at, marker_id',
   firstPlacement: 'INSERT INTO entry_progress (entry_id, distance_meters, placed_at) VALUES (?, ?, ?) ON CONFLICT (entry_id) DO NOTHING',
   // Compare-and-set on the time of the placement read: two batches at once cannot both move it.
   movePlacement: 'UPDATE entry_progress SET distance_meters = ?, placed_at = ? WHERE entry_id = ? AND placed_at = ?',
   passage: 'INSERT INTO marker_passages (entry_id, marker_id, passed_at) VALUES (?, ?, ?) ON CONFLICT (entry_id, marker_id) DO NOTHING',
+  // A link made outside the app has no entry: its race's start alone, at a typical pace.
+  scheduleOfLink:
+    'SELECT r.starts_at, e.id AS entry_id, e.share_progress, e.expected_finish_seconds FROM links l JOIN races r ON r.id = l.race_id ' +
+    'LEFT JOIN entries e ON e.runner_id = l.runner_id WHERE l.id = ?',
+  scheduleOfEntry:
+    'SELECT r.starts_at, e.id AS entry_id, e.share_progress, e.expected_finish_seconds FROM entries e JOIN races r ON r.id = e.race_id WHERE e.id = ?',
 } as const;
 
+const finishOf = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+
+async function placementOf(sql: SqlDriver, entryId: string): Promise<Pick<SharedProgress, 'placed' | 'passages'>> {
+  const [placed] = await sql.all(SQL.placed, [entryId]);
+  const passages = (await sql.all(SQL.passages, [entryId])).map((p) => ({ markerId: String(p.marker_id), passedAt: Number(p.passed_at) }));
+  return { ...(placed && { placed: { distanceMeters: Number(placed.distance_meters), at: Number(placed.placed_at) } }), passages };
+}
+
+async function scheduleOf(sql: SqlDriver, query: string, key: string): Promise<RunnerSchedule | undefined> {
+  const [row] = await sql.all(query, [key]);
+  if (!row) return undefined;
+  const schedule: RunnerSchedule = { startsAt: Date.parse(String(row.starts_at)), expectedFinishSeconds: finishOf(row.expected_finish_seconds), passages: [] };
+  // Progress the runner does not share places nothing, not even their own notes' deadlines.
+  if (row.entry_id === null || row.entry_id === undefined || Number(row.share_progress) !== 1) return schedule;
+  const { placed, passages } = await placementOf(sql, String(row.entry_id));
+  return placed ? { ...schedule, placed, passages } : schedule;
+}
+
+/** The schedule of the runner a link records for (inside the caller's transaction: a note's insert). */
+export const scheduleOfLink = (sql: SqlDriver, linkId: string): Promise<RunnerSchedule | undefined> => scheduleOf(sql, SQL.scheduleOfLink, linkId);
+
 export function createProgressStore(sql: SqlDriver): ProgressStore {
-  async function ofEntry(entryId: string, sharing?: boolean): Promise<EntryProgress> {
-    const on = sharing ?? Number((await sql.all(SQL.sharing, [entryId]))[0]?.share_progress ?? 0) === 1;
-    const [placed] = await sql.all(SQL.placed, [entryId]);
-    const [last] = await sql.all(SQL.lastPassage, [entryId]);
-    return {
-      sharing: on,
-      ...(placed && { placed: { distanceMeters: Number(placed.distance_meters), at: Number(placed.placed_at) } }),
-      lastPassage: last ? { markerId: String(last.marker_id), passedAt: Number(last.passed_at) } : null,
-    };
+  async function ofEntry(entryId: string): Promise<EntryProgress> {
+    const [entry] = await sql.all(SQL.entry, [entryId]);
+    const { placed, passages } = await placementOf(sql, entryId);
+    return { sharing: Number(entry?.share_progress ?? 0) === 1, ...(placed && { placed }), lastPassage: passages.at(-1) ?? null };
   }
 
   return {
     async setSharing(entryId, on) {
       await sql.run(SQL.setSharing, [on ? 1 : 0, entryId]);
     },
-    ofEntry: (entryId) => ofEntry(entryId),
+    async setExpectedFinish(entryId, seconds) {
+      await sql.run(SQL.setExpectedFinish, [seconds, entryId]);
+    },
+    ofEntry,
     async sharedThroughLink(linkId) {
       const [entry] = await sql.all(SQL.entryOfLink, [linkId]);
-      return entry && ofEntry(String(entry.id), true);
+      if (!entry) return undefined;
+      const { placed, passages } = await placementOf(sql, String(entry.id));
+      return {
+        sharing: true, expectedFinishSeconds: finishOf(entry.expected_finish_seconds), ...(placed && { placed }), lastPassage: passages.at(-1) ?? null, passages,
+      };
     },
     async advance(entryId, from, to, passages) {
       // Not synced before the answer: race morning's 33 batches a second put their fsyncs in front of
@@ -79,5 +129,6 @@ export function createProgressStore(sql: SqlDriver): ProgressStore {
         return true;
       }, { durable: false });
     },
+    scheduleOfEntry: (entryId) => scheduleOf(sql, SQL.scheduleOfEntry, entryId),
   };
 }

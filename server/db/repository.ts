@@ -2,6 +2,7 @@
  * The repository: everything the routes, the worker and the CLI may ask of the database, as one
  * store per concern over one driver, each under its own name. A new store joins here the same way.
  */
+import type { ConvertOrder } from '../config.js';
 import { createAccountStore, type AccountStore } from './account-store.js';
 import { createBlobRefStore, type BlobRefStore } from './blob-refs-store.js';
 import { createDeletionStore, type DeletionStore } from './deletion-store.js';
@@ -32,7 +33,7 @@ export interface Repository {
   races: RaceStore;
   /** The notes friends sent, each inserted with its conversion job. */
   notes: NoteStore;
-  /** The conversion queue and each note's conversion outcome. */
+  /** The conversion queue (by deadline, or by arrival) and each note's conversion outcome. */
   jobs: JobStore;
   /** Runner accounts and their sessions. */
   accounts: AccountStore;
@@ -61,12 +62,17 @@ export interface Repository {
   close(): Promise<void>;
 }
 
-export function createRepository(db: Database): Repository {
+export interface RepositoryOptions {
+  /** Which waiting note the conversion queue hands out next (CONVERT_ORDER). */
+  convertOrder: ConvertOrder;
+}
+
+export function createRepository(db: Database, opts: RepositoryOptions = { convertOrder: 'deadline' }): Repository {
   return {
     links: createLinkStore(db),
     races: createRaceStore(db),
     notes: createNoteStore(db),
-    jobs: createJobStore(db),
+    jobs: createJobStore(db, opts.convertOrder),
     accounts: createAccountStore(db),
     entries: createEntryStore(db),
     plays: createPlayStore(db),

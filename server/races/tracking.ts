@@ -3,13 +3,15 @@
  * course (./progress.ts) and kept as distance and passages only, and the progress a link holder may
  * see. Routes check who asks and whether the race is live; this module decides what each fix is worth.
  */
-import type { Progress } from '../../src/shared/api.js';
-import { markerLabel } from '../../src/shared/markers.js';
+import type { Estimates, Progress } from '../../src/shared/api.js';
+import { markerLabel, markersFor } from '../../src/shared/markers.js';
 import type { IgnoredReason, PositionBatch, PositionsReceipt } from '../../src/shared/progressApi.js';
 import { LIVE_HOURS, raceWhen } from '../../src/shared/raceClock.js';
-import type { EntryProgress } from '../db/progress-store.js';
+import type { EntryProgress, SharedProgress } from '../db/progress-store.js';
 import type { RaceCourse, RaceRow } from '../db/types.js';
 import type { Repository } from '../db/repository.js';
+import { expectedArrivals } from './eta.js';
+import { rescheduleNotes } from './note-deadlines.js';
 import { placeFixes, snapCourse, type Fix, type SnapCourse } from './progress.js';
 
 /**
@@ -48,11 +50,24 @@ export function progressBody(progress: EntryProgress): Progress | null {
   };
 }
 
-/** The progress a link's holder sees: only while the race is live, the runner shares it, and a position was placed. */
-export async function linkProgress(repo: Repository, linkId: string, race: RaceRow, now: number): Promise<Progress | undefined> {
+/** When the runner is expected at each of the race's markers not yet passed (./eta.ts), made at `now`. */
+export function estimatesBody(shared: SharedProgress, race: RaceRow, now: number): Estimates {
+  const arrivals = expectedArrivals(
+    { startsAt: Date.parse(race.startsAt), expectedFinishSeconds: shared.expectedFinishSeconds, placed: shared.placed, passages: shared.passages },
+    markersFor(race.units),
+  );
+  return { madeAt: iso(now), markers: arrivals.map((m) => ({ id: m.id, at: iso(m.at) })) };
+}
+
+/**
+ * The progress a link's holder sees, and when the runner is expected at the markers ahead: only
+ * while the race is live, the runner shares it, and a position was placed. Never a coordinate.
+ */
+export async function linkProgress(repo: Repository, linkId: string, race: RaceRow, now: number): Promise<{ progress: Progress; estimates: Estimates } | undefined> {
   if (raceWhen(race.startsAt, now) !== 'live') return undefined;
   const shared = await repo.progress.sharedThroughLink(linkId);
-  return (shared && progressBody(shared)) ?? undefined;
+  const progress = shared && progressBody(shared);
+  return progress ? { progress, estimates: estimatesBody(shared, race, now) } : undefined;
 }
 
 /** Why a fix's time rules it out, or undefined: before the start, after the race's hours, or ahead of our clock. */
@@ -84,6 +99,9 @@ export async function recordPositions(
     if (!moved && attempt < ATTEMPTS) continue;
     if (!moved) throw new Error(`progress of entry ${entryId} kept changing under ${ATTEMPTS} attempts`);
     outcomes.forEach((outcome, i) => outcome !== 'accepted' && ignored.push({ index: fixes[i]!.index, reason: outcome }));
+    // A passage (or the first placement) is what moves the estimate: the waiting notes' deadlines follow.
+    // Not on every batch: race morning's 33 a second would each rewrite the same deadlines by seconds.
+    if (accepted > 0 && (passages.length > 0 || !current.placed)) await rescheduleNotes(repo, entryId);
     return {
       accepted,
       ignored: ignored.sort((a, b) => a.index - b.index),

@@ -68,14 +68,14 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   }, async (req) => {
     const { linkId, runnerName, race } = liveLink(req);
     const now = Date.now();
-    const progress = await linkProgress(repo, linkId, race, now);
+    const tracked = await linkProgress(repo, linkId, race, now);
     return {
       runner: { displayName: runnerName },
       race: {
         id: race.id, name: race.name, date: race.date, units: race.units, timezone: race.timezone, startsAt: race.startsAt, when: raceWhen(race.startsAt, now),
       },
       markers: markersFor(race.units),
-      ...(progress && { progress }),
+      ...tracked,
     };
   });
 

@@ -13,9 +13,27 @@ export const MAX_POSITIONS_PER_BATCH = 500;
 /** The body of a full batch with room for whitespace: 500 positions of about 100 bytes. */
 export const MAX_POSITIONS_BODY_BYTES = 128 * 1024;
 
-export const UpdateEntrySchema = Type.Object({ shareProgress: Type.Boolean() }, { additionalProperties: false });
+/** The bounds of an expected finish time, seconds: faster than the world record, or slower than any course's time limit, is a mistake. */
+export const MIN_EXPECTED_FINISH_SECONDS = 2 * 3600;
+export const MAX_EXPECTED_FINISH_SECONDS = 10 * 3600;
+
+const ExpectedFinishSchema = Type.Integer({
+  minimum: MIN_EXPECTED_FINISH_SECONDS, maximum: MAX_EXPECTED_FINISH_SECONDS,
+  description: 'The finish time the runner expects, in seconds (2 h to 10 h). Only schedules the conversion of notes before the runner’s first position; never shown to anyone.',
+});
+
+/** Either or both; `expectedFinishSeconds: null` forgets the finish time given before. */
+export const UpdateEntrySchema = Type.Object({
+  shareProgress: Type.Optional(Type.Boolean()),
+  expectedFinishSeconds: Type.Optional(Type.Union([ExpectedFinishSchema, Type.Null()])),
+}, { additionalProperties: false, minProperties: 1 });
 export type UpdateEntry = Static<typeof UpdateEntrySchema>;
-export const EntrySharingSchema = Type.Object({ id: Type.String(), shareProgress: Type.Boolean() });
+export const EntrySharingSchema = Type.Object({
+  id: Type.String(),
+  shareProgress: Type.Boolean(),
+  /** Present while the runner has given one. */
+  expectedFinishSeconds: Type.Optional(ExpectedFinishSchema),
+});
 
 export const PositionSchema = Type.Object({
   /** When the phone took the fix (ISO 8601). */

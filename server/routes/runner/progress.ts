@@ -12,6 +12,7 @@ import { IdParamsSchema } from '../../../src/shared/runnerApi.js';
 import { refusals } from '../../http/contract.js';
 import { entryNotFound } from '../../http/problem.js';
 import { appRefusal } from '../../http/refusals.js';
+import { rescheduleNotes } from '../../races/note-deadlines.js';
 import { recordPositions } from '../../races/tracking.js';
 import { BEARER, requireRunner, type RunnerContext } from './context.js';
 
@@ -27,14 +28,20 @@ export const progressRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> =
 
   app.patch('/entries/:id', {
     schema: {
-      operationId: 'updateEntry', summary: 'Turn sharing progress with the link’s holders on or off (off by default)',
+      operationId: 'updateEntry', summary: 'Turn sharing progress with the link’s holders on or off (off by default), or give the finish time the runner expects',
       security: BEARER, params: IdParamsSchema, body: UpdateEntrySchema,
       response: { 200: EntrySharingSchema, ...refusals(entryNotFound) },
     },
   }, async (req) => {
     const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
-    await repo.progress.setSharing(entry.id, req.body.shareProgress);
-    return { id: entry.id, shareProgress: req.body.shareProgress };
+    const { shareProgress, expectedFinishSeconds } = req.body;
+    if (shareProgress !== undefined) await repo.progress.setSharing(entry.id, shareProgress);
+    if (expectedFinishSeconds !== undefined) await repo.progress.setExpectedFinish(entry.id, expectedFinishSeconds);
+    // Both change when the runner is expected at each marker: the waiting notes' deadlines follow.
+    const schedule = await rescheduleNotes(repo, entry.id);
+    const sharing = shareProgress ?? (await repo.progress.ofEntry(entry.id)).sharing;
+    const finish = schedule?.expectedFinishSeconds;
+    return { id: entry.id, shareProgress: sharing, ...(typeof finish === 'number' && { expectedFinishSeconds: finish }) };
   });
 
   app.post('/entries/:id/positions', {

@@ -1,0 +1,17 @@
+/**
+ * Migration 11 (issue 31): conversions by deadline. `entries.expected_finish_seconds` is the finish
+ * time the runner's app may give (null: none), for the coarse estimate before any position.
+ * `jobs.due_at` is the conversion's deadline (epoch ms: the runner's expected time at the note's
+ * marker less the time to reach the phone, server/races/deadline.ts) and `jobs.race_starts_at` the
+ * note's race's start (epoch ms), so the claim can put notes of races not live behind live ones
+ * reading this one table. Jobs queued before this migration have 0 in both: they count as notes of a
+ * past race and are converted once nothing more urgent waits (no portable SQL turns the races' ISO
+ * start into epoch ms to fill them, and a queue at an upgrade is short).
+ * The index keeps each deadline class's rows in claim order (see CLAIM_BY_DEADLINE).
+ */
+export const CONVERSION_DEADLINE_COLUMNS = `
+  ALTER TABLE entries ADD COLUMN expected_finish_seconds INTEGER;
+  ALTER TABLE jobs ADD COLUMN due_at BIGINT NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN race_starts_at BIGINT NOT NULL DEFAULT 0;
+  CREATE INDEX jobs_by_deadline ON jobs (due_at, created_at, note_id)
+`;
