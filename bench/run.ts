@@ -2,7 +2,7 @@
  * npm run bench: every benchmark against the production build, each figure beside a baseline
  * measured in the same run. Prints the table and writes bench/report.md and one SVG per section.
  *   BENCH_SMOKE=1        tiny sizes, for the smoke test (figures are not meaningful)
- *   BENCH_SECTIONS=a,b   only these sections (pages, audio, delivery, ingest, growth, raceday, racemorning)
+ *   BENCH_SECTIONS=a,b   only these sections (pages, audio, delivery, ingest, growth, raceday, racemorning, capacity)
  *   BENCH_OUT=dir        where the report goes (default bench/)
  */
 import { rm } from 'node:fs/promises';
@@ -11,6 +11,7 @@ import path from 'node:path';
 import { startServer } from '../tests/e2e/support/server.js';
 import { printTable, writeReport, type Section } from './report.js';
 import { audioSection } from './sections/audio.js';
+import { capacitySection } from './sections/capacity.js';
 import type { BenchContext } from './sections/context.js';
 import { deliverySection } from './sections/delivery.js';
 import { growthSection } from './sections/growth.js';
@@ -28,6 +29,7 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   growth: growthSection,
   raceday: racedaySection,
   racemorning: racemorningSection,
+  capacity: capacitySection,
 };
 
 const started = new Date();

@@ -52,7 +52,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   const blobs = parts?.blobs ?? openBlobStore(config);
 
   let noteChanges: NoteChangeHub | undefined;
-  const metrics = createMetrics(() => repo.ops.queueDepth(), () => noteChanges?.held() ?? 0);
+  const metrics = createMetrics(() => repo.ops.queueDepth(), () => noteChanges?.held() ?? 0, () => repo.jobs.deadlineStats(Date.now()));
   const drain = createDrain();
   const pollMs = 2_000;
   let worker: ConversionWorker | undefined;

@@ -5,6 +5,7 @@
  * (an HLS playlist, an ffconcat list or a QuickTime external reference all need `file`).
  */
 import { spawn } from 'node:child_process';
+import { rm, stat } from 'node:fs/promises';
 import { pipeline, Readable } from 'node:stream';
 import { backgroundCommand, lowerPriority } from './background.js';
 import { NoteTooLongError } from './length.js';
@@ -107,35 +108,42 @@ const SAMPLE_RATE = 16_000;
 const PCM_BYTES_PER_SECOND = SAMPLE_RATE * 4; // 32-bit float, one channel
 
 /**
- * The first pass: decodes the note (at most `readSeconds` of it) to raw PCM, kept in memory (7 MB
- * for the longest note: no temporary file to write, flush or forget), measuring its integrated
- * loudness (EBU R128) on the way. Returns the PCM, its seconds and the loudness in LUFS (null for
- * a note too quiet for the meter's gate: silence).
+ * The first pass: decodes the note (at most `readSeconds` of it) to raw PCM in the file `pcm`,
+ * measuring its integrated loudness (EBU R128) on the way. The PCM goes from this ffmpeg to the
+ * next through that file (beside the output, in the job's scratch directory), never through this
+ * process: held here, the longest note's 3.8 MB came out as 64 kB chunks, was joined (twice the
+ * bytes) and fed back, and the converter process peaked at 100-165 MB resident with two notes at
+ * once; now its memory does not depend on a note's length. Returns the seconds decoded (from the
+ * file's size) and the loudness in LUFS (null for a note too quiet for the meter's gate: silence).
  */
-async function decodeMeasured(input: Readable, container: AudioContainer, readSeconds: number, timeoutMs: number, signal?: AbortSignal) {
-  const { stdout: pcm, stderrTail } = await runTool('ffmpeg', [
+async function decodeMeasured(input: Readable, container: AudioContainer, pcm: string, readSeconds: number, timeoutMs: number, signal?: AbortSignal) {
+  const { stderrTail } = await runTool('ffmpeg', [
     '-nostdin', '-hide_banner', '-nostats', '-loglevel', 'info', '-y',
     ...pipeInput(container),
     '-map', '0:a:0', '-vn', '-ac', '1', '-t', String(readSeconds),
     // Measured at the recording's own rate, then resampled: the meter's K-weighting is made for it.
     '-af', `ebur128=framelog=verbose,aresample=${SAMPLE_RATE}`,
-    '-f', 'f32le', 'pipe:1',
-  ], timeoutMs, { stdin: feed(input, container), signal, maxStdoutBytes: Math.ceil((readSeconds + 1) * PCM_BYTES_PER_SECOND) });
-  return { pcm, seconds: pcm.length / PCM_BYTES_PER_SECOND, lufs: parseIntegratedLufs(stderrTail) };
+    // -t bounds what is written: at most readSeconds of PCM (7 MB for a note a second too long).
+    '-f', 'f32le', pcm,
+  ], timeoutMs, { stdin: feed(input, container), signal });
+  // ffmpeg writes no file when nothing was decoded: that is a note of no seconds.
+  const { size } = await stat(pcm).catch(() => ({ size: 0 }));
+  return { seconds: size / PCM_BYTES_PER_SECOND, lufs: parseIntegratedLufs(stderrTail) };
 }
 
-/** The second pass: the PCM, brought to the loudness target and limited below clipping, encoded as AAC in M4A. */
-async function encodeM4a(pcm: Buffer, output: string, gainDb: number, timeoutMs: number, signal?: AbortSignal) {
+/** The second pass: the PCM file, brought to the loudness target and limited below clipping, encoded as AAC in M4A. */
+async function encodeM4a(pcm: string, output: string, gainDb: number, timeoutMs: number, signal?: AbortSignal) {
   await runTool('ffmpeg', [
     '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
-    '-protocol_whitelist', 'pipe', '-f', 'f32le', '-ar', String(SAMPLE_RATE), '-ac', '1', '-i', 'pipe:0',
+    // Our own file of raw samples, written by the first pass: read as such (no demuxer guesses, no other protocol).
+    '-protocol_whitelist', 'file', '-f', 'f32le', '-ar', String(SAMPLE_RATE), '-ac', '1', '-i', pcm,
     '-af', `volume=${gainDb.toFixed(2)}dB,alimiter=limit=${LIMIT_LINEAR}:level=false:latency=true`,
     // AAC-LC at 24 kbit/s (ffmpeg's encoder spends about 25 on speech): a 60 s note is about 190 KB,
     // 3.8 s on the race-day bench's 400 kbit/s cell where 35 kbit/s took 5.2 s.
     '-c:a', 'aac', '-b:a', '24k',
     '-movflags', '+faststart',
     '-f', 'mp4', output,
-  ], timeoutMs, { stdin: Readable.from([pcm]), signal });
+  ], timeoutMs, { signal });
 }
 
 /**
@@ -152,10 +160,15 @@ async function encodeM4a(pcm: Buffer, output: string, gainDb: number, timeoutMs:
 export async function convertToM4a(
   input: Readable, container: AudioContainer, output: string, opts: { timeoutMs: number; maxSeconds: number; signal?: AbortSignal },
 ): Promise<{ durationMs: number }> {
-  const { pcm, seconds, lufs } = await decodeMeasured(input, container, opts.maxSeconds + 1, opts.timeoutMs, opts.signal);
-  if (seconds > opts.maxSeconds) throw new NoteTooLongError(opts.maxSeconds);
-  if (seconds === 0) throw new MediaToolError('no audio was found in the recording');
-  opts.signal?.throwIfAborted();
-  await encodeM4a(pcm, output, gainToTarget(lufs), opts.timeoutMs, opts.signal);
-  return { durationMs: Math.round(seconds * 1000) };
+  const pcm = `${output}.f32`;
+  try {
+    const { seconds, lufs } = await decodeMeasured(input, container, pcm, opts.maxSeconds + 1, opts.timeoutMs, opts.signal);
+    if (seconds > opts.maxSeconds) throw new NoteTooLongError(opts.maxSeconds);
+    if (seconds === 0) throw new MediaToolError('no audio was found in the recording');
+    opts.signal?.throwIfAborted();
+    await encodeM4a(pcm, output, gainToTarget(lufs), opts.timeoutMs, opts.signal);
+    return { durationMs: Math.round(seconds * 1000) };
+  } finally {
+    await rm(pcm, { force: true });
+  }
 }

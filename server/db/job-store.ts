@@ -98,9 +98,9 @@ const ENTRY_JOBS =
   'SELECT j.note_id, j.due_at, n.marker, n.received_at FROM entries e JOIN links l ON l.runner_id = e.runner_id ' +
   'JOIN notes n ON n.link_id = l.id JOIN jobs j ON j.note_id = n.id WHERE e.id = ?';
 const SET_DUE = 'UPDATE jobs SET due_at = ? WHERE note_id = ?';
+const LIVE_JOB = 'race_starts_at <= ? AND race_starts_at > ?';
 const DEADLINE_STATS =
-  'SELECT COUNT(*) AS n, CASE WHEN race_starts_at <= ? AND race_starts_at > ? THEN 1 ELSE 0 END AS live, MIN(due_at) AS due ' +
-  'FROM jobs GROUP BY CASE WHEN race_starts_at <= ? AND race_starts_at > ? THEN 1 ELSE 0 END';
+  `SELECT COUNT(*) AS n, SUM(CASE WHEN ${LIVE_JOB} THEN 1 ELSE 0 END) AS live, MIN(CASE WHEN ${LIVE_JOB} THEN due_at END) AS due FROM jobs`;
 // A lease that ran out but was not taken by anyone is still ours; one handed back (locked_until 0) is not.
 const RENEW_JOB = 'UPDATE jobs SET locked_until = ? WHERE note_id = ? AND lease_owner = ? AND locked_until > 0';
 const MARK_CONVERTED =
@@ -134,14 +134,10 @@ export function createJobStore(sql: SqlDriver, order: ConvertOrder = 'deadline')
       return row && Number(row.due_at);
     },
     async deadlineStats(now) {
-      const rows = await sql.all(DEADLINE_STATS, [now, now - LIVE_MS, now, now - LIVE_MS]);
-      const live = rows.find((r) => Number(r.live) === 1);
-      const later = rows.find((r) => Number(r.live) === 0);
-      return {
-        live: Number(live?.n ?? 0),
-        later: Number(later?.n ?? 0),
-        overdueSeconds: live ? Math.max(0, (now - Number(live.due)) / 1000) : 0,
-      };
+      const [row] = await sql.all(DEADLINE_STATS, [now, now - LIVE_MS, now, now - LIVE_MS]);
+      const live = Number(row?.live ?? 0);
+      const due = row?.due === null || row?.due === undefined ? undefined : Number(row.due);
+      return { live, later: Number(row?.n ?? 0) - live, overdueSeconds: due === undefined ? 0 : Math.max(0, (now - due) / 1000) };
     },
     async renew(job, now, leaseMs) {
       return (await sql.run(RENEW_JOB, [now + leaseMs, job.noteId, job.owner])) > 0;

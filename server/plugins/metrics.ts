@@ -11,6 +11,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { isNoteUpload } from '../http/note-upload-mark.js';
 import { storageFaultMarkOf } from '../http/storage-faults.js';
 import { secondsSinceWoken } from '../sync/woken-mark.js';
+import type { QueueDeadlines } from '../db/job-store.js';
 import type { ConversionEvents } from '../worker/conversion.js';
 
 export interface MetricsOptions {
@@ -26,7 +27,9 @@ export interface Metrics {
   conversion: ConversionEvents;
 }
 
-export function createMetrics(queueDepth: () => Promise<number>, heldSyncRequests: () => number = () => 0): Metrics & { hooks: ReturnType<typeof hooksFor> } {
+export function createMetrics(
+  queueDepth: () => Promise<number>, heldSyncRequests: () => number = () => 0, queueDeadlines?: () => Promise<QueueDeadlines>,
+): Metrics & { hooks: ReturnType<typeof hooksFor> } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const latency = new Histogram({
@@ -70,6 +73,27 @@ export function createMetrics(queueDepth: () => Promise<number>, heldSyncRequest
       await queueDepth().then((depth) => this.set(depth), () => {});
     },
   });
+  if (queueDeadlines) {
+    new Gauge({
+      name: 'milenotes_conversion_queue_waiting',
+      help: 'Notes waiting for conversion or being converted (all servers), by race: live (a race live now) or later (races to come, past races).',
+      labelNames: ['race'],
+      registers: [registry],
+      async collect() {
+        const { live, later } = await queueDeadlines();
+        this.set({ race: 'live' }, live);
+        this.set({ race: 'later' }, later);
+      },
+    });
+    new Gauge({
+      name: 'milenotes_conversion_overdue_seconds',
+      help: 'How far past its deadline (the runner expected at its marker, less the time to reach the phone) the most overdue waiting note of a live race is, 0 if none is. Above 0 for minutes: conversion is falling behind race day.',
+      registers: [registry],
+      async collect() {
+        this.set((await queueDeadlines()).overdueSeconds);
+      },
+    });
+  }
   const syncWake = new Histogram({
     name: 'milenotes_sync_wake_seconds',
     help: 'From the change that brings a held sync request its answer (a note stored, converted or removed; with until=playable, converted or removed) to the answer sent: how long after the change a phone holding a sync request learns of it.',

@@ -4,6 +4,7 @@ import { PHONE_LEAD_MS } from '../../../src/shared/delivery.js';
 import { openRepository } from '../../../server/db/index.js';
 import type { Repository } from '../../../server/db/repository.js';
 import { linkIdOf } from '../../../server/links.js';
+import { createMetrics } from '../../../server/plugins/metrics.js';
 import { startRunnerApp, type RunnerTestApp } from '../runner/support.js';
 import { BACKENDS } from '../support/backends.js';
 import { positionAt, startRace } from '../support/live-race.js';
@@ -95,8 +96,17 @@ describe.each(BACKENDS)('the conversion queue by deadline on %s', (kind) => {
     const runner = await liveRunner(3540);
     const late = await note(runner.token, 'mi-2', now - 20 * MINUTE); // passed, sent 20 minutes ago and still waiting
     const onTime = await note(runner.token, 'mi-12', now - 1000);
-    expect(await drain(repo, now)).toEqual([onTime, late]);
+    const upcoming = await note(await makeLink(repo, UPCOMING.nyc.id), 'mi-1', now - 1000);
+    // What an operator alerts on: the live note 20 minutes past its deadline, the queue split live/later.
+    const scrape = await createMetrics(async () => 3, () => 0, () => repo.jobs.deadlineStats(now)).registry.metrics();
+    expect(scrape).toContain('milenotes_conversion_overdue_seconds 1200\n');
+    expect(scrape).toContain('milenotes_conversion_queue_waiting{race="live"} 2\n');
+    expect(scrape).toContain('milenotes_conversion_queue_waiting{race="later"} 1\n');
+    expect(await drain(repo, now)).toEqual([onTime, late, upcoming]);
+    await repo.jobs.markFailed(upcoming, 'test: done with it');
+    expect(await repo.jobs.deadlineStats(now)).toEqual({ live: 2, later: 0, overdueSeconds: 1200 });
     for (const id of [late, onTime]) await repo.jobs.markFailed(id, 'test: done with it');
+    expect(await repo.jobs.deadlineStats(now)).toEqual({ live: 0, later: 0, overdueSeconds: 0 });
   });
 
   it('should move a waiting note’s deadline when the runner passes a marker, to the time the link’s holder is shown', async () => {
