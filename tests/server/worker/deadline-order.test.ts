@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHONE_LEAD_MS } from '../../../src/shared/delivery.js';
+import { loadConfig } from '../../../server/config.js';
 import { openRepository } from '../../../server/db/index.js';
 import type { Repository } from '../../../server/db/repository.js';
 import { linkIdOf } from '../../../server/links.js';
@@ -135,5 +136,14 @@ describe.each(BACKENDS)('the conversion queue by deadline on %s', (kind) => {
     expect((await t.call(session, 'PATCH', `/api/entries/${entry.id}`, { expectedFinishSeconds: 30 * 60 })).statusCode).toBe(400);
     expect((await t.call(session, 'PATCH', `/api/entries/${entry.id}`, {})).statusCode).toBe(400);
     await repo.jobs.markFailed(mile20, 'test: done with it');
+  });
+});
+
+describe('CONVERT_ORDER', () => {
+  const env = { DATA_DIR: '/tmp/milenotes-unused' };
+  it('should convert by deadline unless told arrival, and refuse anything else', () => {
+    expect(loadConfig(env).convertOrder).toBe('deadline');
+    expect(loadConfig({ ...env, CONVERT_ORDER: 'Arrival' }).convertOrder).toBe('arrival');
+    expect(() => loadConfig({ ...env, CONVERT_ORDER: 'fifo' })).toThrow(/CONVERT_ORDER must be deadline or arrival/);
   });
 });
