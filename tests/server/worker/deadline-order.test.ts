@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHONE_LEAD_MS } from '../../../src/shared/delivery.js';
 import { loadConfig } from '../../../server/config.js';
@@ -140,7 +143,12 @@ describe.each(BACKENDS)('the conversion queue by deadline on %s', (kind) => {
 });
 
 describe('CONVERT_ORDER', () => {
-  const env = { DATA_DIR: '/tmp/milenotes-unused' };
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    env = { DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'milenotes-order-')) };
+  });
+  afterAll(() => rm(env.DATA_DIR!, { recursive: true, force: true }));
+
   it('should convert by deadline unless told arrival, and refuse anything else', () => {
     expect(loadConfig(env).convertOrder).toBe('deadline');
     expect(loadConfig({ ...env, CONVERT_ORDER: 'Arrival' }).convertOrder).toBe('arrival');
