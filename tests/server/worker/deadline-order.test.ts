@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHONE_LEAD_MS } from '../../../src/shared/delivery.js';
+import { loadConfig } from '../../../server/config.js';
 import { openRepository } from '../../../server/db/index.js';
 import type { Repository } from '../../../server/db/repository.js';
 import { linkIdOf } from '../../../server/links.js';
@@ -135,5 +139,19 @@ describe.each(BACKENDS)('the conversion queue by deadline on %s', (kind) => {
     expect((await t.call(session, 'PATCH', `/api/entries/${entry.id}`, { expectedFinishSeconds: 30 * 60 })).statusCode).toBe(400);
     expect((await t.call(session, 'PATCH', `/api/entries/${entry.id}`, {})).statusCode).toBe(400);
     await repo.jobs.markFailed(mile20, 'test: done with it');
+  });
+});
+
+describe('CONVERT_ORDER', () => {
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    env = { DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'milenotes-order-')) };
+  });
+  afterAll(() => rm(env.DATA_DIR!, { recursive: true, force: true }));
+
+  it('should convert by deadline unless told arrival, and refuse anything else', () => {
+    expect(loadConfig(env).convertOrder).toBe('deadline');
+    expect(loadConfig({ ...env, CONVERT_ORDER: 'Arrival' }).convertOrder).toBe('arrival');
+    expect(() => loadConfig({ ...env, CONVERT_ORDER: 'fifo' })).toThrow(/CONVERT_ORDER must be deadline or arrival/);
   });
 });
