@@ -132,6 +132,11 @@ export class NoteTracker {
     if (venue) this.readVenue(venue);
     for (const way of this.ways.values()) {
       way.onPhone ??= app.notes.get(way.id) && Date.now();
+      // The list is read once a second, the phone at once: a note on the phone was stored and converted by then.
+      if (way.onPhone !== undefined) {
+        way.stored = Math.min(way.stored ?? way.onPhone, way.onPhone);
+        way.converted = Math.min(way.converted ?? way.onPhone, way.onPhone);
+      }
       const play = app.plays.find((p) => p.noteId === way.id);
       if (play) {
         way.played ??= Date.now();
