@@ -38,6 +38,9 @@ interface Started {
   tracker?: NoteTracker;
 }
 
+/** Ctrl-C was pressed: its handler ends the process once everything has stopped. */
+let interrupting = false;
+
 async function main(opts: DemoOptions): Promise<void> {
   if (!(await portFree(opts.port))) {
     throw new Error(`port ${opts.port} is busy (is \`npm start\` or another demo running?). Stop it, or run on another port: PORT=8090 npm run demo`);
@@ -59,6 +62,7 @@ async function main(opts: DemoOptions): Promise<void> {
     await started.apple?.close();
   };
   const interrupted = () => {
+    interrupting = true;
     process.stdout.write('\nStopping the demo…\n');
     void stop(opts.keep).finally(() => process.exit(130));
   };
@@ -80,7 +84,9 @@ async function main(opts: DemoOptions): Promise<void> {
     if (opts.venue) {
       // The venue's bad network begins with the first note sent through it, so the page itself loads.
       const schedule = venueSchedule(false, race.clock.realMs + AFTER_FINISH_MS);
-      const proxy = await startChaosProxy(opts.port, { ...schedule, bitsPerSecond: 400_000 }, {
+      // Seed 15: the first note's first try is stored by the server but its answer is cut, so a tester
+      // sees the recorder send it again and the server keep it once; a phone's page loads at 400 kbit/s.
+      const proxy = await startChaosProxy(opts.port, { ...schedule, seed: 15, bitsPerSecond: 400_000 }, {
         heldBefore: async () => {
           if (proxy.now() < 0) proxy.start();
           return undefined;
@@ -143,6 +149,8 @@ async function main(opts: DemoOptions): Promise<void> {
     await runCourse(race, plans, (plan) => {
       sends.push(sendFriendNote(friendsUrl, race.token, plan, (id) => tracker.sent(id, plan.marker, plan.from)).catch(() => undefined));
     }, () => stopping);
+    // Ctrl-C: the handler stops everything and exits; nothing more to say.
+    if (stopping) return;
     // The finish: notes already stored get a minute to reach the phone (and play at once there), then their sound its length.
     await Promise.race([Promise.all(sends), new Promise((r) => setTimeout(r, AFTER_FINISH_MS))]);
     const waiting = tracker.snapshot().filter((n) => n.stored !== undefined && !n.played && !n.failed).map((n) => n.id);
@@ -170,7 +178,10 @@ try {
   console.error(`${(err as Error).message}\n\n${USAGE}`);
   process.exit(2);
 }
-main(options).then(() => process.exit(0), (err: unknown) => {
+main(options).then(() => {
+  if (!interrupting) process.exit(0);
+}, (err: unknown) => {
+  if (interrupting) return;
   console.error(`\nThe demo stopped: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

@@ -74,22 +74,24 @@ test('a friend records a note for a marker ahead: the demo plays it there and th
 });
 
 test('--venue: the note goes through the venue network and is delivered once; Ctrl-C stops everything', async () => {
-  const demo = await startDemo(['--minutes', '2', '--venue']);
+  const demo = await startDemo(['--minutes', '2.5', '--venue']);
   const { context } = await launchPhone(await speechWav());
   try {
     const recorder = context.pages()[0] ?? (await context.newPage());
     await openLink(recorder, demo.recorderLink);
-    const noteId = await sendNote(recorder, 'Mile 24');
+    const noteId = await sendNote(recorder, 'Mile 20');
     const watch = await context.newPage();
     await watch.goto(demo.watchUrl);
     const note = watch.locator(`[data-note-id="${noteId}"]`);
-    await expect(note.locator('[data-step="played"]')).toHaveText('Played at Mile 24', { timeout: 120_000 });
+    await expect(note.locator('[data-step="played"]')).toHaveText('Played at Mile 20', { timeout: 150_000 });
     await expect(watch.getByTestId('watch-note')).toHaveCount(1);
     await expect(note.locator('.venue')).toHaveText(/^On the venue link: /);
     await shoot(watch, 'watch-venue');
     await expect(noteStates(recorder)).toHaveText(['Delivered'], { timeout: 60_000 });
     await shoot(recorder, 'recorder-venue');
 
+    // Ctrl-C before the finish: the race is still on.
+    await expect(watch.getByTestId('watch-status')).not.toHaveText(/finished|over/);
     demo.child.kill('SIGINT');
     expect(await demo.exited).toBe(130);
     expect(existsSync(demo.dataDir)).toBe(false);
