@@ -68,7 +68,9 @@ test('a friend records a note for a marker ahead: the demo plays it there and th
     expect(existsSync(demo.dataDir)).toBe(false);
     await expect(fetch(`http://127.0.0.1:${demo.serverPort}/healthz`)).rejects.toThrow();
   } finally {
-    demo.child.kill('SIGINT');
+    // A failed step still leaves nothing running: the demo is stopped and waited for.
+    if (demo.child.exitCode === null) demo.child.kill('SIGINT');
+    await demo.exited;
     await context.close();
   }
 });
@@ -98,7 +100,9 @@ test('--venue: the note goes through the venue network and is delivered once; Ct
     await expect(fetch(`http://127.0.0.1:${demo.serverPort}/healthz`)).rejects.toThrow();
     await expect(fetch(demo.recorderLink)).rejects.toThrow();
   } finally {
-    demo.child.kill('SIGINT');
+    // A failed step still leaves nothing running: the demo is stopped and waited for.
+    if (demo.child.exitCode === null) demo.child.kill('SIGINT');
+    await demo.exited;
     await context.close();
   }
 });
