@@ -75,7 +75,7 @@ async function main(opts: DemoOptions): Promise<void> {
     const local = `http://localhost:${opts.port}`;
     started.server = await startDemoServer(opts.port, {
       PUBLIC_URL: local, APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience,
-      SESSION_SECRET: randomBytes(32).toString('hex'), CONVERT_WORKER: 'on', METRICS: 'on',
+      SESSION_SECRET: randomBytes(32).toString('hex'), CONVERT_WORKER: 'on',
     });
     const server = started.server;
     const course = demoCourse();
