@@ -1,0 +1,187 @@
+/**
+ * `npm run demo`: a whole race on this computer. The real server (a child process, as `npm start`
+ * runs it) in a data folder of its own, a demo race on a course made here, the runner's phone (the
+ * reference app) running it at a compressed pace, the recorder link for a friend, and a watch page
+ * served by this process on its own port. Ends when the runner has finished and the last notes have
+ * played; Ctrl-C stops everything it started.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { startChaosProxy, type ChaosProxy } from '../chaosProxy.js';
+import { venueSchedule } from '../sections/delivery.js';
+import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../tests/server/auth/fakeApple.js';
+import { demoCourse, localTimeZone } from './course.js';
+import { parseOptions, USAGE, type DemoOptions } from './options.js';
+import { planFriends, runCourse, sendFriendNote, setUpRace, type DemoRace } from './race.js';
+import { courseBody, demoState, statusLine, type DemoState } from './status.js';
+import { NoteTracker } from './tracker.js';
+import { startDemoServer, type DemoServer } from './server.js';
+import { startWatchServer, type WatchServer } from './watch.js';
+
+/** After the finish: notes on their way get this long to reach the phone. */
+const AFTER_FINISH_MS = 60_000;
+
+const portFreeOn = (port: number, host?: string) => new Promise<boolean>((resolve) => {
+  const probe = createServer();
+  probe.once('error', () => resolve(false));
+  probe.listen(port, host, () => probe.close(() => resolve(true)));
+});
+/** Free for the server (which binds 127.0.0.1) and for anything listening on every address. */
+const portFree = async (port: number) => (await portFreeOn(port, '127.0.0.1')) && (await portFreeOn(port));
+
+interface Started {
+  apple?: FakeApple;
+  server?: DemoServer;
+  proxy?: ChaosProxy;
+  watch?: WatchServer;
+  race?: DemoRace;
+  tracker?: NoteTracker;
+}
+
+/** Ctrl-C was pressed: its handler ends the process once everything has stopped. */
+let interrupting = false;
+
+async function main(opts: DemoOptions): Promise<void> {
+  if (!(await portFree(opts.port))) {
+    throw new Error(`port ${opts.port} is busy (is \`npm start\` or another demo running?). Stop it, or run on another port: PORT=8090 npm run demo`);
+  }
+  if (opts.watchPort !== 0 && !(await portFree(opts.watchPort))) {
+    throw new Error(`port ${opts.watchPort} for the watch page is busy: choose another with --watch-port N`);
+  }
+  const started: Started = {};
+  let stopping = false;
+  let done = false;
+  const stop = async (keepData: boolean) => {
+    if (stopping) return;
+    stopping = true;
+    await started.race?.app.stop().catch(() => undefined);
+    await started.tracker?.stop();
+    await started.watch?.close();
+    await started.proxy?.close();
+    await started.server?.stop(keepData);
+    await started.apple?.close();
+  };
+  const interrupted = () => {
+    interrupting = true;
+    process.stdout.write('\nStopping the demo…\n');
+    void stop(opts.keep).finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+
+  try {
+    started.apple = await startFakeApple();
+    const apple = started.apple;
+    const local = `http://localhost:${opts.port}`;
+    started.server = await startDemoServer(opts.port, {
+      PUBLIC_URL: local, APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience,
+      SESSION_SECRET: randomBytes(32).toString('hex'), CONVERT_WORKER: 'on',
+    });
+    const server = started.server;
+    const course = demoCourse();
+    const sub = `demo-runner-${randomUUID()}`;
+    const race = (started.race = await setUpRace(server, apple, course, opts.minutes, sub));
+    if (opts.venue) {
+      // The venue's bad network begins with the first note sent through it, so the page itself loads.
+      const schedule = venueSchedule(false, race.clock.realMs + AFTER_FINISH_MS);
+      // Seed 15: the first note's first try is stored by the server but its answer is cut, so a tester
+      // sees the recorder send it again and the server keep it once; a phone's page loads at 400 kbit/s.
+      const proxy = await startChaosProxy(opts.port, { ...schedule, seed: 15, bitsPerSecond: 400_000 }, {
+        heldBefore: async () => {
+          if (proxy.now() < 0) proxy.start();
+          return undefined;
+        },
+      });
+      started.proxy = proxy;
+    }
+    const proxy = started.proxy;
+    const linkBase = proxy ? proxy.url.replace('127.0.0.1', 'localhost') : local;
+    const tracker = (started.tracker = new NoteTracker({
+      serverUrl: server.url, entryId: race.entryId, identityToken: () => apple.token({ sub }), nonce: FAKE_APPLE_NONCE, app: race.app, venue: proxy,
+    }));
+    const body = courseBody(course, race.markers);
+    const venueNow = () => proxy && { online: !proxy.schedule.offline.some((w) => proxy.now() >= w.fromMs && proxy.now() < w.toMs), requests: proxy.log.length };
+    const state = (): DemoState => demoState(race, course, tracker, venueNow() ?? null, done);
+    started.watch = await startWatchServer(opts.watchPort, {
+      course: () => body,
+      state,
+      audioUrl: (id) => {
+        const audio = tracker.audioPath(id);
+        return audio && race.app.plays.some((p) => p.noteId === id) ? `${server.url}${audio}` : undefined;
+      },
+    });
+
+    const minutes = Math.round(race.clock.realMs / 6_000) / 10;
+    const startClock = new Date(race.clock.startsAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    console.log([
+      '',
+      `MileNotes demo: Alex runs the Demo Marathon (${localTimeZone()}) in ${minutes} minutes, ${race.clock.compression.toFixed(1)}x as fast as a 4:05 marathon.`,
+      `  The race began at ${startClock} on the race clock; the runner's phone runs it compressed and meets the real clock at the finish.`,
+      '',
+      `  Recorder link for a friend: ${linkBase}/r/${race.token}`,
+      `  Watch page (the runner's phone): ${started.watch.url}`,
+      '',
+      '  Open the recorder link, record a note for a marker ahead of Alex, and watch it travel to the phone and play there.',
+      `  On this computer the link works as it is. A phone's microphone needs a secure context: reach port ${proxy ? new URL(proxy.url).port : opts.port} over HTTPS,`,
+      '  e.g. through an HTTPS tunnel of your own or `ssh -R` to a host with a certificate.',
+      ...(proxy ? ['  --venue: the link goes through a venue\'s network (offline windows, cut connections, a gateway\'s 502s) from the first note sent.'] : []),
+      `  Data folder: ${server.dataDir}${opts.keep ? ' (kept at the end)' : ' (removed at the end; --keep keeps it)'}. Ctrl-C stops the demo.`,
+      '',
+    ].join('\n'));
+
+    tracker.start();
+    const tty = process.stdout.isTTY;
+    let lastLine = '';
+    let lastPrinted = 0;
+    const status = setInterval(() => {
+      const line = statusLine(state());
+      if (tty) process.stdout.write(`\r\x1b[K${line.slice(0, (process.stdout.columns || 120) - 1)}`);
+      else if (line !== lastLine && Date.now() - lastPrinted >= 5_000) {
+        console.log(line);
+        lastPrinted = Date.now();
+      }
+      lastLine = line;
+    }, 500);
+
+    const plans = planFriends(opts.friends, race.markers, race.runner.distanceAt(race.runner.finishMs));
+    const sends: Promise<void>[] = [];
+    const friendsUrl = proxy?.url ?? server.url;
+    await runCourse(race, plans, (plan) => {
+      sends.push(sendFriendNote(friendsUrl, race.token, plan, (id) => tracker.sent(id, plan.marker, plan.from)).catch(() => undefined));
+    }, () => stopping);
+    // Ctrl-C: the handler stops everything and exits; nothing more to say.
+    if (stopping) return;
+    // The finish: notes already stored get a minute to reach the phone (and play at once there), then their sound its length.
+    await Promise.race([Promise.all(sends), new Promise((r) => setTimeout(r, AFTER_FINISH_MS))]);
+    const waiting = tracker.snapshot().filter((n) => n.stored !== undefined && !n.played && !n.failed).map((n) => n.id);
+    await race.app.awaitNotes(waiting, AFTER_FINISH_MS);
+    const notes = tracker.snapshot();
+    const lastEnds = Math.max(0, ...notes.filter((n) => n.played).map((n) => n.played! + (n.durationMs ?? 0)));
+    await new Promise((r) => setTimeout(r, Math.min(AFTER_FINISH_MS, Math.max(2_000, lastEnds + 2_000 - Date.now()))));
+    done = true;
+    clearInterval(status);
+    if (tty) process.stdout.write('\n');
+    console.log(statusLine(state()));
+    const played = notes.filter((n) => n.played);
+    console.log(`Alex finished. ${played.length} of ${notes.length} notes played${played.length ? `: ${played.map((n) => `${n.from || 'a friend'} at ${n.heardAt}`).join(', ')}` : ''}.`);
+    // The watch page reads the last state once more before the demo's server goes.
+    await new Promise((r) => setTimeout(r, 1_500));
+  } finally {
+    await stop(opts.keep);
+  }
+}
+
+let options: DemoOptions;
+try {
+  options = parseOptions(process.argv.slice(2), process.env);
+} catch (err) {
+  console.error(`${(err as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+main(options).then(() => {
+  if (!interrupting) process.exit(0);
+}, (err: unknown) => {
+  if (interrupting) return;
+  console.error(`\nThe demo stopped: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});
