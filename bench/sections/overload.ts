@@ -46,7 +46,7 @@ export async function overloadSection(ctx: BenchContext): Promise<Section> {
   const PRELOAD_S = s ? 4 : 240;
   const WINDOW_MS = s ? 10_000 : 180_000;
   /** How long after the window the bench waits for every measured note to be decided (playable, or its runner past the marker). */
-  const SETTLE_MS = s ? 15_000 : 480_000;
+  const SETTLE_MS = s ? 45_000 : 480_000;
   const LEAD_MIN: [number, number] = [5, 15];
 
   const apple = await startFakeApple();
