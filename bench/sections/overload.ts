@@ -212,6 +212,8 @@ export async function overloadSection(ctx: BenchContext): Promise<Section> {
           `Leads ${LEAD_MIN[0]}-${LEAD_MIN[1]} race minutes for the measured set; with the preload the first-come wait reaches about ${((PRELOAD_S + WINDOW_MS / 1000) / 60).toFixed(0)} min by the window's end.`,
         `Mix sent (same on both): ${counts.ahead} ≥ 5 min ahead (measured), ${counts.near} 1-5 min ahead, ${counts.passed} for a marker passed, ${counts.later} for the race to come. A note is on time when a held sync listed it converted before the runner's true passage at its marker (even pace from the wave's start). ` +
           `After the window the bench waited ${settleSeconds.toFixed(0)} s (at most ${SETTLE_MS / 1000}) for every measured note to be decided; ${open} were not (counted in neither share).`,
+        `In the window each server got ${(sent.length / windowSeconds).toFixed(2)} notes/s, ${(sent.length / windowSeconds / rate).toFixed(1)}x the rate measured before it; the queue's growth says what it converted meanwhile ` +
+          `(the machine's other work varies: in one run it converted about 1.4x faster in the window than while the rate was measured, so first come's wait stayed under the leads).`,
         `Queue over time, every ${every > 1 ? `${every}th ` : ''}sample (minutes from the window's start: depth (live/later) overdue): deadline ${timeline(byDeadline)}.`,
         `Arrival: ${timeline(byArrival)}.`,
         `Errors: ${errors === 0 ? 'none' : [...byDeadline.errors.samples, ...byArrival.errors.samples].slice(0, 4).join(' | ')}.`,

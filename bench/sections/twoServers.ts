@@ -41,6 +41,8 @@ async function serverCpu(server: RunningServer): Promise<number> {
 }
 
 const depthOf = async (server: RunningServer) => gaugeIn(await readMetrics(server.url), 'milenotes_conversion_queue_depth');
+/** Conversions this process has done (its own histogram's count). */
+const convertedBy = async (server: RunningServer) => gaugeIn(await readMetrics(server.url), 'milenotes_conversion_duration_seconds_count');
 
 export async function twoServersSection(ctx: BenchContext): Promise<Section> {
   const N = ctx.smoke ? 3 : 40;
@@ -60,7 +62,8 @@ export async function twoServersSection(ctx: BenchContext): Promise<Section> {
     /** Queues N notes on `server`, then answers notes/s from the moment all are stored until the queue is empty, and the CPU spent. */
     const drain = async (phase: string, via: RunningServer, running: RunningServer[]) => {
       errors.phase = phase;
-      const cpuBefore = (await Promise.all(running.map(serverCpu))).reduce((a, b) => a + b, 0);
+      const cpuBefore = await Promise.all(running.map(serverCpu));
+      const countBefore = await Promise.all(running.map(convertedBy));
       const started = Date.now();
       await Promise.all(Array.from({ length: N }, (_, i) => uploadNote(via.url, links[i % links.length]!, again(made.get(lengths[i % lengths.length]!)!), 'mi-20', `Friend ${i + 1}`, errors)));
       const stored = Date.now();
@@ -70,9 +73,11 @@ export async function twoServersSection(ctx: BenchContext): Promise<Section> {
         await new Promise((r) => setTimeout(r, 200));
       }
       const seconds = (Date.now() - stored) / 1000;
-      const cpu = (await Promise.all(running.map(serverCpu))).reduce((a, b) => a + b, 0) - cpuBefore;
+      const cpuEach = (await Promise.all(running.map(serverCpu))).map((c, i) => c - cpuBefore[i]!);
+      const countEach = (await Promise.all(running.map(convertedBy))).map((c, i) => c - countBefore[i]!);
+      const cpu = cpuEach.reduce((a, b) => a + b, 0);
       // From the moment all were stored: what was converted while the uploads went on is left out.
-      return { rate: queued / seconds, queued, seconds, cpu, uploadSeconds: (stored - started) / 1000 };
+      return { rate: queued / seconds, queued, seconds, cpu, cpuEach, countEach, uploadSeconds: (stored - started) / 1000 };
     };
     // A warm-up note: the converter process's start is paid once a server, not per note.
     const warm = async (server: RunningServer) => {
@@ -98,6 +103,7 @@ export async function twoServersSection(ctx: BenchContext): Promise<Section> {
         { metric: `notes converted a second (mean ${meanSeconds.toFixed(0)} s of speech)`, ours: two.rate, baseline: one.rate, unit: '/s', digits: 2 },
         { metric: 'rate the second server adds, as a share of the first\'s', ours: added, baseline: null, unit: 'x', digits: 2, aim: { text: '≥ 0.8x', met: added >= 0.8 } },
         { metric: 'CPU seconds per note (servers, converters, ffmpeg)', ours: two.cpu / two.queued, baseline: one.cpu / one.queued, unit: 's', digits: 2 },
+        { metric: 'cores the conversions got (CPU seconds over wall seconds)', ours: two.cpu / two.seconds, baseline: one.cpu / one.seconds, unit: '', digits: 2 },
         { metric: 'errors (failed or refused requests)', ours: errors.total('two servers'), baseline: errors.total('one server'), unit: '', digits: 0, aim: { text: 'no error', met: errors.total() === 0 } },
       ],
       chart: {
@@ -107,7 +113,8 @@ export async function twoServersSection(ctx: BenchContext): Promise<Section> {
       notes: [
         `Each phase: ${N} notes uploaded (${one.uploadSeconds.toFixed(1)} s and ${two.uploadSeconds.toFixed(1)} s), then timed from the last stored to an empty queue (milenotes_conversion_queue_depth, read from the database): ` +
           `${one.queued} waiting drained in ${one.seconds.toFixed(1)} s by one, ${two.queued} in ${two.seconds.toFixed(1)} s by two. A warm-up note on each server first (its converter process's start).`,
-        `CPU: ${one.cpu.toFixed(0)} s with one server, ${two.cpu.toFixed(0)} s with two (utime+stime of the server processes and of their converter processes with the ffmpeg runs they waited for). ` +
+        `Split with two: the first converted ${two.countEach[0]} and the second ${two.countEach[1]} of them (each process's milenotes_conversion_duration_seconds_count), CPU ${two.cpuEach.map((c) => c.toFixed(0)).join(' s and ')} s. ` +
+          `CPU: ${one.cpu.toFixed(0)} s with one server, ${two.cpu.toFixed(0)} s with two (utime+stime of the server processes and of their converter processes with the ffmpeg runs they waited for). ` +
           'The machine has 2 cores shared with other work running at the same time (other benchmarks and tests), so the wall-clock rates, and the ratio, are lower bounds of what two free cores give; CPU per note says whether the second server costs more per note.',
         'Both servers on one throwaway PostgreSQL cluster (initdb, fsync off) and one audio folder (a disk both see, as a shared volume would be); leases as shipped.',
       ],
