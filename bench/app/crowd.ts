@@ -69,6 +69,10 @@ export class Deliveries {
     return [...this.notes.values()].filter((e) => e.phase === phase && e.okAt !== undefined)
       .map((e) => Math.max(0, (e.seenAt ?? now) - e.okAt!));
   }
+  /** When a held answer first carried the note converted (epoch ms), undefined if none did yet. */
+  seenAt(id: string): number | undefined {
+    return this.notes.get(id)?.seenAt;
+  }
   /** Notes uploaded in this phase that a held answer carried converted. */
   delivered(phase: string): number {
     return [...this.notes.values()].filter((e) => e.phase === phase && e.okAt !== undefined && e.seenAt !== undefined).length;
