@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { speechWav, startServer } from './fixtures';
 import { startDemo } from './support/demo';
-import { fillDetails, launchPhone, noteStates, record } from './support/recorder';
+import { launchPhone, noteStates, record } from './support/recorder';
 
 test.describe.configure({ timeout: 300_000 });
 
@@ -32,8 +32,10 @@ async function openLink(page: Page, link: string) {
   }).toPass({ timeout: 60_000 });
 }
 
-async function sendNote(page: Page, marker: string): Promise<string> {
-  await fillDetails(page, marker, 'Sam');
+/** Chooses the marker by its id: during the race each marker's label carries its expected time ("Mile 20 · about 3:05 AM"). */
+async function sendNote(page: Page, markerId: string): Promise<string> {
+  await page.getByLabel('Marker').selectOption(markerId);
+  await page.getByLabel('Your name').fill('Sam');
   await record(page, 2);
   await page.getByRole('button', { name: 'Send' }).click();
   return (await page.getByTestId('note').getAttribute('data-note-id'))!;
@@ -45,7 +47,7 @@ test('a friend records a note for a marker ahead: the demo plays it there and th
   try {
     const recorder = context.pages()[0] ?? (await context.newPage());
     await openLink(recorder, demo.recorderLink);
-    const noteId = await sendNote(recorder, 'Mile 20');
+    const noteId = await sendNote(recorder, 'mi-20');
     await expect(noteStates(recorder)).toHaveText(['Delivered'], { timeout: 30_000 });
 
     const watch = await context.newPage();
@@ -81,7 +83,7 @@ test('--venue: the note goes through the venue network and is delivered once; Ct
   try {
     const recorder = context.pages()[0] ?? (await context.newPage());
     await openLink(recorder, demo.recorderLink);
-    const noteId = await sendNote(recorder, 'Mile 20');
+    const noteId = await sendNote(recorder, 'mi-20');
     const watch = await context.newPage();
     await watch.goto(demo.watchUrl);
     const note = watch.locator(`[data-note-id="${noteId}"]`);
