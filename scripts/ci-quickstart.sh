@@ -50,7 +50,9 @@ until [ "$(curl -s -o /dev/null -w '%{http_code}' "$base/" || true)" = 200 ]; do
 done
 echo "quick start: GET / answered 200 after ${SECONDS} s"
 
-link="$(npm run -s admin -- create-link --runner "Quick Start" --race chicago-2025)"
+# README's example: a race still ahead, then a link for it.
+npm run -s admin -- add-race --id my-marathon --name "My Marathon" --date 2027-04-18 --timezone Europe/Berlin --start 09:00 >/dev/null
+link="$(npm run -s admin -- create-link --runner "Alex" --race my-marathon)"
 token="$(node -e 'console.log(JSON.parse(process.argv[1]).token)' "$link")"
 status="$(curl -s -o "$work/link.json" -w '%{http_code}' "$base/api/r/$token")"
 if [ "$status" != 200 ]; then
