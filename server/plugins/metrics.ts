@@ -74,6 +74,9 @@ export function createMetrics(
     },
   });
   if (queueDeadlines) {
+    // Both gauges below are collected together on each scrape: they share one read of the queue.
+    let reading: Promise<QueueDeadlines> | undefined;
+    const deadlines = () => (reading ??= queueDeadlines().finally(() => { reading = undefined; }));
     new Gauge({
       name: 'milenotes_conversion_queue_waiting',
       help: 'Notes waiting for conversion or being converted (all servers), by race: live (a race live now) or later (races to come, past races).',
@@ -81,7 +84,7 @@ export function createMetrics(
       registers: [registry],
       async collect() {
         // As the depth: an unreachable database leaves the last figures standing, /metrics answers.
-        await queueDeadlines().then(({ live, later }) => {
+        await deadlines().then(({ live, later }) => {
           this.set({ race: 'live' }, live);
           this.set({ race: 'later' }, later);
         }, () => {});
@@ -92,7 +95,7 @@ export function createMetrics(
       help: 'How far past its deadline (the runner expected at its marker, less the time to reach the phone) the most overdue waiting note of a live race is, 0 if none is. Above 0 for minutes: conversion is falling behind race day.',
       registers: [registry],
       async collect() {
-        await queueDeadlines().then(({ overdueSeconds }) => this.set(overdueSeconds), () => {});
+        await deadlines().then(({ overdueSeconds }) => this.set(overdueSeconds), () => {});
       },
     });
   }
