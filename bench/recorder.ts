@@ -7,7 +7,7 @@
  */
 import { blobsWithSha256, analyseAudio, fillDetails, launchPhone, openRecorder, serverNotes } from '../tests/e2e/support/recorder.js';
 import { startServer } from '../tests/e2e/support/server.js';
-import { speechWav } from '../tests/e2e/support/speech.js';
+import { speechWav } from '../stand-ins/speech.js';
 import type { Page } from '@playwright/test';
 
 const RECORD_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

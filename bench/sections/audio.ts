@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test';
 import {
   analyseAudio, blobsWithSha256, fillDetails, launchPhone, noteStates, openRecorder, serverNotes,
 } from '../../tests/e2e/support/recorder.js';
-import { speechWav } from '../../tests/e2e/support/speech.js';
+import { speechWav } from '../../stand-ins/speech.js';
 import type { Section } from '../report.js';
 import { record } from '../../tests/e2e/support/recorder.js';
 import type { BenchContext } from './context.js';

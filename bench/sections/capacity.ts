@@ -13,10 +13,10 @@ import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import { startConverter } from '../../server/audio/converter.js';
 import { LIMIT_LINEAR } from '../../server/audio/loudness.js';
-import { friendNote } from '../app/friend.js';
+import { friendNote } from '../../stand-ins/friend.js';
 import type { Section } from '../report.js';
 import type { BenchContext } from './context.js';
-import { noteLengths } from './delivery.js';
+import { noteLengths } from '../../stand-ins/venueSchedules.js';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 const run = promisify(execFile);

@@ -13,7 +13,7 @@ import { linkIdOf } from '../../server/links.js';
 import { fillDetails, openRecorder, record } from '../../tests/e2e/support/recorder.js';
 import type { RunningServer } from '../../tests/e2e/support/server.js';
 import { INTEROP_VERSION, UPLOAD_HEADER, uploadPath } from '../../src/shared/uploadProtocol.js';
-import { startChaosProxy, type ChaosProxy, type ProxyLogEntry, type VenueSchedule } from '../chaosProxy.js';
+import { startChaosProxy, type ChaosProxy, type ProxyLogEntry, type VenueSchedule } from '../../stand-ins/venueNetwork.js';
 import { newestOutboxNote, openBaselinePage, sendFromBaseline, settledCount, type BaselineKind } from './deliveryPhones.js';
 
 export const SYSTEMS = ['ours', 'ours, whole-note retries', 'plain fetch', 'Workbox BackgroundSyncPlugin'] as const;

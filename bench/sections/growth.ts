@@ -11,7 +11,7 @@ import { contentDigestHeader } from '../../src/shared/contentDigest.js';
 import { ENTRY_SQL } from '../../server/db/entry-sql.js';
 import { addUpcomingRace } from '../../tests/e2e/support/races.js';
 import { startServer } from '../../tests/e2e/support/server.js';
-import { FAKE_APPLE_NONCE, startFakeApple } from '../../tests/server/auth/fakeApple.js';
+import { FAKE_APPLE_NONCE, startFakeApple } from '../../stand-ins/fakeApple.js';
 import type { Row, Section } from '../report.js';
 import { median, percentile, type BenchContext } from './context.js';
 

@@ -14,12 +14,12 @@
  * (CONVERT_CONCURRENCY=1 each, a core each on this 2-core machine), so both see the same load on it.
  */
 import { markersFor } from '../../src/shared/markers.js';
-import { seededRandom } from '../chaosProxy.js';
-import { friendNote, type FriendNote } from '../app/friend.js';
-import { OverloadArm, passageAt, type DepthSample, type LiveRunner } from '../app/overloadArm.js';
+import { seededRandom } from '../../stand-ins/seededRandom.js';
+import { friendNote, type FriendNote } from '../../stand-ins/friend.js';
+import { OverloadArm, passageAt, type DepthSample, type LiveRunner } from '../load/overloadArm.js';
 import type { Section } from '../report.js';
-import { startFakeApple } from '../../tests/server/auth/fakeApple.js';
-import { noteLengths } from './delivery.js';
+import { startFakeApple } from '../../stand-ins/fakeApple.js';
+import { noteLengths } from '../../stand-ins/venueSchedules.js';
 import type { BenchContext } from './context.js';
 
 const MILES = markersFor(['mi']);

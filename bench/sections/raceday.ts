@@ -1,17 +1,17 @@
 /**
- * Race day: the reference app (bench/app) on the runner's phone behind the venue's cell link, with
+ * Race day: the reference app (reference-app/) on the runner's phone behind the venue's cell link, with
  * friends sending realistic notes (10-60 s) pinned to markers 3-15 race minutes ahead of the runner,
  * and the baseline app, which asks for the whole notes list every 60 s of race time, beside it on
  * the same entry and the same link. Time is compressed (the race runs several times as fast),
  * so a stretch of the course fits in minutes (4x; 40x in the smoke run); network figures are in real seconds.
  */
-import { startChaosProxy } from '../chaosProxy.js';
-import { runRaceDay } from '../app/race.js';
+import { startChaosProxy } from '../../stand-ins/venueNetwork.js';
+import { runRaceDay } from '../load/race.js';
 import type { Section } from '../report.js';
-import { startFakeApple } from '../../tests/server/auth/fakeApple.js';
+import { startFakeApple } from '../../stand-ins/fakeApple.js';
 import { startServer } from '../../tests/e2e/support/server.js';
 import type { BenchContext } from './context.js';
-import { noteLengths, venueSchedule } from './delivery.js';
+import { noteLengths, venueSchedule } from '../../stand-ins/venueSchedules.js';
 import { median, percentile } from './context.js';
 
 const med95 = (values: number[]) => `${median(values).toFixed(1)} / ${percentile(values, 95).toFixed(1)}`;

@@ -8,19 +8,19 @@
  * 50 apps in the smoke run), the rates are not.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { addLiveRace } from '../app/race.js';
-import { CrowdApp, Deliveries, heldInFlight, Tally } from '../app/crowd.js';
-import { friendNote, type FriendNote } from '../app/friend.js';
-import { FriendsThread } from '../app/friends.js';
-import { quantileBetween } from '../app/histogram.js';
-import { watchLoop, type LoopDelay } from '../app/loopDelay.js';
-import { bucketsIn, readMetrics, serverLoopLag } from '../app/serverMetrics.js';
-import { paced } from '../app/paced.js';
-import { runnerOnCourse } from '../app/runner.js';
+import { addLiveRace } from '../load/race.js';
+import { CrowdApp, Deliveries, heldInFlight, Tally } from '../load/crowd.js';
+import { friendNote, type FriendNote } from '../../stand-ins/friend.js';
+import { FriendsThread } from '../load/friends.js';
+import { quantileBetween } from '../load/histogram.js';
+import { watchLoop, type LoopDelay } from '../load/loopDelay.js';
+import { bucketsIn, readMetrics, serverLoopLag } from '../load/serverMetrics.js';
+import { paced } from '../load/paced.js';
+import { runnerOnCourse } from '../../stand-ins/runner.js';
 import type { Section } from '../report.js';
-import { startFakeApple } from '../../tests/server/auth/fakeApple.js';
+import { startFakeApple } from '../../stand-ins/fakeApple.js';
 import { startServer } from '../../tests/e2e/support/server.js';
-import { noteLengths } from './delivery.js';
+import { noteLengths } from '../../stand-ins/venueSchedules.js';
 import { percentile, type BenchContext } from './context.js';
 
 const ENTRANTS_PER_SECOND = 2000 / 600;
@@ -147,7 +147,7 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     for (const s of new Set([...probeLengths, ...crowdLengths])) made.set(s, await friendNote(s));
 
     const samples = { unloaded: { signIn: [] as number[], upload: [] as number[] }, loaded: { signIn: [] as number[], upload: [] as number[] } };
-    // The timed clients (friends, entrants, probes) in a thread of their own: see bench/app/friends.ts.
+    // The timed clients (friends, entrants, probes) in a thread of their own: see bench/load/friends.ts.
     const clients = new FriendsThread({ base: server.url, notes: [...made.values()].map((n) => ({ seconds: n.seconds, contentType: n.contentType, audio: n.audio })) }, {
       errors,
       signIn: (ms) => samples.loaded.signIn.push(ms),

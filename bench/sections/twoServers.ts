@@ -7,14 +7,14 @@
  * 2-core machine each gets a core; CPU seconds of the processes (and their ffmpeg runs) beside.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { addLiveRace } from '../app/race.js';
-import { again, Tally, uploadNote } from '../app/crowd.js';
-import { friendNote, type FriendNote } from '../app/friend.js';
-import { gaugeIn, readMetrics } from '../app/serverMetrics.js';
+import { addLiveRace } from '../load/race.js';
+import { again, Tally, uploadNote } from '../load/crowd.js';
+import { friendNote, type FriendNote } from '../../stand-ins/friend.js';
+import { gaugeIn, readMetrics } from '../load/serverMetrics.js';
 import type { Section } from '../report.js';
 import { startOwnPostgres } from '../../tests/server/support/own-postgres.js';
 import { startServer, type RunningServer } from '../../tests/e2e/support/server.js';
-import { noteLengths } from './delivery.js';
+import { noteLengths } from '../../stand-ins/venueSchedules.js';
 import type { BenchContext } from './context.js';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux

@@ -6,7 +6,7 @@ import { test as base, expect } from '@playwright/test';
 import { startServer, type RunningServer } from './support/server';
 
 export { chromiumArgs, chromiumPath, fakeMicrophoneArgs } from './support/chromium';
-export { speechWav } from './support/speech';
+export { speechWav } from '../../stand-ins/speech';
 export { startServer, type RunningServer } from './support/server';
 export { expect };
 

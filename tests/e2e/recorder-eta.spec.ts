@@ -14,7 +14,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { Estimates } from '../../src/shared/api';
 import { SEND_LEAD_MS } from '../../src/shared/delivery';
 import { positionAt } from '../server/support/live-race';
-import { speechWav } from './support/speech';
+import { speechWav } from '../../stand-ins/speech';
 import { launchPhone, noteStates, openRecorder, record, serverNotes } from './support/recorder';
 import { startRunnerWorld, type RunnerWorld } from './support/runnerWorld';
 

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../server/auth/fakeApple';
+import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../stand-ins/fakeApple';
 import { speechWav, startServer, type RunningServer } from './fixtures';
 import { addUpcomingRace, UPCOMING_RACE } from './support/races';
 import { runnerApi } from './support/runner';

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { speechWav } from '../e2e/support/speech';
+import { speechWav } from '../../stand-ins/speech';
 import { startServer, type RunningServer } from '../e2e/support/server';
 import { launchEngine, type Engine, type EngineName } from './driver';
 import { startFaultProxy, type FaultProxy } from './support/faultProxy';

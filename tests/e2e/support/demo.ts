@@ -1,4 +1,4 @@
-/** Runs `npm run demo` (scripts/demo.mjs) as a user would, and reads the links it prints. */
+/** Runs `npm run demo` (demo/run.mjs) as a user would, and reads the links it prints. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from './server';
@@ -20,7 +20,7 @@ export async function startDemo(args: string[]): Promise<RunningDemo> {
   const serverPort = await freePort();
   const watchPort = await freePort();
   let out = '';
-  const child = spawn(process.execPath, ['scripts/demo.mjs', ...args, '--watch-port', String(watchPort)], {
+  const child = spawn(process.execPath, ['demo/run.mjs', ...args, '--watch-port', String(watchPort)], {
     cwd: root, env: { ...process.env, PORT: String(serverPort) }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));

@@ -10,11 +10,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from '@playwright/test';
 import { contentDigestHeader } from '../../../src/shared/contentDigest';
-import { FAKE_APPLE_NONCE, startFakeApple } from '../../server/auth/fakeApple';
+import { FAKE_APPLE_NONCE, startFakeApple } from '../../../stand-ins/fakeApple';
 import { runnerApi } from './runner';
 import { addUpcomingRace, UPCOMING_RACE } from './races';
 import { startServer, type RunningServer } from './server';
-import { speechWav } from './speech';
+import { speechWav } from '../../../stand-ins/speech';
 
 export interface RunnerWorld {
   server: RunningServer;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAppleVerifier, IdentityTokenError, JwksUnavailableError, type AppleVerifier } from '../../../server/auth/apple.js';
-import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from './fakeApple.js';
+import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../../stand-ins/fakeApple.js';
 
 describe('Sign in with Apple verification', () => {
   let apple: FakeApple;

@@ -6,7 +6,7 @@ import { MARATHON_METERS } from '../../../src/shared/markers.js';
 import { BACKENDS } from '../support/backends.js';
 import { runAdmin } from '../support/cli.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { courseOf, gpxText, legFrom, metersBetween } from '../races/courses.js';
+import { courseOf, gpxText, legFrom, metersBetween } from '../../../stand-ins/courses.js';
 
 const CHICAGO: [number, number] = [-87.6244, 41.8827];
 const straight = courseOf([legFrom(CHICAGO, 0, MARATHON_METERS)]);

@@ -8,7 +8,7 @@ import { storedCourse } from '../../../server/races/stored-course.js';
 import { MARATHON_METERS } from '../../../src/shared/markers.js';
 import { RACES } from '../../../src/shared/races.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
-import { courseOf, gpxText, legFrom } from '../races/courses.js';
+import { courseOf, gpxText, legFrom } from '../../../stand-ins/courses.js';
 
 const course = () => storedCourse(gpxText({ tracks: [[courseOf([legFrom([-87.6244, 41.8827], 0, MARATHON_METERS)]).track]] }), ['mi']);
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FAKE_APPLE_NONCE } from '../auth/fakeApple.js';
+import { FAKE_APPLE_NONCE } from '../../../stand-ins/fakeApple.js';
 import { startRunnerApp, type RunnerTestApp } from '../runner/support.js';
 import { positionAt, startRace } from '../support/live-race.js';
 

@@ -1,11 +1,11 @@
 /**
- * The app's client, as the iPhone team generates it: openapi-fetch typed by bench/app/api.d.ts
+ * The app's client, as the iPhone team generates it: openapi-fetch typed by reference-app/api.d.ts
  * (scripts/gen-api-types.mjs), calling a test app in process through app.inject, or a listening
  * server through fetch. A contract change that breaks the app's calls breaks this type check first.
  */
 import type { FastifyInstance } from 'fastify';
 import createClient, { type Client } from 'openapi-fetch';
-import type { paths } from '../../../bench/app/api.js';
+import type { paths } from '../../../reference-app/api.js';
 
 export type ApiClient = Client<paths>;
 

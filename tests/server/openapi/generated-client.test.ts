@@ -1,5 +1,5 @@
 /**
- * bench/app/api.d.ts is what openapi-typescript makes of the document the server serves now, so a
+ * reference-app/api.d.ts is what openapi-typescript makes of the document the server serves now, so a
  * contract change shows in review and breaks the type check of every caller (the runner API tests
  * call through openapi-fetch with these types).
  */
@@ -15,9 +15,9 @@ describe('the generated client types', () => {
   });
   afterAll(() => t?.close());
 
-  it('should be current: node scripts/gen-api-types.mjs rewrites bench/app/api.d.ts after a contract change', async () => {
+  it('should be current: node scripts/gen-api-types.mjs rewrites reference-app/api.d.ts after a contract change', async () => {
     const expected = await apiTypes((await t.app.inject({ url: '/api/openapi.json' })).json());
     const committed = await readFile(API_TYPES, 'utf8');
-    expect(committed === expected, 'bench/app/api.d.ts is stale: run node scripts/gen-api-types.mjs').toBe(true);
+    expect(committed === expected, 'reference-app/api.d.ts is stale: run node scripts/gen-api-types.mjs').toBe(true);
   });
 });

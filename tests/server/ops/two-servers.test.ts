@@ -14,7 +14,7 @@ import pg from 'pg';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../../src/shared/runnerApi.js';
-import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../auth/fakeApple.js';
+import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../../stand-ins/fakeApple.js';
 import { decodedSeconds, FORMATS, makeSpeech } from '../support/audio.js';
 import { createBackend, type TestBackend } from '../support/backends.js';
 import { addUpcomingRaces, UPCOMING } from '../support/races.js';

@@ -4,7 +4,7 @@ import { courseFrom } from '../../../server/races/course.js';
 import { readGpx } from '../../../server/races/gpx.js';
 import { CourseRefused } from '../../../server/races/refused.js';
 import { MARATHON_METERS, markersFor } from '../../../src/shared/markers.js';
-import { courseOf, gpxText, legBetween, legFrom, metersBetween } from './courses.js';
+import { courseOf, gpxText, legBetween, legFrom, metersBetween } from '../../../stand-ins/courses.js';
 
 const MARKERS = markersFor(['mi', 'km']);
 const SYDNEY: Position = [151.2093, -33.8688];

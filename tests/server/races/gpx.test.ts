@@ -8,7 +8,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_GPX_BYTES, MAX_GPX_TAGS, readGpx } from '../../../server/races/gpx.js';
 import { CourseRefused, type CourseProblem } from '../../../server/races/refused.js';
-import { gpxText } from './courses.js';
+import { gpxText } from '../../../stand-ins/courses.js';
 
 const A: [number, number][] = [[13.4, 52.5], [13.401, 52.5], [13.402, 52.501]];
 const B: [number, number][] = [[13.403, 52.502], [13.404, 52.503]];

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { hashToken } from '../../../server/auth/tokens.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { BACKENDS } from '../support/backends.js';
-import { FAKE_APPLE_NONCE } from '../auth/fakeApple.js';
+import { FAKE_APPLE_NONCE } from '../../../stand-ins/fakeApple.js';
 import { startRunnerApp, type RunnerTestApp } from './support.js';
 
 describe.each(BACKENDS)('runner sign-in on %s', (kind) => {

@@ -1,4 +1,4 @@
-// Through the generated client (bench/app/api.d.ts, openapi-fetch), as the runner's app calls.
+// Through the generated client (reference-app/api.d.ts, openapi-fetch), as the runner's app calls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/backends.js';
 import { PUBLIC_URL, startRunnerApp, type RunnerTestApp } from './support.js';

@@ -6,7 +6,7 @@ import { MARATHON_METERS } from '../../../src/shared/markers.js';
 import { BACKENDS } from '../support/backends.js';
 import { restartOn } from '../support/app.js';
 import { makeLink } from '../support/uploads.js';
-import { courseOf, gpxText, legBetween, legFrom, metersBetween } from '../races/courses.js';
+import { courseOf, gpxText, legBetween, legFrom, metersBetween } from '../../../stand-ins/courses.js';
 import { startRunnerApp, type RunnerTestApp } from './support.js';
 import { localSchedule } from '../../../src/shared/raceClock.js';
 

@@ -5,7 +5,7 @@ import type { Response as InjectResponse } from 'light-my-request';
 import { expect } from 'vitest';
 import type { Session } from '../../../src/shared/runnerApi.js';
 import { convertedKey } from '../../../server/storage/keys.js';
-import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../auth/fakeApple.js';
+import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../../stand-ins/fakeApple.js';
 import { apiClient, type ApiClient } from '../openapi/client.js';
 import type { BackendKind } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -22,7 +22,7 @@ export interface RunnerTestApp extends TestApp {
   /** Sends a note through the recorder API and, unless told otherwise, stands in for the conversion worker. */
   sendNote(token: string, opts?: { marker?: string; from?: string; convert?: boolean }): Promise<string>;
   call(session: Session | undefined, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: object): Promise<InjectResponse>;
-  /** The generated client (openapi-fetch on bench/app/api.d.ts), signed in as `session` when given. */
+  /** The generated client (openapi-fetch on reference-app/api.d.ts), signed in as `session` when given. */
   api(session?: Session): ApiClient;
 }
 

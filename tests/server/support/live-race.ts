@@ -6,7 +6,7 @@ import type { Position } from 'geojson';
 import type { Repository } from '../../../server/db/repository.js';
 import { localSchedule } from '../../../src/shared/raceClock.js';
 import { storedCourse } from '../../../server/races/stored-course.js';
-import { courseOf, gpxText, legFrom } from '../races/courses.js';
+import { courseOf, gpxText, legFrom } from '../../../stand-ins/courses.js';
 import { UPCOMING } from './races.js';
 
 export const CHICAGO: Position = [-87.6244, 41.8827];

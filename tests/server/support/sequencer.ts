@@ -10,7 +10,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /** Slowest first, as measured in a full run (seconds on this 2-core machine). */
 const LONG_WAITS = [
   'tests/server/notes/slow-clients.test.ts', // 82
-  'tests/bench/app/raceday.test.ts', // 78
+  'tests/bench/load/raceday.test.ts', // 78
   'tests/server/worker/lease-takeover.test.ts', // 69
   'tests/server/notes/crowd-limits.test.ts', // 49
   'tests/server/uploads/resumable-crash.test.ts', // 45

@@ -3,9 +3,9 @@
  * pace, as a phone's GPS reports it (a little noise, seeded). The world of the test, not the app.
  */
 import type { Position } from 'geojson';
-import { measure } from '../../server/races/course.js';
-import { seededRandom } from '../chaosProxy.js';
-import type { Fix } from './fences.js';
+import { measure } from '../server/races/course.js';
+import { seededRandom } from './seededRandom.js';
+import type { Fix } from '../reference-app/fences.js';
 
 export interface RunnerOnCourse {
   /** Metres along the course at `elapsedMs` after the start (stops at the finish). */

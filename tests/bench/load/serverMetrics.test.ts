@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketsIn, gaugeIn } from '../../../bench/app/serverMetrics.js';
+import { bucketsIn, gaugeIn } from '../../../bench/load/serverMetrics.js';
 
 const TEXT = [
   '# HELP milenotes_http_request_duration_seconds request to answer',

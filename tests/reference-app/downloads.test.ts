@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AudioDownloads, type LandedAudio } from '../../../bench/app/downloads.js';
+import { AudioDownloads, type LandedAudio } from '../../reference-app/downloads.js';
 
 const SIZE = 64 * 1024;
 const audio = Buffer.alloc(SIZE, 7);

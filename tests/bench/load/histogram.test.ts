@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quantileBetween, type Buckets } from '../../../bench/app/histogram.js';
+import { quantileBetween, type Buckets } from '../../../bench/load/histogram.js';
 
 const buckets = (...counts: number[]): Buckets => [0.01, 0.1, 1, Infinity].map((le, i) => ({ le, count: counts[i]! }));
 

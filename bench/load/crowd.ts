@@ -13,9 +13,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { contentDigestHeader } from '../../src/shared/contentDigest.js';
 import { notePath } from '../../src/shared/uploadProtocol.js';
-import { FAKE_APPLE_NONCE, type FakeApple } from '../../tests/server/auth/fakeApple.js';
-import type { FriendNote } from './friend.js';
-import type { RunnerOnCourse } from './runner.js';
+import { FAKE_APPLE_NONCE, type FakeApple } from '../../stand-ins/fakeApple.js';
+import type { FriendNote } from '../../stand-ins/friend.js';
+import type { RunnerOnCourse } from '../../stand-ins/runner.js';
 
 /** Every failed or refused request, by what was asked and in which phase. */
 export class Tally {

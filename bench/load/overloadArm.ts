@@ -7,11 +7,11 @@
  */
 import { addLiveRace } from './race.js';
 import { again, CrowdApp, Deliveries, Tally, uploadNote } from './crowd.js';
-import type { FriendNote } from './friend.js';
+import type { FriendNote } from '../../stand-ins/friend.js';
 import { paced } from './paced.js';
-import { runnerOnCourse, type RunnerOnCourse } from './runner.js';
+import { runnerOnCourse, type RunnerOnCourse } from '../../stand-ins/runner.js';
 import { gaugeIn, readMetrics } from './serverMetrics.js';
-import type { FakeApple } from '../../tests/server/auth/fakeApple.js';
+import type { FakeApple } from '../../stand-ins/fakeApple.js';
 import { startServer, type RunningServer } from '../../tests/e2e/support/server.js';
 
 export interface LiveRunner {

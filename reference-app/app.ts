@@ -13,7 +13,7 @@ import { AudioDownloads, type LandedAudio } from './downloads.js';
 import { networkRetryWait } from './network.js';
 import { Player, type Play } from './player.js';
 
-/** Notes' audio taken at once (bench/app/downloads.ts says why two). */
+/** Notes' audio taken at once (./downloads.ts says why two). */
 const DOWNLOADS_AT_ONCE = 2;
 
 export interface AppOptions {

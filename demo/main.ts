@@ -7,9 +7,9 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { startChaosProxy, type ChaosProxy } from '../chaosProxy.js';
-import { venueSchedule } from '../sections/delivery.js';
-import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../tests/server/auth/fakeApple.js';
+import { startChaosProxy, type ChaosProxy } from '../stand-ins/venueNetwork.js';
+import { venueSchedule } from '../stand-ins/venueSchedules.js';
+import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../stand-ins/fakeApple.js';
 import { demoCourse, localTimeZone } from './course.js';
 import { parseOptions, USAGE, type DemoOptions } from './options.js';
 import { planFriends, runCourse, sendFriendNote, setUpRace, type DemoRace } from './race.js';

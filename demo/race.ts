@@ -1,20 +1,20 @@
 /**
- * The demo's race on the runner's phone: the reference app (bench/app) signs in, enters the race
+ * The demo's race on the runner's phone: the reference app (reference-app/) signs in, enters the race
  * with progress sharing on, takes the race pack, and runs the whole course at a 4-hour marathon's
- * pace with time compressed, as bench/app/race.ts does for the bench: the race began in the past on
+ * pace with time compressed, as bench/load/race.ts does for the bench: the race began in the past on
  * the server's clock, and the phone's clock runs `compression` times as fast from the start line,
  * catching up with the real clock at the finish. Every fix it stamps is then a real fix of a race
  * in progress at a runner's speed, so the server's own checks (speed, time, live hours) pass
  * unchanged and nothing in the product knows it is a demo.
  */
 import type { Position } from 'geojson';
-import { ReferenceApp } from '../app/app.js';
-import { friendNote, sendNote } from '../app/friend.js';
-import { runnerOnCourse, type RunnerOnCourse } from '../app/runner.js';
-import type { FencedMarker } from '../app/fences.js';
-import { seededRandom } from '../chaosProxy.js';
-import { noteLengths } from '../sections/delivery.js';
-import { FAKE_APPLE_NONCE, type FakeApple } from '../../tests/server/auth/fakeApple.js';
+import { ReferenceApp } from '../reference-app/app.js';
+import { friendNote, sendNote } from '../stand-ins/friend.js';
+import { runnerOnCourse, type RunnerOnCourse } from '../stand-ins/runner.js';
+import type { FencedMarker } from '../reference-app/fences.js';
+import { seededRandom } from '../stand-ins/seededRandom.js';
+import { noteLengths } from '../stand-ins/venueSchedules.js';
+import { FAKE_APPLE_NONCE, type FakeApple } from '../stand-ins/fakeApple.js';
 import { addDemoRace, type AdminCli } from './course.js';
 
 /** A 4:05 marathon, a common finishing time. */

@@ -14,14 +14,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { localSchedule } from '../../src/shared/raceClock.js';
-import { ReferenceApp, type SyncTry } from './app.js';
-import { friendNote, sendNote } from './friend.js';
-import { seededRandom } from '../chaosProxy.js';
-import { runnerOnCourse } from './runner.js';
-import type { Play } from './player.js';
-import type { FakeApple } from '../../tests/server/auth/fakeApple.js';
-import { FAKE_APPLE_NONCE } from '../../tests/server/auth/fakeApple.js';
-import { courseOf, gpxText, legFrom } from '../../tests/server/races/courses.js';
+import { ReferenceApp, type SyncTry } from '../../reference-app/app.js';
+import { friendNote, sendNote } from '../../stand-ins/friend.js';
+import { seededRandom } from '../../stand-ins/seededRandom.js';
+import { runnerOnCourse } from '../../stand-ins/runner.js';
+import type { Play } from '../../reference-app/player.js';
+import type { FakeApple } from '../../stand-ins/fakeApple.js';
+import { FAKE_APPLE_NONCE } from '../../stand-ins/fakeApple.js';
+import { courseOf, gpxText, legFrom } from '../../stand-ins/courses.js';
 
 export interface RaceDayServer {
   /** Where the server itself is (the admin CLI and the friends' recorders). */

@@ -10,9 +10,9 @@ import { readFile, rename } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { contentDigestHeader } from '../../src/shared/contentDigest.js';
-import { notePath } from '../../src/shared/uploadProtocol.js';
-import { speechWav } from '../../tests/e2e/support/speech.js';
+import { contentDigestHeader } from '../src/shared/contentDigest.js';
+import { notePath } from '../src/shared/uploadProtocol.js';
+import { speechWav } from './speech.js';
 
 export interface FriendNote {
   id: string;

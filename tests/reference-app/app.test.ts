@@ -3,11 +3,11 @@
  * sent while another note's audio is still coming down is heard of at once, not after it.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ReferenceApp } from '../../../bench/app/app.js';
-import { friendNote, sendNote } from '../../../bench/app/friend.js';
-import { addLiveRace } from '../../../bench/app/race.js';
-import { FAKE_APPLE_NONCE } from '../../server/auth/fakeApple.js';
-import { startRaceDayWorld, type RaceDayWorld } from './world.js';
+import { ReferenceApp } from '../../reference-app/app.js';
+import { friendNote, sendNote } from '../../stand-ins/friend.js';
+import { addLiveRace } from '../../bench/load/race.js';
+import { FAKE_APPLE_NONCE } from '../../stand-ins/fakeApple.js';
+import { startRaceDayWorld, type RaceDayWorld } from '../bench/load/world.js';
 
 describe('the reference app keeping up with the notes list', () => {
   let world: RaceDayWorld;

@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { once } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
+import { seededRandom } from './seededRandom.js';
 
 export interface VenueSchedule {
   /** How long the bad network lasts from start(); the link is good after it. */
@@ -75,17 +76,6 @@ export interface ChaosProxy {
 }
 
 /** Deterministic choices, so the same seed plays the same schedule for every system. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One direction of the slow link: bytes queue behind each other, whichever connection sent them. */

@@ -4,7 +4,7 @@
  * few race minutes ahead reaches the phone and plays at its marker, once, and is reported played.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runRaceDay } from '../../../bench/app/race.js';
+import { runRaceDay } from '../../../bench/load/race.js';
 import { startRaceDayWorld, type RaceDayWorld } from './world.js';
 
 describe('the reference app on race day', () => {

@@ -1,12 +1,12 @@
 // npm run demo: builds the site if needed (as npm start does), then plays a whole race on this
-// computer (bench/demo/main.ts says how).
+// computer (./main.ts says how).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
-import { ensureSiteBuilt } from './site-built.mjs';
+import { ensureSiteBuilt } from '../scripts/site-built.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 await ensureSiteBuilt();
 process.chdir(root);
 register();
-await import('../bench/demo/main.ts');
+await import('./main.ts');

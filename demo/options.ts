@@ -4,7 +4,7 @@ export interface DemoOptions {
   minutes: number;
   /** Simulated friends sending spoken notes to markers ahead. */
   friends: number;
-  /** The recorder link behind the bench's venue network (bench/chaosProxy.ts). */
+  /** The recorder link behind the bench's venue network (stand-ins/venueNetwork.ts). */
   venue: boolean;
   /** Keep the data folder at the end. */
   keep: boolean;

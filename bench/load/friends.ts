@@ -1,5 +1,5 @@
 /**
- * Race morning's timed clients in a thread of their own (bench/app/friends-worker.ts): friends
+ * Race morning's timed clients in a thread of their own (./friends-worker.ts): friends
  * uploading notes, entrants signing in and entering, and the probes. In the field a friend's phone
  * is not also running a thousand runners' apps; in the bench's main thread their requests' answers
  * would wait behind the simulated apps' JavaScript (sync answers parsed, audio downloaded, timers)
@@ -13,7 +13,7 @@ import type { LoopDelay } from './loopDelay.js';
 
 export interface FriendsSetup {
   base: string;
-  /** The friends' recordings, one per length (bench/app/friend.ts). */
+  /** The friends' recordings, one per length (stand-ins/friend.ts). */
   notes: Array<{ seconds: number; contentType: string; audio: Uint8Array }>;
 }
 

@@ -2,8 +2,8 @@
  * What the reference app's end-to-end tests run against: the real server process (conversion on),
  * the fake Apple it trusts, and a fault proxy in front of it playing the given schedule.
  */
-import { startChaosProxy, type ChaosProxy, type VenueSchedule } from '../../../bench/chaosProxy.js';
-import { startFakeApple, type FakeApple } from '../../server/auth/fakeApple.js';
+import { startChaosProxy, type ChaosProxy, type VenueSchedule } from '../../../stand-ins/venueNetwork.js';
+import { startFakeApple, type FakeApple } from '../../../stand-ins/fakeApple.js';
 import { startServer, type RunningServer } from '../../e2e/support/server.js';
 
 export interface RaceDayWorld {

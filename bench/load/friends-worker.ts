@@ -1,11 +1,11 @@
 /**
- * The worker side of FriendsThread (bench/app/friends.ts): race morning's friends, entrants and
+ * The worker side of FriendsThread (./friends.ts): race morning's friends, entrants and
  * probes as plain clients of the server, timed in this thread's own event loop.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { seededRandom } from '../chaosProxy.js';
+import { seededRandom } from '../../stand-ins/seededRandom.js';
 import { again, enter, signInWith, uploadNote, type Errors } from './crowd.js';
-import type { FriendNote } from './friend.js';
+import type { FriendNote } from '../../stand-ins/friend.js';
 import type { FriendsLoad, FriendsSetup, FromFriends, ProbeAsk, ToFriends, Upload } from './friends.js';
 import { watchLoop } from './loopDelay.js';
 import { paced } from './paced.js';

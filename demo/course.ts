@@ -7,9 +7,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Position } from 'geojson';
-import { localSchedule, timeZoneProblem } from '../../src/shared/raceClock.js';
-import { MARATHON_METERS } from '../../src/shared/markers.js';
-import { gpxText } from '../../tests/server/races/courses.js';
+import { localSchedule, timeZoneProblem } from '../src/shared/raceClock.js';
+import { MARATHON_METERS } from '../src/shared/markers.js';
+import { gpxText } from '../stand-ins/courses.js';
 
 /** A made-up centre (a field in the middle of nowhere, so no one reads a real street into it). */
 const CENTRE = { lon: 9.5, lat: 47.2 };

@@ -1,7 +1,7 @@
 /** What the demo tells the watch page and the terminal: the course drawn, and the race as it stands. */
 import type { Position } from 'geojson';
-import { markerLabel } from '../../src/shared/markers.js';
-import type { FencedMarker } from '../app/fences.js';
+import { markerLabel } from '../src/shared/markers.js';
+import type { FencedMarker } from '../reference-app/fences.js';
 import type { DemoRace } from './race.js';
 import type { NoteTracker, NoteWay } from './tracker.js';
 

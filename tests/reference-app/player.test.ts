@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MarkerFences } from '../../../bench/app/fences.js';
-import { Player } from '../../../bench/app/player.js';
+import { MarkerFences } from '../../reference-app/fences.js';
+import { Player } from '../../reference-app/player.js';
 
 // Three markers 1 km apart on a meridian: 1 km is about 0.008993 degrees of latitude.
 const KM = 1000 / 111_195;
