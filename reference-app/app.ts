@@ -10,7 +10,7 @@ import createClient from 'openapi-fetch';
 import type { paths } from './api.js';
 import { MarkerFences, type FencedMarker, type Fix } from './fences.js';
 import { AudioDownloads, type LandedAudio } from './downloads.js';
-import { networkRetryWait } from './network.js';
+import { retrying, type ClientCall } from './network.js';
 import { Player, type Play } from './player.js';
 
 /** Notes' audio taken at once (./downloads.ts says why two). */
@@ -27,12 +27,16 @@ export interface AppOptions {
   waitSeconds?: number;
   /** The clock positions are stamped with (a compressed race runs ahead of real time). */
   now?: () => number;
-  /** The baseline: ask for the whole list this often instead of holding a sync request. */
-  pollEveryMs?: number;
-  /** Report plays to the server (off for a baseline watching the same entry). */
-  reportPlayed?: boolean;
-  /** Take each playable note's audio (off for the bench's observer, which only notes when a note is listed). */
-  downloadAudio?: boolean;
+  /** What a test, the bench or the demo watches from outside; the app itself never needs it. */
+  watch?: AppWatch;
+}
+
+/** Hooks for whoever watches the app (the bench counts bytes and sync requests); each is optional. */
+export interface AppWatch {
+  /** Bytes that came off the network: an answer's body (`list` for the notes list and its syncs), or audio as it streams in. */
+  bytes?(kind: 'list' | 'audio' | 'other', n: number): void;
+  /** One sync request, once it ended. */
+  synced?(sync: SyncTry): void;
 }
 
 /** A note whose audio is on the phone, and when each step of getting it there happened. */
@@ -52,7 +56,7 @@ interface QueuedFix extends Fix {
 
 export class ReferenceApp {
   private readonly client;
-  private readonly opts: Required<Omit<AppOptions, 'identityToken' | 'nonce' | 'pollEveryMs'>> & AppOptions;
+  private readonly opts: Required<Omit<AppOptions, 'identityToken' | 'nonce' | 'watch'>> & AppOptions;
   private accessToken = '';
   private refreshToken = '';
   private entryId = '';
@@ -67,7 +71,6 @@ export class ReferenceApp {
   private readonly arrivals = new Set<() => void>();
   /** When a sync answer first listed each note playable (real epoch ms). */
   readonly listed = new Map<string, number>();
-  readonly syncTries: SyncTry[] = [];
   private readonly queue: QueuedFix[] = [];
   private stopped = false;
   /** Ends held requests at stop(), as the app does when the race is over. */
@@ -75,17 +78,11 @@ export class ReferenceApp {
   private syncing: Promise<void> | undefined;
   /** Played receipts on their way (queued and retried, as the app keeps them until the server has them). */
   private readonly reports = new Set<Promise<void>>();
-  /** Bytes the app took off the network: every answer's body. */
-  bytesDown = 0;
-  /** Of which notes' audio (the same for any app that plays every note once). */
-  audioBytes = 0;
-  /** Of which the notes list and its sync answers (what keeping up with the list costs). */
-  listBytes = 0;
   readonly plays: Play[] = [];
   readonly errors: string[] = [];
 
   constructor(options: AppOptions) {
-    this.opts = { requestTimeoutMs: 35_000, waitSeconds: 25, now: Date.now, reportPlayed: true, downloadAudio: true, ...options };
+    this.opts = { requestTimeoutMs: 35_000, waitSeconds: 25, now: Date.now, ...options };
     this.client = createClient<paths>({ baseUrl: this.opts.baseUrl, fetch: (req) => this.fetch(req) });
     this.downloads = new AudioDownloads({
       baseUrl: this.opts.baseUrl,
@@ -93,10 +90,7 @@ export class ReferenceApp {
       rank: (marker) => this.markerMeters.get(marker) ?? Number.POSITIVE_INFINITY,
       signal: () => this.requestSignal(),
       stopped: () => this.stopped,
-      counted: (bytes) => {
-        this.bytesDown += bytes;
-        this.audioBytes += bytes;
-      },
+      counted: (bytes) => this.opts.watch?.bytes?.('audio', bytes),
       landed: (note) => this.landed(note),
       failed: (id, err) => void this.errors.push(`note ${id}: ${String(err)}`),
     });
@@ -110,46 +104,26 @@ export class ReferenceApp {
     return this.downloaded;
   }
 
-  /** Every request goes through here: a timeout (a congested cell hangs rather than fails), the session, and the byte count. */
+  /** Every request goes through here: a timeout (a congested cell hangs rather than fails) and the session. */
   private async fetch(req: Request): Promise<Response> {
     const headers = new Headers(req.headers);
     if (this.accessToken && !headers.has('authorization')) headers.set('authorization', `Bearer ${this.accessToken}`);
     const res = await fetch(new Request(req, { headers, signal: this.requestSignal() }));
     const body = await res.arrayBuffer();
-    this.bytesDown += body.byteLength;
-    if (new URL(req.url).pathname.endsWith('/notes')) this.listBytes += body.byteLength;
+    this.opts.watch?.bytes?.(new URL(req.url).pathname.endsWith('/notes') ? 'list' : 'other', body.byteLength);
     return new Response(res.status === 204 || res.status === 304 ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
   }
 
-  /**
-   * Tries a call until it gets an answer that is not a network failure or a 5xx/429, honouring
-   * Retry-After. A request that got no answer is tried again within a second (./network.ts: a cell
-   * link comes back without notice, the venue's lesson, issue 21). The server's own "not now"
-   * (5xx, 429) backs off to 8 s, or as it says.
-   */
-  private async retry<T>(what: string, call: () => Promise<{ data?: T; error?: unknown; response: Response }>, deadline = Date.now() + 120_000): Promise<T> {
-    let serverWait = 500;
-    let networkFailures = 0;
-    for (;;) {
-      let wait: number;
-      try {
-        const { data, error, response } = await call();
-        networkFailures = 0;
-        if (response.status === 401 && this.refreshToken) {
-          await this.refresh();
-          continue;
-        }
-        if (data !== undefined && response.ok) return data;
-        if (response.status < 500 && response.status !== 429 && response.status !== 408) throw new Error(`${what}: ${response.status} ${JSON.stringify(error)}`);
-        wait = Math.max(serverWait, Number(response.headers.get('retry-after') ?? 0) * 1000);
-        serverWait = Math.min(serverWait * 2, 8_000);
-      } catch (err) {
-        if (err instanceof Error && err.message.startsWith(`${what}:`)) throw err;
-        wait = networkRetryWait(++networkFailures);
-      }
-      if (this.stopped || Date.now() > deadline) throw new Error(`${what}: gave up`);
-      await new Promise((r) => setTimeout(r, wait));
-    }
+  /** The contract's retry rule (./network.ts), with this session's refresh on a 401. */
+  private retry<T>(what: string, call: ClientCall<T>, deadline?: number): Promise<T> {
+    return retrying(what, call, {
+      stopped: () => this.stopped,
+      refresh: async () => {
+        if (!this.refreshToken) return false;
+        await this.refresh();
+        return true;
+      },
+    }, deadline);
   }
 
   async signIn(): Promise<void> {
@@ -190,22 +164,16 @@ export class ReferenceApp {
     return { markers, course: course.coordinates as Array<[number, number]> };
   }
 
-  /** Follows an entry this account already has (the baseline beside the app, same runner). */
-  async follow(entryId: string, raceId: string): Promise<void> {
-    this.entryId = entryId;
-    await this.takeRacePack(raceId);
-  }
-
   /** One sync request: the whole list the first time, then what changed since the cursor, held up to `wait` s until a note is playable or removed. */
   private async syncOnce(waitSeconds: number): Promise<void> {
-    const query = this.cursor === undefined || this.opts.pollEveryMs ? {} : { after: this.cursor, wait: waitSeconds, until: 'playable' as const };
+    const query = this.cursor === undefined ? {} : { after: this.cursor, wait: waitSeconds, until: 'playable' as const };
     const list = await this.retry('sync', () => {
       const openedAt = Date.now();
       return this.client.GET('/api/entries/{id}/notes', { params: { path: { id: this.entryId }, query } }).then((r) => {
-        this.syncTries.push({ openedAt, endedAt: Date.now(), outcome: String(r.response.status) });
+        this.opts.watch?.synced?.({ openedAt, endedAt: Date.now(), outcome: String(r.response.status) });
         return r;
       }, (err: unknown) => {
-        this.syncTries.push({ openedAt, endedAt: Date.now(), outcome: err instanceof Error ? err.name : 'failed' });
+        this.opts.watch?.synced?.({ openedAt, endedAt: Date.now(), outcome: err instanceof Error ? err.name : 'failed' });
         throw err;
       });
     }, Number.POSITIVE_INFINITY);
@@ -219,7 +187,7 @@ export class ReferenceApp {
     const listedAt = Date.now();
     for (const n of playable) {
       if (!this.listed.has(n.id)) this.listed.set(n.id, listedAt);
-      if (this.opts.downloadAudio && !this.downloaded.has(n.id)) this.downloads.want({ id: n.id, marker: n.marker, audioUrl: n.audioUrl!, listedAt });
+      if (!this.downloaded.has(n.id)) this.downloads.want({ id: n.id, marker: n.marker, audioUrl: n.audioUrl!, listedAt });
     }
     // Asked again at once: the downloads go on beside the next held request, never in front of it.
     this.cursor = list.cursor;
@@ -250,8 +218,6 @@ export class ReferenceApp {
     this.syncing = (async () => {
       while (!this.stopped) {
         try {
-          if (this.opts.pollEveryMs) await new Promise((r) => setTimeout(r, this.opts.pollEveryMs));
-          if (this.stopped) break;
           await this.syncOnce(this.opts.waitSeconds);
         } catch (err) {
           if (!this.stopped) this.errors.push(`sync: ${String(err)}`);
@@ -279,7 +245,6 @@ export class ReferenceApp {
   private played(plays: Play[]): void {
     for (const play of plays) {
       this.plays.push(play);
-      if (!this.opts.reportPlayed) continue;
       const report = this.retry('played', () =>
         this.client.POST('/api/notes/{id}/played', {
           params: { path: { id: play.noteId } },

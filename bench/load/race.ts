@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { localSchedule } from '../../src/shared/raceClock.js';
 import { ReferenceApp, type SyncTry } from '../../reference-app/app.js';
+import { ListPoller, SyncObserver } from './listWatchers.js';
 import { friendNote, sendNote } from '../../stand-ins/friend.js';
 import { seededRandom } from '../../stand-ins/seededRandom.js';
 import { runnerOnCourse } from '../../stand-ins/runner.js';
@@ -128,24 +129,28 @@ export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
   const simNow = () => startsAt + simElapsed();
   const realMs = (simMs: number) => simMs / opts.compression;
 
-  const app = new ReferenceApp({ baseUrl: opts.phoneUrl, identityToken: await opts.apple.token({ sub: `runner-${raceId}` }), nonce: FAKE_APPLE_NONCE,
-    waitSeconds: Math.max(1, Math.round(25 / Math.max(1, opts.compression / 4))), now: simNow });
+  const identityToken = await opts.apple.token({ sub: `runner-${raceId}` });
+  // What the bench reads of the app: the bytes it took off the network and its sync requests.
+  const seen = { bytes: 0, audio: 0, list: 0, syncs: [] as SyncTry[] };
+  const app = new ReferenceApp({ baseUrl: opts.phoneUrl, identityToken, nonce: FAKE_APPLE_NONCE,
+    waitSeconds: Math.max(1, Math.round(25 / Math.max(1, opts.compression / 4))), now: simNow,
+    watch: {
+      bytes(kind, n) {
+        seen.bytes += n;
+        if (kind !== 'other') seen[kind] += n;
+      },
+      synced: (sync) => void seen.syncs.push(sync),
+    } });
   await app.signIn();
   const { entryId, token } = await app.enter(raceId, 'Alex');
   const { markers } = await app.takeRacePack(raceId);
   const baseline = opts.baselineUrl
-    ? new ReferenceApp({ baseUrl: opts.baselineUrl, identityToken: await opts.apple.token({ sub: `runner-${raceId}` }), nonce: FAKE_APPLE_NONCE,
-      pollEveryMs: realMs(60_000), reportPlayed: false, now: simNow })
+    ? new ListPoller({ baseUrl: opts.baselineUrl, identityToken, nonce: FAKE_APPLE_NONCE, entryId, raceId, everyMs: realMs(60_000) })
     : undefined;
-  if (baseline) {
-    await baseline.signIn();
-    await baseline.follow(entryId, raceId);
-  }
   // The observer: the same sync held straight on the server, so a note's wait splits into the server's part and the link's.
-  const observer = new ReferenceApp({ baseUrl: opts.server.url, identityToken: await opts.apple.token({ sub: `runner-${raceId}` }), nonce: FAKE_APPLE_NONCE,
-    reportPlayed: false, downloadAudio: false, now: simNow });
-  await observer.signIn();
-  await observer.follow(entryId, raceId);
+  const observer = new SyncObserver({ baseUrl: opts.server.url, identityToken, nonce: FAKE_APPLE_NONCE, entryId, raceId, waitSeconds: 25 });
+  await baseline?.prepare();
+  await observer.prepare();
 
   // Friends: each sends when the runner reaches a point of the stretch, for a marker some minutes ahead.
   const [leadMin, leadMax] = opts.leadMinutes ?? [3, 15];
@@ -162,8 +167,8 @@ export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
   const sends: Promise<void>[] = [];
   realZero = Date.now();
   app.startSync();
-  baseline?.startSync();
-  observer.startSync();
+  baseline?.start();
+  observer.start();
   const fixEveryMs = realMs(5_000);
   const postEveryMs = realMs(30_000);
   let lastPost = Date.now();
@@ -205,7 +210,7 @@ export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
     if (status.ok) fate.heardAtMarker = ((await status.json()) as { heardAtMarker?: string | null }).heardAtMarker ?? null;
   }
   return {
-    notes: fates, appBytes: app.bytesDown, baselineBytes: baseline?.bytesDown, appAudioBytes: app.audioBytes, baselineAudioBytes: baseline?.audioBytes,
-    appListBytes: app.listBytes, baselineListBytes: baseline?.listBytes, syncTries: app.syncTries,
+    notes: fates, appBytes: seen.bytes, baselineBytes: baseline?.bytesDown, appAudioBytes: seen.audio, baselineAudioBytes: baseline?.audioBytes,
+    appListBytes: seen.list, baselineListBytes: baseline?.listBytes, syncTries: seen.syncs,
     errors: [...app.errors, ...(baseline?.errors ?? []), ...observer.errors] };
 }
