@@ -5,6 +5,8 @@ import { chromiumArgs, chromiumPath } from './tests/e2e/support/chromium';
 // server (see tests/e2e/fixtures.ts). `npm test` builds the site first.
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Only the browser specs: tests/e2e/support's own unit tests are vitest's.
+  testMatch: '**/*.spec.ts',
   outputDir: 'test-results/e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -46,15 +46,20 @@ async function waitUntilUp(url: string, child: ChildProcess, output: () => strin
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
-    const up = await fetch(`${url}/healthz`).then(async (r) => r.ok && ((await r.json()) as { status?: string }).status === 'ok', () => false);
+    // A port held by something that never answers must not hold the wait: each try has its own timeout.
+    const up = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(async (r) => r.ok && ((await r.json()) as { status?: string }).status === 'ok', () => false);
     if (up && child.exitCode === null) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`server did not start within 60 s:\n${output()}`);
 }
 
+/**
+ * Starts the server; with a `PORT` in `extraEnv` on that port (and only that one), else on a free one.
+ * A start that fails leaves nothing behind: the child is stopped and its data folder removed.
+ */
 export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
-  let port = await freePort();
+  let port = extraEnv.PORT ? Number(extraEnv.PORT) : await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-e2e-'));
   let url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -87,7 +92,11 @@ export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<Run
       await launch();
       break;
     } catch (err) {
-      if (!/EADDRINUSE/.test(String(err)) || attempt === 3 || extraEnv.PORT) throw err;
+      await stopProcess('SIGKILL');
+      if (!/EADDRINUSE/.test(String(err)) || attempt === 3 || extraEnv.PORT) {
+        await rm(dataDir, { recursive: true, force: true });
+        throw err;
+      }
       port = await freePort();
       url = `http://127.0.0.1:${port}`;
       Object.assign(env, { PORT: String(port), PUBLIC_URL: extraEnv.PUBLIC_URL ?? url });
