@@ -156,8 +156,9 @@ export const raceRefusal = {
   race_over: (race: { name: string; date: string } = { name: 'race', date: 'its date' }) =>
     new ApiProblem(400, 'race_over', `The ${race.name} (${race.date}) is over, so it can no longer be entered. Choose a race that has not finished yet.`),
   race_not_found: () => new ApiProblem(404, 'race_not_found', 'We don’t have that race. Pick one from the list of races.'),
+  /** The one `no_course`, for the course itself and for positions that would be placed on it. */
   no_course: (race: { name: string } = { name: 'race' }) =>
-    new ApiProblem(404, 'no_course', `We don’t have the course of the ${race.name} yet: its markers are known by their distance only. Ask again closer to race day.`),
+    new ApiProblem(404, 'no_course', `We don’t have the course of the ${race.name} yet: its markers are known by their distance only, and positions can’t be placed on it. Ask again closer to race day.`),
 } satisfies Record<string, (...args: never[]) => ApiProblem>;
 
 /**
@@ -172,6 +173,4 @@ export const appRefusal = {
       : `The ${race} is over. Positions are taken only while the race is on, for 8 hours from its start.`),
   progress_not_shared: () =>
     new ApiProblem(409, 'progress_not_shared', 'Sharing your progress is off for this race. Turn it on before positions are sent.'),
-  no_course: (race = 'race') =>
-    new ApiProblem(409, 'no_course', `We don't have the course of the ${race} yet, so positions can't be placed on it.`),
 } satisfies Record<string, (...args: never[]) => ApiProblem>;

@@ -1,12 +1,18 @@
 /** Owns the blob store's key layout: where a note's original upload and its converted M4A live. */
 import { randomUUID } from 'node:crypto';
 
+const ORIGINALS = 'originals/';
+const CONVERTED = 'converted/';
+
+/** Where notes' audio lives: every original upload and every converted M4A is under one of these. */
+export const NOTE_AUDIO_PREFIXES: readonly string[] = [ORIGINALS, CONVERTED];
+
 /**
  * A fresh key for one upload of a note. The random suffix means two racing uploads of one id never
  * write the same object (the row insert picks the winner; the loser removes its copy). One flat
  * folder: a new file then needs only that folder synced, not a new folder per note too.
  */
-export const newOriginalKey = (noteId: string, sha256: string): string => `originals/${noteId}.${sha256}.${randomHex12()}`;
+export const newOriginalKey = (noteId: string, sha256: string): string => `${ORIGINALS}${noteId}.${sha256}.${randomHex12()}`;
 
 /** 48 random bits as 12 hex digits: a UUID's first two groups (its version digit comes after). randomUUID draws from a cached pool, where randomBytes asked the system on every upload. */
 function randomHex12(): string {
@@ -15,7 +21,7 @@ function randomHex12(): string {
 }
 
 /** The converted file's one place. The worker writes it before recording it, so deletion removes it by id too. */
-export const convertedKey = (noteId: string): string => `converted/${noteId}.m4a`;
+export const convertedKey = (noteId: string): string => `${CONVERTED}${noteId}.m4a`;
 
 /**
  * One part of a resumable upload, named by where it starts and by the append that wrote it: an

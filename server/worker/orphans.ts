@@ -9,11 +9,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { BlobRefStore } from '../db/blob-refs-store.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import { convertedKey } from '../storage/keys.js';
+import { convertedKey, NOTE_AUDIO_PREFIXES } from '../storage/keys.js';
 import { removeStaleScratch, scratchRoot } from './scratch.js';
-
-/** The prefixes the sweep owns; anything else in the store (another feature's files) is left alone. */
-const SWEPT_PREFIXES = ['originals/', 'converted/'];
 
 export interface SweepResult {
   /** Keys of the blobs removed. */
@@ -34,7 +31,8 @@ export interface ScratchSweep {
 export async function sweepOrphans(blobs: BlobStore, refs: BlobRefStore, minAgeMs: number, now = Date.now(), scratch?: ScratchSweep): Promise<SweepResult> {
   const before = new Date(now - minAgeMs);
   const old: string[] = [];
-  for (const prefix of SWEPT_PREFIXES) {
+  // Only notes' audio is swept; anything else in the store (another feature's files) is left alone.
+  for (const prefix of NOTE_AUDIO_PREFIXES) {
     for await (const blob of blobs.list(prefix)) if (blob.modifiedAt < before) old.push(blob.key);
   }
   // Asked after listing: a row committed meanwhile still protects its file.

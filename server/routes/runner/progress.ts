@@ -11,7 +11,7 @@ import { raceWhen } from '../../../src/shared/raceClock.js';
 import { IdParamsSchema } from '../../../src/shared/runnerApi.js';
 import { refusals } from '../../http/contract.js';
 import { entryNotFound } from '../../http/problem.js';
-import { appRefusal } from '../../http/refusals.js';
+import { appRefusal, raceRefusal } from '../../http/refusals.js';
 import { rescheduleNotes } from '../../races/note-deadlines.js';
 import { recordPositions } from '../../races/tracking.js';
 import { BEARER, requireRunner, type RunnerContext } from './context.js';
@@ -52,7 +52,7 @@ export const progressRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> =
       security: BEARER, params: IdParamsSchema, body: PositionBatchSchema,
       response: {
         200: PositionsReceiptSchema,
-        ...refusals(entryNotFound, appRefusal.race_not_live, appRefusal.progress_not_shared, appRefusal.no_course),
+        ...refusals(entryNotFound, appRefusal.race_not_live, appRefusal.progress_not_shared, raceRefusal.no_course),
       },
     },
   }, async (req) => {
@@ -63,7 +63,7 @@ export const progressRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> =
     if (when !== 'live') throw appRefusal.race_not_live(race.name, when);
     if (!(await repo.progress.ofEntry(entry.id)).sharing) throw appRefusal.progress_not_shared();
     const course = await repo.races.course(race.id);
-    if (!course) throw appRefusal.no_course(race.name);
+    if (!course) throw raceRefusal.no_course(race);
     return recordPositions(repo, entry.id, race, course, req.body, now);
   });
 };
