@@ -1300,7 +1300,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `entry_not_found`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `entry_not_found`, `no_course`. Show `message` to the person; branch on `error`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1312,7 +1312,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `no_course`, `progress_not_shared`, `race_not_live`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `progress_not_shared`, `race_not_live`. Show `message` to the person; branch on `error`. */
             409: {
                 headers: {
                     [name: string]: unknown;

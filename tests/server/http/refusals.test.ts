@@ -21,3 +21,23 @@ describe('the refusals a sender’s recorder can receive', () => {
     expect(Object.keys(refusal).sort()).toEqual([...RECORDER_REFUSALS].sort());
   });
 });
+
+describe('every refusal the API makes', () => {
+  it('should answer each error code with one status, wherever it is made', async () => {
+    const tables = await import('../../../server/http/refusals.js');
+    const problems = await import('../../../server/http/problem.js');
+    const statuses = new Map<string, Set<number>>();
+    const add = (made: unknown) => {
+      if (!(made instanceof problems.ApiProblem)) return;
+      statuses.set(made.code, (statuses.get(made.code) ?? new Set()).add(made.statusCode));
+    };
+    // Each factory called with no values, as the contract (server/http/contract.ts) calls them.
+    for (const table of Object.values(tables)) {
+      if (typeof table !== 'object' || table === null) continue;
+      for (const make of Object.values(table)) if (typeof make === 'function') add((make as () => unknown)());
+    }
+    for (const make of Object.values(problems)) if (typeof make === 'function' && make.length === 0 && make !== problems.ApiProblem) add((make as () => unknown)());
+    expect(statuses.size).toBeGreaterThan(30);
+    expect([...statuses].filter(([, s]) => s.size > 1).map(([code, s]) => `${code}: ${[...s].join(', ')}`)).toEqual([]);
+  });
+});

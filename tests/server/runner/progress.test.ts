@@ -121,7 +121,7 @@ describe.each(BACKENDS)('progress shared by the runner on %s', (kind) => {
     const entry = await t.enter(session, UPCOMING.nyc.id);
     await t.call(session, 'PATCH', `/api/entries/${entry.id}`, { shareProgress: true });
     const res = await post(session, entry.id, [running(300)]);
-    expect(res.statusCode).toBe(409);
+    expect(res.statusCode).toBe(404);
     expect(res.json().error).toBe('no_course');
   });
 

@@ -163,7 +163,7 @@ describe.each(BACKENDS)('the race catalogue over the API on %s', (kind) => {
   it('should answer 404 with a sentence for a race without a course and for a race there is not', async () => {
     const none = await t.app.inject({ url: '/api/races/chicago-2099/course' });
     expect(none.statusCode).toBe(404);
-    expect(none.json()).toEqual({ error: 'no_course', message: 'We don’t have the course of the Chicago Marathon yet: its markers are known by their distance only. Ask again closer to race day.' });
+    expect(none.json()).toEqual({ error: 'no_course', message: 'We don’t have the course of the Chicago Marathon yet: its markers are known by their distance only, and positions can’t be placed on it. Ask again closer to race day.' });
     const unknown = await t.app.inject({ url: '/api/races/boston-1897/course' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ error: 'race_not_found', message: 'We don’t have that race. Pick one from the list of races.' });
