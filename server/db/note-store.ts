@@ -44,8 +44,8 @@ const SQL = {
   find: 'SELECT * FROM notes WHERE id = ?',
   /** A removed note's id is never a note again (a sender's retry after the runner removed it). */
   insert:
-    'INSERT INTO notes (id, link_id, marker, sender, content_type, bytes, sha256, original_key, received_at, status) ' +
-    "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, 'received' WHERE NOT EXISTS (SELECT 1 FROM note_removals WHERE note_id = ?) ON CONFLICT (id) DO NOTHING",
+    'INSERT INTO notes (id, link_id, marker, sender, content_type, bytes, sha256, original_key, received_at, device_id, status) ' +
+    "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'received' WHERE NOT EXISTS (SELECT 1 FROM note_removals WHERE note_id = ?) ON CONFLICT (id) DO NOTHING",
   ofLink: 'SELECT * FROM notes WHERE link_id = ? ORDER BY received_at, id',
   latestChange: 'SELECT change_seq FROM runners WHERE id = ?',
   changedNotes:
@@ -80,7 +80,7 @@ async function deadlineOf(tx: SqlDriver, n: NewNote): Promise<JobDeadline> {
  */
 export function insertNote(sql: SqlDriver, n: NewNote): Promise<boolean> {
   return sql.transaction(async (tx) => {
-    const inserted = await tx.run(SQL.insert, [n.id, n.linkId, n.marker, n.from, n.contentType, n.bytes, n.sha256, n.originalKey, n.receivedAt, n.id]);
+    const inserted = await tx.run(SQL.insert, [n.id, n.linkId, n.marker, n.from, n.contentType, n.bytes, n.sha256, n.originalKey, n.receivedAt, n.deviceId ?? null, n.id]);
     if (inserted === 0) return false;
     await tx.run(...enqueueJob(n.id, n.receivedAt, await deadlineOf(tx, n)));
     for (const statement of noteChanged(n.id)) await tx.all(...statement);

@@ -6,6 +6,7 @@ import type { ConvertOrder } from '../config.js';
 import { createAccountStore, type AccountStore } from './account-store.js';
 import { createBlobRefStore, type BlobRefStore } from './blob-refs-store.js';
 import { createDeletionStore, type DeletionStore } from './deletion-store.js';
+import { createDeviceStore, type DeviceStore } from './device-store.js';
 import type { Database } from './driver.js';
 import { createEntryStore, type EntryStore } from './entry-store.js';
 import { createJobStore, type JobStore } from './job-store.js';
@@ -22,8 +23,9 @@ import { createShareStore, type ShareStore } from './share-store.js';
 import { createUploadStore, type UploadStore } from './upload-store.js';
 
 export type * from './types.js';
+export type { DeviceLink } from './device-store.js';
 export type {
-  AccountStore, BlobRefStore, DeletionStore, EntryStore, JobStore, LinkStore, NoteStore, OpsStore, PlayStore, ProgressStore, QuotaStore, RaceStore,
+  AccountStore, BlobRefStore, DeletionStore, DeviceStore, EntryStore, JobStore, LinkStore, NoteStore, OpsStore, PlayStore, ProgressStore, QuotaStore, RaceStore,
   RefreshStore, ShareStore, UploadStore,
 };
 
@@ -57,6 +59,8 @@ export interface Repository {
   uploads: UploadStore;
   /** Progress a runner shares on race day: distance along the course and markers passed, never coordinates (migration 10). */
   progress: ProgressStore;
+  /** The links each phone opened, for the installed app's list (migration 12). */
+  devices: DeviceStore;
   /** Creates the tables when missing and seeds the races. Safe to run on every start. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -84,6 +88,7 @@ export function createRepository(db: Database, opts: RepositoryOptions = { conve
     blobRefs: createBlobRefStore(db),
     uploads: createUploadStore(db),
     progress: createProgressStore(db),
+    devices: createDeviceStore(db),
     migrate: () => migrate(db),
     close: () => db.close(),
   };

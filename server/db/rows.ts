@@ -49,6 +49,7 @@ export const toNote = (r: Row): NoteRow => ({
   sha256: str(r.sha256),
   originalKey: str(r.original_key),
   receivedAt: str(r.received_at),
+  deviceId: strOrNull(r.device_id),
   status: str(r.status) as NoteStatus,
   convertedKey: strOrNull(r.converted_key),
   durationMs: numOrNull(r.duration_ms),

@@ -82,9 +82,12 @@ export interface NewNote {
   sha256: string;
   originalKey: string;
   receivedAt: string;
+  /** The phone it came from (server/devices); absent or null when unknown. */
+  deviceId?: string | null;
 }
 
 export interface NoteRow extends NewNote {
+  deviceId: string | null;
   status: NoteStatus;
   convertedKey: string | null;
   durationMs: number | null;

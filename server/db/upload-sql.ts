@@ -6,8 +6,8 @@ const HELD_AT = 'note_id = ? AND lease_owner = ? AND upload_offset = ?';
 export const UPLOAD_SQL = {
   find: 'SELECT * FROM uploads WHERE note_id = ?',
   create:
-    'INSERT INTO uploads (note_id, link_id, marker, sender, content_type, sha256, upload_length, upload_offset, lease_owner, lease_until, created_at, expires_at) ' +
-    'VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL, 0, ?, ?) ON CONFLICT (note_id) DO NOTHING',
+    'INSERT INTO uploads (note_id, link_id, marker, sender, content_type, sha256, upload_length, device_id, upload_offset, lease_owner, lease_until, created_at, expires_at) ' +
+    'VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, 0, ?, ?) ON CONFLICT (note_id) DO NOTHING',
   // Takes the lease when it is free or run out; RETURNING says whether this caller got it.
   lease:
     'UPDATE uploads SET lease_owner = ?, lease_until = ? WHERE note_id = ? AND (lease_owner IS NULL OR lease_until < ?) RETURNING upload_offset',

@@ -13,12 +13,15 @@ export interface NewUpload {
   sha256: string;
   /** Total bytes, once the client has said (Upload-Length, or Content-Length with Upload-Complete: ?1). */
   length: number | null;
+  /** The phone it came from (server/devices); absent or null when unknown. The note takes it over. */
+  deviceId?: string | null;
   createdAt: string;
   /** ms since the epoch; an unfinished upload is removed after this. */
   expiresAt: number;
 }
 
 export interface UploadRow extends NewUpload {
+  deviceId: string | null;
   /** Bytes durably stored: every part row below it is fsynced/in the bucket. */
   offset: number;
   leaseOwner: string | null;
@@ -70,6 +73,7 @@ const toUpload = (r: Row): UploadRow => ({
   contentType: String(r.content_type),
   sha256: String(r.sha256),
   length: numOrNull(r.upload_length),
+  deviceId: r.device_id === null || r.device_id === undefined ? null : String(r.device_id),
   offset: num(r.upload_offset),
   leaseOwner: r.lease_owner === null || r.lease_owner === undefined ? null : String(r.lease_owner),
   leaseUntil: num(r.lease_until),
@@ -86,7 +90,7 @@ export function createUploadStore(sql: SqlDriver): UploadStore {
       return row && toUpload(row);
     },
     async create(u) {
-      const changed = await sql.run(SQL.create, [u.noteId, u.linkId, u.marker, u.from, u.contentType, u.sha256, u.length, u.createdAt, u.expiresAt]);
+      const changed = await sql.run(SQL.create, [u.noteId, u.linkId, u.marker, u.from, u.contentType, u.sha256, u.length, u.deviceId ?? null, u.createdAt, u.expiresAt]);
       return changed > 0;
     },
     async lease(noteId, owner, now, leaseMs) {

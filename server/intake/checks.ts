@@ -30,6 +30,8 @@ export interface NoteRequest {
   contentLength: number | undefined;
   /** Content-Digest (or Repr-Digest) of the whole note. */
   digest: string | string[] | undefined;
+  /** The phone it came from (its device cookie's hash), when the request carried the cookie. */
+  deviceId?: string;
 }
 
 export interface CheckedNote {
@@ -41,6 +43,8 @@ export interface CheckedNote {
   contentType: string;
   /** The sender's name, NFC, without control or bidi characters. */
   from: string;
+  /** The phone it came from, or null: whom to tell when it is heard (server/devices). */
+  deviceId: string | null;
   /** The note already stored under this id, if any: the caller answers with answerForExisting. */
   existing: NoteRow | undefined;
 }
@@ -59,7 +63,7 @@ export function validateNote(request: NoteRequest): Omit<CheckedNote, 'existing'
 
   const { link, marker } = request;
   if (!markersFor(link.race.units).some((m) => m.id === marker)) throw refusal.unknown_marker({ name: link.race.name, marker });
-  return { noteId, linkId: link.linkId, marker, sha256, contentType, from };
+  return { noteId, linkId: link.linkId, marker, sha256, contentType, from, deviceId: request.deviceId ?? null };
 }
 
 export async function checkNote(repo: Pick<Repository, 'notes'>, request: NoteRequest): Promise<CheckedNote> {

@@ -70,6 +70,7 @@ export async function commitNote(deps: CommitDeps, arrived: ArrivedNote): Promis
     sha256: stored.sha256,
     originalKey: stored.key,
     receivedAt: new Date().toISOString(),
+    deviceId: checked.deviceId,
   };
   let inserted: boolean;
   try {

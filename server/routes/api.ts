@@ -3,9 +3,11 @@
  * otherwise, and two families of routes as siblings: the recorder's (raw audio bodies, ./recorder.ts)
  * and the runner app's with the keepsake routes (JSON, ./runner/).
  */
+import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
 import type { Repository } from '../db/repository.js';
+import { createDevices } from '../devices/index.js';
 import { installApiErrors } from '../plugins/api-errors.js';
 import type { Intake } from '../intake/index.js';
 import type { OpenUploads } from '../notes/open-uploads.js';
@@ -34,6 +36,9 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
-  await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake });
+  // The device cookie (server/devices): the recorder sets it, the installed app's list reads it.
+  await app.register(cookie);
+  const devices = createDevices(repo, config.auth.sessionSecret);
+  await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake, devices });
   await app.register(runnerApi, { repo, blobs, config, noteChanges });
 };

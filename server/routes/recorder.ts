@@ -14,6 +14,7 @@ import { markerLabel, markersFor } from '../../src/shared/markers.js';
 import { raceWhen } from '../../src/shared/raceClock.js';
 import { NoteHeardSchema, type NoteHeard } from '../../src/shared/runnerApi.js';
 import type { LinkView, Repository } from '../db/repository.js';
+import { deviceIdOf, type Devices } from '../devices/index.js';
 import { NOTE_UPLOAD } from '../http/note-upload-mark.js';
 import { refusals } from '../http/contract.js';
 import { refusal } from '../http/refusals.js';
@@ -30,10 +31,12 @@ export interface RecorderApiOptions {
   openUploads: OpenUploads;
   /** Where a note's bytes go, whole or resumable. */
   intake: Intake;
+  /** The phones links are opened on (the device cookie). */
+  devices: Devices;
 }
 
 export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async (app, opts) => {
-  const { repo, intake, openUploads } = opts;
+  const { repo, intake, openUploads, devices } = opts;
   const { uploads } = intake;
   // Note bodies reach the routes as the raw request stream: the parent (routes/api.ts) hands every
   // body over untouched, so nothing is buffered whole and the route judges the type by the bytes.
@@ -65,10 +68,13 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
       operationId: 'getRecorderLink', summary: 'What the recorder shows: the runner, the race and its markers', params: TokenParamsSchema,
       response: { 200: RecorderLinkSchema, ...refusals(refusal.link_not_found, refusal.rate_limited) },
     },
-  }, async (req) => {
-    const { linkId, runnerName, race } = liveLink(req);
+  }, async (req, reply) => {
+    const link = liveLink(req);
+    const { linkId, runnerName, race } = link;
     const now = Date.now();
     const tracked = await linkProgress(repo, linkId, race, now);
+    // The phone remembers the link (its installed app lists it); a failure to remember never keeps the recorder from opening.
+    await devices.opened(req, reply, link, req.params.token, now).catch((err: unknown) => req.log.warn({ err }, 'could not remember the link for this phone'));
     return {
       runner: { displayName: runnerName },
       race: {
@@ -95,6 +101,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   }, async (req, reply) => {
     const note = {
       link: liveLink(req), address: req.ip, ...req.params, ...req.query, contentType: req.headers['content-type'], contentLength: lengthOf(req),
+      deviceId: deviceIdOf(req),
     };
     if (uploads && isUploadCreation(req)) return createUpload(uploads, req, reply, note);
     const receipt = await intake.receive({ ...note, digest: req.headers['content-digest'], body: req.body as Readable | undefined }, req.log);

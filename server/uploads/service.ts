@@ -126,6 +126,7 @@ export function createUploadService(deps: UploadServiceDeps) {
         contentType: checked.contentType,
         sha256: checked.sha256,
         length: null,
+        deviceId: checked.deviceId,
         createdAt: new Date(now()).toISOString(),
         expiresAt: now() + deps.expiryMs,
       });

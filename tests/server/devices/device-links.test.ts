@@ -1,0 +1,137 @@
+/**
+ * The device cookie (issue 36): a phone that opens a recorder link gets an opaque cookie, the server
+ * remembers the link for that phone with its token sealed, and every note the phone sends (whole or
+ * resumable) carries the phone's id, so it can be told when that note is heard.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, deviceIdOf } from '../../../server/devices/cookie.js';
+import { createDevices } from '../../../server/devices/index.js';
+import { createTokenSeal } from '../../../server/devices/sealed.js';
+import { linkIdOf } from '../../../server/links.js';
+import { BACKENDS } from '../support/backends.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { creation, send } from '../support/resumable.js';
+import { digestOf, fakeWebm, makeLink, putNote } from '../support/uploads.js';
+
+/** The cookie a response sets, as `name=value` and its attributes. */
+function deviceCookieOf(setCookie: string | string[] | undefined): { value: string; attributes: string[] } | undefined {
+  const line = [setCookie ?? []].flat().find((c) => c.startsWith(`${DEVICE_COOKIE}=`));
+  if (!line) return undefined;
+  const [pair, ...attributes] = line.split(';').map((s) => s.trim());
+  return { value: pair!.slice(DEVICE_COOKIE.length + 1), attributes: attributes.map((a) => a.toLowerCase()) };
+}
+
+const cookieHeader = (value: string) => ({ cookie: `${DEVICE_COOKIE}=${value}` });
+
+describe.each(BACKENDS)('the device cookie on %s', (kind) => {
+  let t: TestApp;
+  let base: string;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => t.close());
+
+  const idOf = (value: string) => deviceIdOf({ cookies: { [DEVICE_COOKIE]: value } } as never)!;
+
+  it('should give a phone opening a link an HttpOnly, SameSite=Lax cookie for the API that lasts 400 days', async () => {
+    const token = await makeLink(t.app.repo);
+    const res = await t.app.inject({ url: `/api/r/${token}` });
+    expect(res.statusCode).toBe(200);
+    const cookie = deviceCookieOf(res.headers['set-cookie']);
+    expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(cookie?.attributes).toEqual(expect.arrayContaining(['httponly', 'samesite=lax', 'path=/api', `max-age=${DEVICE_COOKIE_DAYS * 24 * 3600}`]));
+  });
+
+  it('should mark the cookie Secure unless the request is plain HTTP on this machine', async () => {
+    const token = await makeLink(t.app.repo);
+    const local = deviceCookieOf((await t.app.inject({ url: `/api/r/${token}`, headers: { host: '127.0.0.1:8080' } })).headers['set-cookie']);
+    const remote = deviceCookieOf((await t.app.inject({ url: `/api/r/${token}`, headers: { host: 'milenotes.example' } })).headers['set-cookie']);
+    expect(local?.attributes).not.toContain('secure');
+    expect(remote?.attributes).toContain('secure');
+  });
+
+  it('should keep the phone\'s cookie on the next open and list every link the phone opened, the latest first', async () => {
+    const [first, second] = [await makeLink(t.app.repo, 'chicago-2025', 'Alex'), await makeLink(t.app.repo, 'berlin-2025', 'Jo')];
+    const value = deviceCookieOf((await t.app.inject({ url: `/api/r/${first}` })).headers['set-cookie'])!.value;
+    const again = await t.app.inject({ url: `/api/r/${second}`, headers: cookieHeader(value) });
+    expect(deviceCookieOf(again.headers['set-cookie'])?.value).toBe(value);
+
+    const links = await t.app.repo.devices.linksOf(idOf(value));
+    expect(links.map((l) => [l.runnerName, l.race.id])).toEqual([['Jo', 'berlin-2025'], ['Alex', 'chicago-2025']]);
+    const devices = createDevices(t.app.repo, t.backend.config.auth.sessionSecret);
+    expect((await devices.linksOf(idOf(value))).map((l) => l.token)).toEqual([second, first]);
+  });
+
+  it('should store neither the cookie nor the token in the clear', async () => {
+    const token = await makeLink(t.app.repo);
+    const value = deviceCookieOf((await t.app.inject({ url: `/api/r/${token}` })).headers['set-cookie'])!.value;
+    const [row] = await t.app.repo.devices.linksOf(idOf(value));
+    expect(row!.sealedToken).not.toContain(token);
+    expect(idOf(value)).not.toContain(value);
+    expect(JSON.stringify(row)).not.toContain(value);
+  });
+
+  it('should give a new cookie for a malformed one and remember nothing under the bad value', async () => {
+    const token = await makeLink(t.app.repo);
+    const res = await t.app.inject({ url: `/api/r/${token}`, headers: cookieHeader('../../etc;passwd') });
+    const value = deviceCookieOf(res.headers['set-cookie'])!.value;
+    expect(value).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(await t.app.repo.devices.linksOf(idOf(value))).toHaveLength(1);
+  });
+
+  it('should not remember a revoked link', async () => {
+    const token = await makeLink(t.app.repo);
+    await t.app.repo.links.revoke(linkIdOf(token), new Date().toISOString());
+    const res = await t.app.inject({ url: `/api/r/${token}` });
+    expect(res.statusCode).toBe(404);
+    expect(deviceCookieOf(res.headers['set-cookie'])).toBeUndefined();
+  });
+
+  it('should name the phone a whole note came from, and no phone when the request had no cookie', async () => {
+    const token = await makeLink(t.app.repo);
+    const value = deviceCookieOf((await t.app.inject({ url: `/api/r/${token}` })).headers['set-cookie'])!.value;
+    const [mine, anonymous] = [randomUUID(), randomUUID()];
+    const sent = await t.app.inject({
+      method: 'PUT', url: `/api/r/${token}/notes/${mine}?marker=mi-13&from=Sam`,
+      headers: { ...putNoteHeaders(fakeWebm(3000)), ...cookieHeader(value) }, payload: fakeWebm(3000),
+    });
+    expect(sent.statusCode).toBe(201);
+    expect((await putNote(t.app, { token, noteId: anonymous, body: fakeWebm(3001) })).statusCode).toBe(201);
+    expect((await t.app.repo.notes.find(mine))?.deviceId).toBe(idOf(value));
+    expect((await t.app.repo.notes.find(anonymous))?.deviceId).toBeNull();
+  });
+
+  it('should name the phone a resumable upload came from on the note it becomes', async () => {
+    const token = await makeLink(t.app.repo);
+    const value = deviceCookieOf((await t.app.inject({ url: `/api/r/${token}` })).headers['set-cookie'])!.value;
+    const noteId = randomUUID();
+    const request = creation(token, noteId, fakeWebm(5000));
+    const answer = await send(base, { ...request, headers: { ...request.headers, ...cookieHeader(value) } });
+    expect(answer.status).toBe(201);
+    expect((await t.app.repo.notes.find(noteId))?.deviceId).toBe(idOf(value));
+  });
+});
+
+function putNoteHeaders(body: Buffer): Record<string, string> {
+  return { 'content-type': 'audio/webm;codecs=opus', 'content-digest': digestOf(body) };
+}
+
+describe('a sealed token', () => {
+  const seal = createTokenSeal(new TextEncoder().encode('x'.repeat(40)));
+
+  it('should open to the token under the same secret and link', () => {
+    expect(seal.open('link-a', seal.seal('link-a', 'the-token'))).toBe('the-token');
+  });
+
+  it('should not open under another link, another secret, or tampered', () => {
+    const sealed = seal.seal('link-a', 'the-token');
+    expect(seal.open('link-b', sealed)).toBeUndefined();
+    expect(createTokenSeal(new TextEncoder().encode('y'.repeat(40))).open('link-a', sealed)).toBeUndefined();
+    const bytes = Buffer.from(sealed, 'base64url');
+    bytes[14]! ^= 1;
+    expect(seal.open('link-a', bytes.toString('base64url'))).toBeUndefined();
+    expect(seal.open('link-a', 'short')).toBeUndefined();
+  });
+});
