@@ -16,11 +16,15 @@ import { NOTE_CHANGE_TABLES } from './migrations/8-note-changes.js';
 import { CONVERSION_LEASE_AND_DIGEST_COLUMNS } from './migrations/9-conversion-lease-and-digest.js';
 import { PROGRESS_TABLES } from './migrations/10-progress.js';
 import { CONVERSION_DEADLINE_COLUMNS } from './migrations/11-conversion-deadlines.js';
+import { RACE_IMAGE_COLUMNS } from './migrations/14-race-images.js';
 
 /** Append-only: never reorder or edit an entry, never leave a gap; the index + 1 is the version recorded. */
 export const MIGRATIONS: readonly string[] = [RECORDER_TABLES, RUNNER_APP_TABLES, ABUSE_LIMIT_TABLES, RESUMABLE_UPLOAD_TABLES, SLIDING_ADDRESS_LIMIT_TABLES,
   RACE_CATALOGUE_TABLES, CROWD_LIMIT_TABLES, NOTE_CHANGE_TABLES, CONVERSION_LEASE_AND_DIGEST_COLUMNS, PROGRESS_TABLES,
-  CONVERSION_DEADLINE_COLUMNS];
+  CONVERSION_DEADLINE_COLUMNS,
+  // 12 (devices) and 13 (push) come from their own branches: the merge puts them in these two places.
+  '', '',
+  RACE_IMAGE_COLUMNS];
 
 /**
  * A seed race is written whole once: on a new database, or on one whose row predates the catalogue
