@@ -101,8 +101,10 @@ export function createHomePage({ distDir, races, cacheMs, log, now = Date.now }:
       cards = SPEC_RACE_CARDS;
     }
     const identity = Buffer.from(template.before + raceTrackHtml(cards) + template.after);
+    // Off the event loop (zlib's thread pool). Quality 10, not the build's 11: measured on this page,
+    // 2 % more bytes (2,401 against 2,348) for a quarter of the time (15 ms against 54, 2 busy cores).
     const [br, gzipped] = await Promise.all([
-      brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+      brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 10, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
       gz(identity, { level: 9 }),
     ]);
     const tag = createHash('sha256').update(identity).digest('base64url').slice(0, 22);
