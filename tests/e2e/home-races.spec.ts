@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, startServer, test, type RunningServer } from './fixtures';
 import { RACES } from '../../src/shared/races';
@@ -99,7 +100,7 @@ test('should not let the service worker keep an old list: the installed page sho
 });
 
 for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
-  test(`should fit the cards with and without a picture at ${viewport.width}x${viewport.height}, and save their screenshot`, async ({ page }) => {
+  test(`should fit the cards with and without a picture at ${viewport.width}x${viewport.height}${viewport.width < 500 ? ' with no axe-core violation' : ''}, and save their screenshot`, async ({ page }) => {
     await page.setViewportSize(viewport);
     await page.goto(`${server.url}/`);
     const carousel = page.getByRole('region', { name: 'Upcoming races' });
@@ -111,6 +112,10 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 
     const boxes = await carousel.locator('.race-list').first().locator('.race-card__image').evaluateAll((imgs) => imgs.map((img) => img.getBoundingClientRect().height));
     expect(new Set(boxes).size).toBe(1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    if (viewport.width < 500) {
+      const { violations } = await new AxeBuilder({ page }).include('.carousel').analyze();
+      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    }
     await page.getByRole('region', { name: 'Upcoming Events' }).screenshot({ path: path.join(SCREENSHOTS, `home-races-${viewport.width}x${viewport.height}.png`), animations: 'disabled' });
   });
 }
