@@ -56,12 +56,14 @@ export const site: FastifyPluginAsync<{ distDir: string; home?: HomePage }> = as
 
   for (const { route, file } of Object.values(PAGES)) {
     if (file === PAGES.home.file && home && built) {
+      let told = false;
       app.get(route, async (req, reply) => {
         try {
           return await home.handle(req, reply);
         } catch (err) {
-          // A build without the cards' markers, say: the built page as it is, the spec's nine on it.
-          req.log.error({ err }, 'home page could not be rendered; sending the built one');
+          // A build without the cards' markers, say: the built page as it is, the spec's nine on it; said once.
+          if (!told) req.log.error({ err }, 'home page could not be rendered; sending the built one');
+          told = true;
           return reply.header('cache-control', 'no-cache').sendFile(file);
         }
       });

@@ -138,3 +138,20 @@ describe.each(BACKENDS)('the home page on %s', (kind) => {
     expect(reads).toBe(1);
   });
 });
+
+describe('a home page built before the cards had their markers', () => {
+  it('should still be served, as built, with no-cache', async () => {
+    const dist = await mkdtemp(path.join(os.tmpdir(), 'milenotes-dist-'));
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>home</title><h1>An older build</h1>');
+    const t = await startTestApp('sqlite', { DIST_DIR: dist });
+    try {
+      const res = await t.app.inject({ url: '/' });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<h1>An older build</h1>');
+      expect(res.headers['cache-control']).toBe('no-cache');
+    } finally {
+      await t.close();
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+});
