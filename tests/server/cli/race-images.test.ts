@@ -6,7 +6,8 @@ import { MAX_RACE_IMAGE_BYTES, sniffRaceImage } from '../../../server/races/race
 import { LOCAL_BLOBS_DIR } from '../../../server/storage/index.js';
 import { raceTrackHtml, SPEC_RACE_CARDS } from '../../../src/shared/raceCards.js';
 import { BACKENDS } from '../support/backends.js';
-import { runAdmin } from '../support/cli.js';
+import { runAdmin, runAdminProcess } from '../support/cli.js';
+import { startS3, type TestS3 } from '../support/s3.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { pngHeaderOnly, pngPicture } from '../support/pictures.js';
 
@@ -95,6 +96,35 @@ describe.each(BACKENDS)('a race picture given with add-race --image on %s', (kin
     expect(stderr).toMatch(/A race with the id 'lakefront-2099' already exists/);
     expect(await storedPictures()).toBe(before);
     expect((await t.app.inject({ url: firstUrl })).statusCode).toBe(200);
+  });
+});
+
+describe('a race picture on S3', () => {
+  let s3: TestS3;
+  let t: TestApp;
+  let dir: string;
+  beforeAll(async () => {
+    s3 = await startS3();
+    dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-pictures-'));
+    await writeFile(path.join(dir, 'card.png'), pngPicture(320, 200));
+    t = await startTestApp('sqlite', s3.env);
+  });
+  afterAll(async () => {
+    await t.close();
+    await s3.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('should be stored by the CLI, which then exits, and served by a server on the same bucket', async () => {
+    const { code, stdout, stderr } = await runAdminProcess(
+      { ...t.backend.env, PORT: '8080', PUBLIC_URL: '' },
+      'add-race', '--id', 'bucket-2099', '--name', 'Bucket Marathon', '--date', '2099-10-11', '--timezone', 'America/Chicago', '--start', '07:30', '--image', path.join(dir, 'card.png'),
+    );
+    expect(code, stderr).toBe(0);
+    const { image } = JSON.parse(stdout) as Added;
+    const res = await t.app.inject({ url: image!.url });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.equals(pngPicture(320, 200))).toBe(true);
   });
 });
 
