@@ -14,6 +14,8 @@ import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
 import { health } from './routes/health.js';
 import { openApi } from './routes/runner/openapi.js';
+import { createHomePage } from './routes/home-page.js';
+import { raceImages } from './routes/race-images.js';
 import { inlineStylesOf, site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { openBlobStore } from './storage/index.js';
@@ -115,7 +117,9 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     intake,
     noteChanges,
   });
-  await app.register(site, { distDir: config.distDir });
+  await app.register(raceImages, { races: repo.races, blobs });
+  const home = createHomePage({ distDir: config.distDir, races: repo.races, cacheMs: config.homePageCacheMs, log: app.log.child({ component: 'home' }) });
+  await app.register(site, { distDir: config.distDir, home });
   const built: FastifyInstance = app;
   return Object.assign(built, { repo, blobs, drain, uploads, noteChanges });
 }

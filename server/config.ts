@@ -85,6 +85,11 @@ export interface Config {
    * to reach first (issue 31), or `arrival`, the oldest (first come, first served, as before).
    */
   convertOrder: ConvertOrder;
+  /**
+   * How long one rendering of the home page (its races ahead) is served (HOME_PAGE_CACHE_SECONDS,
+   * at most 60): a race added on any server shows on every server within it.
+   */
+  homePageCacheMs: number;
 }
 
 export type ConvertOrder = 'deadline' | 'arrival';
@@ -147,6 +152,13 @@ function loadS3(env: NodeJS.ProcessEnv): S3Config | undefined {
     secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
     forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' || env.S3_FORCE_PATH_STYLE === '1',
   };
+}
+
+/** The home page promises a new race within a minute: more than 60 s would break it. */
+function homePageCacheSeconds(env: NodeJS.ProcessEnv): number {
+  const seconds = positiveInt(env, 'HOME_PAGE_CACHE_SECONDS', 30);
+  if (seconds > 60) throw new Error(`HOME_PAGE_CACHE_SECONDS must be at most 60 (a race added shows within a minute), got '${env.HOME_PAGE_CACHE_SECONDS}'`);
+  return seconds;
 }
 
 /** Where the data lives, read without side effects: backup and restore must not create anything in DATA_DIR. */
@@ -232,5 +244,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readyMinFreeBytes: (env.READY_MIN_FREE_MB === '0' ? 0 : positiveInt(env, 'READY_MIN_FREE_MB', readyMinFreeDefault(openUploadsPerAddress, convertConcurrency))) * MIB,
     tempDir: os.tmpdir(),
     convertOrder: convertOrder(env.CONVERT_ORDER),
+    homePageCacheMs: homePageCacheSeconds(env) * 1000,
   };
 }

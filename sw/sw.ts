@@ -9,7 +9,7 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute, setCatchHandler } from 'workbox-routing';
-import { NetworkOnly } from 'workbox-strategies';
+import { NetworkFirst, NetworkOnly } from 'workbox-strategies';
 import { isCacheLater } from '../src/shared/messages.js';
 import { allNotes, isPending } from '../src/shared/outbox/index.js';
 import { createLaterCache, type LaterEntry } from './laterCache.js';
@@ -17,7 +17,16 @@ import { installOutboxSync } from './outboxSync.js';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: LaterEntry[]; __WB_LATER: LaterEntry[] };
 
-// '/' -> /index.html and '/terms' -> /terms.html come from precaching's cleanURLs.
+// The home page's races come from the catalogue (server/routes/home-page.ts): the network's page
+// first, so the list is never older than the server's; the last one seen when the network is away
+// or slower than a few seconds, then the build's. Before precaching's route, which would answer '/'.
+const home = new NetworkFirst({ cacheName: 'milenotes-home', networkTimeoutSeconds: 3 });
+registerRoute(
+  ({ url, request }) => request.mode === 'navigate' && url.origin === self.location.origin && url.pathname === '/',
+  async (options) => (await home.handle(options).catch(() => undefined)) ?? (await matchPrecache('/index.html')) ?? Response.error(),
+);
+
+// '/terms' -> /terms.html comes from precaching's cleanURLs.
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 

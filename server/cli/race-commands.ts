@@ -1,11 +1,18 @@
 /** The admin CLI's race catalogue commands: add-race, set-course, list-races, and what create-link says of a race. */
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { canonicalTimeZone, raceWhen, resolveStart } from '../../src/shared/raceClock.js';
 import type { DistanceUnit } from '../../src/shared/races.js';
-import type { Race, Repository, StoredCourse } from '../db/repository.js';
+import { loadStorageConfig } from '../config.js';
+import type { Race, RaceImage, Repository, StoredCourse } from '../db/repository.js';
 import { readGpxFile } from '../races/gpx-file.js';
+import { ImageRefused, MAX_RACE_IMAGE_BYTES, readRaceImage, type RaceImageFile } from '../races/race-image.js';
 import { newRaceProblem, raceNameProblem, unitsOf } from '../races/new-race.js';
 import { CourseRefused } from '../races/refused.js';
 import { storedCourse } from '../races/stored-course.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import { openBlobStore } from '../storage/index.js';
+import { raceImageKey, raceImageUrl } from '../storage/keys.js';
 import { optionsOf, Refused, type Command } from './options.js';
 
 /** A race as the CLI prints it: the catalogue's fields, where it stands now, and whether it has a course. */
@@ -28,6 +35,24 @@ async function courseFromFile(file: string, units: readonly DistanceUnit[]): Pro
   }
 }
 
+/** The picture in a file, checked; one that is no picture for a card is refused with its sentence. */
+async function imageFromFile(file: string): Promise<RaceImageFile> {
+  try {
+    return await readRaceImage(file);
+  } catch (err) {
+    if (err instanceof ImageRefused) throw new Refused(`${file} ${err.message}`);
+    throw err;
+  }
+}
+
+/** Stores a race's picture in the blob store (S3 or DATA_DIR's), where every server reads it. */
+async function storeImage(blobs: BlobStore, raceId: string, file: RaceImageFile): Promise<RaceImage> {
+  const sha256 = createHash('sha256').update(file.bytes).digest('hex');
+  const key = raceImageKey(raceId, sha256, file.extension);
+  await blobs.put(key, Readable.from([file.bytes]), { maxBytes: MAX_RACE_IMAGE_BYTES, contentType: file.type });
+  return { key, type: file.type };
+}
+
 /** The race, or a refusal naming the ids there are. */
 export async function raceOf(repo: Repository, id: string): Promise<Race> {
   const race = await repo.races.get(id);
@@ -41,8 +66,8 @@ export const overWarning = (race: Race, then: string): string | undefined =>
   raceWhen(race.startsAt) === 'past' ? `Warning: the ${race.name} is over (it started ${race.date} at ${race.start}, ${race.timezone}). ${then}` : undefined;
 
 export const RACE_COMMANDS: Record<string, Command> = {
-  async 'add-race'(repo, args, warn) {
-    const options = optionsOf(args, ['id', 'name', 'date', 'timezone', 'start'], ['units', 'course']);
+  async 'add-race'(repo, args, warn, env) {
+    const options = optionsOf(args, ['id', 'name', 'date', 'timezone', 'start'], ['units', 'course', 'image']);
     const { id, name, date, timezone, start } = options as Record<'id' | 'name' | 'date' | 'timezone' | 'start', string>;
     const problem = newRaceProblem({ id, date, start, timeZone: timezone }) ?? raceNameProblem(name);
     if (problem) throw new Refused(problem);
@@ -51,15 +76,25 @@ export const RACE_COMMANDS: Record<string, Command> = {
     const zone = canonicalTimeZone(timezone);
     // Everything is checked, the course read and measured, before the one write.
     const course = options.course === undefined ? undefined : await courseFromFile(options.course, units);
-    if (!(await repo.races.add({ id, name: name.trim().normalize('NFC'), date, start, timezone: zone, units, ...(course && { course }) }))) {
-      const taken = await repo.races.get(id);
-      throw new Refused(`A race with the id '${id}' already exists${taken ? ` (${taken.name}, ${taken.date})` : ''}. Choose another id, e.g. ${id}-2; set-course replaces the course of an existing race.`);
+    const picture = options.image === undefined ? undefined : await imageFromFile(options.image);
+    const taken = async () => {
+      const race = await repo.races.get(id);
+      return new Refused(`A race with the id '${id}' already exists${race ? ` (${race.name}, ${race.date})` : ''}. Choose another id, e.g. ${id}-2; set-course replaces the course of an existing race.`);
+    };
+    // The picture goes to the store before the row names it; a taken id stores nothing.
+    if (picture && (await repo.races.get(id))) throw await taken();
+    const blobs = picture ? openBlobStore(loadStorageConfig(env)) : undefined;
+    const image = picture && (await storeImage(blobs!, id, picture));
+    if (!(await repo.races.add({ id, name: name.trim().normalize('NFC'), date, start, timezone: zone, units, ...(course && { course }), ...(image && { image }) }))) {
+      // Taken meanwhile: the file goes, unless it is the other race's very own (the same picture, the same id).
+      if (image && (await repo.races.image(id))?.key !== image.key) await blobs!.delete(image.key);
+      throw await taken();
     }
     const race = (await repo.races.get(id))!;
     if (resolveStart(date, start, zone).fit === 'overlap') warn(`Note: ${start} happens twice on ${date} in ${zone} (the clocks go back that night); the race starts at the first, ${race.startsAt} in UTC.`);
     const over = overWarning(race, 'It was added all the same; check the year if you meant an upcoming race.');
     if (over) warn(over);
-    return { ...raceLine(race), ...(course && { course: courseLine(course) }) };
+    return { ...raceLine(race), ...(course && { course: courseLine(course) }), ...(picture && image && { image: { url: raceImageUrl(image.key), type: image.type, width: picture.width, height: picture.height, bytes: picture.bytes.length } }) };
   },
 
   async 'set-course'(repo, args) {

@@ -19,8 +19,9 @@ const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
   add-race --id <id> --name "Name" --date YYYY-MM-DD --timezone Area/City --start HH:MM
-           [--units mi|mi,km] [--course course.gpx]
-                                                 add a race to the catalogue (units: mi by default)
+           [--units mi|mi,km] [--course course.gpx] [--image card.jpg]
+                                                 add a race to the catalogue (units: mi by default;
+                                                 image: the home page card's JPEG, PNG or WebP)
   set-course --race <race-id> --gpx course.gpx   add or replace a race's course
   list-races                                     list the races in the catalogue
   create-link --runner "Name" --race <race-id>   make a recording link for a runner

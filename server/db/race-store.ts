@@ -4,10 +4,10 @@
  * every call, so a race added or a course set through any server is seen by all at once; only a
  * course's parsed track is kept in memory, and only while the database still has its ETag.
  */
-import { raceStartsAt } from '../../src/shared/raceClock.js';
+import { LIVE_HOURS, raceStartsAt } from '../../src/shared/raceClock.js';
 import type { SqlDriver } from './driver.js';
 import { toCataloguedRace } from './rows.js';
-import type { NewRace, Race, RaceCourse, StoredCourse } from './types.js';
+import type { CardRace, NewRace, Race, RaceCourse, RaceImage, Row, StoredCourse } from './types.js';
 
 export interface RaceStore {
   /** The race with its schedule, units and markers (placed when it has a course); undefined when unknown. */
@@ -24,6 +24,10 @@ export interface RaceStore {
   course(id: string): Promise<RaceCourse | undefined>;
   /** The course as the app downloads it (GeoJSON LineString text) and its strong ETag. */
   appCourse(id: string): Promise<{ json: string; etag: string } | undefined>;
+  /** The home page's races: those not over at `now` (upcoming or live), the earliest start first, at most `limit`. */
+  notOver(now: number, limit: number): Promise<CardRace[]>;
+  /** The race's own picture; undefined when the race is unknown or has none. */
+  image(id: string): Promise<RaceImage | undefined>;
 }
 
 /** The schedule columns of `races r`, for the stores that join a race to what they read (links, entries). */
@@ -33,13 +37,20 @@ const LISTED = `${RACE_COLUMNS}, r.course_markers`;
 const GET_RACE = `SELECT ${LISTED} FROM races r WHERE r.id = ?`;
 const LIST_RACES = `SELECT ${LISTED} FROM races r ORDER BY r.starts_at, r.id`;
 const ADD_RACE =
-  'INSERT INTO races (id, name, race_date, units, time_zone, local_start, starts_at, course_line, course_app, course_etag, course_meters, course_markers) ' +
-  'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING';
+  'INSERT INTO races (id, name, race_date, units, time_zone, local_start, starts_at, course_line, course_app, course_etag, course_meters, course_markers, image_key, image_type) ' +
+  'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING';
 const RESCHEDULE = 'UPDATE races SET race_date = ?, local_start = ?, time_zone = ?, starts_at = ? WHERE id = ?';
 const SET_COURSE = 'UPDATE races SET course_line = ?, course_app = ?, course_etag = ?, course_meters = ?, course_markers = ? WHERE id = ?';
 const COURSE_ETAG = 'SELECT course_etag FROM races WHERE id = ?';
 const COURSE = `SELECT ${RACE_COLUMNS}, r.course_line, r.course_etag, r.course_markers FROM races r WHERE r.id = ? AND r.course_etag IS NOT NULL`;
 const APP_COURSE = 'SELECT course_app, course_etag FROM races WHERE id = ? AND course_etag IS NOT NULL';
+// starts_at is ISO 8601 in UTC, all written by toISOString: its text order is time order, and races_by_start serves it.
+const NOT_OVER = 'SELECT id, name, race_date, image_key, image_type FROM races WHERE starts_at > ? ORDER BY starts_at, id LIMIT ?';
+const IMAGE = 'SELECT image_key, image_type FROM races WHERE id = ? AND image_key IS NOT NULL';
+const LIVE_MS = LIVE_HOURS * 3600_000;
+
+const imageOf = (row: Row): RaceImage | null =>
+  row.image_key === null || row.image_key === undefined ? null : { key: String(row.image_key), type: String(row.image_type) };
 
 /** A full track is up to a few MB of JSON: a handful parsed is plenty for the races of one weekend. */
 const CACHED_COURSES = 8;
@@ -61,7 +72,7 @@ export function createRaceStore(sql: SqlDriver): RaceStore {
     },
     async add(race) {
       const startsAt = raceStartsAt(race.date, race.start, race.timezone);
-      const row = [race.id, race.name, race.date, race.units.join(','), race.timezone, race.start, startsAt, ...courseColumns(race.course)];
+      const row = [race.id, race.name, race.date, race.units.join(','), race.timezone, race.start, startsAt, ...courseColumns(race.course), race.image?.key ?? null, race.image?.type ?? null];
       return (await sql.run(ADD_RACE, row)) > 0;
     },
     async reschedule(id, { date, start, timezone }) {
@@ -87,6 +98,15 @@ export function createRaceStore(sql: SqlDriver): RaceStore {
     async appCourse(id) {
       const [row] = await sql.all(APP_COURSE, [id]);
       return row && { json: String(row.course_app), etag: String(row.course_etag) };
+    },
+    async notOver(now, limit) {
+      // A race is over LIVE_HOURS after its start (raceClock.raceWhen): it stays on the page while friends may still send notes.
+      const rows = await sql.all(NOT_OVER, [new Date(now - LIVE_MS).toISOString(), limit]);
+      return rows.map((row) => ({ id: String(row.id), name: String(row.name), date: String(row.race_date), image: imageOf(row) }));
+    },
+    async image(id) {
+      const [row] = await sql.all(IMAGE, [id]);
+      return (row && imageOf(row)) ?? undefined;
     },
   };
 }

@@ -47,6 +47,23 @@ export interface StoredCourse {
 
 export interface NewRace extends Omit<RaceRow, 'startsAt'> {
   course?: StoredCourse;
+  /** The card's picture, already in the blob store. */
+  image?: RaceImage;
+}
+
+/** A race's own picture for the home page's card: where it is in the blob store and its sniffed type. */
+export interface RaceImage {
+  key: string;
+  type: string;
+}
+
+/** A race as the home page's card shows it. */
+export interface CardRace {
+  id: string;
+  name: string;
+  /** Race day, local to the race (YYYY-MM-DD). */
+  date: string;
+  image: RaceImage | null;
 }
 
 /** What the runner's app and the position snapping read: the whole track, lon/lat as GeoJSON, and placed markers. */

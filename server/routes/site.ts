@@ -9,6 +9,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { NOT_FOUND_PAGE, PAGES } from '../../src/shared/pages.js';
+import type { HomePage } from './home-page.js';
 
 /**
  * The <style> blocks of the built pages (the screens' shells carry the stylesheet inline, see
@@ -29,7 +30,8 @@ function cacheControlFor(sentPath: string): string {
   return 'public, max-age=3600';
 }
 
-export const site: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir }) => {
+/** `home`: the home page with the catalogue's races (./home-page.ts); without it, the build's file as it is. */
+export const site: FastifyPluginAsync<{ distDir: string; home?: HomePage }> = async (app, { distDir, home }) => {
   const built = existsSync(path.join(distDir, 'index.html'));
   if (!built) app.log.warn({ distDir }, 'site is not built: run `npm run build` (npm start does it for you)');
 
@@ -53,7 +55,19 @@ export const site: FastifyPluginAsync<{ distDir: string }> = async (app, { distD
   };
 
   for (const { route, file } of Object.values(PAGES)) {
-    app.get(route, (_req, reply) => sendPage(reply, file));
+    if (file === PAGES.home.file && home && built) {
+      let told = false;
+      app.get(route, async (req, reply) => {
+        try {
+          return await home.handle(req, reply);
+        } catch (err) {
+          // A build without the cards' markers, say: the built page as it is, the spec's nine on it; said once.
+          if (!told) req.log.error({ err }, 'home page could not be rendered; sending the built one');
+          told = true;
+          return reply.header('cache-control', 'no-cache').sendFile(file);
+        }
+      });
+    } else app.get(route, (_req, reply) => sendPage(reply, file));
   }
 
   app.setNotFoundHandler((req, reply) => {

@@ -28,3 +28,16 @@ export const convertedKey = (noteId: string): string => `${CONVERTED}${noteId}.m
  * append whose lease ran out can then never overwrite the part of the one that took over.
  */
 export const uploadPartKey = (noteId: string, offset: number, owner: string): string => `uploads/${noteId}/${offset}-${owner}`;
+
+/** The folder of race pictures in the store; the part after it is the picture's file name on the site (/race-images/<name>). */
+export const RACE_IMAGES = 'race-images/';
+
+/**
+ * A race's picture for the home page (issue 36): named by its race and its content, so a new picture
+ * is a new key and a new address, and the old one may be cached by browsers for ever. Outside the
+ * orphan sweep's prefixes: the sweep never touches it.
+ */
+export const raceImageKey = (raceId: string, sha256: string, extension: string): string => `${RACE_IMAGES}${raceId}.${sha256.slice(0, 16)}.${extension}`;
+
+/** The address the site serves a race's picture at: its key, under the site's root (server/routes/race-images.ts). */
+export const raceImageUrl = (key: string): string => `/${key}`;
