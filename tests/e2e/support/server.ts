@@ -44,10 +44,13 @@ export async function freePort(): Promise<number> {
  */
 async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
+  // A port held by something that never answers must not hold the wait: a try ends when the child exits.
+  const exited = new AbortController();
+  child.once('exit', () => exited.abort());
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
-    // A port held by something that never answers must not hold the wait: each try has its own timeout.
-    const up = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(async (r) => r.ok && ((await r.json()) as { status?: string }).status === 'ok', () => false);
+    const signal = AbortSignal.any([exited.signal, AbortSignal.timeout(Math.max(1, deadline - Date.now()))]);
+    const up = await fetch(`${url}/healthz`, { signal }).then(async (r) => r.ok && ((await r.json()) as { status?: string }).status === 'ok', () => false);
     if (up && child.exitCode === null) return;
     await new Promise((r) => setTimeout(r, 100));
   }
