@@ -33,17 +33,24 @@ function commandName() {
   return `node ${process.argv[1] || ''}`.trim();
 }
 
-/** What to tell someone running `version`: why it stops, which Node it needs, how to get one; undefined when it is supported. */
-export function nodeRefusal(version = process.versions.node) {
-  if (nodeSupported(version)) return undefined;
-  const { words, range } = nodeWanted();
+/** How to get a Node that will do, in a sentence or two. */
+export function nodeHowToGet() {
   const here = process.platform === 'linux' && process.arch === 'x64'
     ? '\n  or, in this shell, `source scripts/node24.sh` (Node 24 from the npm registry, kept in .tools/),'
     : '';
   return (
+    'Get Node 24 (the long-term-support line, what CI runs): https://nodejs.org/en/download or `nvm install 24`,' +
+    `${here}\n  then \`npm ci\` again, so its native modules are built for that Node.`
+  );
+}
+
+/** What to tell someone running `version`: why it stops, which Node it needs, how to get it; undefined when it is supported. */
+export function nodeRefusal(version = process.versions.node) {
+  if (nodeSupported(version)) return undefined;
+  const { words, range } = nodeWanted();
+  return (
     `MileNotes needs ${words} (package.json "engines": "${range}"); this is Node ${version.replace(/^v/, '')} (${process.execPath}).\n` +
     `${commandName()} stops here: on an older Node its database driver (better-sqlite3) crashes without a word.\n` +
-    'Get Node 24 (the long-term-support line, what CI runs): https://nodejs.org/en/download or `nvm install 24`,' +
-    `${here}\n  then \`npm ci\` again, so its native modules are built for that Node.\n`
+    `${nodeHowToGet()}\n`
   );
 }

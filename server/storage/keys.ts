@@ -22,3 +22,10 @@ export const convertedKey = (noteId: string): string => `converted/${noteId}.m4a
  * append whose lease ran out can then never overwrite the part of the one that took over.
  */
 export const uploadPartKey = (noteId: string, offset: number, owner: string): string => `uploads/${noteId}/${offset}-${owner}`;
+
+/**
+ * The preflight's probe object (npm run admin -- check): written, read back and removed at once. At
+ * the store's top level, outside the prefixes the orphan sweep owns; a run killed in between leaves
+ * its few bytes there.
+ */
+export const preflightProbeKey = (): string => `preflight-probe.${randomUUID()}`;

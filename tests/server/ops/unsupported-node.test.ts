@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeSupported, nodeWanted } from '../../../scripts/node-version.mjs';
 import { registryNode } from '../support/registry-node.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -57,6 +58,12 @@ describe.concurrent(`npm on Node ${OLD_NODE}, older than package.json's engines`
     expect(run.stderr).toContain('source scripts/node24.sh');
     expect(run.stderr).not.toMatch(/Segmentation fault|Error:|at .*\(node:/);
     expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('should read the lowest Node from package.json and judge versions by it', () => {
+    expect(nodeWanted()).toMatchObject({ range: wanted, words: 'Node 22.12 or newer' });
+    expect(['20.20.2', '22.11.9', 'v22.11.0'].map((v) => nodeSupported(v))).toEqual([false, false, false]);
+    expect(['22.12.0', 'v22.20.1', '23.0.0', '24.21.0'].map((v) => nodeSupported(v))).toEqual([true, true, true, true]);
   });
 
   it("npm ci should refuse it with npm's own error naming the engines wanted", async () => {
