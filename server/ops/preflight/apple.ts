@@ -26,7 +26,8 @@ export const appleCheck: PreflightCheck = {
       if (keys === 0) throw new Error('it holds no keys');
     } catch (err) {
       problems.push(`Apple's sign-in keys could not be fetched from ${url}: ${reasonOf(err)}`);
-      fixes.push(`let this server reach ${new URL(url).host} over HTTPS (firewall, proxy, DNS); APPLE_JWKS_URL, when set, must be Apple's keys URL`);
+      const host = URL.canParse(url) ? new URL(url).host : url;
+      fixes.push(`let this server reach ${host} over HTTPS (firewall, proxy, DNS); APPLE_JWKS_URL, when set, must be Apple's keys URL`);
     }
     if (problems.length > 0) return fail(`${problems.join('; ')}.`, `${fixes.join('; ')}.`);
     return ok(`audience ${config.auth.appleAudience}; ${keys} signing key${keys === 1 ? '' : 's'} fetched from ${url}.`);
