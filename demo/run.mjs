@@ -1,5 +1,6 @@
 // npm run demo: builds the site if needed (as npm start does), then plays a whole race on this
-// computer (./main.ts says how).
+// computer (./main.ts says how). An older Node than package.json's "engines" is named first.
+import '../scripts/require-node.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';

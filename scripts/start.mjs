@@ -1,5 +1,7 @@
 // npm start: builds the site if it is missing or older than its sources, then runs the server
-// (site and API) in this same process on PORT (default 8080).
+// (site and API) in this same process on PORT (default 8080). On a Node older than package.json's
+// "engines" it says so and stops before loading anything (./require-node.mjs, imported first).
+import './require-node.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';

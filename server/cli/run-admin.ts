@@ -1,7 +1,8 @@
 /**
  * The operator CLI's commands (`npm run admin -- <command>`, entry ./admin.ts). Same configuration
  * as the server (PORT, DATA_DIR, DATABASE_URL, PUBLIC_URL). Results go to stdout as JSON; mistakes
- * to stderr with exit code 2; anything else to stderr with exit code 1.
+ * to stderr with exit code 2; anything else to stderr with exit code 1. `check`, the preflight
+ * (server/ops/preflight), prints a line per check instead, and exits 1 when one failed.
  */
 import path from 'node:path';
 import { MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
@@ -12,6 +13,7 @@ import { receiptOf } from '../intake/commit.js';
 import { linkIdOf, newToken } from '../links.js';
 import { cleanRunnerName } from '../notes/sanitize.js';
 import { backup, BackupRefused, restore } from '../ops/backup.js';
+import { runPreflight } from '../ops/preflight/run.js';
 import { optionsOf, Refused, UsageError, type Command } from './options.js';
 import { overWarning, RACE_COMMANDS, raceOf } from './race-commands.js';
 
@@ -29,7 +31,10 @@ Commands:
   revoke-link --token <token>                    stop a link from working
   backup --to DIR                                copy the SQLite database and audio in DATA_DIR
                                                  into DIR (new or empty) while the server runs
-  restore --from DIR                             bring a backup back into an empty DATA_DIR`;
+  restore --from DIR                             bring a backup back into an empty DATA_DIR
+  check                                          the preflight, before race weekend: database, clock,
+                                                 blob store, free space, ffmpeg, PUBLIC_URL, Apple
+                                                 sign-in; one line each, exit code 1 when any failed`;
 
 /** Where a run of the CLI reads its settings and writes its two streams. */
 export interface AdminIo {
@@ -116,6 +121,8 @@ async function dispatch(argv: string[], io: AdminIo): Promise<number> {
     io.err(`${USAGE}\n`);
     return name ? 0 : 2;
   }
+  // Lines for a person, not JSON, and its own exit code (1: something failed).
+  if (name === 'check') return args.length > 0 ? (io.err(`check takes no options.\n\n${USAGE}\n`), 2) : runPreflight(io.env, io.out);
   const fileCommand = FILE_COMMANDS[name];
   const command = COMMANDS[name];
   if (!fileCommand && !command) {

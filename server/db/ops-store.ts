@@ -1,10 +1,17 @@
-/** Owns the operator's questions to the database: is the schema current, how long is the conversion queue, give a job back. */
+/** Owns the operator's questions to the database: is the schema current, what time is it there, how long is the conversion queue, give a job back. */
 import type { SqlDriver } from './driver.js';
 import { MIGRATIONS } from './migrate.js';
 
 export interface OpsStore {
   /** Answers only when the database does; throws otherwise. True when every migration is applied. */
   migrationsApplied(): Promise<boolean>;
+  /** Every migration version recorded, lowest first (the preflight looks for ones this code does not know). */
+  migrationVersions(): Promise<number[]>;
+  /**
+   * The database's own clock (CURRENT_TIMESTAMP): PostgreSQL's host, to the millisecond; SQLite's is
+   * this process's own, to the second.
+   */
+  databaseNow(): Promise<Date>;
   /** Notes waiting for conversion or being converted. */
   queueDepth(): Promise<number>;
   /** Hands a leased job back at once (a server stopping mid-conversion), so another server takes it without waiting out the lease. */
@@ -17,6 +24,15 @@ export function createOpsStore(sql: SqlDriver): OpsStore {
       // Every version recorded, not just the highest: a migration merged late may fill a gap.
       const [row] = await sql.all('SELECT COUNT(*) AS n FROM schema_migrations WHERE version <= ?', [MIGRATIONS.length]);
       return Number(row?.n ?? 0) >= MIGRATIONS.length;
+    },
+    async migrationVersions() {
+      return (await sql.all('SELECT version FROM schema_migrations ORDER BY version')).map((r) => Number(r.version));
+    },
+    async databaseNow() {
+      const [row] = await sql.all('SELECT CURRENT_TIMESTAMP AS now');
+      const now = row?.now;
+      // PostgreSQL's driver gives a Date; SQLite gives its UTC text, 'YYYY-MM-DD HH:MM:SS'.
+      return now instanceof Date ? now : new Date(`${String(now).replace(' ', 'T')}Z`);
     },
     async queueDepth() {
       const [row] = await sql.all('SELECT COUNT(*) AS n FROM jobs');

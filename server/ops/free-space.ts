@@ -14,7 +14,7 @@ export interface SpaceWatch {
 const MIB = 1024 * 1024;
 
 /** Bytes an unprivileged writer may still use under `dir`; undefined when the folder is not there (nothing is written to it). */
-async function freeBytes(dir: string): Promise<number | undefined> {
+export async function freeBytes(dir: string): Promise<number | undefined> {
   try {
     const fs = await statfs(dir);
     return fs.bavail * fs.bsize;

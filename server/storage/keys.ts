@@ -41,3 +41,10 @@ export const raceImageKey = (raceId: string, sha256: string, extension: string):
 
 /** The address the site serves a race's picture at: its key, under the site's root (server/routes/race-images.ts). */
 export const raceImageUrl = (key: string): string => `/${key}`;
+
+/**
+ * The preflight's probe object (npm run admin -- check): written, read back and removed at once. At
+ * the store's top level, outside the prefixes the orphan sweep owns; a run killed in between leaves
+ * its few bytes there.
+ */
+export const preflightProbeKey = (): string => `preflight-probe.${randomUUID()}`;
