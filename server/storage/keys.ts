@@ -1,6 +1,9 @@
 /** Owns the blob store's key layout: where a note's original upload and its converted M4A live. */
 import { randomUUID } from 'node:crypto';
 
+/** The folder each kind of key below starts with: a store's objects outside them are not MileNotes's. */
+export const KEY_PREFIXES = ['originals/', 'converted/', 'uploads/'] as const;
+
 /**
  * A fresh key for one upload of a note. The random suffix means two racing uploads of one id never
  * write the same object (the row insert picks the winner; the loser removes its copy). One flat
