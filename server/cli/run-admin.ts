@@ -12,7 +12,9 @@ import { receiptOf } from '../intake/commit.js';
 import { linkIdOf, newToken } from '../links.js';
 import { cleanRunnerName } from '../notes/sanitize.js';
 import { backup, BackupRefused, restore } from '../ops/backup.js';
-import { optionsOf, Refused, UsageError, type Command } from './options.js';
+import { verifyStorage } from '../ops/verify-storage.js';
+import { openBlobStore } from '../storage/index.js';
+import { Findings, optionsOf, Refused, UsageError, type Command } from './options.js';
 import { overWarning, RACE_COMMANDS, raceOf } from './race-commands.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -28,7 +30,9 @@ Commands:
   revoke-link --token <token>                    stop a link from working
   backup --to DIR                                copy the SQLite database and audio in DATA_DIR
                                                  into DIR (new or empty) while the server runs
-  restore --from DIR                             bring a backup back into an empty DATA_DIR`;
+  restore --from DIR                             bring a backup back into an empty DATA_DIR
+  verify-storage                                 check that every note's audio is in the store; list
+                                                 the audio no note names (exit 1 when some is missing)`;
 
 /** Where a run of the CLI reads its settings and writes its two streams. */
 export interface AdminIo {
@@ -69,6 +73,18 @@ const COMMANDS: Record<string, Command> = {
       status: n.status,
       ...(n.failureReason ? { failureReason: n.failureReason } : {}),
     }));
+  },
+  async 'verify-storage'(repo, args, _warn, env) {
+    optionsOf(args, []);
+    const report = await verifyStorage(repo, openBlobStore(loadStorageConfig(env)));
+    if (!report.healthy) {
+      const found = [
+        report.missingCount > 0 && `${report.missingCount} object(s) that notes name are missing from the store (first: ${report.missing[0]!.key}, of note ${report.missing[0]!.noteId})`,
+        report.wrongSizeCount > 0 && `${report.wrongSizeCount} object(s) are not the size their row records (first: ${report.wrongSize[0]!.key})`,
+      ].filter(Boolean);
+      throw new Findings(`${found.join('; ')}.`, report);
+    }
+    return report;
   },
   async 'revoke-link'(repo, args) {
     const { token } = optionsOf(args, ['token']);
@@ -129,6 +145,11 @@ async function dispatch(argv: string[], io: AdminIo): Promise<number> {
     io.out(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (err) {
+    if (err instanceof Findings) {
+      io.out(`${JSON.stringify(err.result)}\n`);
+      io.err(`${err.message}\n`);
+      return 1;
+    }
     const code = mistake(err, io);
     if (code === undefined) throw err;
     return code;
