@@ -28,9 +28,12 @@ Commands:
   create-link --runner "Name" --race <race-id>   make a recording link for a runner
   list-notes --token <token>                     list the notes sent through a link
   revoke-link --token <token>                    stop a link from working
-  backup --to DIR                                copy the SQLite database and audio in DATA_DIR
-                                                 into DIR (new or empty) while the server runs
-  restore --from DIR                             bring a backup back into an empty DATA_DIR
+  backup --to DIR [--objects-bucket NAME]        copy the database (SQLite, or PostgreSQL with pg_dump)
+                                                 and the audio (disk or S3) into DIR, new or empty,
+                                                 while the server runs; with S3 the audio may go to
+                                                 another, empty bucket instead
+  restore --from DIR                             bring a backup back into an empty DATA_DIR, database
+                                                 and bucket
   verify-storage                                 check that every note's audio is in the store; list
                                                  the audio no note names (exit 1 when some is missing)`;
 
@@ -97,13 +100,14 @@ const COMMANDS: Record<string, Command> = {
 /** Commands on DATA_DIR's files themselves: they read only the storage settings and open no repository. */
 const FILE_COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv) => Promise<unknown>> = {
   async backup(args, env) {
-    const { to } = optionsOf(args, ['to']);
-    return { backup: path.resolve(to!), ...(await backup(loadStorageConfig(env), path.resolve(to!))) };
+    const { to, 'objects-bucket': objectsBucket } = optionsOf(args, ['to'], ['objects-bucket']);
+    return { backup: path.resolve(to!), ...(await backup(loadStorageConfig(env), path.resolve(to!), { objectsBucket }, env)) };
   },
   async restore(args, env) {
     const { from } = optionsOf(args, ['from']);
     const storage = loadStorageConfig(env);
-    return { restoredInto: storage.dataDir, ...(await restore(storage, path.resolve(from!))) };
+    const manifest = await restore(storage, path.resolve(from!), env);
+    return { restoredInto: storage.dataDir, ...(storage.databaseUrl && { database: 'DATABASE_URL' }), ...(storage.s3 && { bucket: storage.s3.bucket }), ...manifest };
   },
 };
 
