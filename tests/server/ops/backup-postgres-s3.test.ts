@@ -21,7 +21,9 @@ import { createBackend, type TestBackend } from '../support/backends.js';
 import { runAdmin } from '../support/cli.js';
 import { addUpcomingRaces, UPCOMING } from '../support/races.js';
 import { startS3, type TestS3 } from '../support/s3.js';
+import { uploadStream } from '../support/remote-uploads.js';
 import { startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { fakeWebm, makeLink } from '../support/uploads.js';
 
 const SESSION_SECRET = 'the-deployment-secret-kept-with-its-backups-0123456789';
 const NOTE_SECONDS = 4;
@@ -36,7 +38,7 @@ const backends: TestBackend[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-pg-s3-backup-'));
-  s3 = await startS3(['notes', 'restored', 'spare']);
+  s3 = await startS3(['notes', 'restored', 'busy', 'busy-restored']);
   apple = await startFakeApple();
   const common = { ...s3.env, SESSION_SECRET, APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience };
   source = await createBackend('postgres', { ...common, CONVERT_WORKER: 'on' });
@@ -184,6 +186,42 @@ describe('backup and restore of PostgreSQL + S3', () => {
     expect(intoFullBucket.stderr).toMatch(/bucket restored is not empty/);
     expect(await tableCount(fresh)).toBe(0);
   });
+
+  it('should back up a server taking notes into a pair whose rows and objects agree, with every note acknowledged before it', async () => {
+    // As fast as the machine goes, from one address to one link: the crowd limits are lifted.
+    const lifted = { UPLOADS_PER_ADDRESS: '100000', OPEN_UPLOADS_PER_ADDRESS: '100', RATE_LIMIT_PER_MINUTE: '100000', LINK_MAX_NOTES: '100000' };
+    const busy = await createBackend('postgres', { ...s3.env, ...lifted, SESSION_SECRET, S3_BUCKET: 'busy' });
+    const into = await createBackend('postgres', { ...s3.env, SESSION_SECRET, S3_BUCKET: 'busy-restored' });
+    backends.push(busy, into);
+    const server = await serve(busy.env);
+    let before: Set<string>;
+    try {
+      const uploads = uploadStream(() => server.base, await makeLink(server.app.repo), fakeWebm());
+      try {
+        await expect.poll(() => uploads.acknowledged.size, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(10);
+        before = new Set(uploads.acknowledged.keys());
+        expect(uploads.inFlight()).toBeGreaterThan(0);
+        const made = await runAdmin(busy.env, 'backup', '--to', path.join(dir, 'busy-backup'));
+        expect(made.stderr).toBe('');
+        expect(made.code).toBe(0);
+        const afterBackup = uploads.acknowledged.size;
+        await expect.poll(() => uploads.acknowledged.size, { timeout: 30_000, interval: 20 }).toBeGreaterThan(afterBackup);
+      } finally {
+        await uploads.stop();
+      }
+    } finally {
+      await server.app.close();
+    }
+    const done = await runAdmin(into.env, 'restore', '--from', path.join(dir, 'busy-backup'));
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    // No row without its object, and no object written after the dump copied as an orphan.
+    const verified = await runAdmin(into.env, 'verify-storage');
+    expect(verified.code).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ healthy: true, orphanCount: 0 });
+    const restoredIds = await withClient(into, async (c) => new Set((await c.query<{ id: string }>('SELECT id FROM notes')).rows.map((r) => r.id)));
+    for (const id of before!) expect(restoredIds.has(id), `note ${id} acknowledged before the backup`).toBe(true);
+  }, 120_000);
 
   it('should say where pg_dump was looked for when it is not there', async () => {
     const missing = await runAdmin({ ...source.env, PG_BIN: path.join(dir, 'no-postgresql') }, 'backup', '--to', path.join(dir, 'never'));
