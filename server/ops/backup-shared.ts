@@ -60,7 +60,7 @@ const databaseFileOf = (kind: SharedBackupManifest['database']) => (kind === 'po
 /** The store a backup keeps its objects in: a bucket beside the deployment's, or the folder's blobs/. */
 function objectsStore(config: StorageConfig, dir: string, bucket: string | undefined): BlobStore {
   if (!bucket) return createLocalBlobStore(path.join(dir, LOCAL_BLOBS_DIR));
-  if (!config.s3) throw new BackupRefused('--objects-bucket needs the S3 settings (S3_ENDPOINT, keys) the bucket is reached with; S3_BUCKET is unset.');
+  if (!config.s3) throw new BackupRefused(`The objects' bucket ${bucket} is reached with the S3 settings (S3_BUCKET, S3_ENDPOINT, keys), and S3_BUCKET is unset.`);
   return createS3BlobStore({ ...config.s3, bucket });
 }
 
@@ -169,9 +169,10 @@ async function preflight(config: StorageConfig, fromDir: string, manifest: Share
 }
 
 export async function restoreShared(config: StorageConfig, fromDir: string, summary: { format?: unknown }, env: NodeJS.ProcessEnv): Promise<SharedBackupManifest> {
-  if (summary.format !== 2) {
+  if (summary.format === undefined) {
     throw new BackupRefused(`${fromDir} is a backup of a SQLite file and audio on disk: restore it with DATABASE_URL and S3_BUCKET unset, into an empty DATA_DIR.`);
   }
+  if (summary.format !== 2) throw new BackupRefused(`${fromDir} was made by another version of MileNotes (backup format ${String(summary.format)}); restore it with that version.`);
   const manifest = summary as SharedBackupManifest;
   const { pgRestore, writesDataDir } = await preflight(config, fromDir, manifest, env);
   const dataDirWasThere = await exists(config.dataDir);
@@ -180,7 +181,10 @@ export async function restoreShared(config: StorageConfig, fromDir: string, summ
   const sqliteTemp = path.join(config.dataDir, `${SQLITE_FILE}.restoring-${process.pid}`);
   try {
     // 1. The objects, each checked against objects.jsonl: no row can name one that is not there yet.
-    await copyObjectsIn(objectsFile, objectsStore(config, fromDir, manifest.objectsBucket), target);
+    const copied = await copyObjectsIn(objectsFile, objectsStore(config, fromDir, manifest.objectsBucket), target);
+    if (copied.objects !== manifest.objects) {
+      throw new BackupRefused(`The backup's objects.jsonl lists ${copied.objects} objects where the backup recorded ${manifest.objects}: it is damaged. Nothing was restored.`);
+    }
     // 2. The database, all at once: PostgreSQL in one transaction, SQLite renamed into place.
     if (pgRestore) await restoreDatabase(pgRestore, config.databaseUrl!, path.join(fromDir, PG_DUMP_FILE), env);
     else {

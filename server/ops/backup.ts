@@ -1,10 +1,11 @@
 /**
- * Owns backup and restore: the CLI's entry for every deployment, and the whole of it for a
- * single-machine install (SQLite file + audio on disk in DATA_DIR); one on PostgreSQL or S3 goes
- * to ./backup-shared.ts. Here: SQLite's online backup API first, then the audio files. A note's files are stored
- * before its row is committed and never change, so every row in the snapshot already has its
- * files on disk when the copy of the folder starts; the copy is then checked against the rows.
- * Restore: into an empty DATA_DIR only, through a sibling folder renamed into place.
+ * Owns backup and restore: the CLI's entry for every deployment, and all of it for a
+ * single-machine install (SQLite file + audio on disk in DATA_DIR); a deployment on PostgreSQL or
+ * S3 goes to ./backup-shared.ts. Here: SQLite's online backup API first, then the audio files. A
+ * note's files are stored before its row is committed and never change, so every row in the
+ * snapshot already has its files on disk when the copy of the folder starts; the copy is then
+ * checked against the rows. Restore: into an empty DATA_DIR only, through a sibling folder
+ * renamed into place.
  */
 import { constants } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
