@@ -185,16 +185,16 @@ export async function restoreShared(config: StorageConfig, fromDir: string, summ
     if (copied.objects !== manifest.objects) {
       throw new BackupRefused(`The backup's objects.jsonl lists ${copied.objects} objects where the backup recorded ${manifest.objects}: it is damaged. Nothing was restored.`);
     }
-    // 2. The database, all at once: PostgreSQL in one transaction, SQLite renamed into place.
-    if (pgRestore) await restoreDatabase(pgRestore, config.databaseUrl!, path.join(fromDir, PG_DUMP_FILE), env);
-    else {
-      await mkdir(config.dataDir, { recursive: true });
-      await copyDurably(path.join(fromDir, SQLITE_FILE), sqliteTemp);
-      await rename(sqliteTemp, path.join(config.dataDir, SQLITE_FILE));
-    }
     if (writesDataDir) {
       await mkdir(config.dataDir, { recursive: true });
       await copySecret(fromDir, config.dataDir);
+    }
+    // 2. The database last and all at once (PostgreSQL in one transaction, SQLite renamed into
+    // place): once it is there, the restore is done.
+    if (pgRestore) await restoreDatabase(pgRestore, config.databaseUrl!, path.join(fromDir, PG_DUMP_FILE), env);
+    else {
+      await copyDurably(path.join(fromDir, SQLITE_FILE), sqliteTemp);
+      await rename(sqliteTemp, path.join(config.dataDir, SQLITE_FILE));
     }
   } catch (err) {
     // Leave the bucket and DATA_DIR as empty as they were, so the restore can be run again.

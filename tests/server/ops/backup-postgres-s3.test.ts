@@ -5,7 +5,7 @@
  * and after an object is removed.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -14,6 +14,7 @@ import type { EntryNotes, Session } from '../../../src/shared/runnerApi.js';
 import { buildApp } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
 import { openBlobStore } from '../../../server/storage/index.js';
+import { anyBlob } from '../../../server/storage/listing.js';
 import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../../stand-ins/fakeApple.js';
 import { friendNote, sendNote, type FriendNote } from '../../../stand-ins/friend.js';
 import { decodedSeconds } from '../support/audio.js';
@@ -38,7 +39,7 @@ const backends: TestBackend[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-pg-s3-backup-'));
-  s3 = await startS3(['notes', 'restored', 'busy', 'busy-restored']);
+  s3 = await startS3(['notes', 'restored', 'busy', 'busy-restored', 'never-restored']);
   apple = await startFakeApple();
   const common = { ...s3.env, SESSION_SECRET, APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience };
   source = await createBackend('postgres', { ...common, CONVERT_WORKER: 'on' });
@@ -222,6 +223,26 @@ describe('backup and restore of PostgreSQL + S3', () => {
     const restoredIds = await withClient(into, async (c) => new Set((await c.query<{ id: string }>('SELECT id FROM notes')).rows.map((r) => r.id)));
     for (const id of before!) expect(restoredIds.has(id), `note ${id} acknowledged before the backup`).toBe(true);
   }, 120_000);
+
+  it('should leave the database and the bucket empty when pg_restore fails', async () => {
+    // A dump whose last data block is damaged, its digest recorded as if whole: pg_restore meets
+    // it only after making the tables.
+    const damaged = path.join(dir, 'damaged-backup');
+    await cp(path.join(dir, 'busy-backup'), damaged, { recursive: true });
+    const dump = await readFile(path.join(damaged, 'database.pgdump'));
+    dump.fill(0x55, dump.length - 400, dump.length - 40);
+    await writeFile(path.join(damaged, 'database.pgdump'), dump);
+    const summary = JSON.parse(await readFile(path.join(damaged, 'milenotes-backup.json'), 'utf8'));
+    await writeFile(path.join(damaged, 'milenotes-backup.json'), JSON.stringify({ ...summary, databaseSha256: sha256(dump) }));
+
+    const into = await createBackend('postgres', { ...s3.env, SESSION_SECRET, S3_BUCKET: 'never-restored' });
+    backends.push(into);
+    const failed = await runAdmin(into.env, 'restore', '--from', damaged);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/pg_restore failed/);
+    expect(await tableCount(into)).toBe(0);
+    expect(await anyBlob(openBlobStore(into.config))).toBeUndefined();
+  });
 
   it('should say where pg_dump was looked for when it is not there', async () => {
     const missing = await runAdmin({ ...source.env, PG_BIN: path.join(dir, 'no-postgresql') }, 'backup', '--to', path.join(dir, 'never'));
