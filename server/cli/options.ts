@@ -11,6 +11,13 @@ export class UsageError extends Error {}
 /** A command used rightly but refused (a bad date, a file that is no course): its sentence alone. */
 export class Refused extends Error {}
 
+/** A check that ran and found something wrong: its result is printed all the same, its sentence on stderr, exit code 1. */
+export class Findings extends Error {
+  constructor(message: string, readonly result: unknown) {
+    super(message);
+  }
+}
+
 /**
  * `--name value` as `--name=value` for every option of the command (an option followed by another
  * one, or by nothing, is missing): a token may start with '-' (base64url, one in 64), and

@@ -14,7 +14,9 @@ import { linkIdOf, newToken } from '../links.js';
 import { cleanRunnerName } from '../notes/sanitize.js';
 import { backup, BackupRefused, restore } from '../ops/backup.js';
 import { runPreflight } from '../ops/preflight/run.js';
-import { optionsOf, Refused, UsageError, type Command } from './options.js';
+import { verifyStorage } from '../ops/verify-storage.js';
+import { openBlobStore } from '../storage/index.js';
+import { Findings, optionsOf, Refused, UsageError, type Command } from './options.js';
 import { overWarning, RACE_COMMANDS, raceOf } from './race-commands.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -29,9 +31,14 @@ Commands:
   create-link --runner "Name" --race <race-id>   make a recording link for a runner
   list-notes --token <token>                     list the notes sent through a link
   revoke-link --token <token>                    stop a link from working
-  backup --to DIR                                copy the SQLite database and audio in DATA_DIR
-                                                 into DIR (new or empty) while the server runs
-  restore --from DIR                             bring a backup back into an empty DATA_DIR
+  backup --to DIR [--objects-bucket NAME]        copy the database (SQLite, or PostgreSQL with pg_dump)
+                                                 and the audio (disk or S3) into DIR, new or empty,
+                                                 while the server runs; with S3 the audio may go to
+                                                 another, empty bucket instead
+  restore --from DIR                             bring a backup back into an empty DATA_DIR, database
+                                                 and bucket
+  verify-storage                                 check that every note's audio is in the store; list
+                                                 the audio no note names (exit 1 when some is missing)
   check                                          the preflight, before race weekend: database, clock,
                                                  blob store, free space, ffmpeg, PUBLIC_URL, Apple
                                                  sign-in; one line each, exit code 1 when any failed`;
@@ -76,6 +83,18 @@ const COMMANDS: Record<string, Command> = {
       ...(n.failureReason ? { failureReason: n.failureReason } : {}),
     }));
   },
+  async 'verify-storage'(repo, args, _warn, env) {
+    optionsOf(args, []);
+    const report = await verifyStorage(repo, openBlobStore(loadStorageConfig(env)));
+    if (!report.healthy) {
+      const found = [
+        report.missingCount > 0 && `${report.missingCount} object(s) that notes name are missing from the store (first: ${report.missing[0]!.key}, of note ${report.missing[0]!.noteId})`,
+        report.wrongSizeCount > 0 && `${report.wrongSizeCount} object(s) are not the size their row records (first: ${report.wrongSize[0]!.key})`,
+      ].filter(Boolean);
+      throw new Findings(`${found.join('; ')}.`, report);
+    }
+    return report;
+  },
   async 'revoke-link'(repo, args) {
     const { token } = optionsOf(args, ['token']);
     const link = await linkFor(repo, token!);
@@ -87,13 +106,14 @@ const COMMANDS: Record<string, Command> = {
 /** Commands on DATA_DIR's files themselves: they read only the storage settings and open no repository. */
 const FILE_COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv) => Promise<unknown>> = {
   async backup(args, env) {
-    const { to } = optionsOf(args, ['to']);
-    return { backup: path.resolve(to!), ...(await backup(loadStorageConfig(env), path.resolve(to!))) };
+    const { to, 'objects-bucket': objectsBucket } = optionsOf(args, ['to'], ['objects-bucket']);
+    return { backup: path.resolve(to!), ...(await backup(loadStorageConfig(env), path.resolve(to!), { objectsBucket }, env)) };
   },
   async restore(args, env) {
     const { from } = optionsOf(args, ['from']);
     const storage = loadStorageConfig(env);
-    return { restoredInto: storage.dataDir, ...(await restore(storage, path.resolve(from!))) };
+    const manifest = await restore(storage, path.resolve(from!), env);
+    return { restoredInto: storage.dataDir, ...(storage.databaseUrl && { database: 'DATABASE_URL' }), ...(storage.s3 && { bucket: storage.s3.bucket }), ...manifest };
   },
 };
 
@@ -137,6 +157,11 @@ async function dispatch(argv: string[], io: AdminIo): Promise<number> {
     io.out(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (err) {
+    if (err instanceof Findings) {
+      io.out(`${JSON.stringify(err.result)}\n`);
+      io.err(`${err.message}\n`);
+      return 1;
+    }
     const code = mistake(err, io);
     if (code === undefined) throw err;
     return code;

@@ -182,3 +182,17 @@ export interface BlobKeys {
   originalKey: string;
   convertedKey: string | null;
 }
+
+/** One object a row names, with what the row records of it (a conversion's size and digest are unknown on rows older than migration 9). */
+export interface RecordedBlob {
+  key: string;
+  bytes: number | null;
+  sha256: string | null;
+}
+
+/** A note's objects, for backup and verify-storage: its original, and its converted M4A once converted. */
+export interface NoteBlobs {
+  noteId: string;
+  original: RecordedBlob;
+  converted?: RecordedBlob;
+}

@@ -1,23 +1,24 @@
 /**
- * Owns backup and restore of a single-machine install (SQLite file + audio on disk in DATA_DIR).
- * Backup: SQLite's online backup API first, then the audio files. A note's files are stored
- * before its row is committed and never change, so every row in the snapshot already has its
- * files on disk when the copy of the folder starts; the copy is then checked against the rows.
- * Restore: into an empty DATA_DIR only, through a sibling folder renamed into place.
+ * Owns backup and restore: the CLI's entry for every deployment, and all of it for a
+ * single-machine install (SQLite file + audio on disk in DATA_DIR); a deployment on PostgreSQL or
+ * S3 goes to ./backup-shared.ts. Here: SQLite's online backup API first, then the audio files. A
+ * note's files are stored before its row is committed and never change, so every row in the
+ * snapshot already has its files on disk when the copy of the folder starts; the copy is then
+ * checked against the rows. Restore: into an empty DATA_DIR only, through a sibling folder
+ * renamed into place.
  */
 import { constants } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { DEV_SECRET_FILE } from '../auth/config.js';
 import type { Config } from '../config.js';
 import { SQLITE_FILE } from '../db/index.js';
 import { LOCAL_BLOBS_DIR } from '../storage/index.js';
+import { checkSqliteIntegrity, copySecret, isEmptyOrMissing, MANIFEST, snapshotSqlite } from './backup-files.js';
+import { BackupRefused } from './backup-refused.js';
+import { backupShared, restoreShared, type SharedBackupManifest } from './backup-shared.js';
 
-const MANIFEST = 'milenotes-backup.json';
-
-/** A refusal the operator can act on (printed as is, exit code 2). */
-export class BackupRefused extends Error {}
+export { BackupRefused };
 
 export interface BackupManifest {
   createdAt: string;
@@ -28,24 +29,13 @@ export interface BackupManifest {
 
 type StorageConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 's3'>;
 
-function refuseShared(config: Pick<Config, 'databaseUrl' | 's3'>, verb: string): void {
-  const parts = [config.databaseUrl && 'PostgreSQL (DATABASE_URL)', config.s3 && 'S3 (S3_BUCKET)'].filter(Boolean);
-  if (parts.length === 0) return;
-  throw new BackupRefused(
-    `This configuration keeps its data in ${parts.join(' and ')}; ${verb} only handles a SQLite file and audio on disk in DATA_DIR. ` +
-      'Back up PostgreSQL with pg_dump or point-in-time recovery (WAL archiving), and S3 with bucket versioning or replication. ' +
-      'See README, "Running in production".',
-  );
+/** What a backup may be told besides its folder. */
+export interface BackupOptions {
+  /** PostgreSQL or S3 deployments: put the objects in this bucket (on S3_ENDPOINT, with the same keys) instead of the folder. */
+  objectsBucket?: string;
 }
 
-async function isEmptyOrMissing(dir: string): Promise<boolean> {
-  try {
-    return (await readdir(dir)).length === 0;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
-    throw err;
-  }
-}
+const isShared = (config: StorageConfig) => Boolean(config.databaseUrl || config.s3);
 
 /** Copies every file under `from` into `to`, skipping the store's unfinished uploads. Returns files and bytes copied. */
 async function copyTree(from: string, to: string): Promise<{ files: number; bytes: number }> {
@@ -99,27 +89,22 @@ async function missingFiles(sqliteFile: string, blobsDir: string): Promise<{ not
   }
 }
 
-/** Copies DATA_DIR's database and audio into `toDir` (missing or empty) while the server keeps serving. */
-export async function backup(config: StorageConfig, toDir: string): Promise<BackupManifest> {
-  refuseShared(config, 'backup');
-  const sourceDb = path.join(config.dataDir, SQLITE_FILE);
-  if (!(await stat(sourceDb).catch(() => undefined))) throw new BackupRefused(`There is no database to back up at ${sourceDb}. Check DATA_DIR.`);
+/**
+ * Copies the deployment's database and audio into `toDir` (missing or empty) while the server
+ * keeps serving. `env`: where PG_BIN is read (pg_dump's folder).
+ */
+export async function backup(config: StorageConfig, toDir: string, options: BackupOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<BackupManifest | SharedBackupManifest> {
+  if (isShared(config)) return backupShared(config, toDir, options, env);
+  if (options.objectsBucket) throw new BackupRefused('--objects-bucket needs the audio in S3 (S3_BUCKET); this install keeps it on disk in DATA_DIR.');
   if (!(await isEmptyOrMissing(toDir))) throw new BackupRefused(`${toDir} is not empty. Back up into a new folder.`);
   await mkdir(toDir, { recursive: true });
   const createdAt = new Date().toISOString();
 
   // 1. The database: a consistent snapshot, taken page by page while writers carry on.
-  const db = new Database(sourceDb, { fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    await db.backup(path.join(toDir, SQLITE_FILE));
-  } finally {
-    db.close();
-  }
+  await snapshotSqlite(config.dataDir, path.join(toDir, SQLITE_FILE));
   // 2. The audio, after the snapshot: every row in it was committed after its files were stored.
   const copied = await copyTree(path.join(config.dataDir, LOCAL_BLOBS_DIR), path.join(toDir, LOCAL_BLOBS_DIR));
-  const secret = path.join(config.dataDir, DEV_SECRET_FILE);
-  if (await stat(secret).catch(() => undefined)) await copyFile(secret, path.join(toDir, DEV_SECRET_FILE));
+  await copySecret(config.dataDir, toDir);
 
   const { notes, missing } = await missingFiles(path.join(toDir, SQLITE_FILE), path.join(toDir, LOCAL_BLOBS_DIR));
   if (missing.length > 0) {
@@ -131,25 +116,23 @@ export async function backup(config: StorageConfig, toDir: string): Promise<Back
   return manifest;
 }
 
-/** Brings a backup into DATA_DIR, which must be missing or empty. */
-export async function restore(config: StorageConfig, fromDir: string): Promise<BackupManifest> {
-  refuseShared(config, 'restore');
-  let manifest: BackupManifest;
+/**
+ * Brings a backup into the configured storage, which must be empty: a missing or empty DATA_DIR,
+ * and on a shared deployment an empty database and bucket (./backup-shared.ts).
+ */
+export async function restore(config: StorageConfig, fromDir: string, env: NodeJS.ProcessEnv = process.env): Promise<BackupManifest | SharedBackupManifest> {
+  let summary: Record<string, unknown>;
   try {
-    manifest = JSON.parse(await readFile(path.join(fromDir, MANIFEST), 'utf8')) as BackupManifest;
+    summary = JSON.parse(await readFile(path.join(fromDir, MANIFEST), 'utf8')) as Record<string, unknown>;
   } catch {
     throw new BackupRefused(`${fromDir} is not a finished MileNotes backup (${MANIFEST} is missing or unreadable).`);
   }
+  if (summary.format !== undefined || isShared(config)) return restoreShared(config, fromDir, summary, env);
+  const manifest = summary as unknown as BackupManifest;
   if (!(await isEmptyOrMissing(config.dataDir))) {
     throw new BackupRefused(`DATA_DIR (${config.dataDir}) is not empty. Restore only into an empty or new folder, so nothing there is overwritten.`);
   }
-  const check = new Database(path.join(fromDir, SQLITE_FILE), { readonly: true, fileMustExist: true });
-  try {
-    const result = check.pragma('integrity_check', { simple: true });
-    if (result !== 'ok') throw new BackupRefused(`The backup's database is damaged (${String(result)}). Nothing was restored.`);
-  } finally {
-    check.close();
-  }
+  checkSqliteIntegrity(path.join(fromDir, SQLITE_FILE));
 
   // Built beside DATA_DIR and renamed into place, so a restore cut short leaves DATA_DIR empty.
   const staging = `${config.dataDir}.restoring-${process.pid}`;
@@ -158,8 +141,7 @@ export async function restore(config: StorageConfig, fromDir: string): Promise<B
     await mkdir(staging, { recursive: true });
     await copyFile(path.join(fromDir, SQLITE_FILE), path.join(staging, SQLITE_FILE));
     await copyTree(path.join(fromDir, LOCAL_BLOBS_DIR), path.join(staging, LOCAL_BLOBS_DIR));
-    const secret = path.join(fromDir, DEV_SECRET_FILE);
-    if (await stat(secret).catch(() => undefined)) await copyFile(secret, path.join(staging, DEV_SECRET_FILE));
+    await copySecret(fromDir, staging);
     const { missing } = await missingFiles(path.join(staging, SQLITE_FILE), path.join(staging, LOCAL_BLOBS_DIR));
     if (missing.length > 0) throw new BackupRefused(`The backup lacks ${missing.length} audio file(s) its database names. Nothing was restored.`);
     await rmdir(config.dataDir).catch((err: NodeJS.ErrnoException) => {

@@ -32,7 +32,7 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
-  /** Every blob whose key starts with `prefix`, with when it was last written, in pages. */
+  /** Every blob whose key starts with `prefix`, with when it was last written and its size, in pages. */
   list(prefix: string): AsyncIterable<ListedBlob>;
   /** Removes this store's temporary files (uploads cut off by a crash) last written before `before`; returns how many. */
   removeStaleTemp(before: Date): Promise<number>;
@@ -41,6 +41,8 @@ export interface BlobStore {
 export interface ListedBlob {
   key: string;
   modifiedAt: Date;
+  /** Its size in bytes. */
+  bytes: number;
 }
 
 /**

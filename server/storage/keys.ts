@@ -3,9 +3,13 @@ import { randomUUID } from 'node:crypto';
 
 const ORIGINALS = 'originals/';
 const CONVERTED = 'converted/';
+const UPLOADS = 'uploads/';
 
 /** Where notes' audio lives: every original upload and every converted M4A is under one of these. */
 export const NOTE_AUDIO_PREFIXES: readonly string[] = [ORIGINALS, CONVERTED];
+
+/** The folder each kind of note key below starts with (the parts of unfinished uploads too): what backup and verify-storage read. */
+export const KEY_PREFIXES = [ORIGINALS, CONVERTED, UPLOADS] as const;
 
 /**
  * A fresh key for one upload of a note. The random suffix means two racing uploads of one id never
@@ -27,7 +31,7 @@ export const convertedKey = (noteId: string): string => `${CONVERTED}${noteId}.m
  * One part of a resumable upload, named by where it starts and by the append that wrote it: an
  * append whose lease ran out can then never overwrite the part of the one that took over.
  */
-export const uploadPartKey = (noteId: string, offset: number, owner: string): string => `uploads/${noteId}/${offset}-${owner}`;
+export const uploadPartKey = (noteId: string, offset: number, owner: string): string => `${UPLOADS}${noteId}/${offset}-${owner}`;
 
 /** The folder of race pictures in the store; the part after it is the picture's file name on the site (/race-images/<name>). */
 export const RACE_IMAGES = 'race-images/';

@@ -75,7 +75,7 @@ async function* walk(root: string, prefix: string, dir = root): AsyncGenerator<L
       if (prefix.startsWith(`${key}/`) || key.startsWith(prefix)) yield* walk(root, prefix, file);
     } else if (entry.isFile() && key.startsWith(prefix)) {
       const info = await stat(file).catch(() => undefined); // deleted meanwhile
-      if (info) yield { key, modifiedAt: info.mtime };
+      if (info) yield { key, modifiedAt: info.mtime, bytes: info.size };
     }
   }
 }

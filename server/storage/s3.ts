@@ -117,7 +117,7 @@ export function createS3BlobStore(config: S3Config, spoolDir = os.tmpdir()): Blo
       do {
         const page = await asking(() => client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken })));
         for (const object of page.Contents ?? []) {
-          if (object.Key && object.LastModified) yield { key: object.Key, modifiedAt: object.LastModified };
+          if (object.Key && object.LastModified) yield { key: object.Key, modifiedAt: object.LastModified, bytes: object.Size ?? 0 };
         }
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (ContinuationToken);

@@ -96,12 +96,11 @@ describe('admin backup and restore (SQLite + disk)', () => {
     expect(await readFile(path.join(target, 'keep.txt'), 'utf8')).toBe('mine');
   });
 
-  it('should refuse to back up PostgreSQL or S3 and say what to use instead', async () => {
-    const pgBackup = await runAdmin({ DATA_DIR: path.join(dir, 'x'), DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, 'backup', '--to', path.join(dir, 'pg'));
-    expect(pgBackup.code).toBe(2);
-    expect(pgBackup.stderr).toMatch(/PostgreSQL .*pg_dump/);
-    const s3Backup = await runAdmin({ DATA_DIR: path.join(dir, 'x'), S3_BUCKET: 'notes' }, 'backup', '--to', path.join(dir, 's3'));
-    expect(s3Backup.code).toBe(2);
-    expect(s3Backup.stderr).toMatch(/S3 .*versioning or replication/);
+  it('should refuse to restore a backup of SQLite and disk into PostgreSQL or S3, and say how it restores', async () => {
+    for (const into of [{ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, { S3_BUCKET: 'notes' }]) {
+      const refused = await runAdmin({ DATA_DIR: path.join(dir, 'x'), ...into }, 'restore', '--from', path.join(dir, 'backup'));
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/is a backup of a SQLite file and audio on disk: restore it with DATABASE_URL and S3_BUCKET unset/);
+    }
   });
 });
