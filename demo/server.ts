@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '..');
 /** A slow machine (the build just done, a busy CI runner) can take a while to load the server. */
 const START_WITHIN_MS = 120_000;
 
