@@ -4,6 +4,7 @@
  * and the runner app's with the keepsake routes (JSON, ./runner/).
  */
 import type { FastifyPluginAsync } from 'fastify';
+import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Repository } from '../db/repository.js';
 import { installApiErrors } from '../plugins/api-errors.js';
@@ -23,9 +24,11 @@ export interface ApiOptions {
   openUploads: OpenUploads;
   /** Where a note's bytes go; without resumable uploads (RESUMABLE_UPLOADS=off) the upload routes 404. */
   intake: Intake;
+  /** The time races are measured against (../clock.ts). */
+  clock: Clock;
 }
 
-export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, openUploads, intake, noteChanges }) => {
+export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, openUploads, intake, noteChanges, clock }) => {
   installApiErrors(app);
   // An unknown /api path is a 404 whatever its body: the not-found answer reads none.
   app.removeAllContentTypeParsers();
@@ -34,6 +37,6 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
-  await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake });
-  await app.register(runnerApi, { repo, blobs, config, noteChanges });
+  await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake, clock });
+  await app.register(runnerApi, { repo, blobs, config, noteChanges, clock });
 };

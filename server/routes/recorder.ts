@@ -18,6 +18,7 @@ import { NOTE_UPLOAD } from '../http/note-upload-mark.js';
 import { refusals } from '../http/contract.js';
 import { refusal } from '../http/refusals.js';
 import type { Intake } from '../intake/index.js';
+import type { Clock } from '../clock.js';
 import { linkIdOf } from '../links.js';
 import { capOpenUploads, type OpenUploads } from '../notes/open-uploads.js';
 import { linkProgress } from '../races/tracking.js';
@@ -30,10 +31,12 @@ export interface RecorderApiOptions {
   openUploads: OpenUploads;
   /** Where a note's bytes go, whole or resumable. */
   intake: Intake;
+  /** Where the race stands and when the runner is expected where (../clock.ts); the answer says its time and rate. */
+  clock: Clock;
 }
 
 export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async (app, opts) => {
-  const { repo, intake, openUploads } = opts;
+  const { repo, intake, openUploads, clock } = opts;
   const { uploads } = intake;
   // Note bodies reach the routes as the raw request stream: the parent (routes/api.ts) hands every
   // body over untouched, so nothing is buffered whole and the route judges the type by the bytes.
@@ -67,7 +70,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
     },
   }, async (req) => {
     const { linkId, runnerName, race } = liveLink(req);
-    const now = Date.now();
+    const now = clock.now();
     const tracked = await linkProgress(repo, linkId, race, now);
     return {
       runner: { displayName: runnerName },
@@ -76,6 +79,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
       },
       markers: markersFor(race.units),
       ...tracked,
+      clock: { now: new Date(now).toISOString(), rate: clock.rate },
     };
   });
 
