@@ -131,7 +131,7 @@ test('the recorder tells the demo’s time: a friend sends a note three markers 
 });
 
 test('--venue: the note goes through the venue network and is delivered once; Ctrl-C stops everything', async () => {
-  const demo = await startDemo(['--minutes', '2.5', '--venue']);
+  const demo = await startDemo(['--minutes', '2', '--venue']);
   const { context } = await launchPhone(await speechWav());
   try {
     const recorder = context.pages()[0] ?? (await context.newPage());
