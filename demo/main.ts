@@ -1,19 +1,22 @@
 /**
  * `npm run demo`: a whole race on this computer. The real server (a child process, as `npm start`
- * runs it) in a data folder of its own, a demo race on a course made here, the runner's phone (the
- * reference app) running it at a compressed pace, the recorder link for a friend, and a watch page
- * served by this process on its own port. Ends when the runner has finished and the last notes have
- * played; Ctrl-C stops everything it started.
+ * runs it, but on the demo's clock) in a data folder of its own, a demo race on a course made here,
+ * the runner's phone (the reference app) running it, the recorder link for a friend, and a watch
+ * page served by this process on its own port. One clock for all of them: a compressed one
+ * (server/clock.ts) that reads the real time when the demo starts and runs the race in the minutes
+ * asked for. Ends when the runner has finished and the last notes have played; Ctrl-C stops
+ * everything it started.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
+import { compressedClock } from '../server/clock.js';
 import { startChaosProxy, type ChaosProxy } from '../stand-ins/venueNetwork.js';
 import { venueSchedule } from '../stand-ins/venueSchedules.js';
 import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../stand-ins/fakeApple.js';
 import { demoCourse, localTimeZone } from './course.js';
 import { parseOptions, USAGE, type DemoOptions } from './options.js';
-import { planFriends, runCourse, sendFriendNote, setUpRace, type DemoRace } from './race.js';
-import { courseBody, demoState, statusLine, type DemoState } from './status.js';
+import { demoRate, demoRunner, planFriends, runCourse, sendFriendNote, setUpRace, untilTheGun, type DemoRace } from './race.js';
+import { clockOf, courseBody, demoState, statusLine, type DemoState } from './status.js';
 import { NoteTracker } from './tracker.js';
 import { startDemoServer, type DemoServer } from './server.js';
 import { startWatchServer, type WatchServer } from './watch.js';
@@ -73,17 +76,21 @@ async function main(opts: DemoOptions): Promise<void> {
     started.apple = await startFakeApple();
     const apple = started.apple;
     const local = `http://localhost:${opts.port}`;
-    started.server = await startDemoServer(opts.port, {
+    const course = demoCourse();
+    const runner = demoRunner(course);
+    // The demo's clock, the server's too: it reads the real time now and runs the race in `minutes`.
+    const clockArgs = { origin: Date.now(), rate: demoRate(runner.finishMs, opts.minutes) };
+    const clock = compressedClock(clockArgs);
+    started.server = await startDemoServer(opts.port, clockArgs, {
       PUBLIC_URL: local, APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience,
       SESSION_SECRET: randomBytes(32).toString('hex'), CONVERT_WORKER: 'on',
     });
     const server = started.server;
-    const course = demoCourse();
     const sub = `demo-runner-${randomUUID()}`;
-    const race = (started.race = await setUpRace(server, apple, course, opts.minutes, sub));
+    const race = (started.race = await setUpRace(server, apple, course, runner, clock, sub));
     if (opts.venue) {
       // The venue's bad network begins with the first note sent through it, so the page itself loads.
-      const schedule = venueSchedule(false, race.clock.realMs + AFTER_FINISH_MS);
+      const schedule = venueSchedule(false, race.realMs + AFTER_FINISH_MS);
       // Seed 15: the first note's first try is stored by the server but its answer is cut, so a tester
       // sees the recorder send it again and the server keep it once; a phone's page loads at 400 kbit/s.
       const proxy = await startChaosProxy(opts.port, { ...schedule, seed: 15, bitsPerSecond: 400_000 }, {
@@ -97,11 +104,12 @@ async function main(opts: DemoOptions): Promise<void> {
     const proxy = started.proxy;
     const linkBase = proxy ? proxy.url.replace('127.0.0.1', 'localhost') : local;
     const tracker = (started.tracker = new NoteTracker({
-      serverUrl: server.url, entryId: race.entryId, identityToken: () => apple.token({ sub }), nonce: FAKE_APPLE_NONCE, app: race.app, venue: proxy,
+      serverUrl: server.url, entryId: race.entryId, identityToken: () => apple.token({ sub }), nonce: FAKE_APPLE_NONCE, app: race.app, venue: proxy, now: clock.now,
     }));
     const body = courseBody(course, race.markers);
     const venueNow = () => proxy && { online: !proxy.schedule.offline.some((w) => proxy.now() >= w.fromMs && proxy.now() < w.toMs), requests: proxy.log.length };
-    const state = (): DemoState => demoState(race, course, tracker, venueNow() ?? null, done);
+    const timeZone = localTimeZone();
+    const state = (): DemoState => demoState(race, course, tracker, venueNow() ?? null, done, timeZone);
     started.watch = await startWatchServer(opts.watchPort, {
       course: () => body,
       state,
@@ -111,12 +119,18 @@ async function main(opts: DemoOptions): Promise<void> {
       },
     });
 
-    const minutes = Math.round(race.clock.realMs / 6_000) / 10;
-    const startClock = new Date(race.clock.startsAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    const minutes = Math.round(race.realMs / 6_000) / 10;
+    const gun = clockOf(race.startsAt, timeZone);
+    const wait = (race.startsAt - clock.now()) / clock.rate;
+    if (wait > 2_000) console.log(`\nAlex is at the start line: the gun goes at ${gun} on the demo's clock, in ${Math.ceil(wait / 1000)} s.`);
+    // The links once the race is on: a recorder opened before the gun would show a race still to come.
+    await untilTheGun(race, () => stopping);
+    if (stopping) return;
     console.log([
       '',
-      `MileNotes demo: Alex runs the Demo Marathon (${localTimeZone()}) in ${minutes} minutes, ${race.clock.compression.toFixed(1)}x as fast as a 4:05 marathon.`,
-      `  The race began at ${startClock} on the race clock; the runner's phone runs it compressed and meets the real clock at the finish.`,
+      `MileNotes demo: Alex runs the Demo Marathon (${timeZone}) in ${minutes} minutes, ${clock.rate.toFixed(1)}x as fast as a 4:05 marathon.`,
+      `  The gun went at ${gun} on the demo's clock, which runs ${clock.rate.toFixed(1)}x as fast as this computer's from when the demo started.`,
+      '  The server, Alex\'s phone, the recorder and the watch page all read it: every time they show is on it.',
       '',
       `  Recorder link for a friend: ${linkBase}/r/${race.token}`,
       `  Watch page (the runner's phone): ${started.watch.url}`,
@@ -156,8 +170,9 @@ async function main(opts: DemoOptions): Promise<void> {
     const waiting = tracker.snapshot().filter((n) => n.stored !== undefined && !n.played && !n.failed).map((n) => n.id);
     await race.app.awaitNotes(waiting, AFTER_FINISH_MS);
     const notes = tracker.snapshot();
-    const lastEnds = Math.max(0, ...notes.filter((n) => n.played).map((n) => n.played! + (n.durationMs ?? 0)));
-    await new Promise((r) => setTimeout(r, Math.min(AFTER_FINISH_MS, Math.max(2_000, lastEnds + 2_000 - Date.now()))));
+    // Played on the demo's clock; each sound lasts its real length.
+    const untilEnds = Math.max(0, ...notes.filter((n) => n.played).map((n) => (n.played! - clock.now()) / clock.rate + (n.durationMs ?? 0)));
+    await new Promise((r) => setTimeout(r, Math.min(AFTER_FINISH_MS, Math.max(2_000, untilEnds + 2_000))));
     done = true;
     clearInterval(status);
     if (tty) process.stdout.write('\n');

@@ -1,14 +1,15 @@
 /**
  * The demo's race on the runner's phone: the reference app (reference-app/) signs in, enters the race
  * with progress sharing on, takes the race pack, and runs the whole course at a 4-hour marathon's
- * pace with time compressed, as bench/load/race.ts does for the bench: the race began in the past on
- * the server's clock, and the phone's clock runs `compression` times as fast from the start line,
- * catching up with the real clock at the finish. Every fix it stamps is then a real fix of a race
- * in progress at a runner's speed, so the server's own checks (speed, time, live hours) pass
- * unchanged and nothing in the product knows it is a demo.
+ * pace on the demo's clock: a compressed clock (server/clock.ts) that reads the real time when the
+ * demo starts and runs `rate` times as fast. The server runs on the same clock (./serve.ts), so the
+ * race starts at the next whole minute on it, every fix the phone stamps is a real fix of a race in
+ * progress at a runner's speed, the server's own checks (speed, time, live hours) pass unchanged,
+ * and every time the recorder shows is one the phone then keeps to.
  */
 import type { Position } from 'geojson';
 import { ReferenceApp } from '../reference-app/app.js';
+import type { Clock } from '../server/clock.js';
 import { friendNote, sendNote } from '../stand-ins/friend.js';
 import { runnerOnCourse, type RunnerOnCourse } from '../stand-ins/runner.js';
 import type { FencedMarker } from '../reference-app/fences.js';
@@ -20,31 +21,11 @@ import { addDemoRace, type AdminCli } from './course.js';
 /** A 4:05 marathon, a common finishing time. */
 export const SECONDS_PER_KM = 348;
 
-export interface DemoClock {
-  /** Race time on the phone (epoch ms): compressed, never ahead of the real clock. */
-  simNow(): number;
-  /** Race milliseconds since the start. */
-  simElapsed(): number;
-  compression: number;
-  startsAt: number;
-  /** Real milliseconds the run takes from the start line to the finish. */
-  realMs: number;
-}
+/** The runner of the demo on its course (the same one every time). */
+export const demoRunner = (course: Position[]): RunnerOnCourse => runnerOnCourse(course, SECONDS_PER_KM, { seed: 3 });
 
-/** The race's clock: it began `(1 - 1/compression)` of the race's length ago, so the phone's compressed clock meets the real one at the finish. */
-export function demoClock(finishMs: number, minutes: number): DemoClock & { begin(): void } {
-  const realMs = minutes * 60_000;
-  const compression = Math.max(1, finishMs / realMs);
-  // A minute's slack, in whole minutes as a race's start is said.
-  const startsAt = Math.floor((Date.now() - finishMs + finishMs / compression - 60_000) / 60_000) * 60_000;
-  let realZero = Date.now();
-  const simElapsed = () => (Date.now() - realZero) * compression;
-  return {
-    compression, startsAt, realMs: finishMs / compression, simElapsed,
-    simNow: () => Math.min(Date.now(), startsAt + simElapsed()),
-    begin: () => void (realZero = Date.now()),
-  };
-}
+/** How many times as fast as the real clock the demo's runs, for the run to take `minutes` (never slower than real). */
+export const demoRate = (finishMs: number, minutes: number): number => Math.max(1, finishMs / (minutes * 60_000));
 
 export interface DemoRace {
   app: ReferenceApp;
@@ -53,22 +34,39 @@ export interface DemoRace {
   token: string;
   markers: FencedMarker[];
   runner: RunnerOnCourse;
-  clock: DemoClock & { begin(): void };
+  /** The demo's clock, which the server runs on too. */
+  clock: Clock;
+  /** The gun, on the demo's clock: a whole minute, as a race's start is said. */
+  startsAt: number;
+  /** Real milliseconds the run takes from the start line to the finish. */
+  realMs: number;
 }
 
-/** Adds the race and gets the runner's phone ready at the start line. */
-export async function setUpRace(server: AdminCli & { url: string }, apple: FakeApple, course: Position[], minutes: number, sub: string): Promise<DemoRace> {
-  const runner = runnerOnCourse(course, SECONDS_PER_KM, { seed: 3 });
-  const clock = demoClock(runner.finishMs, minutes);
-  const raceId = await addDemoRace(server, course, clock.startsAt);
+/** Race milliseconds since the gun, from 0 (before it) to the finish. */
+export const raceElapsed = (race: DemoRace): number => Math.min(Math.max(0, race.clock.now() - race.startsAt), race.runner.finishMs);
+
+/** Adds the race, starting at the next whole minute on the demo's clock, and gets the runner's phone ready at the start line. */
+export async function setUpRace(server: AdminCli & { url: string }, apple: FakeApple, course: Position[], runner: RunnerOnCourse, clock: Clock, sub: string): Promise<DemoRace> {
+  const startsAt = Math.ceil(clock.now() / 60_000) * 60_000;
+  const raceId = await addDemoRace(server, course, startsAt);
   const app = new ReferenceApp({
     baseUrl: server.url, identityToken: await apple.token({ sub }), nonce: FAKE_APPLE_NONCE,
-    waitSeconds: Math.max(1, Math.round(25 / Math.max(1, clock.compression / 4))), now: clock.simNow,
+    waitSeconds: Math.max(1, Math.round(25 / Math.max(1, clock.rate / 4))), now: clock.now,
   });
   await app.signIn();
   const { entryId, token } = await app.enter(raceId, 'Alex');
   const { markers } = await app.takeRacePack(raceId);
-  return { app, raceId, entryId, token, markers, runner, clock };
+  return { app, raceId, entryId, token, markers, runner, clock, startsAt, realMs: runner.finishMs / clock.rate };
+}
+
+/**
+ * Waits for the gun (at most a minute on the demo's clock: a few real seconds at the usual rates),
+ * so the recorder link is never opened on a race still to come. Resolves early when `stopped()` says so.
+ */
+export async function untilTheGun(race: DemoRace, stopped: () => boolean): Promise<void> {
+  for (let ahead = race.startsAt - race.clock.now(); ahead > 0 && !stopped(); ahead = race.startsAt - race.clock.now()) {
+    await new Promise((r) => setTimeout(r, Math.min(250, ahead / race.clock.rate + 1)));
+  }
 }
 
 export interface FriendPlan {
@@ -99,20 +97,20 @@ export async function sendFriendNote(url: string, token: string, plan: FriendPla
 }
 
 /**
- * Runs the course: a fix every 5 race seconds (never more than 25 a real second), positions
- * posted every 30 race seconds, friends sending as the runner reaches their points. Resolves at
- * the finish line, or when `stopped()` says so.
+ * Runs the course from the gun: a fix every 5 race seconds (never more than 25 a real second),
+ * positions posted every 30 race seconds, friends sending as the runner reaches their points.
+ * Resolves at the finish line, or when `stopped()` says so.
  */
 export async function runCourse(race: DemoRace, plans: readonly FriendPlan[], send: (plan: FriendPlan) => void, stopped: () => boolean): Promise<void> {
   const { app, runner, clock } = race;
-  const fixEveryMs = Math.max(40, 5_000 / clock.compression);
-  const postEveryMs = Math.max(250, 30_000 / clock.compression);
+  const fixEveryMs = Math.max(40, 5_000 / clock.rate);
+  const postEveryMs = Math.max(250, 30_000 / clock.rate);
+  await untilTheGun(race, stopped);
   let lastPost = Date.now();
   let next = 0;
-  clock.begin();
   app.startSync();
   for (;;) {
-    const at = Math.min(clock.simElapsed(), runner.finishMs);
+    const at = raceElapsed(race);
     app.fix(runner.fixAt(at));
     while (next < plans.length && plans[next]!.atMeters <= runner.distanceAt(at)) send(plans[next++]!);
     if (Date.now() - lastPost >= postEveryMs || at >= runner.finishMs) {

@@ -1,7 +1,8 @@
 /**
- * The demo's server: the real server process, as `npm start` runs it, on the port asked for, in a
- * data folder of its own (never ./data), and the admin CLI against that folder. If the server does
- * not come up, it is stopped before the error is told: the demo leaves no process behind.
+ * The demo's server: the real server process, as `npm start` runs it but on the demo's compressed
+ * clock (./serve.ts), on the port asked for, in a data folder of its own (never ./data), and the
+ * admin CLI against that folder. If the server does not come up, it is stopped before the error is
+ * told: the demo leaves no process behind.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -22,14 +23,21 @@ export interface DemoServer {
   stop(keepData: boolean): Promise<void>;
 }
 
-export async function startDemoServer(port: number, extraEnv: NodeJS.ProcessEnv): Promise<DemoServer> {
+/** The demo's clock as ./serve.ts takes it: it reads the real time at `origin`, and runs `rate` times as fast. */
+export interface ClockArgs {
+  origin: number;
+  rate: number;
+}
+
+export async function startDemoServer(port: number, clock: ClockArgs, extraEnv: NodeJS.ProcessEnv): Promise<DemoServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-demo-'));
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DIST_DIR: path.join(root, 'dist'), LOG_LEVEL: 'warn', ...extraEnv,
   };
   let log = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const clockArgs = ['--clock-origin', String(clock.origin), '--clock-rate', String(clock.rate)];
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/serve.ts', ...clockArgs], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   // The server's own warnings go to the demo's stderr only if it fails; a demo's terminal shows the race.
   child.stdout?.on('data', (d) => (log = (log + String(d)).slice(-20_000)));
   child.stderr?.on('data', (d) => (log = (log + String(d)).slice(-20_000)));

@@ -2,7 +2,7 @@
 import type { Position } from 'geojson';
 import { markerLabel } from '../src/shared/markers.js';
 import type { FencedMarker } from '../reference-app/fences.js';
-import type { DemoRace } from './race.js';
+import { raceElapsed, type DemoRace } from './race.js';
 import type { NoteTracker, NoteWay } from './tracker.js';
 
 const SIZE = 1000;
@@ -29,7 +29,11 @@ export function courseBody(course: readonly Position[], markers: readonly Fenced
 }
 
 export interface DemoState {
-  runner: { name: string; km: number; lastMarker: string | null; at: [number, number]; raceClock: string; finished: boolean };
+  runner: { name: string; km: number; lastMarker: string | null; at: [number, number]; finished: boolean };
+  /** The demo's clock now (ISO), the one the server, the phone and the recorder read, and the race's zone to write it in. */
+  raceClock: string;
+  timeZone: string;
+  /** How many times as fast as the real clock the demo's runs. */
   compression: number;
   realSeconds: { elapsed: number; total: number };
   venue: { online: boolean; requests: number } | null;
@@ -37,25 +41,27 @@ export interface DemoState {
   done: boolean;
 }
 
-export function demoState(race: DemoRace, course: readonly Position[], tracker: NoteTracker, venue: DemoState['venue'], done: boolean): DemoState {
-  const { runner, clock, app } = race;
-  const at = Math.min(clock.simElapsed(), runner.finishMs);
+export function demoState(race: DemoRace, course: readonly Position[], tracker: NoteTracker, venue: DemoState['venue'], done: boolean, timeZone: string): DemoState {
+  const { runner, clock } = race;
+  const at = raceElapsed(race);
   const km = runner.distanceAt(at) / 1000;
   const passed = race.markers.filter((m) => m.distanceMeters <= runner.distanceAt(at)).at(-1);
   const position = runner.fixAt(at);
-  void app;
   return {
     runner: {
       name: 'Alex', km: Math.round(km * 10) / 10, lastMarker: passed ? markerLabel(passed.id) : null,
-      at: projector(course)([position.lon, position.lat]), raceClock: new Date(clock.startsAt + at).toISOString(), finished: at >= runner.finishMs,
+      at: projector(course)([position.lon, position.lat]), finished: at >= runner.finishMs,
     },
-    compression: Math.round(clock.compression * 10) / 10,
-    realSeconds: { elapsed: Math.round(at / clock.compression / 1000), total: Math.round(clock.realMs / 1000) },
+    raceClock: new Date(clock.now()).toISOString(),
+    timeZone,
+    compression: Math.round(clock.rate * 10) / 10,
+    realSeconds: { elapsed: Math.round(at / clock.rate / 1000), total: Math.round(race.realMs / 1000) },
     venue, notes: tracker.snapshot(), done,
   };
 }
 
-const clockOf = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+/** A time of day on the demo's clock, in the race's zone (as the recorder writes it). */
+export const clockOf = (iso: string | number, timeZone: string) => new Date(iso).toLocaleTimeString('en-US', { timeZone, hour: 'numeric', minute: '2-digit' });
 
 /** The race in one line. */
 export function statusLine(s: DemoState): string {
@@ -64,5 +70,5 @@ export function statusLine(s: DemoState): string {
   const notes = s.notes.length === 0 ? 'no notes yet'
     : `notes: ${s.notes.length} sent, ${count('stored')} stored, ${count('converted')} converted, ${count('onPhone')} on the phone, ${count('played')} played`;
   const venue = s.venue ? ` · venue link ${s.venue.online ? 'up' : 'OFFLINE'}` : '';
-  return `Alex ${where} · race clock ${clockOf(s.runner.raceClock)} · ${notes}${venue}`;
+  return `Alex ${where} · race clock ${clockOf(s.raceClock, s.timeZone)} · ${notes}${venue}`;
 }

@@ -14,7 +14,7 @@ export interface NoteWay {
   markerLabel: string;
   from: string;
   durationMs: number | null;
-  /** Real epoch ms of each step, once it happened. */
+  /** When each step happened (epoch ms on the demo's clock, the one every page of the demo shows). */
   sent?: number;
   stored?: number;
   converted?: number;
@@ -57,12 +57,14 @@ export class NoteTracker {
     nonce: string;
     app: ReferenceApp;
     venue?: ChaosProxy;
+    /** The demo's clock, which the steps are stamped on. */
+    now: () => number;
   }) {}
 
   /** A simulated friend began sending this note. */
   sent(id: string, marker: string, from: string): void {
     const way = this.way(id, marker, from);
-    way.sent ??= Date.now();
+    way.sent ??= this.opts.now();
   }
 
   private way(id: string, marker: string, from = ''): NoteWay {
@@ -112,7 +114,7 @@ export class NoteTracker {
     }
     if (!res.ok) return;
     const list = (await res.json()) as NotesList;
-    const now = Date.now();
+    const now = this.opts.now();
     for (const m of list.markers) {
       for (const n of m.notes ?? []) {
         const way = this.way(n.id, m.marker, n.from);
@@ -130,8 +132,9 @@ export class NoteTracker {
   snapshot(): NoteWay[] {
     const { app, venue } = this.opts;
     if (venue) this.readVenue(venue);
+    const now = this.opts.now();
     for (const way of this.ways.values()) {
-      way.onPhone ??= app.notes.get(way.id) && Date.now();
+      way.onPhone ??= app.notes.get(way.id) && now;
       // The list is read once a second, the phone at once: a note on the phone was stored and converted by then.
       if (way.onPhone !== undefined) {
         way.stored = Math.min(way.stored ?? way.onPhone, way.onPhone);
@@ -139,7 +142,7 @@ export class NoteTracker {
       }
       const play = app.plays.find((p) => p.noteId === way.id);
       if (play) {
-        way.played ??= Date.now();
+        way.played ??= play.at;
         way.heardAt = markerLabel(play.heardAtMarker);
         way.atItsMarker = play.atItsMarker;
       }
@@ -157,7 +160,7 @@ export class NoteTracker {
       tries.set(id, counts);
       counts.set(entry.fate, (counts.get(entry.fate) ?? 0) + 1);
       const query = new URL(entry.path, 'http://venue').searchParams;
-      this.way(id, query.get('marker') ?? this.ways.get(id)?.marker ?? '', query.get('from') ?? '').sent ??= Date.now();
+      this.way(id, query.get('marker') ?? this.ways.get(id)?.marker ?? '', query.get('from') ?? '').sent ??= this.opts.now();
     }
     for (const [id, counts] of tries) {
       const way = this.ways.get(id);

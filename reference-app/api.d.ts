@@ -1805,6 +1805,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        clock: {
+                            /** @description The server’s time when it answered, ISO 8601 in UTC: the clock race times are measured on. */
+                            now: string;
+                            /** @description How many of the server’s milliseconds pass in a real one: 1, except in `npm run demo`, which runs a whole race in minutes. */
+                            rate: number;
+                        };
                         estimates?: {
                             madeAt: string;
                             markers: {

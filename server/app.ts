@@ -1,5 +1,6 @@
 /** Builds the Fastify app: the API and the built site. Tests build it too; index.ts only listens. */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { realClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openRepository } from './db/index.js';
 import type { Repository } from './db/repository.js';
@@ -30,6 +31,8 @@ export interface AppParts {
   blobs: BlobStore;
   /** Resumable uploads; undefined when RESUMABLE_UPLOADS=off. */
   uploads?: UploadService;
+  /** The time races are measured against (./clock.ts): the real clock unless the caller gives another (only the demo does). */
+  clock: Clock;
 }
 
 /** What index.ts needs for a graceful stop. */
@@ -52,9 +55,10 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   });
   const repo = parts?.repo ?? (await openRepository(config));
   const blobs = parts?.blobs ?? openBlobStore(config);
+  const clock = parts?.clock ?? realClock;
 
   let noteChanges: NoteChangeHub | undefined;
-  const metrics = createMetrics(() => repo.ops.queueDepth(), () => noteChanges?.held() ?? 0, () => repo.jobs.deadlineStats(Date.now()));
+  const metrics = createMetrics(() => repo.ops.queueDepth(), () => noteChanges?.held() ?? 0, () => repo.jobs.deadlineStats(clock.now()));
   const drain = createDrain();
   const pollMs = 2_000;
   let worker: ConversionWorker | undefined;
@@ -69,11 +73,11 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     worker = startConversionWorker({
       repo, blobs, log: app.log.child({ component: 'convert' }),
       ffmpegTimeoutMs: config.ffmpegTimeoutMs, maxNoteSeconds: config.maxNoteSeconds, concurrency: config.convertConcurrency,
-      pollMs, leaseMs: config.convertLeaseMs, heartbeatMs: config.convertHeartbeatMs, events: metrics.conversion,
+      pollMs, leaseMs: config.convertLeaseMs, heartbeatMs: config.convertHeartbeatMs, events: metrics.conversion, clock,
     });
   }
   const intake = createIntake(
-    { repo, blobs, quota: createUploadQuota(repo.quota, config.uploads), log: app.log.child({ component: 'intake' }), onAccepted: () => worker?.nudge() },
+    { repo, blobs, quota: createUploadQuota(repo.quota, config.uploads), log: app.log.child({ component: 'intake' }), onAccepted: () => worker?.nudge(), now: clock.now },
     config.resumableUploads ? { expiryMs: config.uploadExpiryMs } : undefined,
   );
   const { uploads } = intake;
@@ -91,7 +95,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     await repo.close();
   });
 
-  await app.register(metricsPlugin, { ...config.metrics, metrics });
+  await app.register(metricsPlugin, { ...config.metrics, metrics, now: clock.now });
   await app.register(drain.plugin);
   await app.register(health, {
     readiness: createReadiness({
@@ -116,10 +120,11 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     openUploads: createOpenUploads(config.uploads.openUploadsPerAddress),
     intake,
     noteChanges,
+    clock,
   });
   await app.register(raceImages, { races: repo.races, blobs });
-  const home = createHomePage({ distDir: config.distDir, races: repo.races, cacheMs: config.homePageCacheMs, log: app.log.child({ component: 'home' }) });
+  const home = createHomePage({ distDir: config.distDir, races: repo.races, cacheMs: config.homePageCacheMs, log: app.log.child({ component: 'home' }), raceNow: clock.now });
   await app.register(site, { distDir: config.distDir, home });
   const built: FastifyInstance = app;
-  return Object.assign(built, { repo, blobs, drain, uploads, noteChanges });
+  return Object.assign(built, { repo, blobs, drain, uploads, noteChanges, clock });
 }

@@ -43,13 +43,16 @@ async function drawCourse() {
   runnerDot = el('circle', { r: 18, class: 'runner', cx: course.points[0][0], cy: course.points[0][1] }, svg);
 }
 
-const time = (ms) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+// Every time on this page is on the demo's clock (the server's, the phone's and the recorder's), in the race's zone.
+const time = (ms, timeZone, seconds) => new Date(ms).toLocaleTimeString('en-US', { timeZone, hour: 'numeric', minute: '2-digit', ...(seconds && { second: '2-digit' }) });
 
-function noteItem(n) {
+function noteItem(n, state) {
   const li = document.createElement('li');
   li.dataset.noteId = n.id;
   li.dataset.testid = 'watch-note';
-  if (n.played && Date.now() - n.played < (n.durationMs ?? 5000) + 1000) li.className = 'playing';
+  // Playing for its real length: the demo's clock runs `compression` times as fast.
+  const sincePlayed = n.played && (Date.parse(state.raceClock) - n.played) / state.compression;
+  if (n.played && sincePlayed < (n.durationMs ?? 5000) + 1000) li.className = 'playing';
   const title = document.createElement('p');
   title.className = 'note-title';
   const from = n.from ? `${n.from}` : 'A friend';
@@ -64,7 +67,7 @@ function noteItem(n) {
     const at = n[key];
     s.className = at ? 'done' : '';
     s.textContent = key === 'played' && at ? `Played at ${n.heardAt}${n.atItsMarker ? '' : ' (late)'}` : label;
-    if (at) s.title = time(at);
+    if (at) s.title = time(at, state.timeZone, true);
     s.dataset.step = key;
     steps.appendChild(s);
   }
@@ -93,7 +96,7 @@ function playSound(n) {
 
 function render(state) {
   const r = state.runner;
-  const clock = new Date(r.raceClock).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const clock = time(Date.parse(state.raceClock), state.timeZone);
   const where = r.finished ? 'finished' : `${r.km.toFixed(1)} km${r.lastMarker ? `, past ${r.lastMarker}` : ''}`;
   const venue = state.venue ? ` · venue link ${state.venue.online ? 'up' : 'offline'}` : '';
   statusLine.textContent = `${state.done ? 'The race is over. ' : ''}Alex: ${where} · race clock ${clock} (${state.compression}x)${venue}`;
@@ -116,7 +119,7 @@ function render(state) {
     g.classList.toggle('played', state.notes.some((n) => n.marker === id && n.played));
   }
   hint.hidden = state.notes.length > 0;
-  list.replaceChildren(...state.notes.map(noteItem));
+  list.replaceChildren(...state.notes.map((n) => noteItem(n, state)));
   for (const n of state.notes) if (n.played) playSound(n);
 }
 

@@ -20,8 +20,12 @@ export interface ConvertedAudio {
 }
 
 export interface JobStore {
-  /** Takes the next job (CONVERT_ORDER: by deadline, or the oldest) whose lease has run out, leasing it until now + leaseMs. */
-  claim(now: number, leaseMs: number): Promise<ClaimedJob | undefined>;
+  /**
+   * Takes the next job (CONVERT_ORDER: by deadline, or the oldest) whose lease has run out, leasing it
+   * until now + leaseMs. Leases are real time; which races are live and which deadlines are past are
+   * judged at `raceNow`, the server's clock (server/clock.ts: the real one too, except in the demo).
+   */
+  claim(now: number, leaseMs: number, raceNow?: number): Promise<ClaimedJob | undefined>;
   /**
    * Sets the deadline of every waiting job of the entry's notes to `deadlineOf(marker, receivedAt)`
    * (epoch ms both): the runner moved, or their expected finish changed.
@@ -78,7 +82,7 @@ export const LATE_GRACE_MS = 5 * 60_000;
  * The claim by deadline, in one ORDER BY: notes of races live now (0), then of races to come (1),
  * then of past races and jobs queued before deadlines were kept (2); within each, notes that can
  * still be on time before those more than LATE_GRACE_MS late; then earliest deadline, then oldest.
- * Parameters: now (upcoming above), now - LIVE_MS (live above), now - LATE_GRACE_MS.
+ * Parameters, on the server's clock: now (upcoming above), now - LIVE_MS (live above), now - LATE_GRACE_MS.
  */
 const BY_DEADLINE =
   'ORDER BY CASE WHEN race_starts_at > ? THEN 1 WHEN race_starts_at > ? THEN 0 ELSE 2 END, ' +
@@ -112,10 +116,10 @@ const CONVERTED_AUDIO = "SELECT converted_key, converted_sha256, converted_bytes
 
 export function createJobStore(sql: SqlDriver, order: ConvertOrder = 'deadline'): JobStore {
   return {
-    async claim(now, leaseMs) {
+    async claim(now, leaseMs, raceNow = now) {
       const owner = randomUUID();
       const [row] = order === 'deadline'
-        ? await sql.all(CLAIM_BY_DEADLINE, [now + leaseMs, owner, now, now, now - LIVE_MS, now - LATE_GRACE_MS, now])
+        ? await sql.all(CLAIM_BY_DEADLINE, [now + leaseMs, owner, now, raceNow, raceNow - LIVE_MS, raceNow - LATE_GRACE_MS, now])
         : await sql.all(CLAIM_BY_ARRIVAL, [now + leaseMs, owner, now, now]);
       return row && { noteId: String(row.note_id), attempts: Number(row.attempts), owner };
     },

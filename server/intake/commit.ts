@@ -19,6 +19,11 @@ export interface CommitDeps {
   log: FastifyBaseLogger;
   /** Called after a new note is committed, to wake the conversion worker. */
   onAccepted: () => void;
+  /**
+   * The server's clock (server/clock.ts), which stamps when the note arrived: its deadline is worked
+   * out from that beside the runner's passages, which are on the same clock. Default: the real one.
+   */
+  now?: () => number;
 }
 
 export const receiptOf = (n: NewNote): NoteReceipt => ({
@@ -69,7 +74,7 @@ export async function commitNote(deps: CommitDeps, arrived: ArrivedNote): Promis
     bytes: stored.bytes,
     sha256: stored.sha256,
     originalKey: stored.key,
-    receivedAt: new Date().toISOString(),
+    receivedAt: new Date((deps.now ?? Date.now)()).toISOString(),
     deviceId: checked.deviceId,
   };
   let inserted: boolean;

@@ -167,14 +167,16 @@ function hooksFor(m: { latency: Histogram; received: Counter; refused: Counter; 
 const normalise = (address: string | undefined) => (address ?? '').replace(/^::ffff:/, '');
 
 /** Installs the counting hooks on every route and serves GET /metrics. */
-export const metricsPlugin = fp<MetricsOptions & { metrics: ReturnType<typeof createMetrics> }>(async (app, opts) => {
+/** `now`: the server's clock (server/clock.ts), which stamps a note's receipt: a new one is told from a retry on it. */
+export const metricsPlugin = fp<MetricsOptions & { metrics: ReturnType<typeof createMetrics>; now?: () => number }>(async (app, opts) => {
   const { metrics } = opts;
+  const now = opts.now ?? Date.now;
   const allowed = new Set(opts.allow.map(normalise));
   const startedAt = new WeakMap<FastifyRequest, number>();
 
   app.addHook('onRequest', async (req) => {
     // Whole PUTs and appends alike: the answer that completes a note counts it, whichever it was.
-    if (isNoteUpload(req)) startedAt.set(req, Date.now());
+    if (isNoteUpload(req)) startedAt.set(req, now());
   });
   app.addHook('onSend', async (req, reply, payload) => {
     const started = startedAt.get(req);

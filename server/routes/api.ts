@@ -5,6 +5,7 @@
  */
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync } from 'fastify';
+import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Repository } from '../db/repository.js';
 import { createDevices } from '../devices/index.js';
@@ -25,9 +26,11 @@ export interface ApiOptions {
   openUploads: OpenUploads;
   /** Where a note's bytes go; without resumable uploads (RESUMABLE_UPLOADS=off) the upload routes 404. */
   intake: Intake;
+  /** The time races are measured against (../clock.ts). */
+  clock: Clock;
 }
 
-export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, openUploads, intake, noteChanges }) => {
+export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, openUploads, intake, noteChanges, clock }) => {
   installApiErrors(app);
   // An unknown /api path is a 404 whatever its body: the not-found answer reads none.
   app.removeAllContentTypeParsers();
@@ -39,6 +42,6 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
   // The device cookie (server/devices): the recorder sets it, the installed app's list reads it.
   await app.register(cookie);
   const devices = createDevices(repo, config.auth.sessionSecret);
-  await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake, devices });
-  await app.register(runnerApi, { repo, blobs, config, noteChanges });
+  await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake, devices, clock });
+  await app.register(runnerApi, { repo, blobs, config, noteChanges, clock });
 };

@@ -19,6 +19,7 @@ import { NOTE_UPLOAD } from '../http/note-upload-mark.js';
 import { refusals } from '../http/contract.js';
 import { refusal } from '../http/refusals.js';
 import type { Intake } from '../intake/index.js';
+import type { Clock } from '../clock.js';
 import { linkIdOf } from '../links.js';
 import { capOpenUploads, type OpenUploads } from '../notes/open-uploads.js';
 import { linkProgress } from '../races/tracking.js';
@@ -33,10 +34,12 @@ export interface RecorderApiOptions {
   intake: Intake;
   /** The phones links are opened on (the device cookie). */
   devices: Devices;
+  /** Where the race stands and when the runner is expected where (../clock.ts); the answer says its time and rate. */
+  clock: Clock;
 }
 
 export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async (app, opts) => {
-  const { repo, intake, openUploads, devices } = opts;
+  const { repo, intake, openUploads, devices, clock } = opts;
   const { uploads } = intake;
   // Note bodies reach the routes as the raw request stream: the parent (routes/api.ts) hands every
   // body over untouched, so nothing is buffered whole and the route judges the type by the bytes.
@@ -71,10 +74,10 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   }, async (req, reply) => {
     const link = liveLink(req);
     const { linkId, runnerName, race } = link;
-    const now = Date.now();
+    const now = clock.now();
     const tracked = await linkProgress(repo, linkId, race, now);
     // The phone remembers the link (its installed app lists it); a failure to remember never keeps the recorder from opening.
-    await devices.opened(req, reply, link, req.params.token, now).catch((err: unknown) => req.log.warn({ err }, 'could not remember the link for this phone'));
+    await devices.opened(req, reply, link, req.params.token, Date.now()).catch((err: unknown) => req.log.warn({ err }, 'could not remember the link for this phone'));
     return {
       runner: { displayName: runnerName },
       race: {
@@ -82,6 +85,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
       },
       markers: markersFor(race.units),
       ...tracked,
+      clock: { now: new Date(now).toISOString(), rate: clock.rate },
     };
   });
 

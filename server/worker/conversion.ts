@@ -18,6 +18,7 @@ import { startConverter, type Converter } from '../audio/converter.js';
 import { MediaToolError } from '../audio/ffmpeg.js';
 import { NoteTooLongError } from '../audio/length.js';
 import { SNIFF_BYTES, sniffAudio, type AudioContainer } from '../audio/sniff.js';
+import { realClock, type Clock } from '../clock.js';
 import type { ClaimedJob, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { storageFaultOf, type StorageFaultKind } from '../storage/faults.js';
@@ -63,6 +64,8 @@ export interface ConversionWorkerOptions {
   events?: ConversionEvents;
   /** Where ffmpeg runs (default: a converter process of the worker's own, closed when it stops). */
   converter?: Converter;
+  /** The server's clock, which the queue's order by deadline is judged on (default the real one); leases stay on the real clock. */
+  clock?: Clock;
 }
 
 export interface ConversionEvents {
@@ -248,7 +251,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       let job: ClaimedJob | undefined;
       const claimedAt = Date.now();
       try {
-        job = await repo.jobs.claim(claimedAt, leaseMs);
+        job = await repo.jobs.claim(claimedAt, leaseMs, (opts.clock ?? realClock).now());
       } catch (err) {
         const fault = storageFaultOf(err);
         if (fault) {

@@ -1,6 +1,6 @@
 /**
- * When the runner is expected at the markers ahead (issue 31), on the recorder: the phone's clock
- * moving on by itself, the marker a note sent now can still reach in time, and the lines under the
+ * When the runner is expected at the markers ahead (issue 31), on the recorder: the server's clock
+ * (./serverClock.ts) moving on by itself, the marker a note sent now can still reach in time, and the lines under the
  * picker: how old the times are, why a marker is suggested, and a warning (never a refusal) when
  * the chosen marker is likely to be passed before the note reaches the runner's phone.
  */
@@ -12,9 +12,12 @@ import { LANGUAGE_RULES } from './i18n/format.js';
 import { markerName, tn } from './i18n/index.js';
 import { useLanguage, useT } from './i18n/useLanguage.js';
 import { raceClockTime } from './raceTime.js';
+import { phoneMs, type PageClock } from './serverClock.js';
 
-/** How often the advice looks at the clock again: a marker is minutes apart, and the age is said in minutes. */
+/** How often the advice looks at the clock again, in the race's time: a marker is minutes apart, and the age is said in minutes. */
 export const ETA_TICK_MS = 30_000;
+/** Never more often than this, however fast the server's clock runs (the demo's). */
+const MIN_ETA_TICK_MS = 1_000;
 
 /** What the picker and the lines below it need: the times, the suggestion, and the clock they were judged by. */
 export interface Eta {
@@ -24,17 +27,17 @@ export interface Eta {
   estimates?: Estimates;
 }
 
-/** The estimates judged against this phone's clock, judged again every ETA_TICK_MS while there are any. */
-export function useEta(markers: LinkInfo['markers'], estimates: Estimates | undefined): Eta {
-  const [now, setNow] = useState(Date.now);
+/** The estimates judged against the server's clock, judged again every ETA_TICK_MS of it while there are any. */
+export function useEta(markers: LinkInfo['markers'], estimates: Estimates | undefined, clock: PageClock): Eta {
+  const [now, setNow] = useState(clock.now);
   const times = useMemo(() => expectedTimes(estimates), [estimates]);
   const any = times.size > 0;
   useEffect(() => {
     if (!any) return undefined;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), ETA_TICK_MS);
+    setNow(clock.now());
+    const timer = setInterval(() => setNow(clock.now()), phoneMs(clock.rate, ETA_TICK_MS, MIN_ETA_TICK_MS));
     return () => clearInterval(timer);
-  }, [any, estimates]);
+  }, [any, estimates, clock]);
   return { times, suggested: suggestedMarker(markers, times, now), now, estimates };
 }
 

@@ -2,6 +2,7 @@ import type { NoteNews, OutboxNote } from '../shared/notes.js';
 import { clockTime, markerName, type Translate } from './i18n/index.js';
 import { useT } from './i18n/useLanguage.js';
 import { nextTry, noteReason } from './noteWords.js';
+import type { PageClock } from './serverClock.js';
 
 interface Props {
   runner: string;
@@ -11,6 +12,8 @@ interface Props {
   heard: Record<string, NoteNews>;
   /** The browser believes it has a network: offline, a held note waits for one whatever its backoff says. */
   online: boolean;
+  /** The server's clock, which a note's times are said on (./serverClock.ts). */
+  clock: PageClock;
   onRetry: (id: string) => void;
   onDelete: (id: string) => void;
 }
@@ -29,7 +32,7 @@ function stateLabel(t: Translate, note: OutboxNote, progress: number | undefined
 }
 
 /** Every note this person made for this runner, newest last, with what is happening to it. */
-export function NoteList({ runner, notes, progress, heard, online, onRetry, onDelete }: Props) {
+export function NoteList({ runner, notes, progress, heard, online, clock, onRetry, onDelete }: Props) {
   const t = useT();
   if (!notes.length) return null;
   // The page re-reads its notes when one is tried again (pageOutbox's timer), which re-renders this.
@@ -43,13 +46,13 @@ export function NoteList({ runner, notes, progress, heard, online, onRetry, onDe
           // Delivered, but it will never play: it looks like a note that needs attention, as it does.
           const unplayable = news?.kind === 'unplayable';
           const reason = note.state === 'delivered' ? undefined : noteReason(note, runner);
-          const when = nextTry(note, online, now);
+          const when = nextTry(note, online, now, clock.at);
           return (
             <li key={note.id} className={`rec-note is-${unplayable ? 'failed' : note.state}`} data-testid="note" data-note-id={note.id}>
               <div className="rec-note-head">
                 <strong>{markerName(note.marker, note.markerLabel)}</strong>
                 <span className="rec-note-meta">
-                  {t('note.meta', { time: clockTime(note.createdAt), seconds: Math.max(1, Math.round(note.durationMs / 1000)), from: note.from })}
+                  {t('note.meta', { time: clockTime(clock.at(note.createdAt)), seconds: Math.max(1, Math.round(note.durationMs / 1000)), from: note.from })}
                 </span>
               </div>
               <p className="rec-note-state" data-testid="note-state">

@@ -2,10 +2,11 @@
  * Race-day progress on the recorder (issue 19): where the runner is, when they share it, said as
  * "Alex passed Mile 12 at 10:41 AM." in the race's time zone; which markers are behind them; and,
  * when a passed marker is chosen, when the note will play. The link answer carries the progress;
- * it is asked for again every minute while the race is live and the page is in view, and at once
- * when the page comes back into view: a hidden tab costs the server nothing. The same answer
- * carries when the runner is expected at each marker ahead (issue 31: ./Estimates.tsx); each fresh
- * answer is kept on the phone, so a page opened offline shows the last times, with their age.
+ * it is asked for again every minute of the race (on the server's clock) while the race is live and
+ * the page is in view, and at once when the page comes back into view: a hidden tab costs the server
+ * nothing. The same answer carries when the runner is expected at each marker ahead (issue 31:
+ * ./Estimates.tsx) and the server's clock (./serverClock.ts); each fresh answer is kept on the
+ * phone, so a page opened offline shows the last times, with their age.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { getLink } from '../apiClient.js';
@@ -17,25 +18,39 @@ import { markerName } from './i18n/index.js';
 import { LANGUAGE_RULES } from './i18n/format.js';
 import { useLanguage, useT } from './i18n/useLanguage.js';
 import { raceClockTime } from './raceTime.js';
+import { pageClock, phoneMs, type PageClock } from './serverClock.js';
 
-/** How often an open, visible recorder asks where the runner is: a marker is 6 to 12 minutes apart at marathon paces. */
+/** How often an open, visible recorder asks where the runner is, in the race's time: a marker is 6 to 12 minutes apart at marathon paces. */
 export const PROGRESS_REFRESH_MS = 60_000;
+/**
+ * Never more often than this (the demo's clock runs a race minute in under a second): the link's
+ * requests share RATE_LIMIT_PER_MINUTE (120 a minute) with the notes the page sends.
+ */
+export const MIN_PROGRESS_REFRESH_MS = 2_000;
 
-/** Where the runner is and when they are expected at the markers ahead, as last heard. */
+/** Where the runner is and when they are expected at the markers ahead, as last heard, and the server's clock then. */
 export interface RaceDay {
   progress?: Progress;
   estimates?: Estimates;
+  clock: PageClock;
 }
 
-/** The runner's progress and estimates as last heard, kept fresh while the race is live and the page is seen. */
-export function useProgress(token: string, link: LinkInfo): RaceDay {
-  const [heard, setHeard] = useState<RaceDay>({ progress: link.progress, estimates: link.estimates });
-  // From the start time, not the answer's `when`: a copy kept on the phone may be days old.
-  const [live, setLive] = useState(() => raceWhen(link.race.startsAt) === 'live');
+const fromLink = (link: LinkInfo, heardAt: number): RaceDay => ({ progress: link.progress, estimates: link.estimates, clock: pageClock(link.clock, heardAt) });
+
+/**
+ * The runner's progress and estimates as last heard, kept fresh while the race is live and the page
+ * is seen, and the server's clock from the latest answer (`heardAt`: the phone's clock when `link` came).
+ */
+export function useProgress(token: string, link: LinkInfo, heardAt: number): RaceDay {
+  const [heard, setHeard] = useState<RaceDay>(() => fromLink(link, heardAt));
+  // From the start time on the server's clock, not the answer's `when`: a copy kept on the phone may be days old.
+  const [live, setLive] = useState(() => raceWhen(link.race.startsAt, heard.clock.now()) === 'live');
   useEffect(() => {
-    setHeard({ progress: link.progress, estimates: link.estimates });
-    setLive(raceWhen(link.race.startsAt) === 'live');
-  }, [link]);
+    const next = fromLink(link, heardAt);
+    setHeard(next);
+    setLive(raceWhen(link.race.startsAt, next.clock.now()) === 'live');
+  }, [link, heardAt]);
+  const rate = heard.clock.rate;
   useEffect(() => {
     if (!live) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -47,23 +62,25 @@ export function useProgress(token: string, link: LinkInfo): RaceDay {
       if (stopped) return;
       // Offline or refused: keep what was shown, and try again on the next tick.
       if (answer.ok) {
-        setHeard({ progress: answer.value.progress, estimates: answer.value.estimates });
+        const at = Date.now();
+        setHeard({ progress: answer.value.progress, estimates: answer.value.estimates, clock: pageClock(answer.value.clock, at) });
         // Not keeping a copy only costs offline use later: the page shows what it has just heard.
-        void saveLink(token, answer.value).catch(() => undefined);
+        void saveLink(token, answer.value, at).catch(() => undefined);
         if (answer.value.race.when !== 'live') return setLive(false);
       }
-      timer = setTimeout(() => void refresh(), PROGRESS_REFRESH_MS);
+      timer = setTimeout(() => void refresh(), every);
     };
+    const every = phoneMs(rate, PROGRESS_REFRESH_MS, MIN_PROGRESS_REFRESH_MS);
     const onVisible = () => void refresh();
-    timer = setTimeout(() => void refresh(), PROGRESS_REFRESH_MS);
+    timer = setTimeout(() => void refresh(), every);
     document.addEventListener('visibilitychange', onVisible);
     return () => {
       stopped = true;
       clearTimeout(timer);
       document.removeEventListener('visibilitychange', onVisible);
     };
-  }, [token, live]);
-  return live ? heard : {};
+  }, [token, live, rate]);
+  return live ? heard : { clock: heard.clock };
 }
 
 /** The ids of the markers the runner has passed: the last one passed and every one before it. */

@@ -4,24 +4,28 @@ import type { LinkInfo } from '../shared/notes.js';
 import { LIVE_HOURS, raceWhen, type RaceWhen } from '../shared/raceClock.js';
 import type { Translate } from './i18n/index.js';
 import { useT } from './i18n/useLanguage.js';
+import { phoneMs, type PageClock } from './serverClock.js';
 
 const LIVE_MS = LIVE_HOURS * 3600_000;
 /** setTimeout waits at most 2^31-1 ms (24.8 days): a race further off is looked at again then. */
 const MAX_WAIT_MS = 2 ** 31 - 1;
 
 /**
- * Where the race stands now, from its start and this phone's clock (a link kept offline for days
- * still tells the truth), moving on by itself at the start and at the end.
+ * Where the race stands now, from its start and the server's clock as the page keeps it (a link kept
+ * offline for days still tells the truth), moving on by itself at the start and at the end.
  */
-function useRaceWhen(startsAt: string): RaceWhen {
-  const [now, setNow] = useState(Date.now);
+function useRaceWhen(startsAt: string, clock: PageClock): RaceWhen {
+  const [now, setNow] = useState(clock.now);
   const when = raceWhen(startsAt, now);
+  useEffect(() => {
+    setNow(clock.now());
+  }, [clock]);
   useEffect(() => {
     if (when === 'past') return undefined;
     const next = Date.parse(startsAt) + (when === 'live' ? LIVE_MS : 0);
-    const timer = setTimeout(() => setNow(Date.now()), Math.min(Math.max(next - Date.now(), 0), MAX_WAIT_MS));
+    const timer = setTimeout(() => setNow(clock.now()), Math.min(phoneMs(clock.rate, next - clock.now()), MAX_WAIT_MS));
     return () => clearTimeout(timer);
-  }, [startsAt, when, now]);
+  }, [startsAt, when, now, clock]);
   return when;
 }
 
@@ -41,9 +45,9 @@ function raceDay(t: Translate, date: string): string {
 }
 
 /** One sentence above the form saying where the runner's race stands: before it, during it, or over. */
-export function RaceClock({ runner, race }: { runner: string; race: LinkInfo['race'] }) {
+export function RaceClock({ runner, race, clock }: { runner: string; race: LinkInfo['race']; clock: PageClock }) {
   const t = useT();
-  const when = useRaceWhen(race.startsAt);
+  const when = useRaceWhen(race.startsAt, clock);
   // A link kept on the phone by a version from before the race clock has no start: say nothing rather than 'over'.
   if (Number.isNaN(Date.parse(race.startsAt))) return null;
   const sentence =

@@ -2,6 +2,7 @@ import { useEffect, useState, type RefObject } from 'react';
 import type { RecordingDraft } from '../shared/notes.js';
 import { MAX_RECORDING_MS } from '../shared/limits.js';
 import { clockTime } from './i18n/index.js';
+import type { PageClock } from './serverClock.js';
 import { useT } from './i18n/useLanguage.js';
 import type { RecorderState } from './useRecorder.js';
 
@@ -10,6 +11,8 @@ interface Props {
   meter: RefObject<HTMLSpanElement | null>;
   /** A recording cut short by a reload or crash, offered back. */
   leftover?: RecordingDraft;
+  /** The server's clock, which the leftover's time is said on (./serverClock.ts). */
+  clock: PageClock;
   sending: boolean;
   onRecord: () => void;
   onStop: () => void;
@@ -36,7 +39,7 @@ function Elapsed({ startedAt }: { startedAt: number }) {
 }
 
 /** Record, stop, listen back, record again or send: the heart of the screen. */
-export function RecordPanel({ state, meter, leftover, sending, onRecord, onStop, onSend, onRecordAgain, onListen }: Props) {
+export function RecordPanel({ state, meter, leftover, clock, sending, onRecord, onStop, onSend, onRecordAgain, onListen }: Props) {
   const t = useT();
   if (state.phase === 'recording') {
     return (
@@ -80,7 +83,7 @@ export function RecordPanel({ state, meter, leftover, sending, onRecord, onStop,
         <div className="rec-notice" data-testid="leftover">
           <p>
             {t('record.leftover', {
-              time: clockTime(leftover.startedAt),
+              time: clockTime(clock.at(leftover.startedAt)),
               seconds: Math.max(1, Math.round((leftover.updatedAt - leftover.startedAt) / 1000)),
             })}
           </p>

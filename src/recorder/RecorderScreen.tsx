@@ -20,8 +20,11 @@ const NAME_KEY = 'milenotes.from';
 
 const mapDefined = <T, U>(value: T | undefined, f: (value: T) => U): U | undefined => (value === undefined ? undefined : f(value));
 
-/** The recorder once the link is known: details, record panel, status and the person's notes. */
-export function RecorderScreen({ token, link }: { token: string; link: LinkInfo }) {
+/**
+ * The recorder once the link is known: details, record panel, status and the person's notes.
+ * `heardAt`: the phone's clock when `link` came; every time shown is on the server's clock from it.
+ */
+export function RecorderScreen({ token, link, heardAt }: { token: string; link: LinkInfo; heardAt: number }) {
   const runner = link.runner.displayName;
   const meter = useRef<HTMLSpanElement>(null);
   const recorder = useRecorder(token, meter);
@@ -29,9 +32,9 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   const heard = useHeard(token, outbox.notes);
   const online = useOnline();
   const storageWarning = useStorageWarning();
-  const { progress, estimates } = useProgress(token, link);
+  const { progress, estimates, clock } = useProgress(token, link, heardAt);
   const passed = usePassedMarkers(link.markers, progress);
-  const eta = useEta(link.markers, estimates);
+  const eta = useEta(link.markers, estimates, clock);
   const timeOf = useRaceTime(link.race.timezone);
   const [marker, setMarker] = useState('');
   // The first suggestion is preselected once (issue 31), then the choice stays put as the clock
@@ -81,7 +84,7 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   return (
     <>
       <StatusLine online={online} waiting={outbox.pending} backgroundSync={outbox.backgroundSync} />
-      <RaceClock runner={runner} race={link.race} />
+      <RaceClock runner={runner} race={link.race} clock={clock} />
       <section className="rec-card" aria-label={t('send.sectionLabel')}>
         <ProgressLine runner={runner} progress={progress} timeZone={link.race.timezone} />
         <DetailsFields
@@ -108,6 +111,7 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
           state={state}
           meter={meter}
           leftover={leftover}
+          clock={clock}
           sending={sending}
           onRecord={() => act(recorder.start, FAILED.record)}
           onStop={recorder.stop}
@@ -122,6 +126,7 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
         progress={outbox.progress}
         heard={heard}
         online={online}
+        clock={clock}
         onRetry={(id) => act(() => outbox.retry(id), FAILED.retry)}
         onDelete={(id) => act(() => outbox.remove(id), FAILED.delete)}
       />

@@ -1,8 +1,8 @@
 /**
  * What the recorder makes of the server's estimates (issue 31): when the runner is expected at each
  * marker, which marker a note sent now can still reach in time, whether the chosen one is too near,
- * and how old the times are. Pure functions of the answer and the phone's clock, so the advice can
- * be tested without a page and keeps working offline on the last estimate.
+ * and how old the times are. Pure functions of the answer and the server's clock as the page keeps it
+ * (./serverClock.ts), so the advice can be tested without a page and keeps working offline on the last estimate.
  */
 import type { Estimates } from '../shared/api.js';
 import { SEND_LEAD_MS } from '../shared/delivery.js';
@@ -32,7 +32,7 @@ export function suggestedMarker(markers: ReadonlyArray<{ id: string }>, times: R
   })?.id;
 }
 
-/** How long ago the estimate was made, in whole minutes (never below 0: the phone's clock may run behind the server's). */
+/** How long ago the estimate was made, in whole minutes, never below 0. */
 export function minutesOld(estimates: Estimates, now: number): number {
   const made = Date.parse(estimates.madeAt);
   return Number.isNaN(made) ? 0 : Math.max(0, Math.floor((now - made) / 60_000));

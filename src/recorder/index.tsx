@@ -36,7 +36,7 @@ export default function Recorder({ token }: { token: string }) {
           {race.name} · {raceDate(race.date)}
         </p>
       </header>
-      <RecorderScreen token={token} link={link.link} />
+      <RecorderScreen token={token} link={link.link} heardAt={link.heardAt} />
     </main>
   );
 }

@@ -41,11 +41,14 @@ const outboxKeyFor = (status: number) => OUTBOX_KEYS[status === 0 ? OUTBOX_CODE.
 
 /**
  * When a note waiting after a failed attempt will be tried again; undefined for a note that has
- * not failed, or whose reason already says it (no connection: it goes when there is one).
+ * not failed, or whose reason already says it (no connection: it goes when there is one). `now` and
+ * the note's times are the phone's; `clockAt` says a phone time on the server's clock (./serverClock.ts).
  */
-export function nextTry(note: Pick<OutboxNote, 'state' | 'lastCode' | 'nextAttemptAt'>, online: boolean, now: number): string | undefined {
+export function nextTry(
+  note: Pick<OutboxNote, 'state' | 'lastCode' | 'nextAttemptAt'>, online: boolean, now: number, clockAt: (phoneMs: number) => number = (ms) => ms,
+): string | undefined {
   if (note.state !== 'waiting' || note.lastCode === undefined || note.lastCode === OUTBOX_CODE.offline) return undefined;
   // Offline, nothing is tried whatever the backoff says; the page tries again once it is back.
   if (!online) return t('wait.whenOnline');
-  return note.nextAttemptAt - now < SOON_MS ? t('wait.soon') : t('wait.at', { time: clockTime(note.nextAttemptAt) });
+  return note.nextAttemptAt - now < SOON_MS ? t('wait.soon') : t('wait.at', { time: clockTime(clockAt(note.nextAttemptAt)) });
 }

@@ -5,7 +5,8 @@ import { loadLink, saveLink } from '../shared/outbox/index.js';
 
 export type LinkState =
   | { status: 'loading' }
-  | { status: 'ready'; link: LinkInfo; fromCache: boolean }
+  /** `heardAt`: the phone's clock when the answer came, which the server's clock in it is kept from (./serverClock.ts). */
+  | { status: 'ready'; link: LinkInfo; fromCache: boolean; heardAt: number }
   /** The server does not know the link (or no longer). */
   | { status: 'gone' }
   /** No answer and no copy on the device. */
@@ -22,16 +23,17 @@ export function useLink(token: string): LinkState {
     let fresh = false;
     void loadLink(token)
       .then((cached) => {
-        if (cached && !fresh) set({ status: 'ready', link: cached.link, fromCache: true });
+        if (cached && !fresh) set({ status: 'ready', link: cached.link, fromCache: true, heardAt: cached.savedAt });
       })
       .catch(() => undefined);
     void (async () => {
       const answer = await getLink(token);
       if (answer.ok) {
         fresh = true;
-        set({ status: 'ready', link: answer.value, fromCache: false });
+        const heardAt = Date.now();
+        set({ status: 'ready', link: answer.value, fromCache: false, heardAt });
         // Not keeping a copy only costs offline use later; the link works now.
-        await saveLink(token, answer.value).catch(() => undefined);
+        await saveLink(token, answer.value, heardAt).catch(() => undefined);
         return;
       }
       if (answer.reason === 'not-found') {
@@ -39,8 +41,8 @@ export function useLink(token: string): LinkState {
         return set({ status: 'gone' });
       }
       // Offline or the server is down: the copy kept on the device will do.
-      const cached = (await loadLink(token).catch(() => undefined))?.link;
-      set(cached ? { status: 'ready', link: cached, fromCache: true } : { status: 'unreachable' });
+      const cached = await loadLink(token).catch(() => undefined);
+      set(cached ? { status: 'ready', link: cached.link, fromCache: true, heardAt: cached.savedAt } : { status: 'unreachable' });
     })();
     return () => {
       live = false;

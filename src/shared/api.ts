@@ -55,6 +55,19 @@ export const EstimatesSchema = Type.Object({
 });
 export type Estimates = Static<typeof EstimatesSchema>;
 
+/**
+ * The server's clock at the answer (server/clock.ts, issue 35). The recorder keeps its own clock in
+ * step with it, so every race time it shows and judges by is the server's, whatever the phone's says.
+ */
+export const ServerClockSchema = Type.Object({
+  now: Type.String({ description: 'The server’s time when it answered, ISO 8601 in UTC: the clock race times are measured on.' }),
+  rate: Type.Number({
+    minimum: 1,
+    description: 'How many of the server’s milliseconds pass in a real one: 1, except in `npm run demo`, which runs a whole race in minutes.',
+  }),
+});
+export type ServerClock = Static<typeof ServerClockSchema>;
+
 export const RecorderLinkSchema = Type.Object({
   runner: Type.Object({ displayName: Type.String() }),
   race: Type.Object({
@@ -75,6 +88,7 @@ export const RecorderLinkSchema = Type.Object({
   progress: Type.Optional(ProgressSchema),
   /** Only with `progress`: when the runner is expected at each marker ahead (issue 31). */
   estimates: Type.Optional(EstimatesSchema),
+  clock: ServerClockSchema,
 });
 export type RecorderLink = Static<typeof RecorderLinkSchema>;
 

@@ -1,6 +1,11 @@
 /**
  * How long a note needs on its way, for the server's conversion deadlines and the recorder's advice
  * (issue 31). One place, so the queue and the friend's screen never disagree about "in time".
+ *
+ * Both are spans of the server's clock (server/clock.ts), as the race times they are taken from. On
+ * race day that clock is the real one. The demo's runs a race in minutes, and these shrink with it
+ * (5 minutes are 19 seconds at its usual 16x, 6 at 49x), as the way itself does on one computer,
+ * where a note is on the phone a second or two after it is sent: its advice holds there too.
  */
 
 /**

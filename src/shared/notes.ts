@@ -74,11 +74,15 @@ export interface AudioChunk {
   data: ArrayBuffer;
 }
 
-/** What GET /api/r/:token answers; kept on the device so a link opened once works offline. */
-export type LinkInfo = RecorderLink;
+/**
+ * What GET /api/r/:token answers; kept on the device so a link opened once works offline. A copy kept
+ * by a version from before the server told its clock (issue 35) has no `clock`.
+ */
+export type LinkInfo = Omit<RecorderLink, 'clock'> & Partial<Pick<RecorderLink, 'clock'>>;
 
 export interface CachedLink {
   token: string;
+  /** The phone's clock when the answer came (its `clock` was the server's then). */
   savedAt: number;
   link: LinkInfo;
 }

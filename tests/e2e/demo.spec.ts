@@ -2,8 +2,11 @@
  * `npm run demo` as a newcomer runs it (issue 32): a short race, a friend in Chromium with a fake
  * microphone opens the printed recorder link and records a note for a marker ahead; the watch page
  * shows it played at that marker, the recorder shows it heard there, and the demo ends by itself
- * leaving nothing behind. With --venue the same note goes through the venue's network and is
- * delivered once. Screenshots of both pages at 390 px and desktop width go to test-results/demo/.
+ * leaving nothing behind. The demo tells one time (issue 35): the recorder's passed time, its
+ * "expected times as of", its suggestion and its warning agree with the demo's clock, and a marker
+ * three ahead, not warned about, is reached by the note in time. With --venue the same note goes
+ * through the venue's network and is delivered once. Screenshots of both pages at 390 px and
+ * desktop width go to test-results/demo/.
  */
 import { existsSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
@@ -32,6 +35,24 @@ async function openLink(page: Page, link: string) {
   }).toPass({ timeout: 60_000 });
 }
 
+/** The demo's clock (its watch page's state): minutes of the day in the race's zone. */
+async function demoMinute(watchUrl: string): Promise<number> {
+  const state = (await (await fetch(new URL('state.json', watchUrl))).json()) as { raceClock: string; timeZone: string };
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: state.timeZone, hourCycle: 'h23', hour: 'numeric', minute: 'numeric' }).formatToParts(Date.parse(state.raceClock));
+  const part = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  return (part('hour') % 24) * 60 + part('minute');
+}
+
+/** Minutes of the day of the first time in a line of the recorder ('9:14 AM'). */
+function minuteOf(text: string): number {
+  const [, hour, minute, half] = /(\d{1,2}):(\d{2})\s*([AP]M)/.exec(text) ?? [];
+  expect(hour, `a time in '${text}'`).toBeDefined();
+  return (Number(hour) % 12 + (half === 'PM' ? 12 : 0)) * 60 + Number(minute);
+}
+
+/** How many minutes `a` is after `b` on a 24-hour dial (a compressed race may pass midnight). */
+const minutesAfter = (a: number, b: number) => ((((a - b) % 1440) + 1440 + 720) % 1440) - 720;
+
 /** Chooses the marker by its id: during the race each marker's label carries its expected time ("Mile 20 · about 3:05 AM"). */
 async function sendNote(page: Page, markerId: string): Promise<string> {
   await page.getByLabel('Marker').selectOption(markerId);
@@ -41,32 +62,64 @@ async function sendNote(page: Page, markerId: string): Promise<string> {
   return (await page.getByTestId('note').getAttribute('data-note-id'))!;
 }
 
-test('a friend records a note for a marker ahead: the demo plays it there and the recorder says "Heard at"', async () => {
+test('the recorder tells the demo’s time: a friend sends a note three markers ahead, not warned about, and it plays there in time', async () => {
   const demo = await startDemo(['--minutes', '2']);
   const { context } = await launchPhone(await speechWav());
   try {
     const recorder = context.pages()[0] ?? (await context.newPage());
     await openLink(recorder, demo.recorderLink);
-    const noteId = await sendNote(recorder, 'mi-20');
-    await expect(noteStates(recorder)).toHaveText(['Delivered'], { timeout: 30_000 });
+    // Recorded first, sent later: the advice is about a note sent now.
+    await recorder.getByLabel('Your name').fill('Sam');
+    await record(recorder, 2);
+
+    // Just as the recorder tells of a marker passed (so the one three ahead is as far as it gets)...
+    const passedLine = recorder.getByText(/^Alex passed Mile \d+ at /);
+    await expect(passedLine).toBeVisible({ timeout: 30_000 });
+    const first = await passedLine.textContent();
+    await expect(passedLine).not.toHaveText(first!, { timeout: 15_000 });
+    const before = await demoMinute(demo.watchUrl);
+    const passed = (await passedLine.textContent())!;
+    const asOf = (await recorder.getByTestId('eta-age').textContent())!;
+    const options = await recorder.getByLabel('Marker').locator('option').evaluateAll((all) => all.map((o) => ({ id: (o as HTMLOptionElement).value, text: o.textContent ?? '' })));
+    const after = await demoMinute(demo.watchUrl);
+    const last = Number(/Mile (\d+)/.exec(passed)![1]);
+    // ...its times are the demo's: the marker passed minutes ago, the estimates made now (a refresh,
+    // two real seconds, is four minutes of this race)...
+    expect(minutesAfter(before, minuteOf(passed)), passed).toBeGreaterThanOrEqual(0);
+    expect(minutesAfter(before, minuteOf(passed)), passed).toBeLessThanOrEqual(10);
+    expect(minutesAfter(minuteOf(asOf), before), asOf).toBeGreaterThanOrEqual(-6);
+    expect(minutesAfter(minuteOf(asOf), after), asOf).toBeLessThanOrEqual(1);
+    // ...it suggests a marker just ahead (a marker is nine minutes apart, a note needs five), expected after now...
+    const suggested = options.find((o) => o.text.endsWith('(suggested)'));
+    expect(suggested, options.map((o) => o.text).join('; ')).toBeDefined();
+    const ahead = Number(/^mi-(\d+)$/.exec(suggested!.id)?.[1]) - last;
+    expect(ahead, suggested!.text).toBeGreaterThanOrEqual(1);
+    expect(ahead, suggested!.text).toBeLessThanOrEqual(3);
+    expect(minutesAfter(minuteOf(suggested!.text), after), suggested!.text).toBeGreaterThanOrEqual(1);
+    // ...and warns of nothing for the marker three ahead.
+    const marker = `mi-${last + 3}`;
+    await recorder.getByLabel('Marker').selectOption(marker);
+    await expect(recorder.getByTestId('eta-warning')).toHaveCount(0);
+    await recorder.getByRole('button', { name: 'Send' }).click();
+    const noteId = (await recorder.getByTestId('note').getAttribute('data-note-id'))!;
+    await shoot(recorder, 'recorder-sent');
 
     const watch = await context.newPage();
     await watch.goto(demo.watchUrl);
     const note = watch.locator(`[data-note-id="${noteId}"]`);
-    await expect(note.locator('[data-step="onPhone"]')).toHaveClass('done', { timeout: 60_000 });
-    await shoot(watch, 'watch-note-on-phone');
-    await expect(note.locator('[data-step="played"]')).toHaveText('Played at Mile 20', { timeout: 90_000 });
+    // In time: at its own marker, not late at a later one.
+    await expect(note.locator('[data-step="played"]')).toHaveText(`Played at Mile ${last + 3}`, { timeout: 60_000 });
     await shoot(watch, 'watch-played');
-
+    await expect(noteStates(recorder)).toHaveText(['Delivered']);
     await expect(async () => {
       await recorder.reload();
-      await expect(recorder.getByTestId('note-heard')).toHaveText('Heard at Mile 20', { timeout: 3_000 });
+      await expect(recorder.getByTestId('note-heard')).toHaveText(`Heard at Mile ${last + 3}`, { timeout: 3_000 });
     }).toPass({ timeout: 30_000 });
     await shoot(recorder, 'recorder-heard');
 
     // It ends by itself once the runner has finished, and takes its server and data folder with it.
     expect(await demo.exited).toBe(0);
-    expect(demo.output()).toMatch(/Alex finished\. 1 of 1 notes played: Sam at Mile 20\./);
+    expect(demo.output()).toMatch(new RegExp(`Alex finished\\. 1 of 1 notes played: Sam at Mile ${last + 3}\\.`));
     expect(existsSync(demo.dataDir)).toBe(false);
     await expect(fetch(`http://127.0.0.1:${demo.serverPort}/healthz`)).rejects.toThrow();
   } finally {
@@ -78,7 +131,7 @@ test('a friend records a note for a marker ahead: the demo plays it there and th
 });
 
 test('--venue: the note goes through the venue network and is delivered once; Ctrl-C stops everything', async () => {
-  const demo = await startDemo(['--minutes', '2.5', '--venue']);
+  const demo = await startDemo(['--minutes', '2', '--venue']);
   const { context } = await launchPhone(await speechWav());
   try {
     const recorder = context.pages()[0] ?? (await context.newPage());

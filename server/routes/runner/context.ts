@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppleVerifier } from '../../auth/apple.js';
 import type { AuthConfig } from '../../auth/config.js';
+import type { Clock } from '../../clock.js';
 import { readAccessToken } from '../../auth/tokens.js';
 import type { Account, Repository } from '../../db/repository.js';
 import { ApiProblem } from '../../http/problem.js';
@@ -14,6 +15,8 @@ export interface RunnerContext {
   auth: AuthConfig;
   publicUrl: string;
   verifyApple: AppleVerifier;
+  /** Where races stand and when positions were taken (../../clock.ts); tokens and audio URLs keep the real clock. */
+  clock: Clock;
   /** Held sync requests: the hub, and the longest one is held (under the idle timeout, which would cut it). */
   sync: { hub: NoteChangeHub; maxHoldMs: number };
 }

@@ -53,7 +53,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     const race = await repo.races.get(req.body.raceId);
     if (!race) throw unknownRace();
     // A note for a race that is over still reaches the keepsake, but a new entry could never be run.
-    if (raceWhen(race.startsAt) === 'past') throw raceRefusal.race_over(race);
+    if (raceWhen(race.startsAt, ctx.clock.now()) === 'past') throw raceRefusal.race_over(race);
     const displayName = cleanRunnerName(req.body.displayName);
     if (!displayName) throw invalidDisplayName();
     const token = newToken();

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { createAppleVerifier } from '../../auth/apple.js';
+import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Repository } from '../../db/repository.js';
 import type { BlobStore } from '../../storage/blob-store.js';
@@ -24,9 +25,10 @@ export interface RunnerApiOptions {
   blobs: BlobStore;
   config: Pick<Config, 'auth' | 'publicUrl' | 'idleTimeoutMs'>;
   noteChanges: NoteChangeHub;
+  clock: Clock;
 }
 
-export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { repo, blobs, config, noteChanges }) => {
+export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { repo, blobs, config, noteChanges, clock }) => {
   if (config.auth.ephemeralSecret) {
     app.log.warn('SESSION_SECRET is not set: sessions and audio URLs last only until this process stops');
   }
@@ -35,6 +37,7 @@ export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { rep
     blobs,
     auth: config.auth,
     publicUrl: config.publicUrl,
+    clock,
     // A held answer goes out a second before the idle timeout would close its silent connection.
     sync: { hub: noteChanges, maxHoldMs: Math.max(0, config.idleTimeoutMs - 1_000) },
     verifyApple: createAppleVerifier({ jwksUrl: config.auth.appleJwksUrl, audience: config.auth.appleAudience, cooldownMs: config.auth.jwksCooldownMs }),

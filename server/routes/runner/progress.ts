@@ -57,7 +57,7 @@ export const progressRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> =
     },
   }, async (req) => {
     const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
-    const now = Date.now();
+    const now = ctx.clock.now();
     const race = (await repo.races.get(entry.race.id))!;
     const when = raceWhen(race.startsAt, now);
     if (when !== 'live') throw appRefusal.race_not_live(race.name, when);

@@ -8,8 +8,8 @@ import { noneMatch } from '../../http/conditional.js';
 import { raceRefusal } from '../../http/refusals.js';
 import type { RunnerContext } from './context.js';
 
-/** A race as the API gives it, `when` at `now`. */
-export const raceBody = (race: Race, now = Date.now()): RaceInfo => ({
+/** A race as the API gives it, `when` at `now` (the server's clock). */
+export const raceBody = (race: Race, now: number): RaceInfo => ({
   id: race.id,
   name: race.name,
   date: race.date,
@@ -35,7 +35,7 @@ export const raceRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   app.get('/races', {
     schema: { operationId: 'listRaces', summary: 'Races, upcoming, live and past, with their markers (placed where a course exists)', response: { 200: RaceListSchema } },
   }, async () => {
-    const now = Date.now();
+    const now = ctx.clock.now();
     return { races: (await repo.races.list()).map((race) => raceBody(race, now)) };
   });
 

@@ -20,12 +20,23 @@ describe.each(BACKENDS)('GET /api/r/:token on %s', (kind) => {
       runner: { displayName: 'Alex Runner' },
       race: { id: 'chicago-2025', name: 'Chicago Marathon', date: '2025-10-12', units: ['mi'], timezone: 'America/Chicago', startsAt: '2025-10-12T12:30:00.000Z', when: 'past' },
       markers: markersFor(['mi']),
+      clock: { now: expect.any(String), rate: 1 },
     });
     const ids = res.json().markers.map((m: { id: string }) => m.id);
     expect(ids[0]).toBe('mi-1');
     expect(ids).toContain('mi-26');
     expect(ids.at(-1)).toBe('finish');
     expect(ids.some((id: string) => id.startsWith('km-'))).toBe(false);
+  });
+
+  it('should tell the recorder the server’s time, on the real clock at rate 1', async () => {
+    const token = await makeLink(t.app.repo);
+    const before = Date.now();
+    const { clock } = (await t.app.inject({ url: `/api/r/${token}` })).json();
+    const after = Date.now();
+    expect(clock.rate).toBe(1);
+    expect(Date.parse(clock.now)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(clock.now)).toBeLessThanOrEqual(after);
   });
 
   it('should include kilometre markers for a race outside the US', async () => {

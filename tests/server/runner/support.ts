@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { Response as InjectResponse } from 'light-my-request';
 import { expect } from 'vitest';
 import type { Session } from '../../../src/shared/runnerApi.js';
+import type { AppParts } from '../../../server/app.js';
 import { convertedKey } from '../../../server/storage/keys.js';
 import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../../stand-ins/fakeApple.js';
 import { apiClient, type ApiClient } from '../openapi/client.js';
@@ -26,7 +27,7 @@ export interface RunnerTestApp extends TestApp {
   api(session?: Session): ApiClient;
 }
 
-export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}): Promise<RunnerTestApp> {
+export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}, parts?: Partial<AppParts>): Promise<RunnerTestApp> {
   const apple = await startFakeApple();
   const t = await startTestApp(kind, {
     APPLE_JWKS_URL: apple.jwksUrl,
@@ -34,7 +35,7 @@ export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv =
     SESSION_SECRET: 'test-secret-that-is-long-enough-0123456789',
     PUBLIC_URL,
     ...env,
-  });
+  }, parts);
   await addUpcomingRaces(t.app.repo);
   const call: RunnerTestApp['call'] = (session, method, url, body) =>
     t.app.inject({

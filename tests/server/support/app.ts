@@ -10,9 +10,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+/** `parts`: what the app is given instead of making its own (a clock, for one). */
+export async function startTestApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}, parts?: Partial<AppParts>): Promise<TestApp> {
   const backend = await createBackend(kind, env);
-  const app = await buildApp(backend.config);
+  const app = await buildApp(backend.config, parts);
   return {
     app,
     backend,

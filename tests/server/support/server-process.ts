@@ -24,9 +24,10 @@ export interface ServerProcess {
   stderr(): string;
 }
 
-export async function startServerProcess(env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<ServerProcess> {
+/** `args`: what follows `npm start --` on the command line (npm start runs server/index.ts in its own process, args and all). */
+export async function startServerProcess(env: NodeJS.ProcessEnv, timeoutMs = 60_000, args: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts', ...args], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],

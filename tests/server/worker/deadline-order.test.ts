@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHONE_LEAD_MS } from '../../../src/shared/delivery.js';
+import { raceStartsAt } from '../../../src/shared/raceClock.js';
 import { loadConfig } from '../../../server/config.js';
 import { openRepository } from '../../../server/db/index.js';
 import type { Repository } from '../../../server/db/repository.js';
@@ -56,9 +57,9 @@ describe.each(BACKENDS)('the conversion queue by deadline on %s', (kind) => {
   }
 
   /** Claims until the queue is empty at `now`, each for a millisecond, so the next pass finds them all again. */
-  async function drain(queue: Repository, now: number): Promise<string[]> {
+  async function drain(queue: Repository, now: number, raceNow = now): Promise<string[]> {
     const order: string[] = [];
-    for (let job = await queue.jobs.claim(now, 1); job; job = await queue.jobs.claim(now, 1)) order.push(job.noteId);
+    for (let job = await queue.jobs.claim(now, 1, raceNow); job; job = await queue.jobs.claim(now, 1, raceNow)) order.push(job.noteId);
     return order;
   }
 
@@ -111,6 +112,23 @@ describe.each(BACKENDS)('the conversion queue by deadline on %s', (kind) => {
     expect(await repo.jobs.deadlineStats(now)).toEqual({ live: 2, later: 0, overdueSeconds: 1200 });
     for (const id of [late, onTime]) await repo.jobs.markFailed(id, 'test: done with it');
     expect(await repo.jobs.deadlineStats(now)).toEqual({ live: 0, later: 0, overdueSeconds: 0 });
+  });
+
+  it('should judge which races are live on the server’s clock, and leases on the real one', async () => {
+    const now = Date.now();
+    const runner = await liveRunner(600);
+    const chicago = await note(runner.token, 'mi-20', now - 2000);
+    const berlin = await note(await makeLink(repo, UPCOMING.berlin.id), 'mi-20', now - 1000);
+    expect(await drain(repo, now)).toEqual([chicago, berlin]);
+    // A server on a clock that reads Berlin's race morning (as the demo's reads its own race): Berlin's
+    // race is the live one, Chicago's is over.
+    const berlinMorning = Date.parse(raceStartsAt(UPCOMING.berlin.date, UPCOMING.berlin.start, UPCOMING.berlin.timezone)) + 30 * MINUTE;
+    expect(await drain(repo, now + 10, berlinMorning)).toEqual([berlin, chicago]);
+    // Leased for a minute of real time: however far on the race clock is, the job stays taken until then.
+    expect((await repo.jobs.claim(now + 20, MINUTE, berlinMorning))?.noteId).toBe(berlin);
+    expect(await drain(repo, now + 30, berlinMorning + 10 * 3600_000)).toEqual([chicago]);
+    expect(await drain(repo, now + 21 + MINUTE, berlinMorning)).toEqual([berlin, chicago]);
+    for (const id of [chicago, berlin]) await repo.jobs.markFailed(id, 'test: done with it');
   });
 
   it('should move a waiting note’s deadline when the runner passes a marker, to the time the link’s holder is shown', async () => {
