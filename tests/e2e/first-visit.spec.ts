@@ -103,7 +103,7 @@ test.describe('the recorder on a first visit', () => {
 });
 
 test.describe('the service worker on a first visit', () => {
-  test('should install from /r/ with only what opens the recorder and the pages, compressed, and no pictures', async ({ page, context, server }) => {
+  test('should install from /r/ with only what opens the recorder, the installed app\'s start and the pages, compressed, and no pictures', async ({ page, context, server }) => {
     const token = await server.createLink('Alex', 'chicago-2025');
     const shell = await readFile(path.join(dist, 'r.html'), 'utf8');
     const assetsOf = (html: string) => [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
@@ -115,8 +115,13 @@ test.describe('the service worker on a first visit', () => {
     // The recorder's languages but English, one chunk each: a page loads its own, the worker keeps them all for offline.
     const languages = (await readdir(path.join(dist, 'assets'))).filter((f) => /^lang-[a-z]{2}-[^.]+\.js$/.test(f)).map((f) => `/assets/${f}`);
     expect(languages).toHaveLength(3);
+    // The installed app's start page opens with no signal too (issue 36): its shell and its chunk.
+    const homeScreenAssets = assetsOf(await readFile(path.join(dist, 'home-screen.html'), 'utf8'));
     // The worker's own script, then its precache.
-    const installSet = new Set(['/sw.js', '/r.html', '/index.html', '/terms.html', '/privacy.html', '/404.html', '/manifest.webmanifest', '/icons/icon.svg', ...shellAssets, ...pageStyles, ...languages]);
+    const installSet = new Set([
+      '/sw.js', '/r.html', '/home-screen.html', '/index.html', '/terms.html', '/privacy.html', '/404.html', '/manifest.webmanifest', '/icons/icon.svg',
+      ...shellAssets, ...homeScreenAssets, ...pageStyles, ...languages,
+    ]);
 
     const workerRequests: Request[] = [];
     context.on('request', (r) => void (r.serviceWorker() && workerRequests.push(r)));
