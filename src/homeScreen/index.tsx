@@ -28,7 +28,9 @@ function RunnerItem({ row, onRemove }: { row: RunnerRow; onRemove: () => void })
   const runner = row.runner;
   return (
     <li className={`home-card home-runner${row.gone ? ' is-gone' : ''}`} data-testid="runner">
-      <h2 className="home-runner-name">{runner}</h2>
+      <h2 className="home-runner-name" data-testid="runner-name">
+        {runner}
+      </h2>
       <p className="home-muted" data-testid="runner-race">
         {raceLine(t, row)}
       </p>
