@@ -104,6 +104,12 @@ test.describe('the installed app\'s start', () => {
         await expect(runners(page).filter({ hasText: 'Kim' }).getByRole('link')).toHaveCount(0);
         await screenshot(page, 'home-screen-offline');
         expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+        // In the person's language, offline too (the worker keeps every language).
+        await page.getByTestId('language-menu').selectOption({ label: 'Français' });
+        await expect(page.getByRole('heading', { level: 1, name: 'Vos coureurs' })).toBeVisible();
+        await expect(runners(page).filter({ hasText: 'Alex' }).getByTestId('runner-waiting')).toHaveText('1 message en attente sur ce téléphone');
+        await screenshot(page, 'home-screen-offline-fr');
+        await page.getByTestId('language-menu').selectOption({ label: 'English' });
       });
 
       await test.step('each recorder is one tap away, offline too', async () => {
@@ -131,22 +137,6 @@ test.describe('the installed app\'s start', () => {
         expect(await serverNotes(server, alex)).toMatchObject([{ marker: 'mi-20', from: 'Sam' }]);
         await expect.poll(() => serverList(page)).toEqual(['Kim']);
       });
-    } finally {
-      await context.close();
-    }
-  });
-
-  test('with one runner, opens that runner\'s recorder at once, offline', async ({ server }) => {
-    const token = await server.createLink('Ola', UPCOMING_RACE);
-    const { context } = await launchPhone(await speechWav());
-    try {
-      const page = await openRecorder(context, server, token);
-      const start = await startUrl(server, page);
-      await context.setOffline(true);
-      await page.goto(start);
-      await expect(page).toHaveURL(`${server.url}/r/${token}`);
-      await expect(page.getByRole('heading', { name: 'Ola', exact: true })).toBeVisible();
-      await expect(page.getByRole('button', { name: 'Record' })).toBeVisible();
     } finally {
       await context.close();
     }
@@ -242,7 +232,7 @@ test.describe('installing offered', () => {
     }
   });
 
-  test('in iPhone Safari, a hint in iOS\'s own words in each language after the first note, saying notes still waiting go from Safari; never in the installed app', async ({ server }) => {
+  test('in iPhone Safari, a hint in iOS\'s own words in each language after the first note, saying notes still waiting go from Safari; none in the installed app, whose start opens its one runner\'s recorder at once, offline', async ({ server }) => {
     const token = await server.createLink('Lea', UPCOMING_RACE);
     const { context } = await launchPhone(await speechWav(), undefined, { userAgent: IPHONE });
     await holdBackTheBrowsersOffer(context);
@@ -276,11 +266,18 @@ test.describe('installing offered', () => {
       await expect(offer).toContainText('1 note still waiting on this phone goes from Safari: open this page in Safari until it has gone.');
       await context.setOffline(false);
 
-      await page.evaluate(() => localStorage.setItem('e2e.standalone', '1'));
-      await page.reload();
-      await expect(page.getByRole('heading', { name: 'Your notes for Lea' })).toBeVisible();
-      expect(await page.evaluate(() => (navigator as Navigator & { standalone?: boolean }).standalone)).toBe(true);
-      await expect(offer).toHaveCount(0);
+      await expect(noteStates(page)).toHaveText(['Delivered', 'Delivered']);
+
+      await test.step('in the installed app: no hint, and with one runner its start is that runner\'s recorder, offline too', async () => {
+        await page.evaluate(() => localStorage.setItem('e2e.standalone', '1'));
+        const start = await startUrl(server, page);
+        await context.setOffline(true);
+        await page.goto(start);
+        await expect(page).toHaveURL(`${server.url}/r/${token}`);
+        await expect(page.getByRole('heading', { name: 'Your notes for Lea' })).toBeVisible();
+        expect(await page.evaluate(() => (navigator as Navigator & { standalone?: boolean }).standalone)).toBe(true);
+        await expect(offer).toHaveCount(0);
+      });
     } finally {
       await context.close();
     }

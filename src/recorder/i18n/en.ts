@@ -6,7 +6,7 @@
  * `.other` are the two plural forms of one sentence (see `pluralOne` in languages.ts).
  */
 import { KEEPSAKE_TITLE } from '../../keepsake/title.js';
-import { RECORDER_TITLE } from '../../shell.js';
+import { HOME_SCREEN_TITLE, RECORDER_TITLE } from '../../shell.js';
 
 export const en = {
   'language.label': 'Language',
@@ -213,7 +213,7 @@ export const en = {
   'keepsake.unreachable': "We can't load these notes right now. Check your connection and reload the page.",
 
   // Issue 36, the installed app: its start page (src/homeScreen/), and installing offered in the recorder (InstallOffer.tsx).
-  'title.homeScreen': 'Your runners · MileNotes',
+  'title.homeScreen': HOME_SCREEN_TITLE,
   'home.title': 'Your runners',
   'home.lead': 'The runners you record voice notes for on this phone.',
   'home.empty': 'No runners yet. Open the link a runner sent you, and they appear here.',
