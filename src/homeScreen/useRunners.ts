@@ -70,9 +70,11 @@ export function useRunners() {
     for (const token of todo.gone) await markLinkGone(token).catch(ignore);
     for (const linkId of todo.forget) await forgetDeviceLink(linkId);
     for (const token of todo.fetch.slice(0, FETCH_MAX)) {
-      if (takenOff.current.has(await linkIdOf(token))) continue;
+      const linkId = await linkIdOf(token);
+      if (takenOff.current.has(linkId)) continue;
       const answer = await getLink(token);
-      if (answer.ok) await saveLink(token, answer.value).catch(ignore);
+      // Taken off while it was on its way: not kept behind the person's back.
+      if (answer.ok && !takenOff.current.has(linkId)) await saveLink(token, answer.value).catch(ignore);
     }
     await readLocal();
   }, [readLocal]);
