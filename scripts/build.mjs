@@ -35,7 +35,7 @@ export async function buildSite() {
 }
 
 /** The on-demand screen behind each prerendered shell: its files are preloaded from the shell. */
-const SCREEN_OF_SHELL = { 'r.html': 'src/recorderApp.tsx', 's.html': 'src/keepsake/keepsakeApp.tsx' };
+const SCREEN_OF_SHELL = { 'r.html': 'src/recorderApp.tsx', 's.html': 'src/keepsake/keepsakeApp.tsx', 'home-screen.html': 'src/homeScreenApp.tsx' };
 
 /** A screen's chunks (without the shell's entry) and stylesheets, from Vite's manifest. */
 function screenFiles(manifest, entry) {
@@ -80,16 +80,17 @@ function languageFiles(manifest) {
 
 /**
  * What the service worker's install fetches: everything that opens /r/ offline (its shell, the
- * shell's script and style, the recorder's chunks and languages) and the small HTML of the other
+ * shell's script and style, the recorder's chunks and languages), the installed app's start page
+ * and its chunk (it opens from the home screen with no signal), and the small HTML of the other
  * pages. All else it may cache (pictures, icons, the keepsake screen) waits for later (sw/laterCache.ts).
  */
 function installSet(manifest) {
   const shell = manifest['index.html'];
-  const recorder = screenFiles(manifest, SCREEN_OF_SHELL['r.html']);
-  return [
-    'r.html', 'index.html', 'terms.html', 'privacy.html', '404.html', 'manifest.webmanifest', 'icons/icon.svg',
-    shell.file, ...(shell.css ?? []), ...recorder.scripts, ...recorder.styles, ...languageFiles(manifest),
-  ];
+  const screens = ['r.html', 'home-screen.html'].map((file) => screenFiles(manifest, SCREEN_OF_SHELL[file]));
+  return [...new Set([
+    'r.html', 'home-screen.html', 'index.html', 'terms.html', 'privacy.html', '404.html', 'manifest.webmanifest', 'icons/icon.svg',
+    shell.file, ...(shell.css ?? []), ...screens.flatMap((screen) => [...screen.scripts, ...screen.styles]), ...languageFiles(manifest),
+  ])];
 }
 
 async function prerender(manifest) {

@@ -32,6 +32,7 @@ export function AppRoutes() {
       <Route path="/privacy" element={<privacy.PrivacyPage />} />
       <Route path="/r/:token" element={<ScreenShell lead={RECORDER_LEAD} />} />
       <Route path="/s/:token" element={<ScreenShell />} />
+      <Route path="/home-screen" element={<ScreenShell />} />
       <Route path="*" element={<notFound.NotFoundPage />} />
     </Routes>
   );

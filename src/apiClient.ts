@@ -1,8 +1,10 @@
 /**
- * The page's one client for the server's JSON API (the recorder and the keepsake). No React:
+ * The page's one client for the server's JSON API (the recorder, the keepsake and the installed
+ * app's list). No React:
  * each function returns the answer as data, so a hook only decides what the person sees.
  */
 import { linkUrl, takePrefetchedLink } from './linkPrefetch.js';
+import type { DeviceLinks } from './shared/deviceApi.js';
 import type { LinkInfo } from './shared/notes.js';
 import type { Keepsake, NoteHeard } from './shared/runnerApi.js';
 import { notePath } from './shared/uploadProtocol.js';
@@ -51,4 +53,24 @@ export function getNoteHeard(token: string, noteId: string): Promise<ApiAnswer<N
 /** GET /api/s/:token: the notes a runner chose to share. */
 export function getKeepsake(token: string): Promise<ApiAnswer<Keepsake>> {
   return getJson(`/api/s/${part(token)}`);
+}
+
+/**
+ * GET /api/device/links: the runners this phone opened, found by its device cookie (HttpOnly, sent
+ * by the browser; the page never sees it). Empty without one.
+ */
+export function getDeviceLinks(): Promise<ApiAnswer<DeviceLinks>> {
+  return getJson('/api/device/links', { cache: 'no-store', credentials: 'same-origin' });
+}
+
+/** DELETE /api/device/links/:linkId: takes a runner off this phone's list. True once the server no longer lists it. */
+export async function forgetDeviceLink(linkId: string): Promise<boolean> {
+  try {
+    const response = await fetch(`/api/device/links/${part(linkId)}`, { method: 'DELETE', credentials: 'same-origin' });
+    void response.body?.cancel().catch(() => undefined);
+    // 404: it was not on the list (taken off before, from another tab): off it all the same.
+    return response.ok || response.status === 404;
+  } catch {
+    return false;
+  }
 }

@@ -4,7 +4,7 @@ import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { AppRoutes } from './App';
 import { KEEPSAKE_TITLE } from './keepsake/title';
-import { RECORDER_TITLE } from './shell';
+import { HOME_SCREEN_TITLE, RECORDER_TITLE } from './shell';
 import * as home from './pages/HomePage';
 import * as notFound from './pages/NotFoundPage';
 import * as privacy from './pages/PrivacyPage';
@@ -33,6 +33,7 @@ const HEADS: Record<PageName, PageHead> = {
   privacy: { title: privacy.title, description: privacy.description, showsToday: true },
   recorder: { title: RECORDER_TITLE, description: 'Record a voice note for a marathon runner.', showsToday: false },
   keepsake: { title: KEEPSAKE_TITLE, description: 'Voice notes a marathon runner chose to share.', showsToday: false },
+  homeScreen: { title: HOME_SCREEN_TITLE, description: 'The runners you record voice notes for on this phone.', showsToday: false },
 };
 
 export const PAGES: PrerenderedPage[] = [

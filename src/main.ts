@@ -1,21 +1,25 @@
 /**
- * The script of the screens' shells (/r/:token, /s/:token): once the shell has painted, it runs
- * the screen's on-demand chunk (React's and the screen's, preloaded by the shell's <head>).
+ * The script of the screens' shells (/r/:token, /s/:token, /home-screen): once the shell has
+ * painted, it runs the screen's on-demand chunk (React's and the screen's, preloaded by the shell's <head>).
  * Marketing pages are prerendered HTML and load no script file; every page registers the service
  * worker with an inline script (src/shared/registerWorker.ts). The recorder's link data is asked
- * for here, beside its chunk, not after it.
+ * for here, beside its chunk, not after it. Chromium's offer to install is kept from here on
+ * (src/installPrompt.ts), before any screen's chunk has loaded, so it is not missed.
  */
 import { showChunkError } from './chunkError';
+import { keepInstallPrompt } from './installPrompt';
 import { loadChunk } from './lazyChunk';
 import { prefetchLink } from './linkPrefetch';
 import { preloadLanguage } from './recorder/i18n/languages';
 import './styles/site.css';
 
+/** `token`: the path's one parameter, '' for a screen without one. */
 type Mount = (root: HTMLElement, token: string) => void;
 
 const SCREENS: Array<{ path: RegExp; chunk: string; prefetch?: (token: string) => void; load: () => Promise<Mount> }> = [
   { path: /^\/r\/([^/]+)\/?$/, chunk: 'recorder', prefetch: prefetchLink, load: () => import('./recorderApp').then((m) => m.mountRecorder) },
   { path: /^\/s\/([^/]+)\/?$/, chunk: 'keepsake', load: () => import('./keepsake/keepsakeApp').then((m) => m.mountKeepsake) },
+  { path: /^\/home-screen\/?$/, chunk: 'home-screen', load: () => import('./homeScreenApp').then((m) => m.mountHomeScreen) },
 ];
 
 /**
@@ -48,11 +52,13 @@ function decodeToken(raw: string): string {
   }
 }
 
+keepInstallPrompt();
+
 const root = document.getElementById('root')!;
 const pathname = window.location.pathname;
 const screen = SCREENS.find(({ path }) => path.test(pathname));
 if (screen) {
-  const token = decodeToken(screen.path.exec(pathname)![1]!);
+  const token = decodeToken(screen.path.exec(pathname)![1] ?? '');
   screen.prefetch?.(token);
   // The screen's words in this phone's language (not English) travel beside its code.
   preloadLanguage();

@@ -6,6 +6,7 @@
 import { Queue } from 'workbox-background-sync';
 import { fetchTransport } from '../src/shared/outbox/index.js';
 import { OUTBOX_SYNC_QUEUE } from '../src/shared/messages.js';
+import type { BadgeNavigator } from '../src/shared/badge.js';
 import { createOutboxSync } from './outboxReplay.js';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -14,6 +15,7 @@ export function installOutboxSync(): void {
   const sync = createOutboxSync({
     transport: fetchTransport,
     clients: () => self.clients.matchAll({ type: 'window', includeUncontrolled: true }),
+    badge: self.navigator as BadgeNavigator,
   });
   const hasSync = 'sync' in self.registration;
   // Workbox only wires the trigger; its own request store stays empty: the outbox is the one queue.

@@ -13,11 +13,17 @@ export interface DeviceLink extends LinkView {
   openedAt: number;
 }
 
+/**
+ * The most links one phone's list gives back (the latest opened): a list a person reads on a phone,
+ * and a bound on what one request reads however many links a cookie was used with.
+ */
+export const DEVICE_LIST_MAX = 100;
+
 export interface DeviceStore {
   /** Remembers that `deviceId` opened the link (again): the sealed token and the time are the latest. */
   remember(deviceId: string, linkId: string, sealedToken: string, openedAt: number): Promise<void>;
-  /** Every link this phone opened, the latest first (revoked ones too: the caller says so). */
-  linksOf(deviceId: string): Promise<DeviceLink[]>;
+  /** The links this phone opened, the latest `limit` (DEVICE_LIST_MAX) first (revoked ones too: the caller says so). */
+  linksOf(deviceId: string, limit?: number): Promise<DeviceLink[]>;
   /** Takes a link off this phone's list; false when it was not on it. */
   forget(deviceId: string, linkId: string): Promise<boolean>;
 }
@@ -29,7 +35,7 @@ const SQL = {
   linksOf:
     `SELECT d.link_id, d.sealed_token, d.opened_at, l.revoked_at, u.display_name, ${RACE_COLUMNS} ` +
     'FROM device_links d JOIN links l ON l.id = d.link_id JOIN runners u ON u.id = l.runner_id JOIN races r ON r.id = l.race_id ' +
-    'WHERE d.device_id = ? ORDER BY d.opened_at DESC, d.link_id',
+    'WHERE d.device_id = ? ORDER BY d.opened_at DESC, d.link_id LIMIT ?',
   forget: 'DELETE FROM device_links WHERE device_id = ? AND link_id = ?',
 } as const;
 
@@ -38,8 +44,8 @@ export function createDeviceStore(sql: SqlDriver): DeviceStore {
     async remember(deviceId, linkId, sealedToken, openedAt) {
       await sql.run(SQL.remember, [deviceId, linkId, sealedToken, openedAt]);
     },
-    async linksOf(deviceId) {
-      return (await sql.all(SQL.linksOf, [deviceId])).map((r) => ({ ...toLink(r), sealedToken: String(r.sealed_token), openedAt: Number(r.opened_at) }));
+    async linksOf(deviceId, limit = DEVICE_LIST_MAX) {
+      return (await sql.all(SQL.linksOf, [deviceId, limit])).map((r) => ({ ...toLink(r), sealedToken: String(r.sealed_token), openedAt: Number(r.opened_at) }));
     },
     async forget(deviceId, linkId) {
       return (await sql.run(SQL.forget, [deviceId, linkId])) > 0;

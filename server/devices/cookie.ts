@@ -33,6 +33,23 @@ export function deviceIdOf(req: FastifyRequest): string | undefined {
 export function ensureDeviceId(req: FastifyRequest, reply: FastifyReply): string {
   let value = req.cookies[DEVICE_COOKIE];
   if (value === undefined || !VALUE.test(value)) value = randomBytes(24).toString('base64url');
+  setDeviceCookie(req, reply, value);
+  return idOfValue(value);
+}
+
+/**
+ * The phone's id when it carries a well-formed cookie, whose life then starts again (the installed
+ * app's list is use too, so a phone that only opens the app is not forgotten); undefined, and no
+ * cookie given, otherwise.
+ */
+export function renewDeviceCookie(req: FastifyRequest, reply: FastifyReply): string | undefined {
+  const value = req.cookies[DEVICE_COOKIE];
+  if (value === undefined || !VALUE.test(value)) return undefined;
+  setDeviceCookie(req, reply, value);
+  return idOfValue(value);
+}
+
+function setDeviceCookie(req: FastifyRequest, reply: FastifyReply, value: string): void {
   reply.setCookie(DEVICE_COOKIE, value, {
     path: '/api',
     httpOnly: true,
@@ -40,5 +57,4 @@ export function ensureDeviceId(req: FastifyRequest, reply: FastifyReply): string
     secure: req.protocol === 'https' || !LOOPBACK.test(req.hostname.replace(/:\d+$/, '')),
     maxAge: DEVICE_COOKIE_DAYS * 24 * 3600,
   });
-  return idOfValue(value);
 }

@@ -5,10 +5,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DeviceLink, LinkView, Repository } from '../db/repository.js';
-import { deviceIdOf, ensureDeviceId } from './cookie.js';
+import { deviceIdOf, ensureDeviceId, renewDeviceCookie } from './cookie.js';
 import { createTokenSeal } from './sealed.js';
 
-export { deviceIdOf };
+export { deviceIdOf, renewDeviceCookie };
 
 /** A link this phone opened, with its token when the seal still opens. */
 export interface PhoneLink extends Omit<DeviceLink, 'sealedToken'> {
@@ -20,6 +20,8 @@ export interface Devices {
   opened(req: FastifyRequest, reply: FastifyReply, link: LinkView, token: string, at: number): Promise<string>;
   /** The links the phone opened, the latest first. */
   linksOf(deviceId: string): Promise<PhoneLink[]>;
+  /** Takes a link off the phone's list; false when it was not on it. */
+  forget(deviceId: string, linkId: string): Promise<boolean>;
 }
 
 export function createDevices(repo: Pick<Repository, 'devices'>, sessionSecret: Uint8Array): Devices {
@@ -33,5 +35,6 @@ export function createDevices(repo: Pick<Repository, 'devices'>, sessionSecret: 
     async linksOf(deviceId) {
       return (await repo.devices.linksOf(deviceId)).map(({ sealedToken, ...link }) => ({ ...link, token: seal.open(link.linkId, sealedToken) }));
     },
+    forget: (deviceId, linkId) => repo.devices.forget(deviceId, linkId),
   };
 }

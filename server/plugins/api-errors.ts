@@ -11,7 +11,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiError } from '../../src/shared/api.js';
-import { ApiProblem, entryNotFound, keepsakeNotFound, shareNotFound, UploadProblem } from '../http/problem.js';
+import { ApiProblem, deviceLinkNotFound, entryNotFound, keepsakeNotFound, shareNotFound, UploadProblem } from '../http/problem.js';
 import { refusal } from '../http/refusals.js';
 import { storageFaultAnswer } from '../http/storage-faults.js';
 
@@ -26,6 +26,7 @@ const MALFORMED_PARAM: Record<string, () => ApiProblem> = {
   'notes:id': refusal.note_not_found,
   'entries:id': entryNotFound,
   'shares:id': shareNotFound,
+  'device:linkId': deviceLinkNotFound,
 };
 
 /** Sentences for the fields a person fills in on the recorder; ajv's wording is for developers. */

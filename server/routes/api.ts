@@ -1,7 +1,8 @@
 /**
  * Everything under /api: one error path (../plugins/api-errors.ts), no caching unless a route says
- * otherwise, and two families of routes as siblings: the recorder's (raw audio bodies, ./recorder.ts)
- * and the runner app's with the keepsake routes (JSON, ./runner/).
+ * otherwise, and three families of routes as siblings: the recorder's (raw audio bodies, ./recorder.ts),
+ * the installed app's list of this phone's links (./device.ts) and the runner app's with the keepsake
+ * routes (JSON, ./runner/).
  */
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync } from 'fastify';
@@ -14,6 +15,7 @@ import type { Intake } from '../intake/index.js';
 import type { OpenUploads } from '../notes/open-uploads.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { NoteChangeHub } from '../sync/note-changes.js';
+import { deviceApi } from './device.js';
 import { recorderApi } from './recorder.js';
 import { runnerApi } from './runner/index.js';
 
@@ -43,5 +45,6 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
   await app.register(cookie);
   const devices = createDevices(repo, config.auth.sessionSecret);
   await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake, devices, clock });
+  await app.register(deviceApi, { devices, rateLimitPerMinute: config.rateLimitPerMinute, clock });
   await app.register(runnerApi, { repo, blobs, config, noteChanges, clock });
 };

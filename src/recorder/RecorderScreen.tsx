@@ -5,6 +5,7 @@ import { EstimateLines, useEta, useRaceTime } from './Estimates.js';
 import { FAILED, describeFailure, type FailedKey } from './failures.js';
 import { t } from './i18n/index.js';
 import { useLanguage } from './i18n/useLanguage.js';
+import { InstallOffer } from './InstallOffer.js';
 import { NoteList } from './NoteList.js';
 import { RaceClock } from './RaceClock.js';
 import { ProgressChoice, ProgressLine, usePassedMarkers, useProgress } from './Progress.js';
@@ -130,6 +131,7 @@ export function RecorderScreen({ token, link, heardAt }: { token: string; link: 
         onRetry={(id) => act(() => outbox.retry(id), FAILED.retry)}
         onDelete={(id) => act(() => outbox.remove(id), FAILED.delete)}
       />
+      <InstallOffer runner={runner} notes={outbox.notes} />
     </>
   );
 }

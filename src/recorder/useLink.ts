@@ -1,7 +1,7 @@
 import { startTransition, useEffect, useState } from 'react';
 import { getLink } from '../apiClient.js';
 import type { LinkInfo } from '../shared/notes.js';
-import { loadLink, saveLink } from '../shared/outbox/index.js';
+import { loadLink, markLinkGone, saveLink } from '../shared/outbox/index.js';
 
 export type LinkState =
   | { status: 'loading' }
@@ -38,6 +38,8 @@ export function useLink(token: string): LinkState {
       }
       if (answer.reason === 'not-found') {
         fresh = true;
+        // The installed app's list then says so, offline too.
+        await markLinkGone(token).catch(() => undefined);
         return set({ status: 'gone' });
       }
       // Offline or the server is down: the copy kept on the device will do.

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { uploadNote } from '../apiClient.js';
+import { showWaitingOnBadge } from '../shared/badge.js';
 import { OUTBOX_CHANNEL, OUTBOX_SYNC_TAG, isNoteDelivered, type OutboxBroadcast } from '../shared/messages.js';
 import type { OutboxNote } from '../shared/notes.js';
 import type { SendDetails } from '../shared/outbox/index.js';
@@ -43,8 +44,13 @@ export function useOutbox(token: string): OutboxView {
 
   useEffect(() => {
     page.start();
+    // The icon counts what is not delivered (src/shared/badge.ts): set at once and on every change of the outbox.
+    void showWaitingOnBadge();
     const channel = new BroadcastChannel(OUTBOX_CHANNEL);
-    channel.onmessage = (event: MessageEvent<OutboxBroadcast>) => page.hear(event.data);
+    channel.onmessage = (event: MessageEvent<OutboxBroadcast>) => {
+      page.hear(event.data);
+      if (event.data.type === 'outbox-changed') void showWaitingOnBadge();
+    };
     const onWorkerMessage = (event: MessageEvent) => {
       if (isNoteDelivered(event.data)) void page.refresh();
     };

@@ -63,8 +63,9 @@ test.describe('the recorder on a first visit', () => {
     // recorder's chunk would wait for React's to arrive and run.
     await expect
       .poll(() => files.held.map((route) => named(new URL(route.request().url()).pathname)).sort())
-      // Two recorder chunks: the screen's own, and the one it shares with the keepsake (the API client, the words).
-      .toEqual(['/api/r/' + token, '/assets/react.js', '/assets/recorder.js', '/assets/recorder.js', '/assets/recorderApp.css'].sort());
+      // Three recorder chunks: the screen's own, the one it shares with the installed app's start page
+      // (the outbox, issue 36), and the one it shares with the keepsake too (the API client, the words).
+      .toEqual(['/api/r/' + token, '/assets/react.js', '/assets/recorder.js', '/assets/recorder.js', '/assets/recorder.js', '/assets/recorderApp.css'].sort());
     await files.release();
     await expect(recordButton(page)).toBeEnabled();
 
@@ -76,7 +77,7 @@ test.describe('the recorder on a first visit', () => {
       files: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => ({ path: new URL(e.name).pathname, start: e.startTime })),
     }));
     const screenFiles = timings.files.filter((f) => isScreenFile(f.path));
-    expect(screenFiles).toHaveLength(5);
+    expect(screenFiles).toHaveLength(6);
     expect(timings.paint).toBeGreaterThan(0);
     for (const f of screenFiles.filter((x) => x.path.startsWith('/assets/'))) expect(f.start, f.path).toBeLessThan(timings.paint);
   });
@@ -103,7 +104,7 @@ test.describe('the recorder on a first visit', () => {
 });
 
 test.describe('the service worker on a first visit', () => {
-  test('should install from /r/ with only what opens the recorder and the pages, compressed, and no pictures', async ({ page, context, server }) => {
+  test('should install from /r/ with only what opens the recorder, the installed app\'s start and the pages, compressed, and no pictures', async ({ page, context, server }) => {
     const token = await server.createLink('Alex', 'chicago-2025');
     const shell = await readFile(path.join(dist, 'r.html'), 'utf8');
     const assetsOf = (html: string) => [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
@@ -115,8 +116,13 @@ test.describe('the service worker on a first visit', () => {
     // The recorder's languages but English, one chunk each: a page loads its own, the worker keeps them all for offline.
     const languages = (await readdir(path.join(dist, 'assets'))).filter((f) => /^lang-[a-z]{2}-[^.]+\.js$/.test(f)).map((f) => `/assets/${f}`);
     expect(languages).toHaveLength(3);
+    // The installed app's start page opens with no signal too (issue 36): its shell and its chunk.
+    const homeScreenAssets = assetsOf(await readFile(path.join(dist, 'home-screen.html'), 'utf8'));
     // The worker's own script, then its precache.
-    const installSet = new Set(['/sw.js', '/r.html', '/index.html', '/terms.html', '/privacy.html', '/404.html', '/manifest.webmanifest', '/icons/icon.svg', ...shellAssets, ...pageStyles, ...languages]);
+    const installSet = new Set([
+      '/sw.js', '/r.html', '/home-screen.html', '/index.html', '/terms.html', '/privacy.html', '/404.html', '/manifest.webmanifest', '/icons/icon.svg',
+      ...shellAssets, ...homeScreenAssets, ...pageStyles, ...languages,
+    ]);
 
     const workerRequests: Request[] = [];
     context.on('request', (r) => void (r.serviceWorker() && workerRequests.push(r)));

@@ -38,4 +38,29 @@ describe('the service worker outbox sync', () => {
     expect(received).toEqual([]);
     expect((await getNote(note.id))!.state).toBe('failed');
   });
+
+  it('sets the icon\'s badge to the notes still not delivered after a run', async () => {
+    await queuedNote(undefined, 'mi-1', 1);
+    await queuedNote(undefined, 'mi-2', 2);
+    const { calls, badge } = spyBadge();
+    // The first note goes, the second meets a busy server and waits.
+    await expect(createOutboxSync({ transport: scriptedTransport([201, 503]).transport, clients: fakeClients().clients, badge })()).rejects.toThrow();
+    expect(calls).toEqual(['set 1']);
+  });
+
+  it('clears the icon\'s badge once every note is delivered', async () => {
+    await queuedNote();
+    const { calls, badge } = spyBadge();
+    await createOutboxSync({ transport: scriptedTransport([201]).transport, clients: fakeClients().clients, badge })();
+    expect(calls).toEqual(['clear']);
+  });
 });
+
+function spyBadge() {
+  const calls: string[] = [];
+  const badge = {
+    setAppBadge: async (n?: number) => void calls.push(`set ${n}`),
+    clearAppBadge: async () => void calls.push('clear'),
+  };
+  return { calls, badge };
+}

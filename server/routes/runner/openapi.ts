@@ -11,6 +11,7 @@ import swagger from '@fastify/swagger';
 import fp from 'fastify-plugin';
 import { ERROR_CODES, REQUIRED_HEADER, refusals, type RefusalMaker } from '../../http/contract.js';
 import { refusal } from '../../http/refusals.js';
+import { DEVICE_COOKIE } from '../../devices/cookie.js';
 import { BEARER, notSignedIn } from './context.js';
 
 /** The contract's major version: bump it (and the path) only for a change old apps cannot survive. */
@@ -101,7 +102,13 @@ export const openApi = fp<{ publicUrl: string }>(async (app, { publicUrl }) => {
           + 'docs/app-contract.md walks through it. Every refusal is `{ error, message }`: `error` a stable code (listed per answer in `x-error-codes`), `message` a sentence for a person.',
       },
       servers: [{ url: publicUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          // Set by GET /api/r/:token (server/devices/cookie.ts); the installed app's list reads it.
+          deviceCookie: { type: 'apiKey', in: 'cookie', name: DEVICE_COOKIE, description: 'The phone’s opaque device cookie (HttpOnly): a bearer credential for the recorder links opened with it.' },
+        },
+      },
     },
     transform: ({ schema, url, route }) => {
       const s = (schema ?? {}) as Json;

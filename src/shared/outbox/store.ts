@@ -1,4 +1,4 @@
-/** Owns every read and write of the outbox: drafts, chunks, notes, audio, cached links. */
+/** Owns every read and write of the outbox: drafts, chunks, notes, audio, kept links. */
 import type { AudioChunk, CachedLink, LinkInfo, OutboxNote, RecordingDraft } from '../notes.js';
 import { OUTBOX_CHANNEL, type OutboxBroadcast } from '../messages.js';
 import { outboxDb } from './db.js';
@@ -34,6 +34,30 @@ export async function saveLink(token: string, link: LinkInfo, now = Date.now()):
 export async function loadLink(token: string): Promise<CachedLink | undefined> {
   return (await outboxDb()).get('links', token);
 }
+
+/** Every link kept on this phone: the runners it records for (the installed app's list). */
+export async function allLinks(): Promise<CachedLink[]> {
+  return (await outboxDb()).getAll('links');
+}
+
+/** Read-modify-write of one kept link in one transaction; returns undefined if it is not kept. */
+export async function updateLink(token: string, change: (link: CachedLink) => CachedLink): Promise<CachedLink | undefined> {
+  const db = await outboxDb();
+  return write(async () => {
+    const tx = db.transaction('links', 'readwrite');
+    const current = await tx.store.get(token);
+    const next = current && change(current);
+    if (next) await tx.store.put(next);
+    await tx.done;
+    return next;
+  });
+}
+
+/** The server no longer knows the link (a 404): kept, and said so. */
+export const markLinkGone = (token: string, now = Date.now()) => updateLink(token, (l) => ({ ...l, goneAt: l.goneAt ?? now }));
+
+/** The person took the runner off the installed app's list; its notes are not touched. */
+export const markLinkRemoved = (token: string, now = Date.now()) => updateLink(token, (l) => ({ ...l, removedAt: l.removedAt ?? now }));
 
 export async function startRecording(draft: RecordingDraft): Promise<void> {
   await write(async () => void (await (await outboxDb()).put('recordings', draft)));

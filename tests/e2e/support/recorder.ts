@@ -20,9 +20,12 @@ process.once('exit', () => {
 
 /**
  * A persistent profile, so a test can close the browser and start it again on the same data.
- * `locale` sets the browser's language (navigator.languages, Accept-Language).
+ * `locale` sets the browser's language (navigator.languages, Accept-Language); `userAgent` the phone
+ * the page believes it runs on (an Android phone's, an iPhone's).
  */
-export async function launchPhone(wav: string, profile?: string, { denyMicrophone = false, locale }: { denyMicrophone?: boolean; locale?: string } = {}) {
+export async function launchPhone(
+  wav: string, profile?: string, { denyMicrophone = false, locale, userAgent }: { denyMicrophone?: boolean; locale?: string; userAgent?: string } = {},
+) {
   let dir = profile;
   if (!dir) profiles.add((dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-profile-'))));
   const mic = fakeMicrophoneArgs(wav);
@@ -32,6 +35,7 @@ export async function launchPhone(wav: string, profile?: string, { denyMicrophon
     args: [...chromiumArgs, ...(denyMicrophone ? [...mic.filter((a) => a !== '--use-fake-ui-for-media-stream'), '--deny-permission-prompts'] : mic)],
     viewport: PHONE,
     ...(locale ? { locale } : {}),
+    ...(userAgent ? { userAgent } : {}),
     // Granting a list denies what is not in it: Background Sync must be listed (it is allowed by default).
     permissions: denyMicrophone ? ['background-sync'] : ['microphone', 'background-sync'],
   });

@@ -1,0 +1,85 @@
+/**
+ * The installed app's list under /api/device (issue 36): the runners this phone records for, found
+ * by the device cookie alone (server/devices), and taking one off. On iPhone the home-screen app
+ * starts with the site's cookies and nothing else, so this list is how it finds its recorders.
+ * The cookie is a bearer credential for the links it lists: a live link's token is given back,
+ * a revoked one's never. Limited per address and phone, as the recorder's routes are per link.
+ */
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { raceWhen } from '../../src/shared/raceClock.js';
+import type { Clock } from '../clock.js';
+import { DeviceLinksSchema, LinkIdParamsSchema, type DeviceLink } from '../../src/shared/deviceApi.js';
+import { deviceIdOf, renewDeviceCookie, type Devices, type PhoneLink } from '../devices/index.js';
+import { emptyAnswer, refusals } from '../http/contract.js';
+import { deviceLinkNotFound } from '../http/problem.js';
+import { refusal } from '../http/refusals.js';
+
+export interface DeviceApiOptions {
+  devices: Devices;
+  rateLimitPerMinute: number;
+  /** Where each race stands (../clock.ts). */
+  clock: Clock;
+}
+
+/** OpenAPI security of these routes: the device cookie, or none (the list is then empty). */
+export const DEVICE_COOKIE_SECURITY: Array<Record<string, string[]>> = [{ deviceCookie: [] }, {}];
+
+const recorderPath = (token: string) => `/r/${encodeURIComponent(token)}`;
+
+/**
+ * A phone's link as the list gives it, or undefined for a live link whose sealed token no longer
+ * opens (a new SESSION_SECRET): the phone gets it back the next time it opens the link.
+ */
+function listed(link: PhoneLink, now: number): DeviceLink | undefined {
+  const { race } = link;
+  const entry: DeviceLink = {
+    linkId: link.linkId,
+    runner: { displayName: link.runnerName },
+    race: { id: race.id, name: race.name, date: race.date, timezone: race.timezone, startsAt: race.startsAt, when: raceWhen(race.startsAt, now) },
+    revoked: link.revoked,
+    openedAt: new Date(link.openedAt).toISOString(),
+  };
+  if (link.revoked) return entry;
+  if (link.token === undefined) return undefined;
+  return { ...entry, token: link.token, path: recorderPath(link.token) };
+}
+
+export const deviceApi: FastifyPluginAsyncTypebox<DeviceApiOptions> = async (app, { devices, rateLimitPerMinute, clock }) => {
+  await app.register(rateLimit, {
+    max: rateLimitPerMinute,
+    timeWindow: 60_000,
+    // Per address and phone: a venue's friends behind one carrier address each have their own budget.
+    keyGenerator: (req) => `device|${req.ip}|${deviceIdOf(req) ?? ''}`,
+    errorResponseBuilder: (_req, context) => refusal.rate_limited(Math.max(1, Math.ceil(context.ttl / 1000))),
+  });
+
+  app.get('/device/links', {
+    schema: {
+      operationId: 'listDeviceLinks',
+      summary: 'The installed app’s list: the recorder links opened on this phone (by its device cookie), each live one with its token',
+      security: DEVICE_COOKIE_SECURITY,
+      response: { 200: DeviceLinksSchema, ...refusals(refusal.rate_limited) },
+    },
+  }, async (req, reply) => {
+    const deviceId = renewDeviceCookie(req, reply);
+    if (deviceId === undefined) return { links: [] };
+    const now = clock.now();
+    const links = (await devices.linksOf(deviceId)).map((link) => listed(link, now)).filter((link) => link !== undefined);
+    return { links };
+  });
+
+  app.delete('/device/links/:linkId', {
+    schema: {
+      operationId: 'forgetDeviceLink',
+      summary: 'Take a runner off this phone’s list (the link itself and its notes stay); opening the link again puts it back',
+      security: DEVICE_COOKIE_SECURITY,
+      params: LinkIdParamsSchema,
+      response: { 204: emptyAnswer('Off the list.'), ...refusals(deviceLinkNotFound, refusal.rate_limited) },
+    },
+  }, async (req, reply) => {
+    const deviceId = deviceIdOf(req);
+    if (deviceId === undefined || !(await devices.forget(deviceId, req.params.linkId))) throw deviceLinkNotFound();
+    return reply.code(204).send(null);
+  });
+};
