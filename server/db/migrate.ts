@@ -16,11 +16,12 @@ import { NOTE_CHANGE_TABLES } from './migrations/8-note-changes.js';
 import { CONVERSION_LEASE_AND_DIGEST_COLUMNS } from './migrations/9-conversion-lease-and-digest.js';
 import { PROGRESS_TABLES } from './migrations/10-progress.js';
 import { CONVERSION_DEADLINE_COLUMNS } from './migrations/11-conversion-deadlines.js';
+import { RACE_CHANGE_TABLES } from './migrations/15-race-changes.js';
 
 /** Append-only: never reorder or edit an entry, never leave a gap; the index + 1 is the version recorded. */
 export const MIGRATIONS: readonly string[] = [RECORDER_TABLES, RUNNER_APP_TABLES, ABUSE_LIMIT_TABLES, RESUMABLE_UPLOAD_TABLES, SLIDING_ADDRESS_LIMIT_TABLES,
   RACE_CATALOGUE_TABLES, CROWD_LIMIT_TABLES, NOTE_CHANGE_TABLES, CONVERSION_LEASE_AND_DIGEST_COLUMNS, PROGRESS_TABLES,
-  CONVERSION_DEADLINE_COLUMNS];
+  CONVERSION_DEADLINE_COLUMNS, RACE_CHANGE_TABLES];
 
 /**
  * A seed race is written whole once: on a new database, or on one whose row predates the catalogue
@@ -31,6 +32,8 @@ const SEED_RACE =
   'INSERT INTO races (id, name, race_date, units, time_zone, local_start, starts_at) VALUES (?, ?, ?, ?, ?, ?, ?) ' +
   'ON CONFLICT (id) DO UPDATE SET name = excluded.name, race_date = excluded.race_date, units = excluded.units, ' +
   'time_zone = excluded.time_zone, local_start = excluded.local_start, starts_at = excluded.starts_at WHERE races.time_zone IS NULL';
+
+const REMOVED_RACES = "SELECT DISTINCT race_id FROM race_changes WHERE action = 'removed'";
 
 /** One statement at a time: better-sqlite3 prepares only one, and both drivers then take the same path. */
 export const statementsOf = (migration: string): string[] =>
@@ -56,7 +59,9 @@ export async function applyMigrations(tx: SqlDriver, migrations: readonly string
 export async function migrate(db: Database): Promise<void> {
   await db.exclusive(async (tx) => {
     await applyMigrations(tx, MIGRATIONS);
-    for (const race of SEED_RACES) {
+    // A seed race the operator removed (remove-race) stays removed.
+    const removed = new Set((await tx.all(REMOVED_RACES)).map((r) => String(r.race_id)));
+    for (const race of SEED_RACES.filter((r) => !removed.has(r.id))) {
       const startsAt = raceStartsAt(race.date, race.start, race.timeZone);
       await tx.run(SEED_RACE, [race.id, race.name, race.date, race.units.join(','), race.timeZone, race.start, startsAt]);
     }
