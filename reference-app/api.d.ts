@@ -1150,6 +1150,8 @@ export interface operations {
                                 status: "received" | "converted" | "failed";
                             }[];
                         }[];
+                        /** Format: date-time */
+                        raceStartsAt: string;
                         removed?: string[];
                     };
                 };
