@@ -2,21 +2,23 @@
  * Race-day progress on the recorder (issue 19): where the runner is, when they share it, said as
  * "Alex passed Mile 12 at 10:41 AM." in the race's time zone; which markers are behind them; and,
  * when a passed marker is chosen, when the note will play. The link answer carries the progress;
- * it is asked for again every minute while the race is live and the page is in view, and at once
- * when the page comes back into view: a hidden tab costs the server nothing. The same answer
- * carries when the runner is expected at each marker ahead (issue 31: ./Estimates.tsx); each fresh
- * answer is kept on the phone, so a page opened offline shows the last times, with their age.
+ * it is asked for again every minute while the race is live and the page is in view, at once when
+ * the page comes back into view or the race turns live on this phone's clock: a hidden tab costs
+ * the server nothing. The same answer carries when the runner is expected at each marker ahead
+ * (issue 31: ./Estimates.tsx) and the race as it stands (issue 37: a start moved on race morning
+ * is shown within a minute, or at the moment the old start comes); each fresh answer is kept on
+ * the phone, so a page opened offline shows the last times, with their age.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { getLink } from '../apiClient.js';
 import type { Estimates, Progress } from '../shared/api.js';
 import type { LinkInfo } from '../shared/notes.js';
 import { saveLink } from '../shared/outbox/index.js';
-import { raceWhen } from '../shared/raceClock.js';
 import { markerName } from './i18n/index.js';
 import { LANGUAGE_RULES } from './i18n/format.js';
 import { useLanguage, useT } from './i18n/useLanguage.js';
 import { raceClockTime } from './raceTime.js';
+import { useRaceWhen } from './useRaceWhen.js';
 
 /** How often an open, visible recorder asks where the runner is: a marker is 6 to 12 minutes apart at marathon paces. */
 export const PROGRESS_REFRESH_MS = 60_000;
@@ -27,15 +29,17 @@ export interface RaceDay {
   estimates?: Estimates;
 }
 
-/** The runner's progress and estimates as last heard, kept fresh while the race is live and the page is seen. */
-export function useProgress(token: string, link: LinkInfo): RaceDay {
+/**
+ * The runner's progress and estimates as last heard, kept fresh while the race is live and the page
+ * is seen; each fresh answer is handed to `onFresh`, which shows it (the race with it) as `link`.
+ */
+export function useProgress(token: string, link: LinkInfo, onFresh: (fresh: LinkInfo) => void): RaceDay {
   const [heard, setHeard] = useState<RaceDay>({ progress: link.progress, estimates: link.estimates });
-  // From the start time, not the answer's `when`: a copy kept on the phone may be days old.
-  const [live, setLive] = useState(() => raceWhen(link.race.startsAt) === 'live');
-  useEffect(() => {
-    setHeard({ progress: link.progress, estimates: link.estimates });
-    setLive(raceWhen(link.race.startsAt) === 'live');
-  }, [link]);
+  useEffect(() => setHeard({ progress: link.progress, estimates: link.estimates }), [link]);
+  // From the start time and this phone's clock, not the answer's `when`: a copy kept on the phone may be days old.
+  const live = useRaceWhen(link.race.startsAt) === 'live';
+  // The link's answer was just read when the page opened live; a race that turns live later is asked about at once.
+  const openedLive = useRef(live);
   useEffect(() => {
     if (!live) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -47,22 +51,24 @@ export function useProgress(token: string, link: LinkInfo): RaceDay {
       if (stopped) return;
       // Offline or refused: keep what was shown, and try again on the next tick.
       if (answer.ok) {
-        setHeard({ progress: answer.value.progress, estimates: answer.value.estimates });
+        // A start moved later ends this loop (the race is not live on the new start); the clock starts it again.
+        onFresh(answer.value);
         // Not keeping a copy only costs offline use later: the page shows what it has just heard.
         void saveLink(token, answer.value).catch(() => undefined);
-        if (answer.value.race.when !== 'live') return setLive(false);
       }
       timer = setTimeout(() => void refresh(), PROGRESS_REFRESH_MS);
     };
     const onVisible = () => void refresh();
-    timer = setTimeout(() => void refresh(), PROGRESS_REFRESH_MS);
+    if (openedLive.current) timer = setTimeout(() => void refresh(), PROGRESS_REFRESH_MS);
+    else void refresh();
+    openedLive.current = false;
     document.addEventListener('visibilitychange', onVisible);
     return () => {
       stopped = true;
       clearTimeout(timer);
       document.removeEventListener('visibilitychange', onVisible);
     };
-  }, [token, live]);
+  }, [token, live, onFresh]);
   return live ? heard : {};
 }
 

@@ -1,29 +1,8 @@
-import { useEffect, useState } from 'react';
 import { isoDateParts } from '../shared/dates.js';
 import type { LinkInfo } from '../shared/notes.js';
-import { LIVE_HOURS, raceWhen, type RaceWhen } from '../shared/raceClock.js';
 import type { Translate } from './i18n/index.js';
 import { useT } from './i18n/useLanguage.js';
-
-const LIVE_MS = LIVE_HOURS * 3600_000;
-/** setTimeout waits at most 2^31-1 ms (24.8 days): a race further off is looked at again then. */
-const MAX_WAIT_MS = 2 ** 31 - 1;
-
-/**
- * Where the race stands now, from its start and this phone's clock (a link kept offline for days
- * still tells the truth), moving on by itself at the start and at the end.
- */
-function useRaceWhen(startsAt: string): RaceWhen {
-  const [now, setNow] = useState(Date.now);
-  const when = raceWhen(startsAt, now);
-  useEffect(() => {
-    if (when === 'past') return undefined;
-    const next = Date.parse(startsAt) + (when === 'live' ? LIVE_MS : 0);
-    const timer = setTimeout(() => setNow(Date.now()), Math.min(Math.max(next - Date.now(), 0), MAX_WAIT_MS));
-    return () => clearTimeout(timer);
-  }, [startsAt, when, now]);
-  return when;
-}
+import { useRaceWhen } from './useRaceWhen.js';
 
 /**
  * 'Sunday, October 11, 2026': race day as the race's city calls it. `date` is already local to

@@ -20,8 +20,8 @@ const NAME_KEY = 'milenotes.from';
 
 const mapDefined = <T, U>(value: T | undefined, f: (value: T) => U): U | undefined => (value === undefined ? undefined : f(value));
 
-/** The recorder once the link is known: details, record panel, status and the person's notes. */
-export function RecorderScreen({ token, link }: { token: string; link: LinkInfo }) {
+/** The recorder once the link is known: details, record panel, status and the person's notes; `onFresh` shows a fresher answer. */
+export function RecorderScreen({ token, link, onFresh }: { token: string; link: LinkInfo; onFresh: (fresh: LinkInfo) => void }) {
   const runner = link.runner.displayName;
   const meter = useRef<HTMLSpanElement>(null);
   const recorder = useRecorder(token, meter);
@@ -29,7 +29,7 @@ export function RecorderScreen({ token, link }: { token: string; link: LinkInfo 
   const heard = useHeard(token, outbox.notes);
   const online = useOnline();
   const storageWarning = useStorageWarning();
-  const { progress, estimates } = useProgress(token, link);
+  const { progress, estimates } = useProgress(token, link, onFresh);
   const passed = usePassedMarkers(link.markers, progress);
   const eta = useEta(link.markers, estimates);
   const timeOf = useRaceTime(link.race.timezone);
