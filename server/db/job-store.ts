@@ -71,7 +71,12 @@ export const enqueueJob = (noteId: string, createdAt: string, deadline: JobDeadl
 const RACE_JOBS =
   'SELECT j.note_id, j.due_at, j.race_starts_at, n.marker, n.received_at, n.link_id FROM jobs j JOIN notes n ON n.id = j.note_id ' +
   'JOIN links l ON l.id = n.link_id WHERE l.race_id = ? ORDER BY n.link_id';
-const SET_DEADLINE = 'UPDATE jobs SET due_at = ?, race_starts_at = ? WHERE note_id = ?';
+/** Jobs whose deadline is set in one statement: a race morning's thousands in a few round trips. */
+const DEADLINES_PER_STATEMENT = 500;
+/** `rows` jobs' new deadline and race start, as (note id, due, start) rows (VALUES names them column1..3 in both databases). */
+const setDeadlines = (rows: number) =>
+  `UPDATE jobs SET due_at = v.column2, race_starts_at = v.column3 FROM (VALUES ${Array(rows).fill('(?, CAST(? AS BIGINT), CAST(? AS BIGINT))').join(', ')}) AS v ` +
+  'WHERE jobs.note_id = v.column1';
 
 /**
  * Works out again the deadline and race start of every waiting job of the race's notes, each from
@@ -80,7 +85,7 @@ const SET_DEADLINE = 'UPDATE jobs SET due_at = ?, race_starts_at = ? WHERE note_
  * the others' move with the start. Resolves to how many jobs changed.
  */
 export async function rescheduleRace(tx: SqlDriver, raceId: string): Promise<number> {
-  let changed = 0;
+  const changes: unknown[][] = [];
   let link: string | undefined;
   let schedule: Awaited<ReturnType<typeof scheduleOfLink>>;
   for (const job of await tx.all(RACE_JOBS, [raceId])) {
@@ -91,8 +96,12 @@ export async function rescheduleRace(tx: SqlDriver, raceId: string): Promise<num
     if (!schedule) continue;
     const due = Math.round(noteDeadline(schedule, String(job.marker), Date.parse(String(job.received_at))));
     const startsAt = Math.round(schedule.startsAt);
-    if (due === Number(job.due_at) && startsAt === Number(job.race_starts_at)) continue;
-    changed += await tx.run(SET_DEADLINE, [due, startsAt, job.note_id]);
+    if (due !== Number(job.due_at) || startsAt !== Number(job.race_starts_at)) changes.push([job.note_id, due, startsAt]);
+  }
+  let changed = 0;
+  for (let i = 0; i < changes.length; i += DEADLINES_PER_STATEMENT) {
+    const chunk = changes.slice(i, i + DEADLINES_PER_STATEMENT);
+    changed += await tx.run(setDeadlines(chunk.length), chunk.flat());
   }
   return changed;
 }
