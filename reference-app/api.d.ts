@@ -1343,6 +1343,8 @@ export interface operations {
                                 status: "received" | "converted" | "failed";
                             }[];
                         }[];
+                        /** Format: date-time */
+                        raceStartsAt: string;
                         removed?: string[];
                     };
                 };

@@ -18,6 +18,7 @@ import { verifyStorage } from '../ops/verify-storage.js';
 import { openBlobStore } from '../storage/index.js';
 import { Findings, optionsOf, Refused, UsageError, type Command } from './options.js';
 import { overWarning, RACE_COMMANDS, raceOf } from './race-commands.js';
+import { RACE_EDIT_COMMANDS } from './race-edit-commands.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -28,6 +29,13 @@ Commands:
                                                  image: the home page card's JPEG, PNG or WebP)
   set-course --race <race-id> --gpx course.gpx   add or replace a race's course
   list-races                                     list the races in the catalogue
+  edit-race --id <id> [--date YYYY-MM-DD] [--start HH:MM] [--timezone Area/City]
+           [--name "Name"] [--units mi|mi,km]    change a race (a start delayed on race morning):
+                                                 every server sees it at once, with the deadlines
+                                                 of its notes waiting for conversion
+  remove-race --id <id>                          remove a race added by mistake (refused once a
+                                                 runner entered it or a link was made for it)
+  race-history [--id <id>]                       every edit and removal, with the race before
   create-link --runner "Name" --race <race-id>   make a recording link for a runner
   list-notes --token <token>                     list the notes sent through a link
   revoke-link --token <token>                    stop a link from working
@@ -58,6 +66,7 @@ async function linkFor(repo: Repository, token: string) {
 
 const COMMANDS: Record<string, Command> = {
   ...RACE_COMMANDS,
+  ...RACE_EDIT_COMMANDS,
   async 'create-link'(repo, args, warn, env) {
     const { runner, race } = optionsOf(args, ['runner', 'race']);
     // Stored as the app's entries are (server/notes/sanitize.ts); too long is refused here, not cut.

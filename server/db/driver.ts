@@ -16,6 +16,13 @@ export interface TransactionOptions {
    * on the disk in front of a note. Default true. Nested transactions take their outer one's.
    */
   durable?: boolean;
+  /**
+   * Tables whose writers the transaction waits out before it starts, and holds off until it ends:
+   * PostgreSQL takes `LOCK TABLE ... IN SHARE MODE` first (waiting at most 5 s, then failing with
+   * nothing done); on SQLite every write transaction already runs alone. For a change that what
+   * those writers read must not miss: a race moved while notes are queued by its old start.
+   */
+  holdsOffWritersOf?: readonly 'notes'[];
 }
 
 export interface SqlDriver {

@@ -7,8 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { LIVE_HOURS } from '../../src/shared/raceClock.js';
 import type { ConvertOrder } from '../config.js';
+import { noteDeadline } from '../races/deadline.js';
 import type { SqlDriver, Statement } from './driver.js';
 import { noteChanged } from './note-change-sql.js';
+import { scheduleOfLink } from './progress-store.js';
 import type { ClaimedJob } from './types.js';
 
 /** The converted file as stored: what the audio routes need for ETags and ranges. */
@@ -68,6 +70,45 @@ export const enqueueJob = (noteId: string, createdAt: string, deadline: JobDeadl
   'INSERT INTO jobs (note_id, attempts, locked_until, created_at, due_at, race_starts_at) VALUES (?, 0, 0, ?, ?, ?)',
   [noteId, createdAt, Math.round(deadline.dueAt), Math.round(deadline.raceStartsAt)],
 ];
+
+/** The waiting jobs of a race's notes, through any of its links, each link's together. */
+const RACE_JOBS =
+  'SELECT j.note_id, j.due_at, j.race_starts_at, n.marker, n.received_at, n.link_id FROM jobs j JOIN notes n ON n.id = j.note_id ' +
+  'JOIN links l ON l.id = n.link_id WHERE l.race_id = ? ORDER BY n.link_id';
+/** Jobs whose deadline is set in one statement: a race morning's thousands in a few round trips. */
+const DEADLINES_PER_STATEMENT = 500;
+/** `rows` jobs' new deadline and race start, as (note id, due, start) rows (VALUES names them column1..3 in both databases). */
+const setDeadlines = (rows: number) =>
+  `UPDATE jobs SET due_at = v.column2, race_starts_at = v.column3 FROM (VALUES ${Array(rows).fill('(?, CAST(? AS BIGINT), CAST(? AS BIGINT))').join(', ')}) AS v ` +
+  'WHERE jobs.note_id = v.column1';
+
+/**
+ * Works out again the deadline and race start of every waiting job of the race's notes, each from
+ * its link's schedule as `tx` now reads it: the race's start was moved in this transaction. A
+ * runner placed on the course keeps the deadlines their progress gives (server/races/deadline.ts);
+ * the others' move with the start. Resolves to how many jobs changed.
+ */
+export async function rescheduleRace(tx: SqlDriver, raceId: string): Promise<number> {
+  const changes: unknown[][] = [];
+  let link: string | undefined;
+  let schedule: Awaited<ReturnType<typeof scheduleOfLink>>;
+  for (const job of await tx.all(RACE_JOBS, [raceId])) {
+    if (job.link_id !== link) {
+      link = String(job.link_id);
+      schedule = await scheduleOfLink(tx, link);
+    }
+    if (!schedule) continue;
+    const due = Math.round(noteDeadline(schedule, String(job.marker), Date.parse(String(job.received_at))));
+    const startsAt = Math.round(schedule.startsAt);
+    if (due !== Number(job.due_at) || startsAt !== Number(job.race_starts_at)) changes.push([job.note_id, due, startsAt]);
+  }
+  let changed = 0;
+  for (let i = 0; i < changes.length; i += DEADLINES_PER_STATEMENT) {
+    const chunk = changes.slice(i, i + DEADLINES_PER_STATEMENT);
+    changed += await tx.run(setDeadlines(chunk.length), chunk.flat());
+  }
+  return changed;
+}
 
 const LIVE_MS = LIVE_HOURS * 3600_000;
 /**

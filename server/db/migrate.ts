@@ -18,6 +18,7 @@ import { PROGRESS_TABLES } from './migrations/10-progress.js';
 import { CONVERSION_DEADLINE_COLUMNS } from './migrations/11-conversion-deadlines.js';
 import { DEVICE_TABLES } from './migrations/12-devices.js';
 import { RACE_IMAGE_COLUMNS } from './migrations/14-race-images.js';
+import { RACE_CHANGE_TABLES } from './migrations/15-race-changes.js';
 
 /** Append-only: never reorder or edit an entry, never leave a gap; the index + 1 is the version recorded. */
 export const MIGRATIONS: readonly string[] = [RECORDER_TABLES, RUNNER_APP_TABLES, ABUSE_LIMIT_TABLES, RESUMABLE_UPLOAD_TABLES, SLIDING_ADDRESS_LIMIT_TABLES,
@@ -25,7 +26,7 @@ export const MIGRATIONS: readonly string[] = [RECORDER_TABLES, RUNNER_APP_TABLES
   CONVERSION_DEADLINE_COLUMNS, DEVICE_TABLES,
   // 13 (push) comes from its own branch: the merge puts it in this place.
   '',
-  RACE_IMAGE_COLUMNS];
+  RACE_IMAGE_COLUMNS, RACE_CHANGE_TABLES];
 
 /**
  * A seed race is written whole once: on a new database, or on one whose row predates the catalogue
@@ -36,6 +37,8 @@ const SEED_RACE =
   'INSERT INTO races (id, name, race_date, units, time_zone, local_start, starts_at) VALUES (?, ?, ?, ?, ?, ?, ?) ' +
   'ON CONFLICT (id) DO UPDATE SET name = excluded.name, race_date = excluded.race_date, units = excluded.units, ' +
   'time_zone = excluded.time_zone, local_start = excluded.local_start, starts_at = excluded.starts_at WHERE races.time_zone IS NULL';
+
+const REMOVED_RACES = "SELECT DISTINCT race_id FROM race_changes WHERE action = 'removed'";
 
 /** One statement at a time: better-sqlite3 prepares only one, and both drivers then take the same path. */
 export const statementsOf = (migration: string): string[] =>
@@ -61,7 +64,9 @@ export async function applyMigrations(tx: SqlDriver, migrations: readonly string
 export async function migrate(db: Database): Promise<void> {
   await db.exclusive(async (tx) => {
     await applyMigrations(tx, MIGRATIONS);
-    for (const race of SEED_RACES) {
+    // A seed race the operator removed (remove-race) stays removed.
+    const removed = new Set((await tx.all(REMOVED_RACES)).map((r) => String(r.race_id)));
+    for (const race of SEED_RACES.filter((r) => !removed.has(r.id))) {
       const startsAt = raceStartsAt(race.date, race.start, race.timeZone);
       await tx.run(SEED_RACE, [race.id, race.name, race.date, race.units.join(','), race.timeZone, race.start, startsAt]);
     }

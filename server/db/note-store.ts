@@ -82,6 +82,9 @@ export function insertNote(sql: SqlDriver, n: NewNote): Promise<boolean> {
   return sql.transaction(async (tx) => {
     const inserted = await tx.run(SQL.insert, [n.id, n.linkId, n.marker, n.from, n.contentType, n.bytes, n.sha256, n.originalKey, n.receivedAt, n.deviceId ?? null, n.id]);
     if (inserted === 0) return false;
+    // The race's start is read after the note's row is written, never before: a race being moved holds
+    // off writers of notes (race-store's edit), so this reads the start the edit leaves, or the edit waits
+    // for this job and moves it with the others.
     await tx.run(...enqueueJob(n.id, n.receivedAt, await deadlineOf(tx, n)));
     for (const statement of noteChanged(n.id)) await tx.all(...statement);
     return true;

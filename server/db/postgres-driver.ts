@@ -13,6 +13,9 @@ export function toPg(sql: string): string {
 /** An arbitrary constant that serialises migrations when several servers start at once. */
 const MIGRATION_LOCK = 7_031_626;
 
+/** How long a transaction waits for the writers it holds off (TransactionOptions.holdsOffWritersOf): they finish in milliseconds. */
+const HOLD_OFF_WAIT = '5s';
+
 type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
 /**
@@ -121,6 +124,8 @@ export function openPostgres(connectionString: string): Database {
     try {
       // synchronous_commit off: COMMIT does not wait for the WAL flush (the WAL writer's next round).
       await reaching(() => client.query(options?.durable === false ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN'));
+      const held = options?.holdsOffWritersOf ?? [];
+      if (held.length > 0) await reaching(() => client.query(`SET LOCAL lock_timeout = '${HOLD_OFF_WAIT}'; LOCK TABLE ${held.join(', ')} IN SHARE MODE`));
       const result = await work(clientDriver(client));
       await reaching(() => client.query('COMMIT'));
       return result;

@@ -1,13 +1,28 @@
 /**
  * Owns the race catalogue: each race's schedule (time zone, local start, start instant) and its
- * course (whole track, the app's copy with its ETag, marker points). Read from the database on
- * every call, so a race added or a course set through any server is seen by all at once; only a
- * course's parsed track is kept in memory, and only while the database still has its ETag.
+ * course (whole track, the app's copy with its ETag, marker points), and its history (migration 15:
+ * every edit and removal, with the race before). Read from the database on every call, so a race
+ * added, edited or removed through any server or the CLI is seen by all at once; only a course's
+ * parsed track is kept in memory, and only while the database still has its ETag.
  */
+import { randomUUID } from 'node:crypto';
 import { LIVE_HOURS, raceStartsAt } from '../../src/shared/raceClock.js';
 import type { SqlDriver } from './driver.js';
-import { toCataloguedRace } from './rows.js';
-import type { CardRace, NewRace, Race, RaceCourse, RaceImage, Row, StoredCourse } from './types.js';
+import { rescheduleRace } from './job-store.js';
+import { toCataloguedRace, toRace, toRaceChange } from './rows.js';
+import type {
+  CardRace, ChangeAuthor, NewRace, Race, RaceChange, RaceCourse, RaceEdit, RaceHoldings, RaceImage, RaceRow, Row, StoredCourse,
+} from './types.js';
+
+/** How an edit went: done (with how many waiting notes got new deadlines), or refused with nothing written. */
+export type EditOutcome =
+  | { outcome: 'edited'; race: Race; notesRescheduled: number }
+  /** The race is no longer as it was read: edited or removed meanwhile. */
+  | { outcome: 'changed' }
+  /** The new units drop the kilometre markers, and this many notes are pinned to one. */
+  | { outcome: 'km_notes'; notes: number };
+
+export type RemoveOutcome = { outcome: 'removed'; race: RaceRow } | { outcome: 'held'; holdings: RaceHoldings } | { outcome: 'unknown' };
 
 export interface RaceStore {
   /** The race with its schedule, units and markers (placed when it has a course); undefined when unknown. */
@@ -16,8 +31,21 @@ export interface RaceStore {
   list(): Promise<Race[]>;
   /** Adds a race (with its course, if given) in one statement: false, and nothing written, when the id is taken. */
   add(race: NewRace): Promise<boolean>;
-  /** Moves a race to another day, start or zone (a start delayed by weather); false when there is no such race. */
-  reschedule(id: string, schedule: { date: string; start: string; timezone: string }): Promise<boolean>;
+  /**
+   * Changes the race from `before` (as read) to `after` in one transaction: its fields, its start
+   * instant, the deadlines and race start of its notes waiting for conversion, and a line of its
+   * history. Nothing is written when the race is no longer `before`, or when `after` drops the
+   * kilometre markers notes are pinned to. Holds off new notes meanwhile, so none is queued by the old start.
+   */
+  edit(before: Race, after: RaceEdit, author: ChangeAuthor): Promise<EditOutcome>;
+  /** Removes a race no runner entered and no link was made for, leaving a line of its history. */
+  remove(id: string, author: ChangeAuthor): Promise<RemoveOutcome>;
+  /** Who has a stake in the race. */
+  holdings(id: string): Promise<RaceHoldings>;
+  /** The catalogue's history, of one race or of all, oldest first. */
+  history(id?: string): Promise<RaceChange[]>;
+  /** The race's start (ISO 8601, UTC), undefined for no such race: the one field a race-day answer reads again. */
+  startsAt(id: string): Promise<string | undefined>;
   /** Replaces or adds a race's course in one statement; false when there is no such race. */
   setCourse(id: string, course: StoredCourse): Promise<boolean>;
   /** The whole track and the placed markers; undefined when the race is unknown or has no course. */
@@ -39,7 +67,19 @@ const LIST_RACES = `SELECT ${LISTED} FROM races r ORDER BY r.starts_at, r.id`;
 const ADD_RACE =
   'INSERT INTO races (id, name, race_date, units, time_zone, local_start, starts_at, course_line, course_app, course_etag, course_meters, course_markers, image_key, image_type) ' +
   'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING';
-const RESCHEDULE = 'UPDATE races SET race_date = ?, local_start = ?, time_zone = ?, starts_at = ? WHERE id = ?';
+const FIELDS = 'name = ?, race_date = ?, local_start = ?, time_zone = ?, units = ?, starts_at = ?';
+const WAS = 'WHERE id = ? AND name = ? AND race_date = ? AND local_start = ? AND time_zone = ? AND units = ? AND starts_at = ?';
+const EDIT = `UPDATE races SET ${FIELDS} ${WAS}`;
+const EDIT_WITH_MARKERS = `UPDATE races SET ${FIELDS}, course_app = ?, course_etag = ?, course_markers = ? ${WAS} AND course_etag = ?`;
+const KM_NOTES = "SELECT COUNT(*) AS n FROM notes n JOIN links l ON l.id = n.link_id WHERE l.race_id = ? AND n.marker LIKE 'km-%'";
+// In the statement that deletes, so a link or entry made a moment before is never left without its race.
+const REMOVE = `DELETE FROM races WHERE id = ? AND NOT EXISTS (SELECT 1 FROM entries WHERE race_id = ?) AND NOT EXISTS (SELECT 1 FROM links WHERE race_id = ?) RETURNING ${RACE_COLUMNS.replaceAll('r.', '')}`;
+const HOLDINGS =
+  'SELECT (SELECT COUNT(*) FROM entries WHERE race_id = ?) AS entries, (SELECT COUNT(*) FROM links WHERE race_id = ?) AS links, ' +
+  '(SELECT COUNT(*) FROM links WHERE race_id = ? AND revoked_at IS NOT NULL) AS revoked';
+const RECORD_CHANGE = 'INSERT INTO race_changes (id, race_id, changed_at, changed_by, action, before_json, after_json) VALUES (?, ?, ?, ?, ?, ?, ?)';
+const HISTORY = 'SELECT * FROM race_changes';
+const STARTS_AT = 'SELECT starts_at FROM races WHERE id = ?';
 const SET_COURSE = 'UPDATE races SET course_line = ?, course_app = ?, course_etag = ?, course_meters = ?, course_markers = ? WHERE id = ?';
 const COURSE_ETAG = 'SELECT course_etag FROM races WHERE id = ?';
 const COURSE = `SELECT ${RACE_COLUMNS}, r.course_line, r.course_etag, r.course_markers FROM races r WHERE r.id = ? AND r.course_etag IS NOT NULL`;
@@ -75,8 +115,47 @@ export function createRaceStore(sql: SqlDriver): RaceStore {
       const row = [race.id, race.name, race.date, race.units.join(','), race.timezone, race.start, startsAt, ...courseColumns(race.course), race.image?.key ?? null, race.image?.type ?? null];
       return (await sql.run(ADD_RACE, row)) > 0;
     },
-    async reschedule(id, { date, start, timezone }) {
-      return (await sql.run(RESCHEDULE, [date, start, timezone, raceStartsAt(date, start, timezone), id])) > 0;
+    edit(before, after, author) {
+      return sql.transaction(async (tx): Promise<EditOutcome> => {
+        if (before.units.includes('km') && !after.units.includes('km')) {
+          const [pinned] = await tx.all(KM_NOTES, [before.id]);
+          if (Number(pinned?.n ?? 0) > 0) return { outcome: 'km_notes', notes: Number(pinned!.n) };
+        }
+        const startsAt = raceStartsAt(after.date, after.start, after.timezone);
+        const set = [after.name, after.date, after.start, after.timezone, after.units.join(','), startsAt];
+        const was = [before.id, before.name, before.date, before.start, before.timezone, before.units.join(','), before.startsAt];
+        const { course } = after;
+        const changed = course
+          ? await tx.run(EDIT_WITH_MARKERS, [...set, course.placed.app.json, course.placed.app.etag, JSON.stringify(course.placed.markers), ...was, course.fromEtag])
+          : await tx.run(EDIT, [...set, ...was]);
+        if (changed === 0) return { outcome: 'changed' };
+        const notesRescheduled = startsAt === before.startsAt ? 0 : await rescheduleRace(tx, before.id);
+        const [row] = await tx.all(GET_RACE, [before.id]);
+        const race = toCataloguedRace(row!);
+        await tx.run(RECORD_CHANGE, [randomUUID(), race.id, author.at, author.by, 'edited', JSON.stringify(rowOf(before)), JSON.stringify(rowOf(race))]);
+        return { outcome: 'edited', race, notesRescheduled };
+      }, { holdsOffWritersOf: ['notes'] });
+    },
+    remove(id, author) {
+      return sql.transaction(async (tx): Promise<RemoveOutcome> => {
+        const [row] = await tx.all(REMOVE, [id, id, id]);
+        if (!row) {
+          if (!(await tx.all(GET_RACE, [id]))[0]) return { outcome: 'unknown' };
+          return { outcome: 'held', holdings: await holdingsOf(tx, id) };
+        }
+        const race = toRace(row);
+        await tx.run(RECORD_CHANGE, [randomUUID(), id, author.at, author.by, 'removed', JSON.stringify(race), null]);
+        return { outcome: 'removed', race };
+      });
+    },
+    holdings: (id) => holdingsOf(sql, id),
+    async history(id) {
+      const rows = id === undefined ? await sql.all(`${HISTORY} ORDER BY changed_at, id`) : await sql.all(`${HISTORY} WHERE race_id = ? ORDER BY changed_at, id`, [id]);
+      return rows.map(toRaceChange);
+    },
+    async startsAt(id) {
+      const [row] = await sql.all(STARTS_AT, [id]);
+      return row && String(row.starts_at);
     },
     async setCourse(id, course) {
       return (await sql.run(SET_COURSE, [...courseColumns(course), id])) > 0;
@@ -109,6 +188,14 @@ export function createRaceStore(sql: SqlDriver): RaceStore {
       return (row && imageOf(row)) ?? undefined;
     },
   };
+}
+
+/** A race's fields as its history keeps them (the catalogue's row, without markers or course). */
+const rowOf = ({ id, name, date, units, timezone, start, startsAt }: RaceRow): RaceRow => ({ id, name, date, units, timezone, start, startsAt });
+
+async function holdingsOf(sql: SqlDriver, id: string): Promise<RaceHoldings> {
+  const [row] = await sql.all(HOLDINGS, [id, id, id]);
+  return { entries: Number(row?.entries ?? 0), links: Number(row?.links ?? 0), revokedLinks: Number(row?.revoked ?? 0) };
 }
 
 function courseOf(race: Race, line: unknown, etag: string): RaceCourse {

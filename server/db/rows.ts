@@ -1,7 +1,7 @@
 /** Maps raw rows (either driver) to the domain types; column names are known only here and in the SQL. */
 import { markersFor } from '../../src/shared/markers.js';
 import type { DistanceUnit } from '../../src/shared/races.js';
-import type { Account, BlobKeys, Entry, EntryNote, LinkView, NoteBlobs, NoteRow, NoteStatus, Race, RaceRow, Row, Share, StoredCourse } from './types.js';
+import type { Account, BlobKeys, Entry, EntryNote, LinkView, NoteBlobs, NoteRow, NoteStatus, Race, RaceChange, RaceRow, Row, Share, StoredCourse } from './types.js';
 
 const str = (v: unknown): string => String(v);
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
@@ -31,6 +31,16 @@ export function toCataloguedRace(r: Row): Race {
     }),
   };
 }
+
+/** A line of the catalogue's history (migration 15): the race before and after as JSON. */
+export const toRaceChange = (r: Row): RaceChange => ({
+  raceId: str(r.race_id),
+  at: str(r.changed_at),
+  by: str(r.changed_by),
+  action: str(r.action) as RaceChange['action'],
+  before: JSON.parse(str(r.before_json)) as RaceRow,
+  ...(r.after_json === null || r.after_json === undefined ? {} : { after: JSON.parse(str(r.after_json)) as RaceRow }),
+});
 
 export const toLink = (r: Row): LinkView => ({
   linkId: str(r.link_id),

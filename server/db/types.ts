@@ -66,6 +66,39 @@ export interface CardRace {
   image: RaceImage | null;
 }
 
+/** What the operator may change of a race (edit-race); the start instant is worked out from them. */
+export type RaceFields = Omit<RaceRow, 'id' | 'startsAt'>;
+
+/** A race as it is to be after an edit: its fields, and its markers placed again when its units change. */
+export interface RaceEdit extends RaceFields {
+  /** The marker points and app course for the new units, and the ETag of the course they were made from. */
+  course?: { placed: Pick<StoredCourse, 'markers' | 'app'>; fromEtag: string };
+}
+
+/** Who changed the catalogue, and when (ISO 8601), for its history. */
+export interface ChangeAuthor {
+  at: string;
+  by: string;
+}
+
+/** A line of the catalogue's history: an edit, with the race before and after, or a removal. */
+export interface RaceChange {
+  raceId: string;
+  at: string;
+  by: string;
+  action: 'edited' | 'removed';
+  before: RaceRow;
+  /** Absent for a removal. */
+  after?: RaceRow;
+}
+
+/** Who has a stake in a race: entries from the app, and links (revoked ones counted among them). */
+export interface RaceHoldings {
+  entries: number;
+  links: number;
+  revokedLinks: number;
+}
+
 /** What the runner's app and the position snapping read: the whole track, lon/lat as GeoJSON, and placed markers. */
 export interface RaceCourse {
   line: Array<[lon: number, lat: number]>;

@@ -3,22 +3,24 @@
  * "Alex passed Mile 12 at 10:41 AM." in the race's time zone; which markers are behind them; and,
  * when a passed marker is chosen, when the note will play. The link answer carries the progress;
  * it is asked for again every minute of the race (on the server's clock) while the race is live and
- * the page is in view, and at once when the page comes back into view: a hidden tab costs the server
- * nothing. The same answer carries when the runner is expected at each marker ahead (issue 31:
- * ./Estimates.tsx) and the server's clock (./serverClock.ts); each fresh answer is kept on the
- * phone, so a page opened offline shows the last times, with their age.
+ * the page is in view, at once when the page comes back into view or the race turns live: a hidden
+ * tab costs the server nothing. The same answer carries when the runner is expected at each marker
+ * ahead (issue 31: ./Estimates.tsx), the server's clock (./serverClock.ts), and the race as it stands
+ * (issue 37: a start moved on race morning is shown within a minute, or at the moment the old start
+ * comes); each fresh answer is kept on the phone, so a page opened offline shows the last times,
+ * with their age.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { getLink } from '../apiClient.js';
 import type { Estimates, Progress } from '../shared/api.js';
 import type { LinkInfo } from '../shared/notes.js';
 import { saveLink } from '../shared/outbox/index.js';
-import { raceWhen } from '../shared/raceClock.js';
 import { markerName } from './i18n/index.js';
 import { LANGUAGE_RULES } from './i18n/format.js';
 import { useLanguage, useT } from './i18n/useLanguage.js';
 import { raceClockTime } from './raceTime.js';
 import { pageClock, phoneMs, type PageClock } from './serverClock.js';
+import { useRaceWhen } from './useRaceWhen.js';
 
 /** How often an open, visible recorder asks where the runner is, in the race's time: a marker is 6 to 12 minutes apart at marathon paces. */
 export const PROGRESS_REFRESH_MS = 60_000;
@@ -39,17 +41,15 @@ const fromLink = (link: LinkInfo, heardAt: number): RaceDay => ({ progress: link
 
 /**
  * The runner's progress and estimates as last heard, kept fresh while the race is live and the page
- * is seen, and the server's clock from the latest answer (`heardAt`: the phone's clock when `link` came).
+ * is seen, and the server's clock from the latest answer (`heardAt`: the phone's clock when `link`
+ * came). Each fresh answer is handed to `onFresh`, which shows it (the race with it) as `link`.
  */
-export function useProgress(token: string, link: LinkInfo, heardAt: number): RaceDay {
-  const [heard, setHeard] = useState<RaceDay>(() => fromLink(link, heardAt));
+export function useProgress(token: string, link: LinkInfo, heardAt: number, onFresh: (fresh: LinkInfo, heardAt: number) => void): RaceDay {
+  const heard = useMemo(() => fromLink(link, heardAt), [link, heardAt]);
   // From the start time on the server's clock, not the answer's `when`: a copy kept on the phone may be days old.
-  const [live, setLive] = useState(() => raceWhen(link.race.startsAt, heard.clock.now()) === 'live');
-  useEffect(() => {
-    const next = fromLink(link, heardAt);
-    setHeard(next);
-    setLive(raceWhen(link.race.startsAt, next.clock.now()) === 'live');
-  }, [link, heardAt]);
+  const live = useRaceWhen(link.race.startsAt, heard.clock) === 'live';
+  // The link's answer was just read when the page opened live; a race that turns live later is asked about at once.
+  const openedLive = useRef(live);
   const rate = heard.clock.rate;
   useEffect(() => {
     if (!live) return;
@@ -62,24 +62,26 @@ export function useProgress(token: string, link: LinkInfo, heardAt: number): Rac
       if (stopped) return;
       // Offline or refused: keep what was shown, and try again on the next tick.
       if (answer.ok) {
+        // A start moved later ends this loop (the race is not live on the new start); the clock starts it again.
         const at = Date.now();
-        setHeard({ progress: answer.value.progress, estimates: answer.value.estimates, clock: pageClock(answer.value.clock, at) });
+        onFresh(answer.value, at);
         // Not keeping a copy only costs offline use later: the page shows what it has just heard.
         void saveLink(token, answer.value, at).catch(() => undefined);
-        if (answer.value.race.when !== 'live') return setLive(false);
       }
       timer = setTimeout(() => void refresh(), every);
     };
     const every = phoneMs(rate, PROGRESS_REFRESH_MS, MIN_PROGRESS_REFRESH_MS);
     const onVisible = () => void refresh();
-    timer = setTimeout(() => void refresh(), every);
+    if (openedLive.current) timer = setTimeout(() => void refresh(), every);
+    else void refresh();
+    openedLive.current = false;
     document.addEventListener('visibilitychange', onVisible);
     return () => {
       stopped = true;
       clearTimeout(timer);
       document.removeEventListener('visibilitychange', onVisible);
     };
-  }, [token, live, rate]);
+  }, [token, live, rate, onFresh]);
   return live ? heard : { clock: heard.clock };
 }
 

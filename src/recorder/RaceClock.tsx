@@ -1,33 +1,9 @@
-import { useEffect, useState } from 'react';
 import { isoDateParts } from '../shared/dates.js';
 import type { LinkInfo } from '../shared/notes.js';
-import { LIVE_HOURS, raceWhen, type RaceWhen } from '../shared/raceClock.js';
 import type { Translate } from './i18n/index.js';
 import { useT } from './i18n/useLanguage.js';
-import { phoneMs, type PageClock } from './serverClock.js';
-
-const LIVE_MS = LIVE_HOURS * 3600_000;
-/** setTimeout waits at most 2^31-1 ms (24.8 days): a race further off is looked at again then. */
-const MAX_WAIT_MS = 2 ** 31 - 1;
-
-/**
- * Where the race stands now, from its start and the server's clock as the page keeps it (a link kept
- * offline for days still tells the truth), moving on by itself at the start and at the end.
- */
-function useRaceWhen(startsAt: string, clock: PageClock): RaceWhen {
-  const [now, setNow] = useState(clock.now);
-  const when = raceWhen(startsAt, now);
-  useEffect(() => {
-    setNow(clock.now());
-  }, [clock]);
-  useEffect(() => {
-    if (when === 'past') return undefined;
-    const next = Date.parse(startsAt) + (when === 'live' ? LIVE_MS : 0);
-    const timer = setTimeout(() => setNow(clock.now()), Math.min(phoneMs(clock.rate, next - clock.now()), MAX_WAIT_MS));
-    return () => clearTimeout(timer);
-  }, [startsAt, when, now, clock]);
-  return when;
-}
+import type { PageClock } from './serverClock.js';
+import { useRaceWhen } from './useRaceWhen.js';
 
 /**
  * 'Sunday, October 11, 2026': race day as the race's city calls it. `date` is already local to

@@ -24,8 +24,11 @@ const mapDefined = <T, U>(value: T | undefined, f: (value: T) => U): U | undefin
 /**
  * The recorder once the link is known: details, record panel, status and the person's notes.
  * `heardAt`: the phone's clock when `link` came; every time shown is on the server's clock from it.
+ * `onFresh` shows a fresher answer (the race as the operator left it: issue 37).
  */
-export function RecorderScreen({ token, link, heardAt }: { token: string; link: LinkInfo; heardAt: number }) {
+export function RecorderScreen({ token, link, heardAt, onFresh }: {
+  token: string; link: LinkInfo; heardAt: number; onFresh: (fresh: LinkInfo, heardAt: number) => void;
+}) {
   const runner = link.runner.displayName;
   const meter = useRef<HTMLSpanElement>(null);
   const recorder = useRecorder(token, meter);
@@ -33,7 +36,7 @@ export function RecorderScreen({ token, link, heardAt }: { token: string; link: 
   const heard = useHeard(token, outbox.notes);
   const online = useOnline();
   const storageWarning = useStorageWarning();
-  const { progress, estimates, clock } = useProgress(token, link, heardAt);
+  const { progress, estimates, clock } = useProgress(token, link, heardAt, onFresh);
   const passed = usePassedMarkers(link.markers, progress);
   const eta = useEta(link.markers, estimates, clock);
   const timeOf = useRaceTime(link.race.timezone);

@@ -10,7 +10,7 @@ import './recorder.css';
 /** /r/:token: record a voice note for a runner. Loaded lazily behind the 'Loading...' spinner. */
 export default function Recorder({ token }: { token: string }) {
   const t = useT();
-  const link = useLink(token);
+  const [link, heard] = useLink(token);
   // The shell's loading screen, as it was prerendered, until the link's data is in.
   if (link.status === 'loading') return <LoadingScreen lead={RECORDER_LEAD} />;
   if (link.status !== 'ready') {
@@ -36,7 +36,7 @@ export default function Recorder({ token }: { token: string }) {
           {race.name} · {raceDate(race.date)}
         </p>
       </header>
-      <RecorderScreen token={token} link={link.link} heardAt={link.heardAt} />
+      <RecorderScreen token={token} link={link.link} heardAt={link.heardAt} onFresh={heard} />
     </main>
   );
 }

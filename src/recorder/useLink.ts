@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
 import { getLink } from '../apiClient.js';
 import type { LinkInfo } from '../shared/notes.js';
 import { loadLink, markLinkGone, saveLink } from '../shared/outbox/index.js';
@@ -12,9 +12,13 @@ export type LinkState =
   /** No answer and no copy on the device. */
   | { status: 'unreachable' };
 
-/** The runner's link from the server, kept on the device so a link opened once works offline. */
-export function useLink(token: string): LinkState {
+/**
+ * The runner's link from the server, kept on the device so a link opened once works offline; and
+ * how to show a fresher answer the page read since (the race as the operator left it: issue 37).
+ */
+export function useLink(token: string): [LinkState, (fresh: LinkInfo, heardAt: number) => void] {
   const [state, setState] = useState<LinkState>({ status: 'loading' });
+  const heard = useCallback((fresh: LinkInfo, heardAt: number) => startTransition(() => setState({ status: 'ready', link: fresh, fromCache: false, heardAt })), []);
   useEffect(() => {
     let live = true;
     // The screen's first full render is a transition: React renders it in slices of a few
@@ -50,5 +54,5 @@ export function useLink(token: string): LinkState {
       live = false;
     };
   }, [token]);
-  return state;
+  return [state, heard];
 }

@@ -120,6 +120,8 @@ export const EntryNotesSchema = Type.Object({
   cursor: Type.String(),
   /** Only with `after`: ids of the notes removed since that cursor. */
   removed: Type.Optional(Type.Array(Type.String())),
+  /** The race's start as it stands when the answer is made (ISO 8601, UTC): a start moved on race morning reaches the app with its next sync. */
+  raceStartsAt: IsoTime,
 });
 export type EntryNotes = Static<typeof EntryNotesSchema>;
 /** Longest `wait` of a sync request, in seconds. */

@@ -1,8 +1,8 @@
 /**
  * The recorder says where the runner's race stands (issue 18), in Debian's Chromium against the
  * real server: before it (race day as the race's city calls it, on a phone in another zone),
- * while it is run, and after it; the controls are the same in all three. Races are added with the
- * admin CLI, as an operator would.
+ * while it is run, and after it; the controls are the same in all three; and a page left open follows
+ * a start the operator moves (issue 37). Races are added and moved with the admin CLI, as an operator would.
  */
 import type { Page } from '@playwright/test';
 import { expect, test, type RunningServer } from './fixtures';
@@ -45,4 +45,22 @@ test('during the race: the runner is running now', async ({ page, server }) => {
 test('after the race: it is over, and a note will wait in the keepsake', async ({ page, server }) => {
   await openLink(page, server, 'chicago-2025');
   await expect(page.getByTestId('race-clock')).toHaveText("Alex's race is over. Your note will wait in their keepsake.");
+});
+
+test('a start delayed after the planned gun: an open page says so within a minute, and the race is run at the new gun', async ({ page, server }) => {
+  const planned = Date.now() - 60_000;
+  const { date, start } = localSchedule(planned, 'Asia/Tokyo');
+  await addRace(server, 'tokyo-delayed', 'Tokyo Marathon', date, start, 'Asia/Tokyo');
+  await page.clock.install();
+  await openLink(page, server, 'tokyo-delayed');
+  const clock = page.getByTestId('race-clock');
+  await expect(clock).toHaveText('Alex is running the Tokyo Marathon now.');
+
+  // Fog: the gun goes half an hour later, told after the planned one.
+  const delayed = localSchedule(planned + 30 * 60_000, 'Asia/Tokyo');
+  await server.admin('edit-race', '--id', 'tokyo-delayed', '--date', delayed.date, '--start', delayed.start);
+  await page.clock.runFor(61_000);
+  await expect(clock).toHaveAttribute('data-when', 'upcoming');
+  await page.clock.runFor(30 * 60_000);
+  await expect(clock).toHaveText('Alex is running the Tokyo Marathon now.');
 });

@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { markersFor } from '../../../src/shared/markers.js';
 import { EntryNotesSchema, IdParamsSchema, NotesQuerySchema, type EntryNotes } from '../../../src/shared/runnerApi.js';
 import { signAudio } from '../../auth/audio-url.js';
+import type { NoteChanges } from '../../db/note-store.js';
 import type { Entry, EntryNote } from '../../db/repository.js';
 import { noneMatch } from '../../http/conditional.js';
 import { emptyAnswer, refusals, withHeaders, type HeaderDocs } from '../../http/contract.js';
@@ -70,9 +71,12 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
 
   /**
    * Everything since `since`, held up to `holdMs` while there is nothing (or, `untilPlayable`,
-   * nothing playable or removed); on a stop or a timeout, what is there.
+   * nothing playable or removed); on a stop or a timeout, what is there. `held`: the answer comes
+   * after a hold that a change or the time ended (not a stop), so what was read before it may be old.
    */
-  async function changesAfter(req: FastifyRequest, reply: FastifyReply, entry: Entry, accountId: string, since: number, holdMs: number, untilPlayable: boolean) {
+  async function changesAfter(
+    req: FastifyRequest, reply: FastifyReply, entry: Entry, accountId: string, since: number, holdMs: number, untilPlayable: boolean,
+  ): Promise<{ changes: NoteChanges; held: boolean }> {
     const until = Date.now() + holdMs;
     let wokenAt: number | undefined;
     for (;;) {
@@ -92,11 +96,11 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
         const told = untilPlayable ? changes.notes.some(playable) : changes.notes.length > 0;
         if (told || changes.removed.length > 0) {
           if (wokenAt !== undefined) markWoken(req, wokenAt);
-          return changes;
+          return { changes, held: wokenAt !== undefined };
         }
-        if (!hold) return changes;
+        if (!hold) return { changes, held: false };
         const end = await hold.ended;
-        if (end !== 'changed') return end === 'gone' ? changes : repo.notes.changesSince(entry.runnerId, since);
+        if (end !== 'changed') return { changes: end === 'gone' ? changes : await repo.notes.changesSince(entry.runnerId, since), held: end === 'timeout' };
         wokenAt = performance.now();
         req.log.debug({ entryId: entry.id }, 'held sync request woken by a change');
       } finally {
@@ -130,13 +134,15 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
       if (wait !== undefined) throw runnerRefusal.cursor_required();
       // The number first: a change landing during the read is listed now and again after it, never lost.
       const seq = (await repo.notes.latestChange(entry.runnerId)) ?? 0;
-      body = { entryId: entry.id, markers: byMarker(await repo.entries.notes(entry.id), summary), cursor: encodeCursor(entry.id, seq) };
+      body = { entryId: entry.id, markers: byMarker(await repo.entries.notes(entry.id), summary), cursor: encodeCursor(entry.id, seq), raceStartsAt: entry.race.startsAt };
     } else {
       const since = decodeCursor(entry.id, after);
       if (since === undefined) throw runnerRefusal.invalid_cursor();
       const holdMs = spreadHold(Math.min((wait ?? 0) * 1000, sync.maxHoldMs));
-      const changes = await changesAfter(req, reply, entry, account.id, since, holdMs, until === 'playable');
-      body = { entryId: entry.id, markers: byMarker(changes.notes, summary), removed: changes.removed, cursor: encodeCursor(entry.id, changes.seq) };
+      const { changes, held } = await changesAfter(req, reply, entry, account.id, since, holdMs, until === 'playable');
+      // Read again after a hold: the operator may have moved the start meanwhile (npm run admin -- edit-race).
+      const raceStartsAt = held ? (await repo.races.startsAt(entry.race.id)) ?? entry.race.startsAt : entry.race.startsAt;
+      body = { entryId: entry.id, markers: byMarker(changes.notes, summary), removed: changes.removed, cursor: encodeCursor(entry.id, changes.seq), raceStartsAt };
     }
     const etag = etagOf(body);
     // Private: signed audio URLs inside. no-cache: a cache may keep it but must ask (If-None-Match) each time.

@@ -1,7 +1,8 @@
 /**
  * Two server processes on one PostgreSQL database and one S3-compatible store (s3rver), as behind
  * a balancer: notes land once, convert once with both workers competing, a killed server's job is
- * taken over after the lease, and a runner signed in on one is served audio by the other.
+ * taken over after the lease, a runner signed in on one is served audio by the other, and a start the
+ * operator moves is given by both at once.
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -20,6 +21,7 @@ import { createBackend, type TestBackend } from '../support/backends.js';
 import { addUpcomingRaces, UPCOMING } from '../support/races.js';
 import { loadConfig } from '../../../server/config.js';
 import { openRepository } from '../../../server/db/index.js';
+import { runAdmin } from '../support/cli.js';
 import { uploadTo } from '../support/remote-uploads.js';
 import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
 
@@ -175,6 +177,20 @@ describe('two servers on one PostgreSQL and one S3 store', () => {
     const file = path.join(dir, 'played.m4a');
     await writeFile(file, Buffer.from(await fromB.arrayBuffer()));
     expect(await decodedSeconds(file)).toBeGreaterThan(1);
+  });
+
+  it('should give a start the operator moves on both servers at once: the race list, the recorder’s link and the app’s sync', async () => {
+    const edited = await runAdmin(env, 'edit-race', '--id', UPCOMING.chicago.id, '--start', '08:15');
+    expect(edited.code, edited.stderr).toBe(0);
+    const startsAt = '2099-10-11T13:15:00.000Z';
+    const auth = { authorization: `Bearer ${session.accessToken}` };
+    for (const s of servers) {
+      const races = await fetch(`${s.base}/api/races`);
+      expect(races.headers.get('cache-control')).toBe('no-store');
+      expect(((await races.json()) as { races: Array<{ id: string }> }).races.find((r) => r.id === UPCOMING.chicago.id)).toMatchObject({ startsAt, when: 'upcoming' });
+      expect(((await (await fetch(`${s.base}/api/r/${entry.token}`)).json()) as { race: object }).race).toMatchObject({ startsAt, when: 'upcoming' });
+      expect(((await (await fetch(`${s.base}/api/entries/${entry.id}/notes?summary=1`, { headers: auth })).json()) as { raceStartsAt: string }).raceStartsAt).toBe(startsAt);
+    }
   });
 
   it('should have the other server take over the job of a server killed in the middle of a conversion, after the lease', async () => {

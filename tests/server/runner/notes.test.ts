@@ -33,7 +33,7 @@ describe.each(BACKENDS)('notes by marker, heard receipts and the sender’s view
     await t.sendNote(entry.token, { marker: 'finish' });
     await t.sendNote(entry.token, { marker: 'finish' });
     const res = await t.call(session, 'GET', `/api/entries/${entry.id}/notes?summary=1`);
-    expect(res.json()).toEqual({ entryId: entry.id, markers: [{ marker: 'finish', label: 'Finish', count: 2 }], cursor: expect.any(String) });
+    expect(res.json()).toEqual({ entryId: entry.id, markers: [{ marker: 'finish', label: 'Finish', count: 2 }], cursor: expect.any(String), raceStartsAt: '2099-10-11T12:30:00.000Z' });
   });
 
   it('should tell the sender “heard at Mile 13” only after the runner’s app reports the play', async () => {

@@ -73,7 +73,7 @@ describe.each(BACKENDS)('notes sync for the runner’s app on %s', (kind) => {
     expect(afterAdd).toMatchObject({ entryId: entry.id, removed: [], markers: [{ marker: 'mi-20', label: 'Mile 20', count: 1, notes: [{ id: added, status: 'received', audioUrl: null }] }] });
 
     const quiet = (await list(session, entry.id, { after: afterAdd.cursor })).json() as EntryNotes;
-    expect(quiet).toEqual({ entryId: entry.id, markers: [], removed: [], cursor: afterAdd.cursor });
+    expect(quiet).toEqual({ entryId: entry.id, markers: [], removed: [], cursor: afterAdd.cursor, raceStartsAt: '2099-10-11T12:30:00.000Z' });
 
     await convert(added);
     const afterConvert = (await list(session, entry.id, { after: afterAdd.cursor })).json() as EntryNotes;
@@ -178,7 +178,7 @@ describe.each(BACKENDS)('notes sync for the runner’s app on %s', (kind) => {
     const res = await list(session, entry.id, { after: cursor, wait: 1 });
     // An empty hold ends at a random moment in the last fifth of its wait (server/sync/note-changes.ts spreadHold).
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000 * (1 - HOLD_SPREAD) - 50);
-    expect(res.json()).toEqual({ entryId: entry.id, markers: [], removed: [], cursor });
+    expect(res.json()).toEqual({ entryId: entry.id, markers: [], removed: [], cursor, raceStartsAt: '2099-10-11T12:30:00.000Z' });
     expect(t.app.noteChanges.held()).toBe(0);
   });
 

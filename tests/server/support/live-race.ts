@@ -1,6 +1,6 @@
 /**
  * A race that is live now (or moved to any start), with a known course: a straight line 42.2 km
- * north from Chicago, set through the race catalogue as an operator would (add, reschedule, course).
+ * north from Chicago, set through the race catalogue as an operator would (add, edit, course).
  */
 import type { Position } from 'geojson';
 import type { Repository } from '../../../server/db/repository.js';
@@ -20,7 +20,9 @@ export async function startRace(repo: Repository, raceId: string = UPCOMING.chic
   const startsAt = Math.floor((Date.now() - minutesAgo * 60_000) / 60_000) * 60_000;
   const schedule = { ...localSchedule(startsAt, 'America/Chicago'), timezone: 'America/Chicago' };
   if (!(await repo.races.get(raceId))) await repo.races.add({ id: raceId, name: 'Chicago Marathon', units: ['mi'], ...schedule });
-  await repo.races.reschedule(raceId, schedule);
+  const race = (await repo.races.get(raceId))!;
+  const moved = await repo.races.edit(race, { ...race, ...schedule }, { at: new Date().toISOString(), by: 'tests' });
+  if (moved.outcome !== 'edited') throw new Error(`could not move ${raceId}: ${moved.outcome}`);
   if (withCourse) await repo.races.setCourse(raceId, storedCourse(gpxText({ tracks: [[STRAIGHT.track]] }), ['mi']));
   return startsAt;
 }

@@ -149,7 +149,7 @@ describe.each(BACKENDS)('held sync requests on %s', (kind) => {
     for (const h of held) {
       const res = await h.answer;
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ entryId: entry.id, markers: [], removed: [], cursor });
+      expect(res.json()).toEqual({ entryId: entry.id, markers: [], removed: [], cursor, raceStartsAt: '2099-10-11T12:30:00.000Z' });
       expect(h.answeredAt() - closing).toBeLessThan(2_000);
     }
   });
@@ -269,7 +269,7 @@ describe('a server process stopped with SIGTERM while it holds sync requests', (
       const exited = new Promise<number | null>((resolve) => proc!.child.once('exit', (code) => resolve(code)));
       const stoppedAt = Date.now();
       proc.child.kill('SIGTERM');
-      expect(await held).toEqual({ status: 200, body: { entryId: entry.id, markers: [], removed: [], cursor } });
+      expect(await held).toEqual({ status: 200, body: { entryId: entry.id, markers: [], removed: [], cursor, raceStartsAt: '2099-10-11T12:30:00.000Z' } });
       expect(answeredAt - stoppedAt).toBeLessThan(2_000);
       expect(await exited).toBe(0);
     } finally {

@@ -1,0 +1,118 @@
+/**
+ * The admin CLI's commands that change a race already in the catalogue (issue 37): edit-race (a
+ * start delayed on race morning, a name or units corrected), remove-race (a race added by mistake)
+ * and race-history (what was changed, when, by whom, and what it was before). Each change is said
+ * on stderr, the CLI's log, with the race before, and kept in the catalogue's history.
+ */
+import os from 'node:os';
+import { raceWhen, resolveStart } from '../../src/shared/raceClock.js';
+import type { ChangeAuthor, Race, RaceHoldings, RaceRow, Repository } from '../db/repository.js';
+import { EDIT_OPTIONS, changedFields, editedRace, moveProblem, type EditedRace } from '../races/race-edit.js';
+import { courseFor } from '../races/stored-course.js';
+import { optionsOf, Refused, UsageError, type Command } from './options.js';
+import { raceOf } from './race-commands.js';
+
+/** Who ran the CLI, for the history: the account and machine (no address, no secret). */
+function operator(): string {
+  try {
+    return `${os.userInfo().username}@${os.hostname()}`;
+  } catch {
+    // A container's user may have no name in /etc/passwd.
+    return `uid ${process.getuid?.() ?? '?'}@${os.hostname()}`;
+  }
+}
+
+const authorAt = (now: number): ChangeAuthor => ({ at: new Date(now).toISOString(), by: operator() });
+
+/** '07:30 America/Chicago on 2026-10-11 (12:30 UTC)': a start as the operator typed it, and as an instant. */
+const startLine = (r: Pick<RaceRow, 'date' | 'start' | 'timezone' | 'startsAt'>) => `${r.start} ${r.timezone} on ${r.date} (${r.startsAt.slice(11, 16)} UTC)`;
+
+/** '45 minutes later', '1 day 2 hours earlier'. */
+function shift(ms: number): string {
+  const minutes = Math.round(Math.abs(ms) / 60_000);
+  const parts = [[Math.floor(minutes / 1440), 'day'], [Math.floor((minutes % 1440) / 60), 'hour'], [minutes % 60, 'minute']] as const;
+  const said = parts.filter(([n]) => n > 0).map(([n, unit]) => `${n} ${unit}${n === 1 ? '' : 's'}`).join(' ');
+  return `${said} ${ms > 0 ? 'later' : 'earlier'}`;
+}
+
+/** One line for the log: what changed, from what to what. */
+function changeLine(before: RaceRow, after: RaceRow, notesRescheduled: number): string {
+  const said: string[] = [];
+  if (after.startsAt !== before.startsAt) {
+    const moved = Date.parse(after.startsAt) - Date.parse(before.startsAt);
+    said.push(`start moved from ${startLine(before)} to ${startLine(after)}, ${shift(moved)}`);
+  } else if (after.date !== before.date || after.start !== before.start || after.timezone !== before.timezone) {
+    said.push(`schedule rewritten from ${startLine(before)} to ${startLine(after)}, the same instant`);
+  }
+  if (after.name !== before.name) said.push(`name changed from "${before.name}" to "${after.name}"`);
+  if (after.units.join(',') !== before.units.join(',')) said.push(`units changed from ${before.units.join(',')} to ${after.units.join(',')}`);
+  const notes = after.startsAt === before.startsAt ? '' : `; ${notesRescheduled} note${notesRescheduled === 1 ? '' : 's'} waiting for conversion rescheduled`;
+  return `Changed the race ${after.id}: ${said.join('; ')}${notes}. Every server sees it on its next request.`;
+}
+
+/** '1 runner has entered it from the app, and there are 3 links made for it (1 revoked)'. */
+function holdersOf({ entries, links, revokedLinks }: RaceHoldings): string {
+  const made = `${links === 1 ? 'there is 1 link' : `there are ${links} links`} made for it${revokedLinks > 0 ? ` (${revokedLinks} revoked)` : ''}`;
+  return entries > 0 ? `${entries === 1 ? '1 runner has' : `${entries} runners have`} entered it from the app, and ${made}` : made;
+}
+
+/** The race's course placed again for new units, when it has one; what the edit expects of it. */
+async function coursePlacedFor(repo: Repository, race: Race, edited: EditedRace) {
+  if (!race.hasCourse || edited.units.join(',') === race.units.join(',')) return undefined;
+  const course = await repo.races.course(race.id);
+  if (!course) throw new Refused(`The course of '${race.id}' changed meanwhile; nothing was changed. Run edit-race again.`);
+  return { placed: courseFor({ type: 'LineString', coordinates: course.line }, edited.units), fromEtag: course.etag };
+}
+
+const snapshot = ({ id, name, date, units, timezone, start, startsAt }: RaceRow): RaceRow => ({ id, name, date, units, timezone, start, startsAt });
+
+export const RACE_EDIT_COMMANDS: Record<string, Command> = {
+  async 'edit-race'(repo, args, warn) {
+    const now = Date.now();
+    const options = optionsOf(args, ['id'], EDIT_OPTIONS);
+    if (EDIT_OPTIONS.every((o) => options[o] === undefined)) throw new UsageError(`Give at least one of ${EDIT_OPTIONS.map((o) => `--${o}`).join(', ')}.`);
+    const race = await raceOf(repo, options.id!);
+    const edited = editedRace(race, options);
+    if (typeof edited === 'string') throw new Refused(`${edited} Nothing was changed.`);
+    if (changedFields(race, edited).length === 0) {
+      warn(`Nothing to change: the race ${race.id} already has these.`);
+      return { ...snapshot(race), when: raceWhen(race.startsAt, now), changed: [] };
+    }
+    const problem = moveProblem(race, edited, now, await repo.races.holdings(race.id));
+    if (problem) throw new Refused(problem);
+    const course = await coursePlacedFor(repo, race, edited);
+    const result = await repo.races.edit(race, { ...edited, ...(course && { course }) }, authorAt(now));
+    if (result.outcome === 'changed') throw new Refused(`The race '${race.id}' was changed or removed meanwhile; nothing was changed. Look at list-races, then run edit-race again.`);
+    if (result.outcome === 'km_notes') {
+      throw new Refused(`${result.notes} note${result.notes === 1 ? ' is' : 's are'} pinned to kilometre markers of the ${race.name}: its units stay mi,km. Nothing was changed.`);
+    }
+    const after = result.race;
+    warn(changeLine(race, after, result.notesRescheduled));
+    if (resolveStart(after.date, after.start, after.timezone).fit === 'overlap') {
+      warn(`Note: ${after.start} happens twice on ${after.date} in ${after.timezone} (the clocks go back that night); the race starts at the first, ${after.startsAt} in UTC.`);
+    }
+    const when = raceWhen(after.startsAt, now);
+    if (when === 'live' && after.startsAt !== race.startsAt) warn(`The ${after.name} is live now: it started ${Math.round((now - Date.parse(after.startsAt)) / 60_000)} minutes ago.`);
+    return {
+      ...snapshot(after), when, hasCourse: after.hasCourse, changed: changedFields(race, edited),
+      before: snapshot(race), notesRescheduled: result.notesRescheduled,
+    };
+  },
+
+  async 'remove-race'(repo, args, warn) {
+    const { id } = optionsOf(args, ['id']);
+    const race = await raceOf(repo, id!);
+    const result = await repo.races.remove(race.id, authorAt(Date.now()));
+    if (result.outcome === 'unknown') throw new Refused(`The race '${race.id}' was removed meanwhile; nothing was changed.`);
+    if (result.outcome === 'held') {
+      throw new Refused(`The ${race.name} (${race.id}) cannot be removed: ${holdersOf(result.holdings)}. A race with runners or links stays, as their notes do; edit-race corrects it. Nothing was changed.`);
+    }
+    warn(`Removed the race ${race.id}: "${race.name}", ${startLine(race)}, units ${race.units.join(',')}${race.hasCourse ? ', with its course' : ''}.`);
+    return { removed: race.id, before: snapshot(result.race) };
+  },
+
+  async 'race-history'(repo, args) {
+    const { id } = optionsOf(args, [], ['id']);
+    return repo.races.history(id);
+  },
+};
