@@ -36,7 +36,7 @@ async function courseFromFile(file: string, units: readonly DistanceUnit[]): Pro
 }
 
 /** The picture in a file, checked; one that is no picture for a card is refused with its sentence. */
-async function imageFromFile(file: string): Promise<RaceImageFile> {
+export async function imageFromFile(file: string): Promise<RaceImageFile> {
   try {
     return await readRaceImage(file);
   } catch (err) {
@@ -46,7 +46,7 @@ async function imageFromFile(file: string): Promise<RaceImageFile> {
 }
 
 /** Stores a race's picture in the blob store (S3 or DATA_DIR's), where every server reads it. */
-async function storeImage(blobs: BlobStore, raceId: string, file: RaceImageFile): Promise<RaceImage> {
+export async function storeImage(blobs: BlobStore, raceId: string, file: RaceImageFile): Promise<RaceImage> {
   const sha256 = createHash('sha256').update(file.bytes).digest('hex');
   const key = raceImageKey(raceId, sha256, file.extension);
   await blobs.put(key, Readable.from([file.bytes]), { maxBytes: MAX_RACE_IMAGE_BYTES, contentType: file.type });

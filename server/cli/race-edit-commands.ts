@@ -9,8 +9,11 @@ import { raceWhen, resolveStart } from '../../src/shared/raceClock.js';
 import type { ChangeAuthor, Race, RaceHoldings, RaceRow, Repository } from '../db/repository.js';
 import { EDIT_OPTIONS, changedFields, editedRace, moveProblem, type EditedRace } from '../races/race-edit.js';
 import { courseFor } from '../races/stored-course.js';
+import { loadStorageConfig } from '../config.js';
+import { openBlobStore } from '../storage/index.js';
+import { raceImageUrl } from '../storage/keys.js';
 import { optionsOf, Refused, UsageError, type Command } from './options.js';
-import { raceOf } from './race-commands.js';
+import { imageFromFile, raceOf, storeImage } from './race-commands.js';
 
 /** Who ran the CLI, for the history: the account and machine (no address, no secret). */
 function operator(): string {
@@ -67,16 +70,29 @@ async function coursePlacedFor(repo: Repository, race: Race, edited: EditedRace)
 const snapshot = ({ id, name, date, units, timezone, start, startsAt }: RaceRow): RaceRow => ({ id, name, date, units, timezone, start, startsAt });
 
 export const RACE_EDIT_COMMANDS: Record<string, Command> = {
-  async 'edit-race'(repo, args, warn) {
+  async 'edit-race'(repo, args, warn, env) {
     const now = Date.now();
-    const options = optionsOf(args, ['id'], EDIT_OPTIONS);
-    if (EDIT_OPTIONS.every((o) => options[o] === undefined)) throw new UsageError(`Give at least one of ${EDIT_OPTIONS.map((o) => `--${o}`).join(', ')}.`);
+    const options = optionsOf(args, ['id'], [...EDIT_OPTIONS, 'image']);
+    if ([...EDIT_OPTIONS, 'image' as const].every((o) => options[o] === undefined)) {
+      throw new UsageError(`Give at least one of ${[...EDIT_OPTIONS, 'image'].map((o) => `--${o}`).join(', ')}.`);
+    }
     const race = await raceOf(repo, options.id!);
     const edited = editedRace(race, options);
     if (typeof edited === 'string') throw new Refused(`${edited} Nothing was changed.`);
+    // The picture is read and checked with the rest, before anything is written; 'none' takes it off.
+    const picture = options.image === undefined || options.image === 'none' ? undefined : await imageFromFile(options.image);
+    const pictured = async () => {
+      if (options.image === undefined) return {};
+      const image = picture ? await storeImage(openBlobStore(loadStorageConfig(env)), race.id, picture) : null;
+      const set = await repo.races.setImage(race.id, image, authorAt(now));
+      if (!set) throw new Refused(`The race '${race.id}' was removed meanwhile; nothing was changed.`);
+      warn(`Changed the race ${race.id}: picture ${set.before ? raceImageUrl(set.before.key) : 'none'} -> ${image ? raceImageUrl(image.key) : 'none (the generic one)'}.`);
+      return { image: image && { url: raceImageUrl(image.key), type: image.type }, imageBefore: set.before && { url: raceImageUrl(set.before.key), type: set.before.type } };
+    };
     if (changedFields(race, edited).length === 0) {
-      warn(`Nothing to change: the race ${race.id} already has these.`);
-      return { ...snapshot(race), when: raceWhen(race.startsAt, now), changed: [] };
+      const image = await pictured();
+      if (options.image === undefined) warn(`Nothing to change: the race ${race.id} already has these.`);
+      return { ...snapshot(race), when: raceWhen(race.startsAt, now), changed: options.image === undefined ? [] : ['image'], ...image };
     }
     const problem = moveProblem(race, edited, now, await repo.races.holdings(race.id));
     if (problem) throw new Refused(problem);
@@ -93,9 +109,10 @@ export const RACE_EDIT_COMMANDS: Record<string, Command> = {
     }
     const when = raceWhen(after.startsAt, now);
     if (when === 'live' && after.startsAt !== race.startsAt) warn(`The ${after.name} is live now: it started ${Math.round((now - Date.parse(after.startsAt)) / 60_000)} minutes ago.`);
+    const image = await pictured();
     return {
-      ...snapshot(after), when, hasCourse: after.hasCourse, changed: changedFields(race, edited),
-      before: snapshot(race), notesRescheduled: result.notesRescheduled,
+      ...snapshot(after), when, hasCourse: after.hasCourse, changed: [...changedFields(race, edited), ...(options.image === undefined ? [] : ['image'])],
+      before: snapshot(race), notesRescheduled: result.notesRescheduled, ...image,
     };
   },
 

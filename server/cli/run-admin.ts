@@ -31,8 +31,9 @@ Commands:
   list-races                                     list the races in the catalogue
   edit-race --id <id> [--date YYYY-MM-DD] [--start HH:MM] [--timezone Area/City]
            [--name "Name"] [--units mi|mi,km]    change a race (a start delayed on race morning):
-                                                 every server sees it at once, with the deadlines
-                                                 of its notes waiting for conversion
+           [--image FILE|none]                   every server sees it at once, with the deadlines
+                                                 of its notes waiting for conversion; --image sets
+                                                 the home page's picture (none: the generic one)
   remove-race --id <id>                          remove a race added by mistake (refused once a
                                                  runner entered it or a link was made for it)
   race-history [--id <id>]                       every edit and removal, with the race before

@@ -56,6 +56,11 @@ export interface RaceStore {
   notOver(now: number, limit: number): Promise<CardRace[]>;
   /** The race's own picture; undefined when the race is unknown or has none. */
   image(id: string): Promise<RaceImage | undefined>;
+  /**
+   * Sets (or, with null, clears) the race's picture and writes a line of its history with the one it
+   * had; the picture before, or undefined when the race is not there. The old file stays in the store.
+   */
+  setImage(id: string, image: RaceImage | null, author: ChangeAuthor): Promise<{ before: RaceImage | null } | undefined>;
 }
 
 /** The schedule columns of `races r`, for the stores that join a race to what they read (links, entries). */
@@ -87,6 +92,8 @@ const APP_COURSE = 'SELECT course_app, course_etag FROM races WHERE id = ? AND c
 // starts_at is ISO 8601 in UTC, all written by toISOString: its text order is time order, and races_by_start serves it.
 const NOT_OVER = 'SELECT id, name, race_date, image_key, image_type FROM races WHERE starts_at > ? ORDER BY starts_at, id LIMIT ?';
 const IMAGE = 'SELECT image_key, image_type FROM races WHERE id = ? AND image_key IS NOT NULL';
+const IMAGE_OF = 'SELECT image_key, image_type FROM races WHERE id = ?';
+const SET_IMAGE = 'UPDATE races SET image_key = ?, image_type = ? WHERE id = ?';
 const LIVE_MS = LIVE_HOURS * 3600_000;
 
 const imageOf = (row: Row): RaceImage | null =>
@@ -182,6 +189,16 @@ export function createRaceStore(sql: SqlDriver): RaceStore {
       // A race is over LIVE_HOURS after its start (raceClock.raceWhen): it stays on the page while friends may still send notes.
       const rows = await sql.all(NOT_OVER, [new Date(now - LIVE_MS).toISOString(), limit]);
       return rows.map((row) => ({ id: String(row.id), name: String(row.name), date: String(row.race_date), image: imageOf(row) }));
+    },
+    setImage(id, image, author) {
+      return sql.transaction(async (tx) => {
+        const [row] = await tx.all(IMAGE_OF, [id]);
+        if (!row) return undefined;
+        const before = imageOf(row);
+        await tx.run(SET_IMAGE, [image?.key ?? null, image?.type ?? null, id]);
+        await tx.run(RECORD_CHANGE, [randomUUID(), id, author.at, author.by, 'edited', JSON.stringify({ id, image: before }), JSON.stringify({ id, image })]);
+        return { before };
+      });
     },
     async image(id) {
       const [row] = await sql.all(IMAGE, [id]);

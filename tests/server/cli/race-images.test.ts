@@ -97,6 +97,34 @@ describe.each(BACKENDS)('a race picture given with add-race --image on %s', (kin
     expect(await storedPictures()).toBe(before);
     expect((await t.app.inject({ url: firstUrl })).statusCode).toBe(200);
   });
+
+  it('should change the picture with edit-race --image, and take it off with --image none', async () => {
+    await writeFile(file('other.png'), pngPicture(800, 500));
+    const edit = (...args: string[]) => runAdmin(env, 'edit-race', '--id', 'lakefront-2099', ...args);
+    const changed = await edit('--image', file('other.png'));
+    expect(changed.code, changed.stderr).toBe(0);
+    const { image, imageBefore, changed: fields } = JSON.parse(changed.stdout) as { image: { url: string }; imageBefore: { url: string }; changed: string[] };
+    expect(fields).toEqual(['image']);
+    expect(imageBefore.url).toBe(firstUrl);
+    expect(image.url).not.toBe(firstUrl);
+    expect(changed.stderr).toContain(`picture ${firstUrl} -> ${image.url}`);
+    expect((await t.app.inject({ url: image.url })).rawPayload.equals(pngPicture(800, 500))).toBe(true);
+    await expect.poll(async () => (await t.app.inject({ url: '/' })).body, { timeout: 5_000 }).toContain(`src="${image.url}" alt=""`);
+
+    const cleared = await edit('--image', 'none');
+    expect(cleared.code, cleared.stderr).toBe(0);
+    await expect.poll(async () => (await t.app.inject({ url: '/' })).body, { timeout: 5_000 }).not.toContain(image.url);
+    expect((await t.app.inject({ url: image.url })).statusCode).toBe(404);
+    expect((await runAdmin(env, 'race-history', '--id', 'lakefront-2099')).stdout).toContain(image.url.split('/').pop());
+  });
+
+  it('should refuse edit-race with a file that is no picture, and change nothing else it was given', async () => {
+    const before = await t.app.repo.races.get('lakefront-2099');
+    const { code, stderr } = await runAdmin(env, 'edit-race', '--id', 'lakefront-2099', '--name', 'Renamed Marathon', '--image', file('notes.png'));
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(await t.app.repo.races.get('lakefront-2099')).toEqual(before);
+  });
 });
 
 describe('a race picture on S3', () => {
