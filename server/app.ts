@@ -10,6 +10,7 @@ import { createMetrics, metricsPlugin } from './plugins/metrics.js';
 import { createOpenUploads } from './notes/open-uploads.js';
 import { createUploadQuota } from './notes/quota.js';
 import { createIntake } from './intake/index.js';
+import { createPush, type Push } from './push/index.js';
 import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
 import { health } from './routes/health.js';
@@ -35,6 +36,8 @@ export interface AppOps {
   drain: Drain;
   /** Held sync requests: index.ts ends them first on a stop (they answer with what is there). */
   noteChanges: NoteChangeHub;
+  /** Web Push: its worker is stopped with the app; tests nudge it. */
+  push: Push;
 }
 
 export async function buildApp(config: Config, parts?: Partial<AppParts>): Promise<FastifyInstance & AppParts & AppOps> {
@@ -75,6 +78,9 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     config.resumableUploads ? { expiryMs: config.uploadExpiryMs } : undefined,
   );
   const { uploads } = intake;
+  const push = await createPush({
+    repo, config: config.push, sessionSecret: config.auth.sessionSecret, log: app.log.child({ component: 'push' }), events: metrics.push,
+  });
   noteChanges = await startNoteChanges(repo.notes, { maxHeld: config.syncMaxHeld, maxHeldPerAccount: MAX_HELD_PER_ACCOUNT }, app.log.child({ component: 'sync' }));
   // Before the server waits for requests in flight: held ones answer now instead of holding the stop up.
   app.addHook('preClose', async () => noteChanges?.stop());
@@ -85,6 +91,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     await uploads?.settle();
     if (worker) await stopWorker(worker, repo, config.shutdownGraceMs, app.log);
     await sweeper?.stop();
+    await push.stop();
     await noteChanges?.close();
     await repo.close();
   });
@@ -114,8 +121,9 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     openUploads: createOpenUploads(config.uploads.openUploadsPerAddress),
     intake,
     noteChanges,
+    push,
   });
   await app.register(site, { distDir: config.distDir });
   const built: FastifyInstance = app;
-  return Object.assign(built, { repo, blobs, drain, uploads, noteChanges });
+  return Object.assign(built, { repo, blobs, drain, uploads, noteChanges, push });
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MAX_NOTE_BYTES } from '../src/shared/limits.js';
 import { loadAuthConfig, type AuthConfig } from './auth/config.js';
+import { loadPushConfig, type PushConfig } from './push/config.js';
 
 export interface S3Config {
   bucket: string;
@@ -85,6 +86,8 @@ export interface Config {
    * to reach first (issue 31), or `arrival`, the oldest (first come, first served, as before).
    */
   convertOrder: ConvertOrder;
+  /** Web Push (issue 36): on unless PUSH=off; keys, subject, the hosts pushes may go to, limits (server/push/config.ts). */
+  push: PushConfig;
 }
 
 export type ConvertOrder = 'deadline' | 'arrival';
@@ -191,10 +194,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const ffmpegTimeoutMs = positiveInt(env, 'FFMPEG_TIMEOUT_MS', 60_000);
   const convertConcurrency = positiveInt(env, 'CONVERT_CONCURRENCY', 2);
   const openUploadsPerAddress = positiveInt(env, 'OPEN_UPLOADS_PER_ADDRESS', 64);
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '');
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
+    publicUrl,
     dataDir,
     databaseUrl,
     s3,
@@ -232,5 +236,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readyMinFreeBytes: (env.READY_MIN_FREE_MB === '0' ? 0 : positiveInt(env, 'READY_MIN_FREE_MB', readyMinFreeDefault(openUploadsPerAddress, convertConcurrency))) * MIB,
     tempDir: os.tmpdir(),
     convertOrder: convertOrder(env.CONVERT_ORDER),
+    push: loadPushConfig(env, publicUrl),
   };
 }

@@ -11,6 +11,7 @@ import { createDevices } from '../devices/index.js';
 import { installApiErrors } from '../plugins/api-errors.js';
 import type { Intake } from '../intake/index.js';
 import type { OpenUploads } from '../notes/open-uploads.js';
+import type { Push } from '../push/index.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { NoteChangeHub } from '../sync/note-changes.js';
 import { recorderApi } from './recorder.js';
@@ -25,9 +26,11 @@ export interface ApiOptions {
   openUploads: OpenUploads;
   /** Where a note's bytes go; without resumable uploads (RESUMABLE_UPLOADS=off) the upload routes 404. */
   intake: Intake;
+  /** Web Push (server/push): the recorder's subscriptions, the runner app's plays and positions. */
+  push: Push;
 }
 
-export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, openUploads, intake, noteChanges }) => {
+export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, openUploads, intake, noteChanges, push }) => {
   installApiErrors(app);
   // An unknown /api path is a 404 whatever its body: the not-found answer reads none.
   app.removeAllContentTypeParsers();
@@ -39,6 +42,6 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
   // The device cookie (server/devices): the recorder sets it, the installed app's list reads it.
   await app.register(cookie);
   const devices = createDevices(repo, config.auth.sessionSecret);
-  await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake, devices });
-  await app.register(runnerApi, { repo, blobs, config, noteChanges });
+  await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake, devices, push });
+  await app.register(runnerApi, { repo, blobs, config, noteChanges, push });
 };

@@ -21,8 +21,10 @@ import { refusal } from '../http/refusals.js';
 import type { Intake } from '../intake/index.js';
 import { linkIdOf } from '../links.js';
 import { capOpenUploads, type OpenUploads } from '../notes/open-uploads.js';
+import type { Push } from '../push/index.js';
 import { linkProgress } from '../races/tracking.js';
 import { CreationHeadersSchema } from '../uploads/protocol.js';
+import { pushRoutes } from './push.js';
 import { BYTES_REFUSALS, CREATED_UPLOAD_HEADERS, createUpload, isUploadCreation, lengthOf, readAhead, uploadRoutes } from './uploads.js';
 
 export interface RecorderApiOptions {
@@ -33,6 +35,8 @@ export interface RecorderApiOptions {
   intake: Intake;
   /** The phones links are opened on (the device cookie). */
   devices: Devices;
+  /** This phone's notifications on a link (./push.ts). */
+  push: Push;
 }
 
 export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async (app, opts) => {
@@ -129,4 +133,5 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
 
   // The upload resources of resumable uploads, beside the note's PUT (their creation).
   if (uploads) await app.register(uploadRoutes, { uploads, liveLink });
+  await app.register(pushRoutes, { push: opts.push, liveLink });
 };

@@ -7,6 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { createAppleVerifier } from '../../auth/apple.js';
 import type { Config } from '../../config.js';
 import type { Repository } from '../../db/repository.js';
+import type { Push } from '../../push/index.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { NoteChangeHub } from '../../sync/note-changes.js';
 import { accountRoutes } from './account.js';
@@ -24,9 +25,10 @@ export interface RunnerApiOptions {
   blobs: BlobStore;
   config: Pick<Config, 'auth' | 'publicUrl' | 'idleTimeoutMs'>;
   noteChanges: NoteChangeHub;
+  push: Push;
 }
 
-export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { repo, blobs, config, noteChanges }) => {
+export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { repo, blobs, config, noteChanges, push }) => {
   if (config.auth.ephemeralSecret) {
     app.log.warn('SESSION_SECRET is not set: sessions and audio URLs last only until this process stops');
   }
@@ -37,6 +39,7 @@ export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { rep
     publicUrl: config.publicUrl,
     // A held answer goes out a second before the idle timeout would close its silent connection.
     sync: { hub: noteChanges, maxHoldMs: Math.max(0, config.idleTimeoutMs - 1_000) },
+    push,
     verifyApple: createAppleVerifier({ jwksUrl: config.auth.appleJwksUrl, audience: config.auth.appleAudience, cooldownMs: config.auth.jwksCooldownMs }),
   };
 
