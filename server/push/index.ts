@@ -109,6 +109,7 @@ export async function createPush(deps: PushDeps): Promise<Push> {
       publicKey: keys.publicKey,
       subscribed: sub !== undefined,
       heard: sub?.heard ?? false,
+      ...(sub && { lang: sub.lang as PushState['lang'] }),
       alerts: (sub?.alerts ?? []).map((a) => ({ marker: a.marker, sent: a.firedAt !== null })),
     };
   }

@@ -17,6 +17,8 @@ export const AlertParamsSchema = Type.Object({
   marker: Type.String({ pattern: MARKER_ID_PATTERN }),
 });
 
+const LangSchema = Type.Union([Type.Literal(PUSH_LANGUAGES[0]), Type.Literal(PUSH_LANGUAGES[1]), Type.Literal(PUSH_LANGUAGES[2]), Type.Literal(PUSH_LANGUAGES[3])]);
+
 /** The browser's PushSubscription.toJSON(), with what this phone asked for. */
 export const PushSubscribeSchema = Type.Object({
   endpoint: Type.String({ minLength: 1, maxLength: MAX_ENDPOINT_LENGTH, description: 'The push service URL (https, a host PUSH_HOSTS lists).' }),
@@ -27,7 +29,7 @@ export const PushSubscribeSchema = Type.Object({
     auth: Type.String({ pattern: '^[A-Za-z0-9_-]{21,24}={0,2}$' }),
   }, { additionalProperties: true }),
   /** The language its notices speak. */
-  lang: Type.Union([Type.Literal(PUSH_LANGUAGES[0]), Type.Literal(PUSH_LANGUAGES[1]), Type.Literal(PUSH_LANGUAGES[2]), Type.Literal(PUSH_LANGUAGES[3])]),
+  lang: LangSchema,
   /** Tell this phone when the runner hears the notes it sent on this link (and later ones). */
   heard: Type.Boolean(),
   /** PushSubscription.toJSON() also gives this; it is not used. */
@@ -42,6 +44,8 @@ export const PushStateSchema = Type.Object({
   subscribed: Type.Boolean(),
   /** It asked to hear when its notes are played. */
   heard: Type.Boolean(),
+  /** The language its notices speak, while subscribed. */
+  lang: Type.Optional(LangSchema),
   /** Its marker alerts: waiting, or sent. */
   alerts: Type.Array(Type.Object({ marker: Type.String(), sent: Type.Boolean() })),
 });

@@ -75,7 +75,7 @@ describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
     const sam = await phoneOpens(t.app, entry.token);
     const sub = service.subscribe();
     const res = await subscribe(t.app, entry.token, sam, sub, { lang: 'fr' });
-    expect(res.json()).toEqual({ publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/), subscribed: true, heard: true, alerts: [] });
+    expect(res.json()).toEqual({ publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/), subscribed: true, heard: true, lang: 'fr', alerts: [] });
     const noteId = await sendFrom(t.app, sam, entry.token);
 
     let answer!: () => void;
