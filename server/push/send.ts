@@ -1,9 +1,10 @@
 /**
  * Sends one push (RFC 8030) to one subscription, after the PUSH_HOSTS check and never before it.
- * The `web-push` library makes the request: the VAPID JWT (RFC 8292) and the aes128gcm body
- * (RFC 8291), with TTL, Urgency and Topic. The connection is ours, to the URL the check parsed (not
- * a second parse of the same string), with a time limit and a cap on the answer read; the answer's
- * status says what happens next, as ./deliveries.ts applies it.
+ * The `web-push` library makes what is hard to get right: the VAPID JWT (RFC 8292) and the
+ * aes128gcm body (RFC 8291). The request is ours (TTL, Urgency, Topic), to the URL the check parsed,
+ * never a second parse of the same string (web-push's own sender re-parses it with the legacy
+ * url.parse), with a time limit and a cap on the answer read; the answer's status says what happens
+ * next, as ./deliveries.ts applies it.
  */
 import https from 'node:https';
 import webpush from 'web-push';
@@ -51,7 +52,7 @@ export interface SenderOptions {
 /** A push service's answer body is a short sentence at most; nothing past this is read. */
 const MAX_ANSWER_BYTES = 4096;
 
-function post(url: URL, headers: Record<string, string | number>, body: Buffer | null, timeoutMs: number) {
+function post(url: URL, headers: Record<string, string | number>, body: Buffer, timeoutMs: number) {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
     const req = https.request({
       protocol: 'https:', hostname: url.hostname, port: url.port || 443, path: `${url.pathname}${url.search}`, method: 'POST', headers, timeout: timeoutMs,
@@ -66,7 +67,7 @@ function post(url: URL, headers: Record<string, string | number>, body: Buffer |
     });
     req.on('timeout', () => req.destroy(new Error(`no answer from the push service within ${timeoutMs} ms`)));
     req.on('error', reject);
-    req.end(body ?? undefined);
+    req.end(body);
   });
 }
 
@@ -76,20 +77,23 @@ export function createPushSender(opts: SenderOptions): PushSender {
   return async (target, message) => {
     const checked = checkEndpoint(opts.hosts, target.endpoint);
     if ('problem' in checked) return { kind: 'refused', problem: checked.problem };
-    let request: webpush.RequestDetails;
+    let body: Buffer;
+    let headers: Record<string, string | number>;
     try {
-      request = webpush.generateRequestDetails(
-        { endpoint: checked.url.href, keys: { p256dh: target.p256dh, auth: target.auth } },
-        message.payload,
-        { vapidDetails, TTL: message.ttlSeconds, urgency: message.urgency, topic: message.topic, contentEncoding: 'aes128gcm' },
-      );
+      body = webpush.encrypt(target.p256dh, target.auth, message.payload, 'aes128gcm').cipherText;
+      // The audience is the origin of the URL the check parsed, never a second parse of the string.
+      const { Authorization } = webpush.getVapidHeaders(checked.url.origin, opts.subject, opts.keys.publicKey, opts.keys.privateKey, 'aes128gcm');
+      headers = {
+        Authorization, TTL: message.ttlSeconds, Urgency: message.urgency, Topic: message.topic,
+        'Content-Encoding': 'aes128gcm', 'Content-Type': 'application/octet-stream', 'Content-Length': body.length,
+      };
     } catch {
       // The browser's keys do not make a key agreement (checked when saved; kept here for old rows).
       return { kind: 'rejected', status: 0 };
     }
     let answer: Awaited<ReturnType<typeof post>>;
     try {
-      answer = await post(checked.url, request.headers as Record<string, string | number>, request.body, opts.timeoutMs);
+      answer = await post(checked.url, headers, body, opts.timeoutMs);
     } catch {
       return { kind: 'retry' };
     }

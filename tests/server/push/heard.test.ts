@@ -180,6 +180,23 @@ describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
     for (let i = 1; i < waits.length; i++) expect(waits[i]!).toBeGreaterThan(waits[i - 1]!);
   });
 
+  it('should drop unsent a push that went stale waiting (past its TTL)', async () => {
+    const entry = await t.enter(session, undefined, 'Alex');
+    const sam = await phoneOpens(t.app, entry.token);
+    const sub = service.subscribe();
+    expect((await subscribe(t.app, entry.token, sam, sub)).statusCode).toBe(200);
+    service.script(sub.endpoint, { status: 503 });
+    const expired = await metric('milenotes_push_failed_total{reason="expired"}');
+    await played(await sendFrom(t.app, sam, entry.token));
+    await expect.poll(() => queued()).toEqual([{ attempts: 1, dueAt: expect.any(Number), locked: false }]);
+    // Hours pass: the push's life (its TTL) is over before its next try.
+    await db.run('UPDATE push_deliveries SET expires_at = ?', [Date.now() - 1]);
+    await dueNow();
+    await expect.poll(() => metric('milenotes_push_failed_total{reason="expired"}')).toBe(expired + 1);
+    expect(await queued()).toEqual([]);
+    expect(noticesTo(sub.endpoint)).toEqual([]);
+  });
+
   it('should send each push once when two servers share the queue', async () => {
     const other = await restartOn(t.backend, { ...pushEnv(service) });
     try {
