@@ -12,6 +12,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, request, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
 import { contentDigestHeader } from '../../src/shared/contentDigest';
 import type { PushNotice } from '../../src/shared/push';
@@ -90,6 +91,7 @@ test("a friend is told in their language when the runner hears their note, never
     const { publicKey } = (await (await context.request.get(`${world.server.url}/api/r/${token}/push`)).json()) as { publicKey: string };
     expect(await page.evaluate(() => (window as { __pushKey?: string }).__pushKey)).toBe(publicKey);
     await screenshot(page, 'push-heard-on');
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 
     // The friend reads German from now on: the notices will too.
     const german = page.waitForResponse((r) => pushResponse(token)(r) && r.request().postDataJSON()?.lang === 'de');
@@ -188,6 +190,7 @@ test('a spectator is told once when the runner is about ten minutes from a marke
     expect(await tab.evaluate(() => Notification.permission)).toBe('default');
     expect(calls).toEqual([]);
     await screenshot(tab, 'push-install-hint');
+    expect((await new AxeBuilder({ page: tab }).analyze()).violations).toEqual([]);
   } finally {
     await Promise.all(contexts.map((c) => c.close()));
   }
