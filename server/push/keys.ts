@@ -20,15 +20,25 @@ export class UnreadableVapidKey extends Error {
   }
 }
 
+/**
+ * The pair kept in the database, read only: 'none' before any server made one, 'unreadable' when
+ * this SESSION_SECRET cannot open its private key. What a preflight check can ask without writing.
+ */
+export async function keptVapidKeys(store: Pick<PushStore, 'keys'>, sessionSecret: Uint8Array): Promise<VapidKeys | 'none' | 'unreadable'> {
+  const kept = await store.keys();
+  if (!kept) return 'none';
+  const privateKey = createTokenSeal(sessionSecret).open(SEAL_LABEL, kept.sealedPrivateKey);
+  return privateKey ? { publicKey: kept.publicKey, privateKey } : 'unreadable';
+}
+
+/** The pair to sign with: the environment's, else the kept one, made and kept now if there is none. */
 export async function vapidKeysOf(store: Pick<PushStore, 'keys' | 'keepKeys'>, fromEnv: VapidKeys | undefined, sessionSecret: Uint8Array, now: number): Promise<VapidKeys> {
   if (fromEnv) return fromEnv;
-  const seal = createTokenSeal(sessionSecret);
-  let kept = await store.keys();
-  if (!kept) {
+  if ((await store.keys()) === undefined) {
     const made = webpush.generateVAPIDKeys();
-    kept = await store.keepKeys({ publicKey: made.publicKey, sealedPrivateKey: seal.seal(SEAL_LABEL, made.privateKey) }, now);
+    await store.keepKeys({ publicKey: made.publicKey, sealedPrivateKey: createTokenSeal(sessionSecret).seal(SEAL_LABEL, made.privateKey) }, now);
   }
-  const privateKey = seal.open(SEAL_LABEL, kept.sealedPrivateKey);
-  if (!privateKey) throw new UnreadableVapidKey();
-  return { publicKey: kept.publicKey, privateKey };
+  const kept = await keptVapidKeys(store, sessionSecret);
+  if (typeof kept === 'string') throw new UnreadableVapidKey();
+  return kept;
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/driver.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { loadPushConfig } from '../../../server/push/config.js';
+import { keptVapidKeys } from '../../../server/push/keys.js';
 import { restartOn, startTestApp, type TestApp } from '../support/app.js';
 import { BACKENDS } from '../support/backends.js';
 import { makeLink } from '../support/uploads.js';
@@ -41,8 +42,10 @@ describe.each(BACKENDS)('the VAPID keys on %s', (kind) => {
       expect(await publicKeyOf(other)).toBe(key);
       const rows = await db.all('SELECT public_key, sealed_private_key FROM push_keys');
       expect(rows.map((r) => r.public_key)).toEqual([key]);
-      // Sealed: not the 32-byte key itself, and no other secret opens it (below).
+      // Sealed: not the 32-byte key itself, and only this secret opens it (what a preflight check reads).
       expect(Buffer.from(String(rows[0]!.sealed_private_key), 'base64url').length).toBeGreaterThan(32 + 12);
+      expect(await keptVapidKeys(t.app.repo.push, new TextEncoder().encode(SECRET))).toMatchObject({ publicKey: key });
+      expect(await keptVapidKeys(t.app.repo.push, new TextEncoder().encode('another-secret-that-is-long-enough-0123456789'))).toBe('unreadable');
     } finally {
       await other.close();
     }
