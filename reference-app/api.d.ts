@@ -2203,6 +2203,7 @@ export interface operations {
                             sent: boolean;
                         }[];
                         heard: boolean;
+                        lang?: "en" | "de" | "es" | "fr";
                         publicKey: string;
                         subscribed: boolean;
                     };
@@ -2299,6 +2300,7 @@ export interface operations {
                             sent: boolean;
                         }[];
                         heard: boolean;
+                        lang?: "en" | "de" | "es" | "fr";
                         publicKey: string;
                         subscribed: boolean;
                     };
@@ -2498,6 +2500,7 @@ export interface operations {
                             sent: boolean;
                         }[];
                         heard: boolean;
+                        lang?: "en" | "de" | "es" | "fr";
                         publicKey: string;
                         subscribed: boolean;
                     };
