@@ -280,6 +280,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/r/{token}/push": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This phone’s notifications on the link: the key to subscribe with, whether it is subscribed, its marker alerts */
+        get: operations["getPushState"];
+        /**
+         * Turn notifications on for this phone on the link (its browser’s PushSubscription); `heard`: be told when the runner hears the notes sent from this phone
+         * @description The endpoint must be HTTPS to a push service the server lists (PUSH_HOSTS), else push_endpoint_refused and nothing is called. Sending again replaces this phone’s subscription.
+         */
+        put: operations["subscribePush"];
+        post?: never;
+        /** Turn this phone’s notifications off on the link: its subscription, alerts and pushes not yet sent go */
+        delete: operations["unsubscribePush"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/r/{token}/push/alerts/{marker}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Be told once when the runner is about 10 minutes from this marker (while they share progress in a live race) */
+        put: operations["addMarkerAlert"];
+        post?: never;
+        /** No longer be told about this marker */
+        delete: operations["removeMarkerAlert"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/r/{token}/uploads/{noteId}": {
         parameters: {
             query?: never;
@@ -2303,6 +2343,491 @@ export interface operations {
             };
             /** @description Refused: `link_not_found`, `note_not_found`. Show `message` to the person; branch on `error`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `server_error`. Show `message` to the person; branch on `error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPushState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alerts: {
+                            marker: string;
+                            sent: boolean;
+                        }[];
+                        heard: boolean;
+                        lang?: "en" | "de" | "es" | "fr";
+                        publicKey: string;
+                        subscribed: boolean;
+                    };
+                };
+            };
+            /** @description Refused: `link_not_found`, `push_off`. Show `message` to the person; branch on `error`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `rate_limited`. Show `message` to the person; branch on `error`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `server_error`. Show `message` to the person; branch on `error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    subscribePush: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The push service URL (https, a host PUSH_HOSTS lists). */
+                    endpoint: string;
+                    expirationTime?: number | null;
+                    heard: boolean;
+                    keys: {
+                        auth: string;
+                        p256dh: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    lang: "en" | "de" | "es" | "fr";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alerts: {
+                            marker: string;
+                            sent: boolean;
+                        }[];
+                        heard: boolean;
+                        lang?: "en" | "de" | "es" | "fr";
+                        publicKey: string;
+                        subscribed: boolean;
+                    };
+                };
+            };
+            /** @description Refused: `bad_request`, `device_unknown`, `invalid_subscription`, `push_endpoint_refused`. Show `message` to the person; branch on `error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `link_not_found`, `push_off`. Show `message` to the person; branch on `error`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `too_large`. Show `message` to the person; branch on `error`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `bad_request`. Show `message` to the person; branch on `error`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `push_link_full`, `push_phone_full`, `rate_limited`. Show `message` to the person; branch on `error`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `server_error`. Show `message` to the person; branch on `error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    unsubscribePush: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Off, now or before. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `bad_request`, `device_unknown`. Show `message` to the person; branch on `error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `link_not_found`, `push_off`. Show `message` to the person; branch on `error`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `rate_limited`. Show `message` to the person; branch on `error`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `server_error`. Show `message` to the person; branch on `error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    addMarkerAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                marker: string;
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alerts: {
+                            marker: string;
+                            sent: boolean;
+                        }[];
+                        heard: boolean;
+                        lang?: "en" | "de" | "es" | "fr";
+                        publicKey: string;
+                        subscribed: boolean;
+                    };
+                };
+            };
+            /** @description Refused: `bad_request`, `device_unknown`, `unknown_marker`. Show `message` to the person; branch on `error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `link_not_found`, `push_off`. Show `message` to the person; branch on `error`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `marker_passed`, `marker_too_near`, `progress_not_shared`, `push_not_subscribed`. Show `message` to the person; branch on `error`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `rate_limited`. Show `message` to the person; branch on `error`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `server_error`. Show `message` to the person; branch on `error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    removeMarkerAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                marker: string;
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed, now or before. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `bad_request`, `device_unknown`. Show `message` to the person; branch on `error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `link_not_found`, `push_off`. Show `message` to the person; branch on `error`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `rate_limited`. Show `message` to the person; branch on `error`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,6 +11,7 @@ import { createMetrics, metricsPlugin } from './plugins/metrics.js';
 import { createOpenUploads } from './notes/open-uploads.js';
 import { createUploadQuota } from './notes/quota.js';
 import { createIntake } from './intake/index.js';
+import { createPush, type Push } from './push/index.js';
 import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
 import { health } from './routes/health.js';
@@ -40,6 +41,8 @@ export interface AppOps {
   drain: Drain;
   /** Held sync requests: index.ts ends them first on a stop (they answer with what is there). */
   noteChanges: NoteChangeHub;
+  /** Web Push: its worker is stopped with the app; tests nudge it. */
+  push: Push;
 }
 
 export async function buildApp(config: Config, parts?: Partial<AppParts>): Promise<FastifyInstance & AppParts & AppOps> {
@@ -81,6 +84,9 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     config.resumableUploads ? { expiryMs: config.uploadExpiryMs } : undefined,
   );
   const { uploads } = intake;
+  const push = await createPush({
+    repo, config: config.push, sessionSecret: config.auth.sessionSecret, log: app.log.child({ component: 'push' }), events: metrics.push, raceNow: clock.now,
+  });
   noteChanges = await startNoteChanges(repo.notes, { maxHeld: config.syncMaxHeld, maxHeldPerAccount: MAX_HELD_PER_ACCOUNT }, app.log.child({ component: 'sync' }));
   // Before the server waits for requests in flight: held ones answer now instead of holding the stop up.
   app.addHook('preClose', async () => noteChanges?.stop());
@@ -91,6 +97,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     await uploads?.settle();
     if (worker) await stopWorker(worker, repo, config.shutdownGraceMs, app.log);
     await sweeper?.stop();
+    await push.stop();
     await noteChanges?.close();
     await repo.close();
   });
@@ -121,10 +128,11 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     intake,
     noteChanges,
     clock,
+    push,
   });
   await app.register(raceImages, { races: repo.races, blobs });
   const home = createHomePage({ distDir: config.distDir, races: repo.races, cacheMs: config.homePageCacheMs, log: app.log.child({ component: 'home' }), raceNow: clock.now });
   await app.register(site, { distDir: config.distDir, home });
   const built: FastifyInstance = app;
-  return Object.assign(built, { repo, blobs, drain, uploads, noteChanges, clock });
+  return Object.assign(built, { repo, blobs, drain, uploads, noteChanges, clock, push });
 }

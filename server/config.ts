@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MAX_NOTE_BYTES } from '../src/shared/limits.js';
 import { loadAuthConfig, type AuthConfig } from './auth/config.js';
+import { loadPushConfig, type PushConfig } from './push/config.js';
 
 export interface S3Config {
   bucket: string;
@@ -90,6 +91,8 @@ export interface Config {
    * at most 60): a race added on any server shows on every server within it.
    */
   homePageCacheMs: number;
+  /** Web Push (issue 36): on unless PUSH=off; keys, subject, the hosts pushes may go to, limits (server/push/config.ts). */
+  push: PushConfig;
 }
 
 export type ConvertOrder = 'deadline' | 'arrival';
@@ -203,10 +206,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const ffmpegTimeoutMs = positiveInt(env, 'FFMPEG_TIMEOUT_MS', 60_000);
   const convertConcurrency = positiveInt(env, 'CONVERT_CONCURRENCY', 2);
   const openUploadsPerAddress = positiveInt(env, 'OPEN_UPLOADS_PER_ADDRESS', 64);
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '');
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
+    publicUrl,
     dataDir,
     databaseUrl,
     s3,
@@ -245,5 +249,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tempDir: os.tmpdir(),
     convertOrder: convertOrder(env.CONVERT_ORDER),
     homePageCacheMs: homePageCacheSeconds(env) * 1000,
+    push: loadPushConfig(env, publicUrl),
   };
 }

@@ -1,10 +1,11 @@
 /** Owns deleting a runner's account from the database: its links revoked, its notes' files listed, then every row of it in one transaction. */
 import type { SqlDriver } from './driver.js';
+import { dropPushOfAccountLinks } from './push-store.js';
 import { toBlobKeys } from './rows.js';
 import type { BlobKeys } from './types.js';
 
 export interface DeletionStore {
-  /** Stops new notes arriving for the account (the first step of deletion). */
+  /** Stops new notes arriving for the account (the first step of deletion); its links' push subscriptions go. */
   revokeLinks(accountId: string, now: string): Promise<void>;
   blobKeys(accountId: string): Promise<BlobKeys[]>;
   /** Every row of the account, in one transaction; returns the files of the notes it deleted. */
@@ -35,7 +36,7 @@ const SQL = {
 export function createDeletionStore(sql: SqlDriver): DeletionStore {
   return {
     async revokeLinks(accountId, now) {
-      await sql.run(SQL.revokeLinks, [now, accountId]);
+      await sql.batch([[SQL.revokeLinks, [now, accountId]], dropPushOfAccountLinks(accountId)]);
     },
     async blobKeys(accountId) {
       return (await sql.all(SQL.blobKeys, [accountId])).map(toBlobKeys);

@@ -2,6 +2,7 @@
 import type { SqlDriver } from './driver.js';
 import { ENTRY_SQL as SQL } from './entry-sql.js';
 import { insertLink, insertRunner } from './link-store.js';
+import { dropPushOfRevokedLinks } from './push-store.js';
 import { toEntry, toEntryNote } from './rows.js';
 import type { Entry, EntryNote, NewEntry, OwnedNote } from './types.js';
 
@@ -12,9 +13,9 @@ export interface EntryStore {
   /** Only the account's own entry; another runner's entry is as good as missing. */
   get(accountId: string, entryId: string): Promise<Entry | undefined>;
   getById(entryId: string): Promise<Entry | undefined>;
-  /** Revokes every live link of the entry and adds a new one, atomically. */
+  /** Revokes every live link of the entry and adds a new one, atomically; the revoked links' push subscriptions go. */
   replaceLink(entry: Entry, linkId: string, now: string): Promise<void>;
-  /** Revokes every live link of the entry; resolves to how many there were. */
+  /** Revokes every live link of the entry (their push subscriptions go); resolves to how many there were. */
   revokeLinks(entry: Entry, now: string): Promise<number>;
 
   /** Every note that came through any of the entry's links, with its play. */
@@ -51,11 +52,13 @@ export function createEntryStore(sql: SqlDriver): EntryStore {
     async replaceLink(entry, linkId, now) {
       await sql.batch([
         [SQL.revokeEntryLinks, [now, entry.runnerId]],
+        dropPushOfRevokedLinks(entry.runnerId),
         insertLink(linkId, entry.runnerId, entry.race.id, now),
       ]);
     },
     async revokeLinks(entry, now) {
-      return sql.run(SQL.revokeEntryLinks, [now, entry.runnerId]);
+      const [revoked] = await sql.batch([[`${SQL.revokeEntryLinks} RETURNING id`, [now, entry.runnerId]], dropPushOfRevokedLinks(entry.runnerId)]);
+      return revoked!.length;
     },
 
     async notes(entryId) {

@@ -1,6 +1,7 @@
 /** Owns recording links, with the `runners` row a link names: the one place their rows are inserted. */
 import { randomUUID } from 'node:crypto';
 import type { SqlDriver, Statement } from './driver.js';
+import { dropPushOfLink } from './push-store.js';
 import { RACE_COLUMNS } from './race-store.js';
 import { toLink } from './rows.js';
 import type { LinkView, NewLink } from './types.js';
@@ -10,7 +11,7 @@ export interface LinkStore {
   create(link: NewLink): Promise<void>;
   /** The link, revoked or not; callers decide what a revoked link may still do. */
   find(linkId: string): Promise<LinkView | undefined>;
-  /** False when no such link exists. Revoking twice keeps the first time. */
+  /** False when no such link exists. Revoking twice keeps the first time. Its push subscriptions go with it. */
   revoke(linkId: string, revokedAt: string): Promise<boolean>;
 }
 
@@ -41,7 +42,8 @@ export function createLinkStore(sql: SqlDriver): LinkStore {
       return row && toLink(row);
     },
     async revoke(linkId, revokedAt) {
-      return (await sql.run(REVOKE_LINK, [revokedAt, linkId])) > 0;
+      const [revoked] = await sql.batch([[`${REVOKE_LINK} RETURNING id`, [revokedAt, linkId]], dropPushOfLink(linkId)]);
+      return revoked!.length > 0;
     },
   };
 }

@@ -17,16 +17,14 @@ import { CONVERSION_LEASE_AND_DIGEST_COLUMNS } from './migrations/9-conversion-l
 import { PROGRESS_TABLES } from './migrations/10-progress.js';
 import { CONVERSION_DEADLINE_COLUMNS } from './migrations/11-conversion-deadlines.js';
 import { DEVICE_TABLES } from './migrations/12-devices.js';
+import { PUSH_TABLES } from './migrations/13-push.js';
 import { RACE_IMAGE_COLUMNS } from './migrations/14-race-images.js';
 import { RACE_CHANGE_TABLES } from './migrations/15-race-changes.js';
 
 /** Append-only: never reorder or edit an entry, never leave a gap; the index + 1 is the version recorded. */
 export const MIGRATIONS: readonly string[] = [RECORDER_TABLES, RUNNER_APP_TABLES, ABUSE_LIMIT_TABLES, RESUMABLE_UPLOAD_TABLES, SLIDING_ADDRESS_LIMIT_TABLES,
   RACE_CATALOGUE_TABLES, CROWD_LIMIT_TABLES, NOTE_CHANGE_TABLES, CONVERSION_LEASE_AND_DIGEST_COLUMNS, PROGRESS_TABLES,
-  CONVERSION_DEADLINE_COLUMNS, DEVICE_TABLES,
-  // 13 (push) comes from its own branch: the merge puts it in this place.
-  '',
-  RACE_IMAGE_COLUMNS, RACE_CHANGE_TABLES];
+  CONVERSION_DEADLINE_COLUMNS, DEVICE_TABLES, PUSH_TABLES, RACE_IMAGE_COLUMNS, RACE_CHANGE_TABLES];
 
 /**
  * A seed race is written whole once: on a new database, or on one whose row predates the catalogue

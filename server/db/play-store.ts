@@ -1,13 +1,16 @@
 /** Owns heard receipts (`note_plays`): the first time the runner's app played a note, and where. */
-import type { SqlDriver } from './driver.js';
+import type { SqlDriver, Statement } from './driver.js';
 import { toEntryNote } from './rows.js';
 import type { EntryNote, Play } from './types.js';
 
 export interface PlayStore {
   /** The note with its play, if it was heard. */
   noteWithPlay(noteId: string): Promise<EntryNote | undefined>;
-  /** The first play is the one the sender hears about; later replays keep it. */
-  record(noteId: string, play: Play): Promise<Play>;
+  /**
+   * The first play is the one the sender hears about; later replays keep it. `onFirst` runs in the
+   * same transaction only when this is the first play (the sender's pushes, server/push).
+   */
+  record(noteId: string, play: Play, onFirst?: readonly Statement[]): Promise<Play>;
 }
 
 /** A note's columns with its play's, for `FROM notes n ${PLAY_JOIN}`: read by rows.ts's toEntryNote. */
@@ -26,8 +29,11 @@ export function createPlayStore(sql: SqlDriver): PlayStore {
   };
   return {
     noteWithPlay,
-    async record(noteId, play) {
-      await sql.run(SQL.insert, [noteId, play.playedAt, play.marker]);
+    async record(noteId, play, onFirst = []) {
+      await sql.transaction(async (tx) => {
+        if ((await tx.run(SQL.insert, [noteId, play.playedAt, play.marker])) === 0) return;
+        for (const [statement, params] of onFirst) await tx.run(statement, params);
+      });
       return (await noteWithPlay(noteId))!.play!;
     },
   };

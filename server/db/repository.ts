@@ -16,6 +16,8 @@ import { createNoteStore, type NoteStore } from './note-store.js';
 import { createOpsStore, type OpsStore } from './ops-store.js';
 import { createPlayStore, type PlayStore } from './play-store.js';
 import { createProgressStore, type ProgressStore } from './progress-store.js';
+import { createPushQueueStore, type PushQueueStore } from './push-queue-store.js';
+import { createPushStore, type PushStore } from './push-store.js';
 import { createQuotaStore, type QuotaStore } from './quota-store.js';
 import { createRaceStore, type RaceStore } from './race-store.js';
 import { createRefreshStore, type RefreshStore } from './refresh-store.js';
@@ -24,9 +26,11 @@ import { createUploadStore, type UploadStore } from './upload-store.js';
 
 export type * from './types.js';
 export type { DeviceLink } from './device-store.js';
+export type { ClaimedPush } from './push-queue-store.js';
+export type { OpenAlert, PushAlertRow, PushSubscriptionRow } from './push-store.js';
 export type {
   AccountStore, BlobRefStore, DeletionStore, DeviceStore, EntryStore, JobStore, LinkStore, NoteStore, OpsStore, PlayStore, ProgressStore, QuotaStore, RaceStore,
-  RefreshStore, ShareStore, UploadStore,
+  PushQueueStore, PushStore, RefreshStore, ShareStore, UploadStore,
 };
 
 export interface Repository {
@@ -61,6 +65,10 @@ export interface Repository {
   progress: ProgressStore;
   /** The links each phone opened, for the installed app's list (migration 12). */
   devices: DeviceStore;
+  /** Web Push: the VAPID keys, each phone's subscription per link, spectators' marker alerts (migration 13). */
+  push: PushStore;
+  /** The pushes waiting to be sent, leased to one server at a time. */
+  pushQueue: PushQueueStore;
   /** Creates the tables when missing and seeds the races. Safe to run on every start. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -89,6 +97,8 @@ export function createRepository(db: Database, opts: RepositoryOptions = { conve
     uploads: createUploadStore(db),
     progress: createProgressStore(db),
     devices: createDeviceStore(db),
+    push: createPushStore(db),
+    pushQueue: createPushQueueStore(db),
     migrate: () => migrate(db),
     close: () => db.close(),
   };

@@ -1,7 +1,7 @@
 /**
  * Owns the Prometheus registry (prom-client): request latency by route pattern, notes received
  * and refused by reason, bytes received, held syncs and how fast a change answers them, the
- * conversion queue and the worker's outcomes, plus
+ * conversion queue and the worker's outcomes, the pushes sent, failed and gone (server/push), plus
  * the process defaults. Counted from Fastify hooks and the worker's events, so routes know
  * nothing of it. GET /metrics answers only when METRICS=on or from a METRICS_ALLOW address.
  */
@@ -12,6 +12,7 @@ import { isNoteUpload } from '../http/note-upload-mark.js';
 import { storageFaultMarkOf } from '../http/storage-faults.js';
 import { secondsSinceWoken } from '../sync/woken-mark.js';
 import type { QueueDeadlines } from '../db/job-store.js';
+import type { PushEvents } from '../push/index.js';
 import type { ConversionEvents } from '../worker/conversion.js';
 
 export interface MetricsOptions {
@@ -25,6 +26,8 @@ export interface Metrics {
   registry: Registry;
   /** Hand to the conversion worker. */
   conversion: ConversionEvents;
+  /** Hand to the push worker. */
+  push: PushEvents;
 }
 
 export function createMetrics(
@@ -125,12 +128,34 @@ export function createMetrics(
     registers: [registry],
   });
 
+  const pushSent = new Counter({
+    name: 'milenotes_push_sent_total',
+    help: 'Pushes a push service accepted (a heard note, a marker alert).',
+    registers: [registry],
+  });
+  const pushFailed = new Counter({
+    name: 'milenotes_push_failed_total',
+    help: 'Pushes dropped unsent: refused_host (not on PUSH_HOSTS), rejected (the service refused it), gave_up (retries spent), expired (stale before it went).',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  const pushGone = new Counter({
+    name: 'milenotes_push_gone_total',
+    help: 'Subscriptions the push service said are gone (404/410), forgotten.',
+    registers: [registry],
+  });
+  const push: PushEvents = {
+    sent: () => pushSent.inc(),
+    failed: (reason) => pushFailed.inc({ reason }),
+    gone: () => pushGone.inc(),
+  };
+
   const conversion: ConversionEvents = {
     converted: (seconds) => conversions.observe(seconds),
     failed: (kind) => conversionFailures.inc({ kind }),
     storageFault: (kind) => storageFaults.inc({ kind, during: 'conversion' }),
   };
-  return { registry, conversion, hooks: hooksFor({ latency, received, refused, bytes, syncWake, storageFaults }) };
+  return { registry, conversion, push, hooks: hooksFor({ latency, received, refused, bytes, syncWake, storageFaults }) };
 }
 
 function hooksFor(m: { latency: Histogram; received: Counter; refused: Counter; bytes: Counter; syncWake: Histogram; storageFaults: Counter }) {

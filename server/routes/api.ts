@@ -13,6 +13,7 @@ import { createDevices } from '../devices/index.js';
 import { installApiErrors } from '../plugins/api-errors.js';
 import type { Intake } from '../intake/index.js';
 import type { OpenUploads } from '../notes/open-uploads.js';
+import type { Push } from '../push/index.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { NoteChangeHub } from '../sync/note-changes.js';
 import { deviceApi } from './device.js';
@@ -30,9 +31,11 @@ export interface ApiOptions {
   intake: Intake;
   /** The time races are measured against (../clock.ts). */
   clock: Clock;
+  /** Web Push (server/push): the recorder's subscriptions, the runner app's plays and positions. */
+  push: Push;
 }
 
-export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, openUploads, intake, noteChanges, clock }) => {
+export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, openUploads, intake, noteChanges, clock, push }) => {
   installApiErrors(app);
   // An unknown /api path is a 404 whatever its body: the not-found answer reads none.
   app.removeAllContentTypeParsers();
@@ -44,7 +47,7 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
   // The device cookie (server/devices): the recorder sets it, the installed app's list reads it.
   await app.register(cookie);
   const devices = createDevices(repo, config.auth.sessionSecret);
-  await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake, devices, clock });
+  await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake, devices, clock, push });
   await app.register(deviceApi, { devices, rateLimitPerMinute: config.rateLimitPerMinute, clock });
-  await app.register(runnerApi, { repo, blobs, config, noteChanges, clock });
+  await app.register(runnerApi, { repo, blobs, config, noteChanges, clock, push });
 };

@@ -22,8 +22,10 @@ import type { Intake } from '../intake/index.js';
 import type { Clock } from '../clock.js';
 import { linkIdOf } from '../links.js';
 import { capOpenUploads, type OpenUploads } from '../notes/open-uploads.js';
+import type { Push } from '../push/index.js';
 import { linkProgress } from '../races/tracking.js';
 import { CreationHeadersSchema } from '../uploads/protocol.js';
+import { pushRoutes } from './push.js';
 import { BYTES_REFUSALS, CREATED_UPLOAD_HEADERS, createUpload, isUploadCreation, lengthOf, readAhead, uploadRoutes } from './uploads.js';
 
 export interface RecorderApiOptions {
@@ -36,6 +38,8 @@ export interface RecorderApiOptions {
   devices: Devices;
   /** Where the race stands and when the runner is expected where (../clock.ts); the answer says its time and rate. */
   clock: Clock;
+  /** This phone's notifications on a link (./push.ts). */
+  push: Push;
 }
 
 export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async (app, opts) => {
@@ -133,4 +137,5 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
 
   // The upload resources of resumable uploads, beside the note's PUT (their creation).
   if (uploads) await app.register(uploadRoutes, { uploads, liveLink });
+  await app.register(pushRoutes, { push: opts.push, liveLink, clock });
 };

@@ -9,6 +9,8 @@ import { InstallOffer } from './InstallOffer.js';
 import { NoteList } from './NoteList.js';
 import { RaceClock } from './RaceClock.js';
 import { ProgressChoice, ProgressLine, usePassedMarkers, useProgress } from './Progress.js';
+import { HeardPush, MarkerAlert } from './push/PushControls.js';
+import { usePush } from './push/usePush.js';
 import { RecordPanel } from './RecordPanel.js';
 import { StatusLine } from './StatusLine.js';
 import { useHeard } from './useHeard.js';
@@ -40,6 +42,7 @@ export function RecorderScreen({ token, link, heardAt, onFresh }: {
   const passed = usePassedMarkers(link.markers, progress);
   const eta = useEta(link.markers, estimates, clock);
   const timeOf = useRaceTime(link.race.timezone);
+  const push = usePush(token, runner);
   const [marker, setMarker] = useState('');
   // The first suggestion is preselected once (issue 31), then the choice stays put as the clock
   // moves: a note goes where the picker showed, and a warning says when that is no longer in time.
@@ -104,6 +107,10 @@ export function RecorderScreen({ token, link, heardAt, onFresh }: {
           markerNote={<EstimateLines runner={runner} marker={marker} markers={link.markers} eta={eta} timeZone={link.race.timezone} />}
         />
         <ProgressChoice runner={runner} marker={marker} markers={link.markers} passed={passed} />
+        <MarkerAlert
+          runner={runner} marker={marker} label={link.markers.find((m) => m.id === marker)?.label}
+          expectedAt={eta.times.get(marker)} now={eta.now} push={push}
+        />
         {[storageWarning, outbox.failure && t(outbox.failure), recorder.warning, problem?.(), state.phase === 'blocked' ? state.message : undefined]
           .filter(Boolean)
           .map((text) => (
@@ -134,6 +141,7 @@ export function RecorderScreen({ token, link, heardAt, onFresh }: {
         onRetry={(id) => act(() => outbox.retry(id), FAILED.retry)}
         onDelete={(id) => act(() => outbox.remove(id), FAILED.delete)}
       />
+      {outbox.notes.length > 0 ? <HeardPush runner={runner} push={push} /> : null}
       <InstallOffer runner={runner} notes={outbox.notes} />
     </>
   );

@@ -6,6 +6,7 @@ import type { Clock } from '../../clock.js';
 import { readAccessToken } from '../../auth/tokens.js';
 import type { Account, Repository } from '../../db/repository.js';
 import { ApiProblem } from '../../http/problem.js';
+import type { Push } from '../../push/index.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { NoteChangeHub } from '../../sync/note-changes.js';
 
@@ -19,6 +20,8 @@ export interface RunnerContext {
   clock: Clock;
   /** Held sync requests: the hub, and the longest one is held (under the idle timeout, which would cut it). */
   sync: { hub: NoteChangeHub; maxHoldMs: number };
+  /** A first play queues its sender's pushes; a position batch moves the marker alerts (server/push). */
+  push: Push;
 }
 
 export const notSignedIn = () =>

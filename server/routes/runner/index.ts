@@ -8,6 +8,7 @@ import { createAppleVerifier } from '../../auth/apple.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Repository } from '../../db/repository.js';
+import type { Push } from '../../push/index.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { NoteChangeHub } from '../../sync/note-changes.js';
 import { accountRoutes } from './account.js';
@@ -26,9 +27,10 @@ export interface RunnerApiOptions {
   config: Pick<Config, 'auth' | 'publicUrl' | 'idleTimeoutMs'>;
   noteChanges: NoteChangeHub;
   clock: Clock;
+  push: Push;
 }
 
-export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { repo, blobs, config, noteChanges, clock }) => {
+export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { repo, blobs, config, noteChanges, clock, push }) => {
   if (config.auth.ephemeralSecret) {
     app.log.warn('SESSION_SECRET is not set: sessions and audio URLs last only until this process stops');
   }
@@ -40,6 +42,7 @@ export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { rep
     clock,
     // A held answer goes out a second before the idle timeout would close its silent connection.
     sync: { hub: noteChanges, maxHoldMs: Math.max(0, config.idleTimeoutMs - 1_000) },
+    push,
     verifyApple: createAppleVerifier({ jwksUrl: config.auth.appleJwksUrl, audience: config.auth.appleAudience, cooldownMs: config.auth.jwksCooldownMs }),
   };
 

@@ -54,7 +54,11 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     const account = await requireRunner(ctx, req);
     const note = await repo.entries.findOwnedNote(req.params.id);
     if (!note || note.accountId !== account.id) throw refusal.note_not_found();
-    const play = await repo.plays.record(note.id, { playedAt: new Date(req.body.playedAt).toISOString(), marker: req.body.marker });
+    // The sender's pushes are queued with the first play, in its transaction; the push worker sends
+    // them after this answer, so the report never waits on a push service.
+    const play = await repo.plays.record(note.id, { playedAt: new Date(req.body.playedAt).toISOString(), marker: req.body.marker },
+      ctx.push.onFirstPlay(note.id, req.body.marker, Date.now()));
+    ctx.push.played();
     return { id: note.id, heardAt: play.playedAt, heardAtMarker: play.marker };
   });
 

@@ -1,5 +1,15 @@
 /** Deutsch: the catalogue, keys and placeholders as in en.ts. Du, as friends and family speak. */
-import type { Catalogue } from './en.js';
+import type { Catalogue, Notices } from './en.js';
+
+/** Issue 36, was eine Push-Nachricht auf dem Handy zeigt (sw/pushNotice.ts liest nur diesen Block). */
+export const deNotices = {
+  'notice.heard.mi': '{runner} hat deine Nachricht bei Meile {n} gehört',
+  'notice.heard.km': '{runner} hat deine Nachricht bei Kilometer {n} gehört',
+  'notice.heard.finish': '{runner} hat deine Nachricht im Ziel gehört',
+  'notice.soon.mi': '{runner} ist etwa {minutes} Minuten von Meile {n} entfernt',
+  'notice.soon.km': '{runner} ist etwa {minutes} Minuten von Kilometer {n} entfernt',
+  'notice.soon.finish': '{runner} ist etwa {minutes} Minuten vom Ziel entfernt',
+} satisfies Notices;
 
 const de: Catalogue = {
   'language.label': 'Sprache',
@@ -223,6 +233,22 @@ const de: Catalogue = {
   'install.iosSteps': 'Tippe auf „Teilen“ und dann auf „Zum Home-Bildschirm“.',
   'install.iosWaiting.one': '{count} Nachricht, die noch auf diesem Handy wartet, wird aus Safari gesendet: Öffne diese Seite in Safari, bis sie gesendet ist.',
   'install.iosWaiting.other': '{count} Nachrichten, die noch auf diesem Handy warten, werden aus Safari gesendet: Öffne diese Seite in Safari, bis sie gesendet sind.',
+  ...deNotices,
+  'push.heard.ask': 'Sag mir, wenn {runner} sie hört',
+  'push.heard.on': 'Du erfährst es, wenn {runner} deine Nachrichten hört.',
+  'push.turnOff': 'Ausschalten',
+  'push.alert.ask': 'Sag mir, wenn {runner} etwa {minutes} Minuten von {marker} entfernt ist',
+  'push.alert.on': 'Du erfährst es, wenn {runner} etwa {minutes} Minuten von {marker} entfernt ist.',
+  'push.alert.cancel': 'Nicht mehr sagen',
+  'push.installFirst': 'Auf dem iPhone kommen Mitteilungen über MileNotes auf deinem Home-Bildschirm: Tippe auf Teilen, dann auf „Zum Home-Bildschirm“, und öffne es von dort.',
+  'push.denied': 'Mitteilungen sind für diese Seite blockiert. Erlaube sie in den Einstellungen deines Browsers und versuch es noch einmal.',
+  'push.failed': 'Die Mitteilungen ließen sich nicht einschalten. Bitte versuch es noch einmal.',
+  'push.refusal.push_endpoint_refused': 'MileNotes kann diesem Browser keine Mitteilungen senden.',
+  'push.refusal.push_link_full': 'Zu viele Handys wollen bei diesem Link Bescheid bekommen.',
+  'push.refusal.push_phone_full': 'Dieses Handy bekommt schon bei zu vielen Links Bescheid. Schalte zuerst einige aus.',
+  'push.refusal.progress_not_shared': '{runner} teilt den Fortschritt gerade nicht.',
+  'push.refusal.marker_passed': '{runner} ist schon an {marker} vorbei.',
+  'push.refusal.marker_too_near': '{runner} ist schon weniger als {minutes} Minuten von {marker} entfernt.',
 };
 
 export default de;

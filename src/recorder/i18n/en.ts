@@ -8,6 +8,20 @@
 import { KEEPSAKE_TITLE } from '../../keepsake/title.js';
 import { HOME_SCREEN_TITLE, RECORDER_TITLE } from '../../shell.js';
 
+/**
+ * Issue 36, what a push shows on the phone, in the sender's language: the service worker
+ * (sw/pushNotice.ts) imports only this block, never the catalogue. One sentence per kind of marker,
+ * for the words around it ("at the finish", not "at Finish").
+ */
+export const enNotices = {
+  'notice.heard.mi': '{runner} heard your note at Mile {n}',
+  'notice.heard.km': '{runner} heard your note at {n} km',
+  'notice.heard.finish': '{runner} heard your note at the finish',
+  'notice.soon.mi': '{runner} is about {minutes} minutes from Mile {n}',
+  'notice.soon.km': '{runner} is about {minutes} minutes from {n} km',
+  'notice.soon.finish': '{runner} is about {minutes} minutes from the finish',
+} as const;
+
 export const en = {
   'language.label': 'Language',
   'title.recorder': RECORDER_TITLE,
@@ -242,9 +256,29 @@ export const en = {
   'install.iosSteps': 'Tap Share, then “Add to Home Screen”.',
   'install.iosWaiting.one': '{count} note still waiting on this phone goes from Safari: open this page in Safari until it has gone.',
   'install.iosWaiting.other': '{count} notes still waiting on this phone go from Safari: open this page in Safari until they have gone.',
+  // Issue 36, notifications (src/recorder/push/): asked for only on a tap; on iPhone, from the Home Screen app.
+  ...enNotices,
+  'push.heard.ask': 'Tell me when {runner} hears it',
+  'push.heard.on': "You'll be told when {runner} hears your notes.",
+  'push.turnOff': 'Turn off',
+  'push.alert.ask': 'Tell me when {runner} is about {minutes} minutes from {marker}',
+  'push.alert.on': "You'll be told when {runner} is about {minutes} minutes from {marker}.",
+  'push.alert.cancel': "Don't tell me",
+  'push.installFirst': 'On iPhone, notifications come through MileNotes on your Home Screen: tap Share, then Add to Home Screen, and open it from there.',
+  'push.denied': 'Notifications are blocked for this site. Allow them in your browser settings, then try again.',
+  'push.failed': "Notifications couldn't be turned on. Please try again.",
+  'push.refusal.push_endpoint_refused': "MileNotes can't send notifications to this browser.",
+  'push.refusal.push_link_full': 'Too many phones asked to be told on this link.',
+  'push.refusal.push_phone_full': 'This phone asked to be told on too many links. Turn some off first.',
+  'push.refusal.progress_not_shared': "{runner} isn't sharing progress right now.",
+  'push.refusal.marker_passed': '{runner} has already passed {marker}.',
+  'push.refusal.marker_too_near': '{runner} is already less than {minutes} minutes from {marker}.',
 } as const;
 
 export type Key = keyof typeof en;
 
 /** What every other language must give: a sentence for each key (placeholders checked by the test). */
 export type Catalogue = { readonly [K in Key]: string };
+
+/** What every language gives for the notices a push shows. */
+export type Notices = { readonly [K in keyof typeof enNotices]: string };

@@ -1,5 +1,15 @@
 /** Español: the catalogue, keys and placeholders as in en.ts. Tú, as friends and family speak. */
-import type { Catalogue } from './en.js';
+import type { Catalogue, Notices } from './en.js';
+
+/** Issue 36, lo que muestra una notificación en el teléfono (sw/pushNotice.ts solo lee este bloque). */
+export const esNotices = {
+  'notice.heard.mi': '{runner} escuchó tu mensaje en la milla {n}',
+  'notice.heard.km': '{runner} escuchó tu mensaje en el kilómetro {n}',
+  'notice.heard.finish': '{runner} escuchó tu mensaje en la meta',
+  'notice.soon.mi': '{runner} está a unos {minutes} minutos de la milla {n}',
+  'notice.soon.km': '{runner} está a unos {minutes} minutos del kilómetro {n}',
+  'notice.soon.finish': '{runner} está a unos {minutes} minutos de la meta',
+} satisfies Notices;
 
 const es: Catalogue = {
   'language.label': 'Idioma',
@@ -223,6 +233,22 @@ const es: Catalogue = {
   'install.iosSteps': 'Toca Compartir y luego «Añadir a pantalla de inicio» (o «Agregar a inicio», según el idioma de tu iPhone).',
   'install.iosWaiting.one': '{count} mensaje que aún espera en este teléfono se envía desde Safari: abre esta página en Safari hasta que se haya enviado.',
   'install.iosWaiting.other': '{count} mensajes que aún esperan en este teléfono se envían desde Safari: abre esta página en Safari hasta que se hayan enviado.',
+  ...esNotices,
+  'push.heard.ask': 'Avísame cuando {runner} lo escuche',
+  'push.heard.on': 'Te avisaremos cuando {runner} escuche tus mensajes.',
+  'push.turnOff': 'Desactivar',
+  'push.alert.ask': 'Avísame cuando {runner} esté a unos {minutes} minutos de {marker}',
+  'push.alert.on': 'Te avisaremos cuando {runner} esté a unos {minutes} minutos de {marker}.',
+  'push.alert.cancel': 'No avisarme',
+  'push.installFirst': 'En iPhone, las notificaciones llegan a través de MileNotes en tu pantalla de inicio: toca Compartir, luego «Añadir a pantalla de inicio», y ábrelo desde allí.',
+  'push.denied': 'Las notificaciones están bloqueadas para este sitio. Permítelas en los ajustes de tu navegador y vuelve a intentarlo.',
+  'push.failed': 'No se pudieron activar las notificaciones. Inténtalo de nuevo.',
+  'push.refusal.push_endpoint_refused': 'MileNotes no puede enviar notificaciones a este navegador.',
+  'push.refusal.push_link_full': 'Demasiados teléfonos pidieron avisos en este enlace.',
+  'push.refusal.push_phone_full': 'Este teléfono ya recibe avisos de demasiados enlaces. Desactiva algunos primero.',
+  'push.refusal.progress_not_shared': '{runner} no está compartiendo su progreso ahora.',
+  'push.refusal.marker_passed': '{runner} ya pasó {marker}.',
+  'push.refusal.marker_too_near': '{runner} ya está a menos de {minutes} minutos de {marker}.',
 };
 
 export default es;

@@ -3,7 +3,17 @@
  * does not know. The spaces before : ; ? ! % and inside « » are no-break spaces (U+00A0), so a
  * line never starts with the mark.
  */
-import type { Catalogue } from './en.js';
+import type { Catalogue, Notices } from './en.js';
+
+/** Issue 36, ce qu'une notification affiche sur le téléphone (sw/pushNotice.ts ne lit que ce bloc). */
+export const frNotices = {
+  'notice.heard.mi': '{runner} a entendu votre message au mille {n}',
+  'notice.heard.km': '{runner} a entendu votre message au kilomètre {n}',
+  'notice.heard.finish': "{runner} a entendu votre message à l'arrivée",
+  'notice.soon.mi': '{runner} est à environ {minutes} minutes du mille {n}',
+  'notice.soon.km': '{runner} est à environ {minutes} minutes du kilomètre {n}',
+  'notice.soon.finish': "{runner} est à environ {minutes} minutes de l'arrivée",
+} satisfies Notices;
 
 const fr: Catalogue = {
   'language.label': 'Langue',
@@ -227,6 +237,22 @@ const fr: Catalogue = {
   'install.iosSteps': "Touchez Partager, puis « Sur l'écran d'accueil ».",
   'install.iosWaiting.one': "{count} message qui attend encore sur ce téléphone partira depuis Safari : gardez cette page ouverte dans Safari jusqu'à son envoi.",
   'install.iosWaiting.other': "{count} messages qui attendent encore sur ce téléphone partiront depuis Safari : gardez cette page ouverte dans Safari jusqu'à leur envoi.",
+  ...frNotices,
+  'push.heard.ask': "Prévenez-moi quand {runner} l'entend",
+  'push.heard.on': 'Vous serez prévenu quand {runner} entendra vos messages.',
+  'push.turnOff': 'Désactiver',
+  'push.alert.ask': 'Prévenez-moi quand {runner} sera à environ {minutes} minutes de {marker}',
+  'push.alert.on': 'Vous serez prévenu quand {runner} sera à environ {minutes} minutes de {marker}.',
+  'push.alert.cancel': 'Ne plus me prévenir',
+  'push.installFirst': "Sur iPhone, les notifications passent par MileNotes sur votre écran d'accueil : touchez Partager, puis « Sur l'écran d'accueil », et ouvrez-le depuis là.",
+  'push.denied': 'Les notifications sont bloquées pour ce site. Autorisez-les dans les réglages de votre navigateur, puis réessayez.',
+  'push.failed': "Les notifications n'ont pas pu être activées. Veuillez réessayer.",
+  'push.refusal.push_endpoint_refused': 'MileNotes ne peut pas envoyer de notifications à ce navigateur.',
+  'push.refusal.push_link_full': 'Trop de téléphones ont demandé à être prévenus sur ce lien.',
+  'push.refusal.push_phone_full': "Ce téléphone est déjà prévenu sur trop de liens. Désactivez-en d'abord quelques-uns.",
+  'push.refusal.progress_not_shared': "{runner} ne partage pas sa progression en ce moment.",
+  'push.refusal.marker_passed': '{runner} a déjà passé {marker}.',
+  'push.refusal.marker_too_near': '{runner} est déjà à moins de {minutes} minutes de {marker}.',
 };
 
 export default fr;

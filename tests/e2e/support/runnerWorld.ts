@@ -27,12 +27,14 @@ export interface RunnerWorld {
   stop(): Promise<void>;
 }
 
-export async function startRunnerWorld(): Promise<RunnerWorld> {
+/** `env`: more of the server's environment (a push service to trust, say). */
+export async function startRunnerWorld(env: NodeJS.ProcessEnv = {}): Promise<RunnerWorld> {
   const apple = await startFakeApple();
   const server = await startServer({
     APPLE_JWKS_URL: apple.jwksUrl,
     APPLE_AUDIENCE: apple.audience,
     SESSION_SECRET: 'e2e-secret-that-is-long-enough-0123456789',
+    ...env,
   });
   await addUpcomingRace(server);
   const webm = path.join(os.tmpdir(), `milenotes-runner-world-${process.pid}.webm`);

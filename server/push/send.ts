@@ -1,0 +1,106 @@
+/**
+ * Sends one push (RFC 8030) to one subscription, after the PUSH_HOSTS check and never before it.
+ * The `web-push` library makes what is hard to get right: the VAPID JWT (RFC 8292) and the
+ * aes128gcm body (RFC 8291). The request is ours (TTL, Urgency, Topic), to the URL the check parsed,
+ * never a second parse of the same string (web-push's own sender re-parses it with the legacy
+ * url.parse), with a time limit and a cap on the answer read; the answer's status says what happens
+ * next, as ./deliveries.ts applies it.
+ */
+import https from 'node:https';
+import webpush from 'web-push';
+import type { VapidKeys } from './config.js';
+import { checkEndpoint, type EndpointProblem, type PushHost } from './hosts.js';
+import { retryAfterMs } from './retry.js';
+
+export interface PushTarget {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}
+
+export interface PushMessage {
+  payload: string;
+  /** How long the push service keeps it for a phone that is not reachable (seconds). */
+  ttlSeconds: number;
+  urgency: 'normal' | 'high';
+  /** At most 32 base64url characters: a push not yet delivered with the same topic is replaced. */
+  topic: string;
+}
+
+export type SendOutcome =
+  | { kind: 'sent' }
+  /** 404 or 410: the subscription is gone for good. */
+  | { kind: 'gone'; status: number }
+  /** 429, 5xx or no answer: worth trying again, not before `retryAfterMs` when the service said. */
+  | { kind: 'retry'; status?: number; retryAfterMs?: number }
+  /** Any other refusal (413 too big, 400, 401/403 our signature): trying again would not help. */
+  | { kind: 'rejected'; status: number }
+  /** Not a push service PUSH_HOSTS lists: no connection was made. */
+  | { kind: 'refused'; problem: EndpointProblem };
+
+export type PushSender = (target: PushTarget, message: PushMessage) => Promise<SendOutcome>;
+
+export interface SenderOptions {
+  hosts: readonly PushHost[];
+  keys: VapidKeys;
+  subject: string;
+  /** The whole request, connection to answer. */
+  timeoutMs: number;
+  now?: () => number;
+}
+
+/** A push service's answer body is a short sentence at most; nothing past this is read. */
+const MAX_ANSWER_BYTES = 4096;
+
+function post(url: URL, headers: Record<string, string | number>, body: Buffer, timeoutMs: number) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
+    const req = https.request({
+      protocol: 'https:', hostname: url.hostname, port: url.port || 443, path: `${url.pathname}${url.search}`, method: 'POST', headers, timeout: timeoutMs,
+    }, (res) => {
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > MAX_ANSWER_BYTES) res.destroy();
+      });
+      res.on('close', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+      res.on('error', () => undefined);
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer from the push service within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export function createPushSender(opts: SenderOptions): PushSender {
+  const now = opts.now ?? Date.now;
+  const vapidDetails = { subject: opts.subject, publicKey: opts.keys.publicKey, privateKey: opts.keys.privateKey };
+  return async (target, message) => {
+    const checked = checkEndpoint(opts.hosts, target.endpoint);
+    if ('problem' in checked) return { kind: 'refused', problem: checked.problem };
+    let body: Buffer;
+    let headers: Record<string, string | number>;
+    try {
+      body = webpush.encrypt(target.p256dh, target.auth, message.payload, 'aes128gcm').cipherText;
+      // The audience is the origin of the URL the check parsed, never a second parse of the string.
+      const { Authorization } = webpush.getVapidHeaders(checked.url.origin, opts.subject, opts.keys.publicKey, opts.keys.privateKey, 'aes128gcm');
+      headers = {
+        Authorization, TTL: message.ttlSeconds, Urgency: message.urgency, Topic: message.topic,
+        'Content-Encoding': 'aes128gcm', 'Content-Type': 'application/octet-stream', 'Content-Length': body.length,
+      };
+    } catch {
+      // The browser's keys do not make a key agreement (checked when saved; kept here for old rows).
+      return { kind: 'rejected', status: 0 };
+    }
+    let answer: Awaited<ReturnType<typeof post>>;
+    try {
+      answer = await post(checked.url, headers, body, opts.timeoutMs);
+    } catch {
+      return { kind: 'retry' };
+    }
+    const { status } = answer;
+    if (status >= 200 && status < 300) return { kind: 'sent' };
+    if (status === 404 || status === 410) return { kind: 'gone', status };
+    if (status === 429 || status >= 500) return { kind: 'retry', status, retryAfterMs: retryAfterMs(answer.headers['retry-after'], now()) };
+    return { kind: 'rejected', status };
+  };
+}

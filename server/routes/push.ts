@@ -1,0 +1,95 @@
+/**
+ * The recorder's push routes under /api/r/:token/push (issue 36), inside the recorder API, so the
+ * live-link check and the per-address limit hold here too. The phone is the device cookie's
+ * (server/devices), never a value in the body: a page can only turn on, off or ask for its own
+ * phone. JSON bodies of a few hundred bytes; everything else is server/push's.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { markersFor } from '../../src/shared/markers.js';
+import { AlertParamsSchema, PushParamsSchema, PushStateSchema, PushSubscribeSchema } from '../../src/shared/pushApi.js';
+import type { LinkView } from '../db/repository.js';
+import { deviceIdOf } from '../devices/index.js';
+import { emptyAnswer, refusals } from '../http/contract.js';
+import { refusal } from '../http/refusals.js';
+import type { Push } from '../push/index.js';
+import { pushRefusal } from '../push/refusals.js';
+import type { Clock } from '../clock.js';
+
+/** A subscription's JSON is about 500 bytes; room for whitespace, nothing like a note. */
+const MAX_BODY_BYTES = 4096;
+
+const ALWAYS = [refusal.link_not_found, refusal.rate_limited, pushRefusal.push_off] as const;
+
+export interface PushRouteOptions {
+  push: Push;
+  liveLink: (req: FastifyRequest) => LinkView;
+  /** The race's clock (../clock.ts): how far the runner is from a marker. */
+  clock: Clock;
+}
+
+export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (app, { push, liveLink, clock }) => {
+  // The recorder API hands bodies over raw (for audio); these routes read small JSON.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, app.getDefaultJsonParser('error', 'error'));
+
+  app.get('/r/:token/push', {
+    schema: {
+      operationId: 'getPushState', summary: 'This phone’s notifications on the link: the key to subscribe with, whether it is subscribed, its marker alerts',
+      params: PushParamsSchema, response: { 200: PushStateSchema, ...refusals(...ALWAYS) },
+    },
+  }, (req) => push.state(deviceIdOf(req), liveLink(req)));
+
+  app.put('/r/:token/push', {
+    bodyLimit: MAX_BODY_BYTES,
+    schema: {
+      operationId: 'subscribePush',
+      summary: 'Turn notifications on for this phone on the link (its browser’s PushSubscription); `heard`: be told when the runner hears the notes sent from this phone',
+      description: 'The endpoint must be HTTPS to a push service the server lists (PUSH_HOSTS), else push_endpoint_refused and nothing is called. Sending again replaces this phone’s subscription.',
+      params: PushParamsSchema, body: PushSubscribeSchema,
+      response: {
+        200: PushStateSchema,
+        ...refusals(...ALWAYS, refusal.bad_request, refusal.too_large, pushRefusal.device_unknown, pushRefusal.push_endpoint_refused, pushRefusal.invalid_subscription,
+          pushRefusal.push_link_full, pushRefusal.push_phone_full),
+      },
+    },
+  }, (req) => push.subscribe(deviceIdOf(req), liveLink(req), req.params.token, req.body, Date.now()));
+
+  app.delete('/r/:token/push', {
+    schema: {
+      operationId: 'unsubscribePush', summary: 'Turn this phone’s notifications off on the link: its subscription, alerts and pushes not yet sent go',
+      params: PushParamsSchema, response: { 204: emptyAnswer('Off, now or before.'), ...refusals(...ALWAYS, pushRefusal.device_unknown) },
+    },
+  }, async (req, reply) => {
+    await push.unsubscribe(deviceIdOf(req), liveLink(req));
+    return reply.code(204).send(null);
+  });
+
+  app.put('/r/:token/push/alerts/:marker', {
+    schema: {
+      operationId: 'addMarkerAlert',
+      summary: 'Be told once when the runner is about 10 minutes from this marker (while they share progress in a live race)',
+      params: AlertParamsSchema,
+      response: {
+        200: PushStateSchema,
+        ...refusals(...ALWAYS, refusal.unknown_marker, pushRefusal.device_unknown, pushRefusal.push_not_subscribed,
+          pushRefusal.progress_not_shared, pushRefusal.marker_passed, pushRefusal.marker_too_near),
+      },
+    },
+  }, async (req) => {
+    const link = liveLink(req);
+    const { marker } = req.params;
+    if (!markersFor(link.race.units).some((m) => m.id === marker)) throw refusal.unknown_marker({ name: link.race.name, marker });
+    return push.askAlert(deviceIdOf(req), link, marker, clock.now());
+  });
+
+  app.delete('/r/:token/push/alerts/:marker', {
+    schema: {
+      operationId: 'removeMarkerAlert', summary: 'No longer be told about this marker',
+      params: AlertParamsSchema, response: { 204: emptyAnswer('Removed, now or before.'), ...refusals(...ALWAYS, pushRefusal.device_unknown) },
+    },
+  }, async (req, reply) => {
+    await push.dropAlert(deviceIdOf(req), liveLink(req), req.params.marker);
+    return reply.code(204).send(null);
+  });
+};
