@@ -12,6 +12,7 @@ import { diskCheck } from './disk.js';
 import { ffmpegCheck } from './ffmpeg.js';
 import type { PreflightCheck } from './finding.js';
 import { publicUrlCheck } from './public-url.js';
+import { pushCheck } from './push.js';
 
 export const PREFLIGHT_CHECKS: readonly PreflightCheck[] = [
   databaseCheck,
@@ -21,4 +22,5 @@ export const PREFLIGHT_CHECKS: readonly PreflightCheck[] = [
   ffmpegCheck,
   publicUrlCheck,
   appleCheck,
+  pushCheck,
 ];

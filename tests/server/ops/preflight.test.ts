@@ -2,7 +2,8 @@
  * `npm run admin -- check`, the preflight, as a child process on configurations that each break one
  * part of a good one: ffmpeg without its AAC encoder (a stand-in first on PATH), a blob store that
  * cannot be written (a read-only folder; an S3 stand-in refusing writes), a small disk below
- * READY_MIN_FREE_MB, PUBLIC_URL on plain HTTP, a clock 10 minutes off Apple's. Each fails that line
+ * READY_MIN_FREE_MB, PUBLIC_URL on plain HTTP, a clock 10 minutes off Apple's, push keys kept under
+ * another SESSION_SECRET. Each fails that line
  * alone, with its fix, and exits 1; the good configuration passes every line and exits 0, on SQLite
  * with audio on disk and on PostgreSQL with S3. The runs go side by side: each mostly waits.
  * The good run and ffmpeg's are child processes as npm runs them (the stand-in on the PATH the
@@ -19,6 +20,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRepository } from '../../../server/db/index.js';
+import { vapidKeysOf } from '../../../server/push/keys.js';
+import { loadConfig } from '../../../server/config.js';
 import { startFakeApple, type FakeApple } from '../../../stand-ins/fakeApple.js';
 import { createBackend, type TestBackend } from '../support/backends.js';
 import { runAdmin, runAdminProcess, type AdminRun } from '../support/cli.js';
@@ -27,7 +31,7 @@ import { mountSmallDisk, type SmallDisk } from '../support/small-disk.js';
 
 const run = promisify(execFile);
 /** Every line, in order (server/ops/preflight/checks.ts after the Node and the settings). */
-const CHECKS = ['node', 'settings', 'database', 'clock', 'blob store', 'free space', 'ffmpeg', 'public URL', 'Apple sign-in'];
+const CHECKS = ['node', 'settings', 'database', 'clock', 'blob store', 'free space', 'ffmpeg', 'public URL', 'Apple sign-in', 'push'];
 
 interface Line {
   verdict: string;
@@ -66,6 +70,7 @@ describe('npm run admin -- check', () => {
   let deniedS3: { url: string; close(): Promise<void> };
   let s3: TestS3;
   let sqlite: TestBackend;
+  let otherSecret: TestBackend;
   let postgres: TestBackend;
   let disk: SmallDisk;
   let scratch: string;
@@ -74,7 +79,13 @@ describe('npm run admin -- check', () => {
   const runs: Record<string, AdminRun> = {};
 
   beforeAll(async () => {
-    [apple, s3, disk, sqlite, postgres, deniedS3] = await Promise.all([startFakeApple(), startS3(), mountSmallDisk(8), createBackend('sqlite'), createBackend('postgres'), refusingS3()]);
+    [apple, s3, disk, sqlite, postgres, deniedS3, otherSecret] = await Promise.all([
+      startFakeApple(), startS3(), mountSmallDisk(8), createBackend('sqlite'), createBackend('postgres'), refusingS3(), createBackend('sqlite'),
+    ]);
+    // Push keys made and kept by servers with another SESSION_SECRET than the one this run is given.
+    const others = await openRepository(loadConfig({ ...otherSecret.env }));
+    await vapidKeysOf(others.push, undefined, new TextEncoder().encode('another-session-secret-of-32-or-more-chars'), Date.now());
+    await others.close();
     // Apple's keys, served with a Date 10 minutes behind this machine's clock.
     const keys = await (await fetch(apple.jwksUrl)).text();
     lateApple = await serve((_req, res) => {
@@ -121,8 +132,9 @@ describe('npm run admin -- check', () => {
       readOnlyStore: { ...noProbe, DATA_DIR: readOnlyStore },
       s3RefusingWrites: { ...noProbe, ...s3.env, S3_ENDPOINT: deniedS3.url },
       smallDisk: { ...noProbe, DATA_DIR: disk.dir },
-      plainHttp: { ...noProbe, PUBLIC_URL: 'http://notes.example.com' },
+      plainHttp: { ...noProbe, PUBLIC_URL: 'http://notes.example.com', VAPID_SUBJECT: 'mailto:ops@example.com' },
       clockOff: { ...noProbe, APPLE_JWKS_URL: `${lateApple.url}/auth/keys` },
+      pushKeysOfAnotherSecret: { ...noProbe, DATA_DIR: otherSecret.env.DATA_DIR },
     };
     await Promise.all([
       ...Object.entries(inChildProcess).map(async ([name, env]) => (runs[name] = await runAdminProcess(env, 'check'))),
@@ -132,7 +144,7 @@ describe('npm run admin -- check', () => {
 
   afterAll(async () => {
     if (readOnlyStore) await run('umount', [path.join(readOnlyStore, 'blobs')]).catch(() => {});
-    await Promise.all([apple?.close(), lateApple?.close(), deniedS3?.close(), s3?.close(), disk?.remove(), sqlite?.cleanup(), postgres?.cleanup()]);
+    await Promise.all([apple?.close(), lateApple?.close(), deniedS3?.close(), s3?.close(), disk?.remove(), sqlite?.cleanup(), postgres?.cleanup(), otherSecret?.cleanup()]);
     if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 
@@ -196,5 +208,9 @@ describe('npm run admin -- check', () => {
 
   it("should fail the clock when it is 10 minutes off Apple's", () => {
     expectOnlyFailure(runs.clockOff!, 'clock', /^this machine's clock is (9 min 5\d|10 min [0-5]) s ahead of Apple's keys server's \(5\.0 s allowed\)\.$/, /timedatectl set-ntp true/);
+  });
+
+  it('should fail push when the keys kept in the database were sealed under another SESSION_SECRET', () => {
+    expectOnlyFailure(runs.pushKeysOfAnotherSecret!, 'push', /^the VAPID key pair kept in the database was sealed under another SESSION_SECRET/, /SESSION_SECRET the others have/);
   });
 });
