@@ -67,7 +67,7 @@ export interface ConversionWorkerOptions {
 
 export interface ConversionEvents {
   converted(seconds: number): void;
-  /** `unplayable`: ffmpeg refused the audio; `error`: storage, database or timeout (retried); `gave_up`: last attempt failed. */
+  /** `unplayable`: the audio itself failed (server/audio/ffmpeg.ts); `error`: a time limit, ffmpeg killed or not started, any other error (retried); `gave_up`: last attempt failed. */
   failed(kind: 'unplayable' | 'error' | 'gave_up'): void;
   /** An attempt met a storage fault: the job is tried again later and the attempt does not count. */
   storageFault(kind: StorageFaultKind): void;
