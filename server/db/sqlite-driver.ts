@@ -162,9 +162,8 @@ export function openSqlite(file: string): Database {
     if (relaxed) db.pragma('synchronous = NORMAL');
     try {
       db.exec('BEGIN IMMEDIATE');
+      // Once SQLite has rolled the transaction back, the rest cannot start: their SAVEPOINT is refused (step).
       for (const { work } of members) {
-        // Once SQLite has rolled the transaction back, the rest would run outside any transaction.
-        if (group.lost) break;
         try {
           outcomes.push({ ok: true, value: await savepoint(group, work) });
         } catch (err) {

@@ -66,7 +66,8 @@ describe.each(BACKENDS)('conversions while the disk under the data and scratch f
     };
     const worker = startConversionWorker({
       repo: t.app.repo, blobs: t.app.blobs, log: quiet, ffmpegTimeoutMs: 30_000, maxNoteSeconds: 75, concurrency: 2, converter,
-      pollMs: 50, storageFaultPauseMs: 50,
+      // Time compressed: a job whose hand-back the full database refused waits out its lease before it is taken again.
+      pollMs: 50, storageFaultPauseMs: 50, leaseMs: 2_000,
       events: { converted: () => {}, failed: (why) => events.failed.push(why), storageFault: (fault) => events.faults.push(fault) },
     });
     running = { worker, converter: real };
