@@ -4,6 +4,7 @@
  * by ./converter.ts over Node's IPC channel; it exits, stopping every tool, when the server goes.
  */
 import { createReadStream } from 'node:fs';
+import { StorageFault, storageFaultOf } from '../storage/faults.js';
 import { convertToM4a, MediaToolError } from './ffmpeg.js';
 import type { ConvertFailure, ConvertRequest, FromConverter, ToConverter } from './converter-protocol.js';
 import { NoteTooLongError } from './length.js';
@@ -19,6 +20,10 @@ function failureOf(err: unknown, signal: AbortSignal): ConvertFailure {
   if (signal.aborted) return { kind: 'aborted' };
   if (err instanceof NoteTooLongError) return { kind: 'too_long', maxSeconds: err.maxSeconds };
   if (err instanceof MediaToolError) return { kind: 'media', message: err.message, timedOut: err.timedOut };
+  const fault = storageFaultOf(err);
+  // The error it met, not the fault's own message: the server's side wraps it again.
+  const met = err instanceof StorageFault ? err.cause : err;
+  if (fault) return { kind: 'storage', fault, message: met instanceof Error ? met.message : String(met) };
   return { kind: 'error', message: err instanceof Error ? err.message : String(err) };
 }
 

@@ -1,4 +1,5 @@
 /** The messages between the server (./converter.ts) and its converter process (./converter-process.ts). */
+import type { StorageFaultKind } from '../storage/faults.js';
 import type { AudioContainer } from './sniff.js';
 
 export interface ConvertRequest {
@@ -18,6 +19,8 @@ export type ToConverter = ConvertRequest | { kind: 'abort'; id: number };
 export type ConvertFailure =
   | { kind: 'too_long'; maxSeconds: number }
   | { kind: 'media'; message: string; timedOut: boolean }
+  /** The disk (the scratch folder's) failed, not the note: tried again later, not counted. */
+  | { kind: 'storage'; fault: StorageFaultKind; message: string }
   | { kind: 'aborted' }
   | { kind: 'error'; message: string };
 

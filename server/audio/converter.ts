@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { StorageFault } from '../storage/faults.js';
 import { backgroundCommand, lowerPriority } from './background.js';
 import type { ConvertFailure, FromConverter, ToConverter } from './converter-protocol.js';
 import { MediaToolError } from './ffmpeg.js';
@@ -59,6 +60,7 @@ function errorOf(failure: ConvertFailure): unknown {
   switch (failure.kind) {
     case 'too_long': return new NoteTooLongError(failure.maxSeconds);
     case 'media': return new MediaToolError(failure.message, failure.timedOut);
+    case 'storage': return new StorageFault(failure.fault, new Error(failure.message));
     case 'aborted': return new Error('the conversion was stopped');
     case 'error': return new Error(failure.message);
   }

@@ -5,14 +5,33 @@
  */
 import { EventEmitter } from 'node:events';
 import BetterSqlite3 from 'better-sqlite3';
+import { StorageFault, storageFaultOf } from '../storage/faults.js';
 import { runBatch, type Database, type SqlDriver, type TransactionOptions } from './driver.js';
 import type { Row } from './types.js';
+
+/**
+ * What each transaction of a group that SQLite refused as a whole is rejected with: a storage
+ * fault (../storage/faults.ts: answered 503 with its code) around the error that ended it, each
+ * its own, or that error itself when it is no storage fault (a bug: a 500 that says so).
+ */
+function refusalOf(cause: unknown): unknown {
+  const kind = storageFaultOf(cause);
+  return kind ? new StorageFault(kind, cause) : cause;
+}
 
 interface Waiting {
   work: (tx: SqlDriver) => Promise<unknown>;
   durable: boolean;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
+}
+
+/** One group commit: the driver its work runs on, and the error after which SQLite no longer held its transaction. */
+interface Group {
+  tx: SqlDriver;
+  lost?: { cause: unknown };
+  /** Set when the group is settled: a call after that belongs to no transaction. */
+  over: boolean;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
@@ -68,28 +87,61 @@ export function openSqlite(file: string): Database {
   };
 
   let savepoints = 0;
-  /** Runs work inside the open transaction; when it throws, only its own writes are undone. */
-  async function savepoint<T>(work: (tx: SqlDriver) => Promise<T>): Promise<T> {
-    const name = `sp${++savepoints}`;
-    db.exec(`SAVEPOINT ${name}`);
+
+  // SQLite may end a transaction by itself. On SQLITE_FULL, SQLITE_IOERR*, SQLITE_BUSY (or
+  // SQLITE_NOMEM) it undoes the failing statement if it can, else the whole transaction: a
+  // statement with no journal of its own, a write that failed while the pager spilled its cache
+  // to the WAL or its savepoint journal to TMPDIR (seen when the disk fills). The group's
+  // savepoints go with it: ROLLBACK TO and COMMIT would then fail with errors that hide the cause
+  // (a 500 instead of a 503), and the next work's SAVEPOINT would open a transaction of its own,
+  // outside the group, committed on its own. So every step of a group first checks that its
+  // transaction is still there, and once SQLite has ended it nothing more of the group runs.
+
+  /** Runs one statement of `group`'s transaction, noting when SQLite has rolled the whole transaction back. */
+  function step<T>(group: Group, statement: () => T): T {
+    if (group.over) throw new Error('a transaction’s work ran after its transaction ended');
+    if (!group.lost && !db.inTransaction) group.lost = { cause: new Error('the transaction ended before its work did') };
+    if (group.lost) throw refusalOf(group.lost.cause);
     try {
-      const result = await work(inside);
-      db.exec(`RELEASE ${name}`);
-      return result;
+      return statement();
     } catch (err) {
-      db.exec(`ROLLBACK TO ${name}`);
-      db.exec(`RELEASE ${name}`);
+      if (!db.inTransaction) group.lost = { cause: err };
       throw err;
     }
   }
 
-  /** The driver handed to a transaction's work: runs at once, on the open transaction. */
-  const inside: SqlDriver = {
-    all: async (sql, params) => allNow(sql, params),
-    run: async (sql, params) => runNow(sql, params),
-    batch: (statements) => savepoint((tx) => runBatch(tx, statements)),
-    transaction: savepoint,
-  };
+  /** Runs work inside the group's transaction; when it throws, only its own writes are undone. */
+  async function savepoint<T>(group: Group, work: (tx: SqlDriver) => Promise<T>): Promise<T> {
+    const name = `sp${++savepoints}`;
+    step(group, () => db.exec(`SAVEPOINT ${name}`));
+    let result: T;
+    try {
+      result = await work(group.tx);
+    } catch (err) {
+      // Gone with the whole transaction: nothing is left to undo, and its cause is the answer.
+      if (group.lost) throw refusalOf(group.lost.cause);
+      step(group, () => db.exec(`ROLLBACK TO ${name}`));
+      step(group, () => db.exec(`RELEASE ${name}`));
+      throw err;
+    }
+    // Also when the work caught the error that ended the transaction: its writes are gone, so it failed.
+    step(group, () => db.exec(`RELEASE ${name}`));
+    return result;
+  }
+
+  function openGroup(): Group {
+    const group: Group = {
+      over: false,
+      // The driver handed to a transaction's work: runs at once, on the group's transaction.
+      tx: {
+        all: async (sql, params) => step(group, () => allNow(sql, params)),
+        run: async (sql, params) => step(group, () => runNow(sql, params)),
+        batch: (statements) => savepoint(group, (tx) => runBatch(tx, statements)),
+        transaction: (work) => savepoint(group, work),
+      },
+    };
+    return group;
+  }
 
   // Group commit: one BEGIN ... COMMIT (one WAL fsync) for every transaction that arrived in the
   // same turn, each in its own savepoint so one failing undoes only itself. better-sqlite3 blocks
@@ -97,37 +149,50 @@ export function openSqlite(file: string): Database {
   let waiting: Waiting[] = [];
   async function commitGroup(): Promise<void> {
     while (held) await held;
-    const group = waiting;
+    const members = waiting;
     waiting = [];
     const release = hold();
+    const group = openGroup();
     const outcomes: Outcome[] = [];
+    /** Set when the whole group is refused: nothing of it was committed. */
+    let refused: { cause: unknown } | undefined;
     // A group syncs unless every transaction in it may skip that (TransactionOptions.durable). In WAL,
     // NORMAL skips the fsync at COMMIT; the next FULL commit's fsync, or a checkpoint, takes it along.
-    const relaxed = group.every((w) => !w.durable);
+    const relaxed = members.every((w) => !w.durable);
     if (relaxed) db.pragma('synchronous = NORMAL');
     try {
       db.exec('BEGIN IMMEDIATE');
-      for (const { work } of group) {
+      // Once SQLite has rolled the transaction back, the rest cannot start: their SAVEPOINT is refused (step).
+      for (const { work } of members) {
         try {
-          outcomes.push({ ok: true, value: await savepoint(work) });
+          outcomes.push({ ok: true, value: await savepoint(group, work) });
         } catch (err) {
           outcomes.push({ ok: false, err });
         }
       }
-      db.exec('COMMIT');
+      if (group.lost) refused = group.lost;
+      else db.exec('COMMIT');
     } catch (err) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      release();
-      for (const w of group) w.reject(err);
-      return;
+      // BEGIN or COMMIT failed (SQLITE_BUSY, SQLITE_FULL...): nothing of the group is committed.
+      refused = { cause: err };
     } finally {
-      if (relaxed) db.pragma('synchronous = FULL');
+      group.over = true;
+      try {
+        if (db.inTransaction) db.exec('ROLLBACK');
+      } catch {
+        // SQLite ends the transaction on ROLLBACK even when it reports an error.
+      }
+      try {
+        if (relaxed) db.pragma('synchronous = FULL');
+      } finally {
+        release();
+      }
     }
-    release();
-    group.forEach((w, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) w.resolve(outcome.value);
-      else w.reject(outcome.err);
+    members.forEach((w, i) => {
+      const outcome = outcomes[i];
+      if (refused) w.reject(refusalOf(refused.cause));
+      else if (outcome!.ok) w.resolve(outcome!.value);
+      else w.reject(outcome!.err);
     });
   }
 

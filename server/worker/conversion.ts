@@ -25,7 +25,7 @@ import { storageFaultOf, type StorageFaultKind } from '../storage/faults.js';
 import { convertedKey } from '../storage/keys.js';
 import { holdLease, LeaseLostError, type HeldLease } from './lease.js';
 import { makeScratchDir } from './scratch.js';
-import { createFaultDeferral, DEFAULT_STORAGE_FAULT_PAUSE_MS, diskFullOf } from './storage-faults.js';
+import { createFaultDeferral, DEFAULT_STORAGE_FAULT_PAUSE_MS } from './storage-faults.js';
 
 /**
  * A job whose attempts keep failing for reasons other than the audio itself (storage, database,
@@ -70,7 +70,7 @@ export interface ConversionWorkerOptions {
 
 export interface ConversionEvents {
   converted(seconds: number): void;
-  /** `unplayable`: ffmpeg refused the audio; `error`: storage, database or timeout (retried); `gave_up`: last attempt failed. */
+  /** `unplayable`: the audio itself failed (server/audio/ffmpeg.ts); `error`: a time limit, ffmpeg killed or not started, any other error (retried); `gave_up`: last attempt failed. */
   failed(kind: 'unplayable' | 'error' | 'gave_up'): void;
   /** An attempt met a storage fault: the job is tried again later and the attempt does not count. */
   storageFault(kind: StorageFaultKind): void;
@@ -159,10 +159,9 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
         ({ durationMs } = await converter.convert(input, container, output, { timeoutMs: ffmpegTimeoutMs, maxSeconds: maxNoteSeconds, signal }));
       } catch (err) {
         if (err instanceof NoteTooLongError) return await fail(note.id, `${err.message} It was not converted.`);
+        // Only a MediaToolError is the note's doing (server/audio/ffmpeg.ts): a full disk is a
+        // StorageFault, tried again later; a time limit or a killed ffmpeg, an attempt that counts.
         if (!(err instanceof MediaToolError) || err.timedOut) throw err;
-        // ffmpeg could not write its output: the scratch disk is full, not the audio bad.
-        const full = diskFullOf(err);
-        if (full) throw full;
         opts.events?.failed('unplayable');
         return await fail(note.id, `The audio could not be converted: ${oneLine(err.message)}`);
       }

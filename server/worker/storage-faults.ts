@@ -7,17 +7,11 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClaimedJob, Repository } from '../db/repository.js';
-import { StorageFault, type StorageFaultKind } from '../storage/faults.js';
+import type { StorageFaultKind } from '../storage/faults.js';
 import type { HeldLease } from './lease.js';
 
 /** How long a slot rests after a storage fault before it claims again. */
 export const DEFAULT_STORAGE_FAULT_PAUSE_MS = 15_000;
-
-/** How ffmpeg says the disk it writes to is full (strerror of ENOSPC and EDQUOT). */
-const DISK_FULL_WORDS = /No space left on device|Disk quota exceeded/i;
-
-/** ffmpeg's failure as the full disk it met, or undefined when it is about the audio. */
-export const diskFullOf = (err: Error): StorageFault | undefined => (DISK_FULL_WORDS.test(err.message) ? new StorageFault('disk_full', err) : undefined);
 
 export interface FaultDeferral {
   /** The job's attempts that count toward giving it up. */
