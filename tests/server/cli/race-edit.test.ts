@@ -139,8 +139,8 @@ describe.each(BACKENDS)('editing and removing races on %s', (kind) => {
     });
 
     it.each([
-      [[], /^Give at least one of --date, --start, --timezone, --name, --units\.\n\nUsage: npm run admin/],
-      [['--image', 'berlin.jpg'], /^Unknown option '--image'.*\n\nUsage: npm run admin/],
+      [[], /^Give at least one of --date, --start, --timezone, --name, --units, --image\.\n\nUsage: npm run admin/],
+      [['--course', 'berlin.gpx'], /^Unknown option '--course'.*\n\nUsage: npm run admin/],
       [['--start'], /^Missing --start\.\n\nUsage: npm run admin/],
     ])('should answer edit-race %j with what to give and the usage', async (options, said) => {
       const result = await admin('edit-race', '--id', UPCOMING.berlin.id, ...options);
