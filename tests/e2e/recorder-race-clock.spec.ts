@@ -61,6 +61,10 @@ test('a start delayed after the planned gun: an open page says so within a minut
   await server.admin('edit-race', '--id', 'tokyo-delayed', '--date', delayed.date, '--start', delayed.start);
   await page.clock.runFor(61_000);
   await expect(clock).toHaveAttribute('data-when', 'upcoming');
+  // Half an hour on the phone with no answer from the server: the page runs on the server's clock as
+  // it last heard it (issue 35), so it turns live at the new gun by itself. (An answer would set the
+  // page back to the server's real time, which this test does not fast-forward.)
+  await page.route('**/api/r/**', (route) => route.abort());
   await page.clock.runFor(30 * 60_000);
   await expect(clock).toHaveText('Alex is running the Tokyo Marathon now.');
 });
