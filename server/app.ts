@@ -80,7 +80,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     });
   }
   const intake = createIntake(
-    { repo, blobs, quota: createUploadQuota(repo.quota, config.uploads), log: app.log.child({ component: 'intake' }), onAccepted: () => worker?.nudge(), now: clock.now },
+    { repo, blobs, quota: createUploadQuota(repo.quota, config.uploads), log: app.log.child({ component: 'intake' }), onAccepted: () => worker?.nudge(), raceNow: clock.now },
     config.resumableUploads ? { expiryMs: config.uploadExpiryMs } : undefined,
   );
   const { uploads } = intake;

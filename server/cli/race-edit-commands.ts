@@ -7,6 +7,7 @@
 import os from 'node:os';
 import { raceWhen, resolveStart } from '../../src/shared/raceClock.js';
 import type { ChangeAuthor, Race, RaceHoldings, RaceRow, Repository } from '../db/repository.js';
+import { raceRowOf } from '../db/rows.js';
 import { EDIT_OPTIONS, changedFields, editedRace, moveProblem, type EditedRace } from '../races/race-edit.js';
 import { courseFor } from '../races/stored-course.js';
 import { loadStorageConfig } from '../config.js';
@@ -67,8 +68,6 @@ async function coursePlacedFor(repo: Repository, race: Race, edited: EditedRace)
   return { placed: courseFor({ type: 'LineString', coordinates: course.line }, edited.units), fromEtag: course.etag };
 }
 
-const snapshot = ({ id, name, date, units, timezone, start, startsAt }: RaceRow): RaceRow => ({ id, name, date, units, timezone, start, startsAt });
-
 export const RACE_EDIT_COMMANDS: Record<string, Command> = {
   async 'edit-race'(repo, args, warn, env) {
     const now = Date.now();
@@ -92,7 +91,7 @@ export const RACE_EDIT_COMMANDS: Record<string, Command> = {
     if (changedFields(race, edited).length === 0) {
       const image = await pictured();
       if (options.image === undefined) warn(`Nothing to change: the race ${race.id} already has these.`);
-      return { ...snapshot(race), when: raceWhen(race.startsAt, now), changed: options.image === undefined ? [] : ['image'], ...image };
+      return { ...raceRowOf(race), when: raceWhen(race.startsAt, now), changed: options.image === undefined ? [] : ['image'], ...image };
     }
     const problem = moveProblem(race, edited, now, await repo.races.holdings(race.id));
     if (problem) throw new Refused(problem);
@@ -111,8 +110,8 @@ export const RACE_EDIT_COMMANDS: Record<string, Command> = {
     if (when === 'live' && after.startsAt !== race.startsAt) warn(`The ${after.name} is live now: it started ${Math.round((now - Date.parse(after.startsAt)) / 60_000)} minutes ago.`);
     const image = await pictured();
     return {
-      ...snapshot(after), when, hasCourse: after.hasCourse, changed: [...changedFields(race, edited), ...(options.image === undefined ? [] : ['image'])],
-      before: snapshot(race), notesRescheduled: result.notesRescheduled, ...image,
+      ...raceRowOf(after), when, hasCourse: after.hasCourse, changed: [...changedFields(race, edited), ...(options.image === undefined ? [] : ['image'])],
+      before: raceRowOf(race), notesRescheduled: result.notesRescheduled, ...image,
     };
   },
 
@@ -125,7 +124,7 @@ export const RACE_EDIT_COMMANDS: Record<string, Command> = {
       throw new Refused(`The ${race.name} (${race.id}) cannot be removed: ${holdersOf(result.holdings)}. A race with runners or links stays, as their notes do; edit-race corrects it. Nothing was changed.`);
     }
     warn(`Removed the race ${race.id}: "${race.name}", ${startLine(race)}, units ${race.units.join(',')}${race.hasCourse ? ', with its course' : ''}.`);
-    return { removed: race.id, before: snapshot(result.race) };
+    return { removed: race.id, before: raceRowOf(result.race) };
   },
 
   async 'race-history'(repo, args) {

@@ -21,10 +21,20 @@ import { PUSH_TABLES } from './migrations/13-push.js';
 import { RACE_IMAGE_COLUMNS } from './migrations/14-race-images.js';
 import { RACE_CHANGE_TABLES } from './migrations/15-race-changes.js';
 
+/**
+ * What stands in MIGRATIONS for a number assigned to a branch not merged yet (as 13 did for push).
+ * Never recorded as applied: a database that ran main meanwhile still gets the real migration when
+ * the branch brings it into that place.
+ */
+export const PLACEHOLDER = '';
+
 /** Append-only: never reorder or edit an entry, never leave a gap; the index + 1 is the version recorded. */
 export const MIGRATIONS: readonly string[] = [RECORDER_TABLES, RUNNER_APP_TABLES, ABUSE_LIMIT_TABLES, RESUMABLE_UPLOAD_TABLES, SLIDING_ADDRESS_LIMIT_TABLES,
   RACE_CATALOGUE_TABLES, CROWD_LIMIT_TABLES, NOTE_CHANGE_TABLES, CONVERSION_LEASE_AND_DIGEST_COLUMNS, PROGRESS_TABLES,
   CONVERSION_DEADLINE_COLUMNS, DEVICE_TABLES, PUSH_TABLES, RACE_IMAGE_COLUMNS, RACE_CHANGE_TABLES];
+
+/** The versions a database must have recorded to be current: every one but the placeholders. */
+export const REQUIRED_VERSIONS: readonly number[] = MIGRATIONS.flatMap((m, i) => (m === PLACEHOLDER ? [] : [i + 1]));
 
 /**
  * A seed race is written whole once: on a new database, or on one whose row predates the catalogue
@@ -50,7 +60,7 @@ export async function applyMigrations(tx: SqlDriver, migrations: readonly string
   const recorded = new Set((await tx.all('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
   const applied: number[] = [];
   for (const [i, migration] of migrations.entries()) {
-    if (recorded.has(i + 1)) continue;
+    if (recorded.has(i + 1) || migration === PLACEHOLDER) continue;
     for (const statement of statementsOf(migration)) await tx.run(statement);
     await tx.run('INSERT INTO schema_migrations (version) VALUES (?)', [i + 1]);
     applied.push(i + 1);

@@ -1,6 +1,6 @@
 /** Owns the operator's questions to the database: is the schema current, what time is it there, how long is the conversion queue, give a job back. */
 import type { SqlDriver } from './driver.js';
-import { MIGRATIONS } from './migrate.js';
+import { REQUIRED_VERSIONS } from './migrate.js';
 
 export interface OpsStore {
   /** Answers only when the database does; throws otherwise. True when every migration is applied. */
@@ -22,8 +22,8 @@ export function createOpsStore(sql: SqlDriver): OpsStore {
   return {
     async migrationsApplied() {
       // Every version recorded, not just the highest: a migration merged late may fill a gap.
-      const [row] = await sql.all('SELECT COUNT(*) AS n FROM schema_migrations WHERE version <= ?', [MIGRATIONS.length]);
-      return Number(row?.n ?? 0) >= MIGRATIONS.length;
+      const recorded = new Set((await sql.all('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
+      return REQUIRED_VERSIONS.every((v) => recorded.has(v));
     },
     async migrationVersions() {
       return (await sql.all('SELECT version FROM schema_migrations ORDER BY version')).map((r) => Number(r.version));

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { LIVE_HOURS, raceStartsAt } from '../../src/shared/raceClock.js';
 import type { SqlDriver } from './driver.js';
 import { rescheduleRace } from './job-store.js';
-import { toCataloguedRace, toRace, toRaceChange } from './rows.js';
+import { raceRowOf, toCataloguedRace, toRace, toRaceChange } from './rows.js';
 import type {
   CardRace, ChangeAuthor, NewRace, Race, RaceChange, RaceCourse, RaceEdit, RaceHoldings, RaceImage, RaceRow, Row, StoredCourse,
 } from './types.js';
@@ -139,7 +139,7 @@ export function createRaceStore(sql: SqlDriver): RaceStore {
         const notesRescheduled = startsAt === before.startsAt ? 0 : await rescheduleRace(tx, before.id);
         const [row] = await tx.all(GET_RACE, [before.id]);
         const race = toCataloguedRace(row!);
-        await tx.run(RECORD_CHANGE, [randomUUID(), race.id, author.at, author.by, 'edited', JSON.stringify(rowOf(before)), JSON.stringify(rowOf(race))]);
+        await tx.run(RECORD_CHANGE, [randomUUID(), race.id, author.at, author.by, 'edited', JSON.stringify(raceRowOf(before)), JSON.stringify(raceRowOf(race))]);
         return { outcome: 'edited', race, notesRescheduled };
       }, { holdsOffWritersOf: ['notes'] });
     },
@@ -206,9 +206,6 @@ export function createRaceStore(sql: SqlDriver): RaceStore {
     },
   };
 }
-
-/** A race's fields as its history keeps them (the catalogue's row, without markers or course). */
-const rowOf = ({ id, name, date, units, timezone, start, startsAt }: RaceRow): RaceRow => ({ id, name, date, units, timezone, start, startsAt });
 
 async function holdingsOf(sql: SqlDriver, id: string): Promise<RaceHoldings> {
   const [row] = await sql.all(HOLDINGS, [id, id, id]);

@@ -18,6 +18,9 @@ export const toRace = (r: Row): RaceRow => ({
   startsAt: str(r.starts_at),
 });
 
+/** A race's own fields (the catalogue's row, without markers or course): what its history keeps and the admin CLI prints. */
+export const raceRowOf = ({ id, name, date, units, timezone, start, startsAt }: RaceRow): RaceRow => ({ id, name, date, units, timezone, start, startsAt });
+
 /** A catalogue row: the race, with its markers placed where course_markers (JSON) has their points. */
 export function toCataloguedRace(r: Row): Race {
   const race = toRace(r);

@@ -22,8 +22,10 @@ export interface CommitDeps {
   /**
    * The server's clock (server/clock.ts), which stamps when the note arrived: its deadline is worked
    * out from that beside the runner's passages, which are on the same clock. Default: the real one.
+   * Not `now`: the resumable uploads' service takes these deps too, and its `now` (leases, expiry)
+   * stays on the real clock whatever races run on.
    */
-  now?: () => number;
+  raceNow?: () => number;
 }
 
 export const receiptOf = (n: NewNote): NoteReceipt => ({
@@ -74,7 +76,7 @@ export async function commitNote(deps: CommitDeps, arrived: ArrivedNote): Promis
     bytes: stored.bytes,
     sha256: stored.sha256,
     originalKey: stored.key,
-    receivedAt: new Date((deps.now ?? Date.now)()).toISOString(),
+    receivedAt: new Date((deps.raceNow ?? Date.now)()).toISOString(),
     deviceId: checked.deviceId,
   };
   let inserted: boolean;

@@ -12,11 +12,14 @@ import { BackupRefused } from './backup-refused.js';
 /** The summary a backup writes last: a folder without it is not a finished backup. */
 export const MANIFEST = 'milenotes-backup.json';
 
+/** Whether `dir` is an empty folder or nothing at all; a file there is refused with a sentence (a mistyped --to, say). */
 export async function isEmptyOrMissing(dir: string): Promise<boolean> {
   try {
     return (await readdir(dir)).length === 0;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    const { code } = err as NodeJS.ErrnoException;
+    if (code === 'ENOENT') return true;
+    if (code === 'ENOTDIR') throw new BackupRefused(`${dir} is a file, not a folder. Give a new or empty folder; nothing was changed.`);
     throw err;
   }
 }

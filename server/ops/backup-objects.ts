@@ -1,8 +1,9 @@
 /**
  * Owns the objects' half of a backup of a shared deployment: copying out every object the
- * database snapshot's rows name, each checked against the size and SHA-256 its row records and
- * written to objects.jsonl (key, bytes, sha256); and copying them back in, each checked against
- * that line. Page by page and a few objects at a time: memory stays bounded whatever the count.
+ * database snapshot's rows name (the notes' audio, and the races' pictures), each checked against
+ * the size and SHA-256 its row records and written to objects.jsonl (key, bytes, sha256); and
+ * copying them back in, each checked against that line. Page by page and a few objects at a
+ * time: memory stays bounded whatever the count.
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -21,7 +22,8 @@ export interface ObjectEntry {
 
 /** An object a row of the snapshot names that could not be copied as the row records it. */
 export interface ObjectProblem {
-  noteId: string;
+  /** Whose it is: a note's audio, or a race's picture. */
+  owner: { kind: 'note' | 'race'; id: string };
   key: string;
   problem: 'missing' | 'differs';
 }
@@ -87,12 +89,28 @@ async function copyOne(from: BlobStore, to: BlobStore, blob: RecordedBlob): Prom
 }
 
 /**
- * Copies the objects of every note `refs` pages through from `from` into `to`, one line each in
- * `manifestFile` (created, must not exist). A problem does not stop the copy: all are counted.
+ * Copies the objects of every note `refs` pages through, then the races' pictures, from `from`
+ * into `to`, one line each in `manifestFile` (created, must not exist). A problem does not stop
+ * the copy: all are counted.
  */
-export async function copyObjectsOut(refs: Pick<BlobRefStore, 'notesAfter'>, from: BlobStore, to: BlobStore, manifestFile: string): Promise<CopiedOut> {
+export async function copyObjectsOut(refs: Pick<BlobRefStore, 'notesAfter' | 'raceImages'>, from: BlobStore, to: BlobStore, manifestFile: string): Promise<CopiedOut> {
   const manifest = await open(manifestFile, 'wx');
   const result: CopiedOut = { notes: 0, objects: 0, bytes: 0, problems: [], problemCount: 0 };
+  const copyAll = async (blobs: Array<{ owner: ObjectProblem['owner']; blob: RecordedBlob }>) => {
+    const lines: string[] = [];
+    await eachLimited(blobs, AT_ONCE, async ({ owner, blob }) => {
+      const copied = await copyOne(from, to, blob);
+      if (typeof copied === 'string') {
+        result.problemCount += 1;
+        if (result.problems.length < PROBLEMS_KEPT) result.problems.push({ owner, key: blob.key, problem: copied });
+        return;
+      }
+      result.objects += 1;
+      result.bytes += copied.bytes;
+      lines.push(`${JSON.stringify(copied)}\n`);
+    });
+    if (lines.length > 0) await manifest.write(lines.join(''));
+  };
   try {
     let after = '';
     for (;;) {
@@ -100,21 +118,10 @@ export async function copyObjectsOut(refs: Pick<BlobRefStore, 'notesAfter'>, fro
       if (page.length === 0) break;
       after = page.at(-1)!.noteId;
       result.notes += page.length;
-      const blobs = page.flatMap((note) => [note.original, ...(note.converted ? [note.converted] : [])].map((blob) => ({ noteId: note.noteId, blob })));
-      const lines: string[] = [];
-      await eachLimited(blobs, AT_ONCE, async ({ noteId, blob }) => {
-        const copied = await copyOne(from, to, blob);
-        if (typeof copied === 'string') {
-          result.problemCount += 1;
-          if (result.problems.length < PROBLEMS_KEPT) result.problems.push({ noteId, key: blob.key, problem: copied });
-          return;
-        }
-        result.objects += 1;
-        result.bytes += copied.bytes;
-        lines.push(`${JSON.stringify(copied)}\n`);
-      });
-      if (lines.length > 0) await manifest.write(lines.join(''));
+      await copyAll(page.flatMap((note) => [note.original, ...(note.converted ? [note.converted] : [])].map((blob) => ({ owner: { kind: 'note' as const, id: note.noteId }, blob }))));
     }
+    // The home page's pictures live in the same store: a restored site shows them too.
+    await copyAll((await refs.raceImages()).map(({ raceId, image }) => ({ owner: { kind: 'race' as const, id: raceId }, blob: image })));
     await manifest.sync();
   } finally {
     await manifest.close();

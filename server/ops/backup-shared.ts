@@ -9,7 +9,8 @@
  *   milenotes-backup.json                 written last: without it the backup is not finished
  *
  * The database first, then the objects: a note's objects are stored before its row is committed
- * and deleted after it is, so every row of the snapshot has its objects when the copy starts.
+ * and deleted after it is, so every row of the snapshot has its objects when the copy starts (a
+ * race's picture too: stored before the race names it, and kept after).
  * The objects copied are exactly those the snapshot's rows name (read in the very snapshot
  * pg_dump took), each checked against the size and digest its row records. An object written
  * after the snapshot is not copied; one deleted after it (its note deleted during the backup)
@@ -75,9 +76,13 @@ async function problemsError(config: StorageConfig, dir: string, copied: CopiedO
   }
   const damaged = copied.problems.find((p) => stillNamed.has(p.key));
   const first = damaged ?? copied.problems[0]!;
-  const what = `${copied.problemCount} object(s) the database names could not be copied as its rows record them (first: ${first.key}, ${first.problem}, of note ${first.noteId})`;
+  const what = `${copied.problemCount} object(s) the database names could not be copied as its rows record them (first: ${first.key}, ${first.problem}, of ${first.owner.kind} ${first.owner.id})`;
+  // verify-storage looks at the notes' audio; a race's picture is given again with edit-race.
+  const fix = damaged?.owner.kind === 'race'
+    ? `Give the race its picture again (\`npm run admin -- edit-race --id ${damaged.owner.id} --image FILE\`, or \`--image none\`)`
+    : 'Run `npm run admin -- verify-storage`';
   return damaged
-    ? new Error(`${what}: the store lacks them or holds other bytes. Run \`npm run admin -- verify-storage\`. The backup in ${dir} is not finished.`)
+    ? new Error(`${what}: the store lacks them or holds other bytes. ${fix}. The backup in ${dir} is not finished.`)
     : new Error(`${what}: their notes were deleted while the backup ran. Run the backup again into a new folder.`);
 }
 

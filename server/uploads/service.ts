@@ -23,6 +23,7 @@ const inconsistentLength = refusal[UPLOAD_PROBLEM.inconsistentLength];
 /** The intake's deps (the per-link and per-address limits among them: an unfinished upload holds its room until it expires). */
 export interface UploadServiceDeps extends IntakeDeps {
   expiryMs: number;
+  /** The real clock (leases, expiry, the sweep): never the race's (IntakeDeps.raceNow stamps notes). */
   now?: () => number;
 }
 

@@ -8,6 +8,7 @@
 import type { DeviceLink } from '../shared/deviceApi.js';
 import type { CachedLink, OutboxNote } from '../shared/notes.js';
 import { raceWhen, type RaceWhen } from '../shared/raceClock.js';
+import { pageClock } from '../recorder/serverClock.js';
 
 /** A link kept on the phone, with its id (the SHA-256 of its token, as the server names it). */
 export interface KeptLink extends CachedLink {
@@ -20,7 +21,7 @@ export interface RunnerRow {
   token?: string;
   runner: string;
   race: { name: string; date: string; startsAt: string };
-  /** Upcoming, live or over, now. */
+  /** Upcoming, live or over, now on the server's clock (as the recorder judges it). */
   when: RaceWhen;
   /** The link no longer works (revoked or replaced): its recorder will not open. */
   gone: boolean;
@@ -58,8 +59,11 @@ function waitingByToken(notes: readonly Pick<OutboxNote, 'token' | 'state'>[]): 
  * The list: every kept link not taken off (or taken off with notes still waiting), and every link
  * the server lists that the phone does not keep and was not taken off here. The server's word that
  * a link is revoked marks a kept one gone. `server` is undefined when the server was not reached.
+ * Where a race stands is the server's to say, never the phone's clock (which may be off, and the
+ * demo's server runs fast): a kept link carries the server's time and rate from when it was saved
+ * (../recorder/serverClock.ts), and a listed one the server's `when` at its answer. `phoneNow`: the phone's clock.
  */
-export function runnerRows(kept: readonly KeptLink[], notes: readonly Pick<OutboxNote, 'token' | 'state'>[], server: readonly DeviceLink[] | undefined, now: number): RunnerRow[] {
+export function runnerRows(kept: readonly KeptLink[], notes: readonly Pick<OutboxNote, 'token' | 'state'>[], server: readonly DeviceLink[] | undefined, phoneNow: number): RunnerRow[] {
   const waiting = waitingByToken(notes);
   const rows = new Map<string, RunnerRow>();
   const takenOff = new Set<string>();
@@ -70,7 +74,8 @@ export function runnerRows(kept: readonly KeptLink[], notes: readonly Pick<Outbo
     const { runner, race } = link.link;
     rows.set(link.linkId, {
       linkId: link.linkId, token: link.token, runner: runner.displayName,
-      race: { name: race.name, date: race.date, startsAt: race.startsAt }, when: raceWhen(race.startsAt, now),
+      race: { name: race.name, date: race.date, startsAt: race.startsAt },
+      when: raceWhen(race.startsAt, pageClock(link.link.clock, link.savedAt, () => phoneNow).now()),
       gone: link.goneAt !== undefined, waiting: count, leaving: link.removedAt !== undefined, kept: true,
     });
   }
@@ -83,7 +88,7 @@ export function runnerRows(kept: readonly KeptLink[], notes: readonly Pick<Outbo
     if (takenOff.has(link.linkId)) continue;
     rows.set(link.linkId, {
       linkId: link.linkId, token: link.token, runner: link.runner.displayName,
-      race: { name: link.race.name, date: link.race.date, startsAt: link.race.startsAt }, when: raceWhen(link.race.startsAt, now),
+      race: { name: link.race.name, date: link.race.date, startsAt: link.race.startsAt }, when: link.race.when,
       gone: link.revoked, waiting: 0, leaving: false, kept: false,
     });
   }

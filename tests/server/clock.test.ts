@@ -2,13 +2,15 @@ import { rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressedClock, MAX_RATE, realClock, type Clock } from '../../server/clock.js';
+import { DEVICE_COOKIE } from '../../server/devices/cookie.js';
 import { startRunnerApp, type RunnerTestApp } from './runner/support.js';
 import { BACKENDS, createBackend } from './support/backends.js';
 import { runAdmin } from './support/cli.js';
 import { positionAt, startRace } from './support/live-race.js';
 import { UPCOMING } from './support/races.js';
 import { killHard, startServerProcess, type ServerProcess } from './support/server-process.js';
-import { fakeWebm, putNote } from './support/uploads.js';
+import { append, partialCreation, send } from './support/resumable.js';
+import { fakeWebm, makeLink, putNote } from './support/uploads.js';
 
 const MINUTE = 60_000;
 const PACE = 3; // m/s
@@ -105,6 +107,37 @@ describe.each(BACKENDS)('an app on a compressed clock on %s (the demo’s server
     expect(received).toBeGreaterThanOrEqual(sentAt);
     expect(received).toBeLessThanOrEqual(clock.now());
     expect(await t.app.repo.jobs.deadline(noteId)).toBe(received);
+  });
+
+  it('should tell the installed app’s list where the race stands on its clock', async () => {
+    const opened = await t.app.inject({ url: `/api/r/${await makeLink(t.app.repo, UPCOMING.chicago.id)}` });
+    const cookie = opened.cookies.find((c) => c.name === DEVICE_COOKIE)!;
+    const listed = await t.app.inject({ url: '/api/device/links', headers: { cookie: `${DEVICE_COOKIE}=${cookie.value}` } });
+    expect(listed.json().links.map((l: { race: { when: string } }) => l.race.when), 'live on the app’s clock, to come on the real one').toEqual(['live']);
+  });
+
+  it('should keep a resumable upload’s expiry on the real clock, and stamp the note it becomes on its own', async () => {
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const token = await makeLink(t.app.repo, UPCOMING.chicago.id);
+    const [noteId, note] = [randomUUID(), fakeWebm(20_000)];
+    const expiryMs = t.backend.config.uploadExpiryMs;
+    const before = Date.now();
+    const created = await send(base, partialCreation(token, noteId, note, 10_000));
+    const after = Date.now();
+    expect(created.status, created.body).toBe(201);
+    // Two and a half hours ahead on the app's clock: an expiry taken from it would be that much later.
+    const { expiresAt } = (await t.app.repo.uploads.find(noteId))!;
+    expect(expiresAt).toBeGreaterThanOrEqual(before + expiryMs);
+    expect(expiresAt).toBeLessThanOrEqual(after + expiryMs);
+    const maxAge = Number(/max-age=(\d+)/.exec(String(created.headers['upload-limit']))?.[1]);
+    expect(Math.abs(maxAge - expiryMs / 1000)).toBeLessThanOrEqual(2);
+
+    const sentAt = clock.now();
+    const completed = await send(base, append(token, noteId, note, 10_000));
+    expect(completed.status, completed.body).toBe(201);
+    const received = Date.parse(JSON.parse(completed.body).receivedAt);
+    expect(received).toBeGreaterThanOrEqual(sentAt);
+    expect(received).toBeLessThanOrEqual(clock.now());
   });
 });
 

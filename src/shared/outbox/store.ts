@@ -1,7 +1,8 @@
 /** Owns every read and write of the outbox: drafts, chunks, notes, audio, kept links. */
 import type { AudioChunk, CachedLink, LinkInfo, OutboxNote, RecordingDraft } from '../notes.js';
 import { OUTBOX_CHANNEL, type OutboxBroadcast } from '../messages.js';
-import { outboxDb } from './db.js';
+import type { StoreValue } from 'idb';
+import { outboxDb, type OutboxSchema } from './db.js';
 import { concatChunks, sha256Hex } from './digest.js';
 import { RecordingMissingError, asStorageError } from './errors.js';
 
@@ -40,18 +41,26 @@ export async function allLinks(): Promise<CachedLink[]> {
   return (await outboxDb()).getAll('links');
 }
 
-/** Read-modify-write of one kept link in one transaction; returns undefined if it is not kept. */
-export async function updateLink(token: string, change: (link: CachedLink) => CachedLink): Promise<CachedLink | undefined> {
+/**
+ * Read-modify-write of one record in one transaction: `change` returns the new record, or undefined
+ * to leave it as it is; undefined when there is none. `noteId`: the note the change announces.
+ */
+async function rewrite<S extends 'links' | 'notes'>(
+  store: S, key: string, change: (value: StoreValue<OutboxSchema, S>) => StoreValue<OutboxSchema, S> | undefined, noteId?: string,
+): Promise<StoreValue<OutboxSchema, S> | undefined> {
   const db = await outboxDb();
   return write(async () => {
-    const tx = db.transaction('links', 'readwrite');
-    const current = await tx.store.get(token);
+    const tx = db.transaction(store, 'readwrite');
+    const current = await tx.store.get(key);
     const next = current && change(current);
     if (next) await tx.store.put(next);
     await tx.done;
     return next;
-  });
+  }, noteId);
 }
+
+/** Read-modify-write of one kept link in one transaction; returns undefined if it is not kept. */
+export const updateLink = (token: string, change: (link: CachedLink) => CachedLink): Promise<CachedLink | undefined> => rewrite('links', token, change);
 
 /** The server no longer knows the link (a 404): kept, and said so. */
 export const markLinkGone = (token: string, now = Date.now()) => updateLink(token, (l) => ({ ...l, goneAt: l.goneAt ?? now }));
@@ -165,17 +174,7 @@ export async function readAudio(id: string): Promise<ArrayBuffer | undefined> {
 }
 
 /** Read-modify-write of one note in one transaction; returns undefined if it is gone. */
-export async function updateNote(id: string, change: (note: OutboxNote) => OutboxNote | undefined): Promise<OutboxNote | undefined> {
-  const db = await outboxDb();
-  return write(async () => {
-    const tx = db.transaction('notes', 'readwrite');
-    const current = await tx.store.get(id);
-    const next = current && change(current);
-    if (next) await tx.store.put(next);
-    await tx.done;
-    return next;
-  }, id);
-}
+export const updateNote = (id: string, change: (note: OutboxNote) => OutboxNote | undefined): Promise<OutboxNote | undefined> => rewrite('notes', id, change, id);
 
 /** 'Retry' on a note that needs attention: due now. */
 export function retryNote(id: string, now = Date.now()) {

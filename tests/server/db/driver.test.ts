@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database, SqlDriver, Statement } from '../../../server/db/driver.js';
 import { openDatabase } from '../../../server/db/index.js';
-import { applyMigrations } from '../../../server/db/migrate.js';
+import { applyMigrations, PLACEHOLDER } from '../../../server/db/migrate.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
 
 const THINGS = 'CREATE TABLE things (id TEXT PRIMARY KEY, n INTEGER NOT NULL)';
@@ -153,6 +153,14 @@ describe.each(BACKENDS)('the SQL driver on %s', (kind) => {
     // A database that ran version 3 while version 2 was still on another branch.
     await db.run('INSERT INTO schema_migrations (version) VALUES (?)', [3]);
     expect(await db.exclusive((tx) => applyMigrations(tx, [THINGS, MORE, 'CREATE TABLE third_things (id TEXT)']))).toEqual([2]);
+    await expect(db.all('SELECT id FROM more_things')).resolves.toEqual([]);
+  });
+
+  it('should not record a placeholder, so the migration merged into its place later is still applied', async () => {
+    const db = await open(false);
+    expect(await db.exclusive((tx) => applyMigrations(tx, [THINGS, PLACEHOLDER, 'CREATE TABLE third_things (id TEXT)']))).toEqual([1, 3]);
+    const whole = [THINGS, MORE, 'CREATE TABLE third_things (id TEXT)'];
+    expect(await db.exclusive((tx) => applyMigrations(tx, whole))).toEqual([2]);
     await expect(db.all('SELECT id FROM more_things')).resolves.toEqual([]);
   });
 

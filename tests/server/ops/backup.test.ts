@@ -96,6 +96,15 @@ describe('admin backup and restore (SQLite + disk)', () => {
     expect(await readFile(path.join(target, 'keep.txt'), 'utf8')).toBe('mine');
   });
 
+  it('should refuse a file given as the folder to back up into, and leave it as it was', async () => {
+    const file = path.join(dir, 'not-a-folder');
+    await writeFile(file, 'mine');
+    const { code, stderr } = await runAdmin({ DATA_DIR: path.join(dir, 'unused') }, 'backup', '--to', file);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`${file} is a file, not a folder`);
+    expect(await readFile(file, 'utf8')).toBe('mine');
+  });
+
   it('should refuse to restore a backup of SQLite and disk into PostgreSQL or S3, and say how it restores', async () => {
     for (const into of [{ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, { S3_BUCKET: 'notes' }]) {
       const refused = await runAdmin({ DATA_DIR: path.join(dir, 'x'), ...into }, 'restore', '--from', path.join(dir, 'backup'));

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compressedClock } from '../../../server/clock.js';
 import { createHomePage, encodingFor } from '../../../server/routes/home-page.js';
 import { raceTrackHtml, SPEC_RACE_CARDS } from '../../../src/shared/raceCards.js';
 import { RACES } from '../../../src/shared/races.js';
@@ -149,6 +150,27 @@ describe('a home page built before the cards had their markers', () => {
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain('<h1>An older build</h1>');
       expect(res.headers['cache-control']).toBe('no-cache');
+    } finally {
+      await t.close();
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the home page of an app on a compressed clock (the demo’s server)', () => {
+  it('should list the races not over on the app’s clock, not on the real one', async () => {
+    const dist = await mkdtemp(path.join(os.tmpdir(), 'milenotes-dist-'));
+    await writeFile(path.join(dist, 'index.html'), BUILT_HOME);
+    // The app's clock reads a June morning of 2099: the May race is over on it, the September one ahead.
+    const clock = compressedClock({ rate: 60, origin: Date.now(), startsAt: Date.parse('2099-06-01T12:00:00Z') });
+    const t = await startTestApp('sqlite', { DIST_DIR: dist }, { clock });
+    try {
+      for (const [id, name, date] of [['may-2099', 'May Marathon', '2099-05-03'], ['september-2099', 'September Marathon', '2099-09-06']] as const) {
+        expect(await t.app.repo.races.add({ id, name, date, start: '07:30', timezone: 'America/Chicago', units: ['mi'] })).toBe(true);
+      }
+      const res = await t.app.inject({ url: '/', headers: { 'accept-encoding': 'identity' } });
+      expect(res.statusCode).toBe(200);
+      expect(cardNames(res.body)).toEqual(['September Marathon']);
     } finally {
       await t.close();
       await rm(dist, { recursive: true, force: true });

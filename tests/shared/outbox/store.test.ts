@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   appendChunk, deleteNote, discardRecording, enqueueRecording, freeDeliveredAudio, getNote, listDrafts,
-  listNotes, readAudio, readRecording, retryNote, saveLink, loadLink, sha256Hex, startRecording, updateNote,
+  listNotes, readAudio, readRecording, retryNote, saveLink, loadLink, markLinkGone, markLinkRemoved, sha256Hex, startRecording, updateNote,
   contentDigestHeader, DELIVERED_AUDIO_TTL_MS, RecordingMissingError, StorageFullError, asStorageError,
 } from '../../../src/shared/outbox/index.js';
 import type { LinkInfo } from '../../../src/shared/notes.js';
@@ -94,6 +94,18 @@ describe('the outbox store', () => {
     const link: LinkInfo = { runner: { displayName: 'Alex' }, race: { id: 'c', name: 'C', date: '2025-10-12', units: ['mi'], timezone: 'America/Chicago', startsAt: '2025-10-12T12:30:00.000Z', when: 'past' }, markers: [] };
     await saveLink(TOKEN, link, 7);
     expect(await loadLink(TOKEN)).toEqual({ token: TOKEN, link, savedAt: 7 });
+  });
+
+  it('marks a kept link gone and taken off once, keeping the first time, and keeps nothing for a link it does not have', async () => {
+    const link: LinkInfo = { runner: { displayName: 'Alex' }, race: { id: 'c', name: 'C', date: '2025-10-12', units: ['mi'], timezone: 'America/Chicago', startsAt: '2025-10-12T12:30:00.000Z', when: 'past' }, markers: [] };
+    await saveLink(TOKEN, link, 7);
+    expect(await markLinkGone(TOKEN, 10)).toMatchObject({ goneAt: 10 });
+    expect(await markLinkRemoved(TOKEN, 11)).toMatchObject({ goneAt: 10, removedAt: 11 });
+    await markLinkGone(TOKEN, 20);
+    await markLinkRemoved(TOKEN, 21);
+    expect(await loadLink(TOKEN)).toEqual({ token: TOKEN, link, savedAt: 7, goneAt: 10, removedAt: 11 });
+    expect(await markLinkGone('not-kept', 30)).toBeUndefined();
+    expect(await loadLink('not-kept')).toBeUndefined();
   });
 
   it('writes the Content-Digest header as base64 of the SHA-256 (RFC 9530)', async () => {

@@ -40,6 +40,17 @@ describe('the installed app\'s list', () => {
     expect(rows.map((r) => r.when)).toEqual(['live', 'upcoming', 'upcoming', 'past', 'live']);
   });
 
+  it('should say where a race stands on the server\'s clock, not on a phone whose clock is two hours fast', () => {
+    // Saved a minute ago, when the server said 12:00 (the phone read 13:59): the Chicago start, 12:30, is still to come.
+    const told = { now: '2026-10-11T12:00:00Z', rate: 1 };
+    const alex = kept('a', 'Alex', 'live', { savedAt: NOW - 60_000 });
+    const rows = runnerRows([{ ...alex, link: { ...alex.link, clock: told } }], [], undefined, NOW);
+    expect(rows.map((r) => r.when)).toEqual(['upcoming']);
+    // A runner only the server lists: its word at the answer, whatever the phone's clock says.
+    const ben = listed('b', 'Ben', 'soon');
+    expect(runnerRows([], [], [{ ...ben, race: { ...ben.race, when: 'live' } }], NOW).map((r) => r.when)).toEqual(['live']);
+  });
+
   it('should count each runner\'s notes not delivered, whatever their state', () => {
     const rows = runnerRows([kept('a', 'Alex', 'soon')], [note('a', 'waiting'), note('a', 'failed'), note('a', 'delivered'), note('b', 'waiting')], undefined, NOW);
     expect(rows[0]!.waiting).toBe(2);
