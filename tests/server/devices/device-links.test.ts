@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, deviceIdOf } from '../../../server/devices/cookie.js';
+import { REMEMBERED_FOR_MS } from '../../../server/db/device-store.js';
 import { createDevices } from '../../../server/devices/index.js';
 import { createTokenSeal } from '../../../server/devices/sealed.js';
 import { openDatabase } from '../../../server/db/index.js';
@@ -63,6 +64,17 @@ describe.each(BACKENDS)('the device cookie on %s', (kind) => {
     expect(links.map((l) => [l.runnerName, l.race.id])).toEqual([['Jo', 'berlin-2025'], ['Alex', 'chicago-2025']]);
     const devices = createDevices(t.app.repo, t.backend.config.auth.sessionSecret);
     expect((await devices.linksOf(idOf(value))).map((l) => l.token)).toEqual([second, first]);
+  });
+
+  it('should write a phone\'s link again only once an hour, whatever an open recorder asks every minute', async () => {
+    const token = await makeLink(t.app.repo);
+    const device = `d-${randomUUID()}`;
+    const opened = async () => (await t.app.repo.devices.linksOf(device))[0]!.openedAt;
+    await t.app.repo.devices.remember(device, linkIdOf(token), 'sealed-1', 1_000_000);
+    await t.app.repo.devices.remember(device, linkIdOf(token), 'sealed-2', 1_000_000 + REMEMBERED_FOR_MS - 1);
+    expect(await opened()).toBe(1_000_000);
+    await t.app.repo.devices.remember(device, linkIdOf(token), 'sealed-3', 1_000_000 + REMEMBERED_FOR_MS + 1);
+    expect(await opened()).toBe(1_000_000 + REMEMBERED_FOR_MS + 1);
   });
 
   it('should store neither the cookie nor the token in the clear', async () => {
