@@ -80,18 +80,19 @@ export const RACE_EDIT_COMMANDS: Record<string, Command> = {
     if (typeof edited === 'string') throw new Refused(`${edited} Nothing was changed.`);
     // The picture is read and checked with the rest, before anything is written; 'none' takes it off.
     const picture = options.image === undefined || options.image === 'none' ? undefined : await imageFromFile(options.image);
+    // Stored before any row changes, so a store that fails leaves the race as it was (a file no row names is harmless).
+    const image = picture ? await storeImage(openBlobStore(loadStorageConfig(env)), race.id, picture) : null;
     const pictured = async () => {
       if (options.image === undefined) return {};
-      const image = picture ? await storeImage(openBlobStore(loadStorageConfig(env)), race.id, picture) : null;
       const set = await repo.races.setImage(race.id, image, authorAt(now));
       if (!set) throw new Refused(`The race '${race.id}' was removed meanwhile; nothing was changed.`);
       warn(`Changed the race ${race.id}: picture ${set.before ? raceImageUrl(set.before.key) : 'none'} -> ${image ? raceImageUrl(image.key) : 'none (the generic one)'}.`);
       return { image: image && { url: raceImageUrl(image.key), type: image.type }, imageBefore: set.before && { url: raceImageUrl(set.before.key), type: set.before.type } };
     };
     if (changedFields(race, edited).length === 0) {
-      const image = await pictured();
+      const pictures = await pictured();
       if (options.image === undefined) warn(`Nothing to change: the race ${race.id} already has these.`);
-      return { ...raceRowOf(race), when: raceWhen(race.startsAt, now), changed: options.image === undefined ? [] : ['image'], ...image };
+      return { ...raceRowOf(race), when: raceWhen(race.startsAt, now), changed: options.image === undefined ? [] : ['image'], ...pictures };
     }
     const problem = moveProblem(race, edited, now, await repo.races.holdings(race.id));
     if (problem) throw new Refused(problem);
@@ -108,10 +109,10 @@ export const RACE_EDIT_COMMANDS: Record<string, Command> = {
     }
     const when = raceWhen(after.startsAt, now);
     if (when === 'live' && after.startsAt !== race.startsAt) warn(`The ${after.name} is live now: it started ${Math.round((now - Date.parse(after.startsAt)) / 60_000)} minutes ago.`);
-    const image = await pictured();
+    const pictures = await pictured();
     return {
       ...raceRowOf(after), when, hasCourse: after.hasCourse, changed: [...changedFields(race, edited), ...(options.image === undefined ? [] : ['image'])],
-      before: raceRowOf(race), notesRescheduled: result.notesRescheduled, ...image,
+      before: raceRowOf(race), notesRescheduled: result.notesRescheduled, ...pictures,
     };
   },
 
