@@ -1,5 +1,5 @@
-/** The preflight's line on Node: the one running, against package.json's "engines" (scripts/node-version.mjs owns both). */
-import { nodeHowToGet, nodeSupported, nodeWanted } from '../../../scripts/node-version.mjs';
+/** The preflight's line on Node: the one running, against package.json's "engines" (server/node-version.mjs owns both). */
+import { nodeHowToGet, nodeSupported, nodeWanted } from '../../node-version.mjs';
 import { fail, ok, type Finding } from './finding.js';
 
 /** Needs no configuration: its line comes first, before the settings are read. */

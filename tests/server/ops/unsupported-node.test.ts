@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeSupported, nodeWanted } from '../../../scripts/node-version.mjs';
+import { nodeSupported, nodeWanted } from '../../../server/node-version.mjs';
 import { registryNode } from '../support/registry-node.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

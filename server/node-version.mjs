@@ -1,6 +1,6 @@
 // Owns which Node MileNotes runs on: package.json's "engines" (read here, written nowhere else),
 // and what is said to someone running an older one. Plain JavaScript that any Node can parse: it
-// runs before anything else is loaded (./require-node.mjs), since on an older Node better-sqlite3
+// runs before anything else is loaded (scripts/require-node.mjs), since on an older Node better-sqlite3
 // does not refuse, it dies of a segmentation fault without a word (Node 20, issue 37).
 import { readFileSync } from 'node:fs';
 
@@ -11,7 +11,7 @@ export function nodeWanted() {
   const range = String((pkg.engines && pkg.engines.node) || '').trim();
   const match = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range);
   // The one form read here; another (a ^ or an ||) would need a real semver reader.
-  if (!match) throw new Error(`package.json "engines.node" must read ">=X.Y.Z" (scripts/node-version.mjs reads it), not "${range}"`);
+  if (!match) throw new Error(`package.json "engines.node" must read ">=X.Y.Z" (server/node-version.mjs reads it), not "${range}"`);
   const lowest = [Number(match[1]), Number(match[2] || 0), Number(match[3] || 0)];
   return { range, lowest, words: `Node ${lowest[0]}${lowest[1] || lowest[2] ? `.${lowest[1]}` : ''}${lowest[2] ? `.${lowest[2]}` : ''} or newer` };
 }
