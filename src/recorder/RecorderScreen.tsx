@@ -42,7 +42,8 @@ export function RecorderScreen({ token, link, heardAt, onFresh }: {
   const passed = usePassedMarkers(link.markers, progress);
   const eta = useEta(link.markers, estimates, clock);
   const timeOf = useRaceTime(link.race.timezone);
-  const push = usePush(token, runner);
+  // Asked of the server only once a control could show: a note sent, or times to be told ahead of.
+  const push = usePush(token, runner, outbox.notes.length > 0 || eta.times.size > 0);
   const [marker, setMarker] = useState('');
   // The first suggestion is preselected once (issue 31), then the choice stays put as the clock
   // moves: a note goes where the picker showed, and a warning says when that is no longer in time.

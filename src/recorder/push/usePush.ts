@@ -31,7 +31,11 @@ export interface PushControl {
   setAlert(marker: string, on: boolean): void;
 }
 
-export function usePush(token: string, runner: string): PushControl {
+/**
+ * `wanted`: a control could show (a note sent from this phone, or times to be told ahead of). Until
+ * then nothing is asked of the server: a first visit on one bar costs no request for it.
+ */
+export function usePush(token: string, runner: string, wanted: boolean): PushControl {
   const [support] = useState(() => pushSupport(thisPlatform()));
   const [state, setState] = useState<PushState>();
   const [installHint, setInstallHint] = useState<PushControlKind>();
@@ -39,15 +43,16 @@ export function usePush(token: string, runner: string): PushControl {
   const [busy, setBusy] = useState(false);
   const lang = useLanguage();
 
+  const asked = wanted || state !== undefined;
   useEffect(() => {
-    if (support === 'unsupported') return;
+    if (support === 'unsupported' || !asked) return;
     let gone = false;
     // Push off (push_off) or no answer: no control is shown.
     void getPushState(token).then((answer) => !gone && answer.ok && setState(answer.value));
     return () => {
       gone = true;
     };
-  }, [token, support]);
+  }, [token, support, asked]);
 
   /** Saves this browser's subscription with what the phone asks for; the new state, or why not. */
   const save = useCallback(async (heard: boolean, fromTap: boolean): Promise<PushAnswer<PushState> | 'denied'> => {
