@@ -71,6 +71,12 @@ export function createUploadService(deps: UploadServiceDeps) {
   const now = deps.now ?? Date.now;
   const holders = createLocalHolders();
   const appendDeps = { uploads: repo.uploads, blobs, log, now };
+  /**
+   * Creations this server is checking, by note id, until their upload resource exists (or they were
+   * refused). A phone whose creation was cut asks HEAD at once, and the server may still be checking
+   * the note then: a HEAD answering 'no upload' would have the phone send the whole note again.
+   */
+  const creating = new Map<string, Promise<void>>();
 
   /** This link's upload of the note, or 404: another link's upload is as good as missing. */
   async function uploadOf(linkId: string, noteId: string): Promise<UploadRow | undefined> {
@@ -113,48 +119,63 @@ export function createUploadService(deps: UploadServiceDeps) {
     return { kind: 'complete', receipt: await completeUpload(deps, upload) };
   }
 
+  /** A note PUT carrying Upload-Complete: the same checks as a whole PUT, then an upload resource. */
+  const createUpload = (c: Creation, recorded: () => void): Promise<UploadOutcome> => withBody(c.body, async (body) => {
+    const checked = await checkNote(repo, c);
+    if (checked.existing) return { kind: 'complete', receipt: answerForExisting(checked.existing, checked.linkId, checked.sha256) };
+    if (c.complete && c.uploadLength !== undefined && c.contentLength !== undefined && c.uploadLength !== c.contentLength) throw inconsistentLength();
+    const created = await repo.uploads.create({
+      noteId: checked.noteId,
+      linkId: checked.linkId,
+      marker: checked.marker,
+      from: checked.from,
+      contentType: checked.contentType,
+      sha256: checked.sha256,
+      length: null,
+      deviceId: checked.deviceId,
+      createdAt: new Date(now()).toISOString(),
+      expiresAt: now() + deps.expiryMs,
+    });
+    if (created) {
+      // A new upload counts against the link and the address like a whole PUT, and keeps its
+      // room until it completes (the stored note then counts itself) or expires.
+      await holdRoom(deps.quota, c.address, c.link, checked, c.uploadLength ?? c.contentLength, deps.expiryMs)
+        .catch(async (err: unknown) => {
+          await discardUpload(deps, checked.noteId, []);
+          throw err;
+        });
+    }
+    const upload = await uploadOf(checked.linkId, checked.noteId);
+    // Same id, other bytes or other link: the same conflict a whole PUT gets.
+    if (!upload || upload.sha256 !== checked.sha256) throw refusal.note_conflict();
+    await settleLength(upload, c.uploadLength ?? (c.complete ? c.contentLength : undefined));
+    c.onResource?.(upload);
+    recorded();
+    const lease = await takeLease(appendDeps, holders, checked.noteId);
+    try {
+      return await run(lease, body, 0, true, c.complete);
+    } finally {
+      await lease.release();
+    }
+  });
+
   return {
     /** A note PUT carrying Upload-Complete: the same checks as a whole PUT, then an upload resource. */
-    create: (c: Creation): Promise<UploadOutcome> => withBody(c.body, async (body) => {
-      const checked = await checkNote(repo, c);
-      if (checked.existing) return { kind: 'complete', receipt: answerForExisting(checked.existing, checked.linkId, checked.sha256) };
-      if (c.complete && c.uploadLength !== undefined && c.contentLength !== undefined && c.uploadLength !== c.contentLength) throw inconsistentLength();
-      const created = await repo.uploads.create({
-        noteId: checked.noteId,
-        linkId: checked.linkId,
-        marker: checked.marker,
-        from: checked.from,
-        contentType: checked.contentType,
-        sha256: checked.sha256,
-        length: null,
-        deviceId: checked.deviceId,
-        createdAt: new Date(now()).toISOString(),
-        expiresAt: now() + deps.expiryMs,
-      });
-      if (created) {
-        // A new upload counts against the link and the address like a whole PUT, and keeps its
-        // room until it completes (the stored note then counts itself) or expires.
-        await holdRoom(deps.quota, c.address, c.link, checked, c.uploadLength ?? c.contentLength, deps.expiryMs)
-          .catch(async (err: unknown) => {
-            await discardUpload(deps, checked.noteId, []);
-            throw err;
-          });
-      }
-      const upload = await uploadOf(checked.linkId, checked.noteId);
-      // Same id, other bytes or other link: the same conflict a whole PUT gets.
-      if (!upload || upload.sha256 !== checked.sha256) throw refusal.note_conflict();
-      await settleLength(upload, c.uploadLength ?? (c.complete ? c.contentLength : undefined));
-      c.onResource?.(upload);
-      const lease = await takeLease(appendDeps, holders, checked.noteId);
-      try {
-        return await run(lease, body, 0, true, c.complete);
-      } finally {
-        await lease.release();
-      }
-    }),
+    create: (c: Creation): Promise<UploadOutcome> => {
+      const noteId = c.noteId.toLowerCase();
+      let recorded!: () => void;
+      const known = new Promise<void>((resolve) => (recorded = resolve));
+      creating.set(noteId, known);
+      const created = createUpload(c, recorded);
+      void created.catch(() => undefined).finally(recorded);
+      void known.then(() => creating.get(noteId) === known && creating.delete(noteId));
+      return created;
+    },
 
     /** HEAD: the offset the server holds. Ends a running append first, so the answer is never stale. */
     async state({ linkId }: LinkView, noteId: string): Promise<UploadState> {
+      // A creation of this note still being checked on this server: its answer, not a premature 'none'.
+      await creating.get(noteId.toLowerCase());
       const upload = await uploadOf(linkId, noteId);
       if (!upload) return finishedState(linkId, noteId);
       let lease: Lease;

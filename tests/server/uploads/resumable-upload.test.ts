@@ -94,6 +94,48 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
     expect(after.headers).toMatchObject({ 'upload-offset': String(body.length), 'upload-complete': '?1' });
   });
 
+  it('should answer a HEAD asked while a cut creation is still being checked with what it keeps, not with no upload', async () => {
+    const body = speechLike(40_000);
+    const noteId = randomUUID();
+    // The server still checking the note (a busy database) when the phone, its creation cut, asks HEAD.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let checking!: () => void;
+    const checked = new Promise<void>((resolve) => (checking = resolve));
+    const find = t.app.repo.notes.find;
+    t.app.repo.notes.find = async (id) => {
+      if (id === noteId) {
+        checking();
+        await gate;
+      }
+      return find(id);
+    };
+    try {
+      const creationDone = send(base, creation(token, noteId, body, 8_000));
+      await checked;
+      // Asked while the creation is still being checked: a 404 now would restart the note from byte 0.
+      const uploads = t.app.uploads!;
+      const state = uploads.state;
+      let asked!: () => void;
+      const headArrived = new Promise<void>((resolve) => (asked = resolve));
+      uploads.state = (...args) => {
+        asked();
+        return state(...args);
+      };
+      const head = offsetOf(base, token, noteId);
+      await headArrived;
+      uploads.state = state;
+      release();
+      const held = await head;
+      expect(held.status).toBe(204);
+      expect(Number(held.headers['upload-offset'])).toBeGreaterThan(0);
+      await creationDone;
+    } finally {
+      t.app.repo.notes.find = find;
+      release();
+    }
+  });
+
   it('should skip what it holds when the whole creation request is sent again', async () => {
     const body = speechLike(80_000);
     const noteId = randomUUID();
