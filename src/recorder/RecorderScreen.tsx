@@ -42,8 +42,10 @@ export function RecorderScreen({ token, link, heardAt, onFresh }: {
   const passed = usePassedMarkers(link.markers, progress);
   const eta = useEta(link.markers, estimates, clock);
   const timeOf = useRaceTime(link.race.timezone);
-  // Asked of the server only once a control could show: a note sent, or times to be told ahead of.
-  const push = usePush(token, runner, outbox.notes.length > 0 || eta.times.size > 0);
+  // Asked of the server only once a control could show: a note delivered (never beside a note still
+  // going up a one-bar link), or the runner's times to be told ahead of.
+  const delivered = outbox.notes.some((n) => n.state === 'delivered');
+  const push = usePush(token, runner, delivered || eta.times.size > 0);
   const [marker, setMarker] = useState('');
   // The first suggestion is preselected once (issue 31), then the choice stays put as the clock
   // moves: a note goes where the picker showed, and a warning says when that is no longer in time.
@@ -142,7 +144,7 @@ export function RecorderScreen({ token, link, heardAt, onFresh }: {
         onRetry={(id) => act(() => outbox.retry(id), FAILED.retry)}
         onDelete={(id) => act(() => outbox.remove(id), FAILED.delete)}
       />
-      {outbox.notes.length > 0 ? <HeardPush runner={runner} push={push} /> : null}
+      {delivered ? <HeardPush runner={runner} push={push} /> : null}
       <InstallOffer runner={runner} notes={outbox.notes} />
     </>
   );

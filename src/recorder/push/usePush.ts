@@ -32,8 +32,9 @@ export interface PushControl {
 }
 
 /**
- * `wanted`: a control could show (a note sent from this phone, or times to be told ahead of). Until
- * then nothing is asked of the server: a first visit on one bar costs no request for it.
+ * `wanted`: a control could show (a note of this phone delivered, or times to be told ahead of).
+ * Until then nothing is asked of the server: a first visit, or a note going up one bar, shares the
+ * link with no request of this.
  */
 export function usePush(token: string, runner: string, wanted: boolean): PushControl {
   const [support] = useState(() => pushSupport(thisPlatform()));
