@@ -1,9 +1,8 @@
 /**
  * The preflight's ffmpeg line: ffmpeg is on PATH, and the server's own converter process
- * (server/audio/converter.ts) turns a second of each format the recorder sends (./samples: a 440 Hz
- * tone, made once with `ffmpeg -f lavfi -i sine=frequency=440:sample_rate=48000:duration=1
- * -af volume=-12dB -ac 1` and the encoder arguments of tests/server/support/audio.ts) into the
- * app's AAC. A build without the Opus decoder, the MP4 demuxer or the AAC encoder fails here. A
+ * (server/audio/converter.ts) turns a second of each format the recorder sends (a 440 Hz tone that
+ * this ffmpeg encodes first, as the browsers record it: nothing recorded is kept in the repository)
+ * into the app's AAC. A build without the Opus codec, the MP4 muxer or the AAC encoder fails here. A
  * server with CONVERT_WORKER=off converts nothing and needs no ffmpeg (the servers that convert do).
  */
 import { execFile } from 'node:child_process';
@@ -18,14 +17,20 @@ import type { AudioContainer } from '../../audio/sniff.js';
 import { fail, ok, reasonOf, type PreflightCheck } from './finding.js';
 
 const run = promisify(execFile);
-const SAMPLES_DIR = path.join(import.meta.dirname, 'samples');
-
-/** What the recorder sends (src/recorder/mic.ts prefers them in this order). */
-const SAMPLES: { format: string; container: AudioContainer; file: string }[] = [
-  { format: 'WebM/Opus', container: 'webm', file: 'probe.webm' },
-  { format: 'MP4/AAC', container: 'mp4', file: 'probe.mp4' },
-  { format: 'Ogg/Opus', container: 'ogg', file: 'probe.ogg' },
+/** What the recorder sends (src/recorder/mic.ts prefers them in this order), encoded as the browsers do. */
+const SAMPLES: { format: string; container: AudioContainer; encode: string[] }[] = [
+  { format: 'WebM/Opus', container: 'webm', encode: ['-c:a', 'libopus', '-b:a', '32k', '-f', 'webm'] },
+  { format: 'MP4/AAC', container: 'mp4', encode: ['-c:a', 'aac', '-b:a', '64k', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4'] },
+  { format: 'Ogg/Opus', container: 'ogg', encode: ['-c:a', 'libopus', '-b:a', '32k', '-f', 'ogg'] },
 ];
+const TONE = ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=1', '-af', 'volume=-12dB', '-ac', '1'];
+
+/** ffmpeg's own last word on a failed run ("Unknown encoder 'aac'"), not the whole command line. */
+function lastWordOf(err: unknown): Error {
+  const stderr = String((err as { stderr?: unknown }).stderr ?? '');
+  const last = stderr.split('\n').map((line) => line.trim()).filter(Boolean).pop();
+  return last ? new Error(last) : err instanceof Error ? err : new Error(String(err));
+}
 /** Each sample is a second long (1,021 ms as decoded): a conversion that gives back much less or more decoded something else. */
 const SAMPLE_MS = 1_000;
 const SAMPLE_SLACK_MS = 250;
@@ -93,8 +98,12 @@ export const ffmpegCheck: PreflightCheck = {
     try {
       const timeoutMs = Math.min(config.ffmpegTimeoutMs, PROBE_TIMEOUT_MS);
       const results = await Promise.allSettled(SAMPLES.map(async (sample) => {
+        const input = path.join(scratch, `probe.${sample.container}`);
+        await run(found, ['-nostdin', '-hide_banner', '-loglevel', 'error', ...TONE, ...sample.encode, input], { timeout: PROBE_TIMEOUT_MS }).catch((err: unknown) => {
+          throw lastWordOf(err);
+        });
         const output = path.join(scratch, `${sample.container}.m4a`);
-        const { durationMs } = await converter.convert(path.join(SAMPLES_DIR, sample.file), sample.container, output, { timeoutMs, maxSeconds: config.maxNoteSeconds });
+        const { durationMs } = await converter.convert(input, sample.container, output, { timeoutMs, maxSeconds: config.maxNoteSeconds });
         if (Math.abs(durationMs - SAMPLE_MS) > SAMPLE_SLACK_MS) throw new Error(`decoded ${durationMs} ms of a ${SAMPLE_MS} ms sample`);
         if (!(await isMp4(output))) throw new Error('wrote no M4A');
       }));
