@@ -4,6 +4,7 @@ import path from 'node:path';
 import { MAX_NOTE_BYTES } from '../src/shared/limits.js';
 import { loadAuthConfig, type AuthConfig } from './auth/config.js';
 import { loadPushConfig, type PushConfig } from './push/config.js';
+import { positiveInt } from './settings.js';
 
 export interface S3Config {
   bucket: string;
@@ -135,14 +136,6 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
     }
   }
   return list;
-}
-
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got '${raw}'`);
-  return value;
 }
 
 function loadS3(env: NodeJS.ProcessEnv): S3Config | undefined {

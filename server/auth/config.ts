@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { wholeSeconds } from '../settings.js';
 
 export const APPLE_ISSUER = 'https://appleid.apple.com';
 export const APPLE_JWKS_DEFAULT = 'https://appleid.apple.com/auth/keys';
@@ -26,14 +27,6 @@ export interface AuthConfig {
   jwksCooldownMs: number;
   /** Sign-in and refresh attempts allowed per IP per minute. */
   signInPerMinute: number;
-}
-
-function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of seconds, got '${raw}'`);
-  return value;
 }
 
 /** The file in DATA_DIR that keeps the development secret between restarts. */
@@ -86,11 +79,11 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env, dataDir?: s
     appleAudience: env.APPLE_AUDIENCE || 'com.milenotes.app',
     sessionSecret: secret ? new TextEncoder().encode(secret) : dataDir ? devSecret(dataDir) : randomBytes(32),
     ephemeralSecret: !secret && !dataDir,
-    accessTtlSeconds: seconds(env, 'ACCESS_TOKEN_TTL_SECONDS', 15 * 60),
-    refreshTtlSeconds: seconds(env, 'REFRESH_TOKEN_TTL_SECONDS', 60 * 24 * 3600),
-    refreshGraceSeconds: seconds(env, 'REFRESH_GRACE_SECONDS', 60),
-    audioUrlTtlSeconds: seconds(env, 'AUDIO_URL_TTL_SECONDS', 10 * 60),
-    jwksCooldownMs: seconds(env, 'APPLE_JWKS_COOLDOWN_SECONDS', 30) * 1000,
-    signInPerMinute: seconds(env, 'SIGN_IN_RATE_LIMIT_PER_MINUTE', 30) || 30,
+    accessTtlSeconds: wholeSeconds(env, 'ACCESS_TOKEN_TTL_SECONDS', 15 * 60),
+    refreshTtlSeconds: wholeSeconds(env, 'REFRESH_TOKEN_TTL_SECONDS', 60 * 24 * 3600),
+    refreshGraceSeconds: wholeSeconds(env, 'REFRESH_GRACE_SECONDS', 60),
+    audioUrlTtlSeconds: wholeSeconds(env, 'AUDIO_URL_TTL_SECONDS', 10 * 60),
+    jwksCooldownMs: wholeSeconds(env, 'APPLE_JWKS_COOLDOWN_SECONDS', 30) * 1000,
+    signInPerMinute: wholeSeconds(env, 'SIGN_IN_RATE_LIMIT_PER_MINUTE', 30) || 30,
   };
 }

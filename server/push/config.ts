@@ -5,6 +5,7 @@
  * a subject in production.
  */
 import { createECDH } from 'node:crypto';
+import { positiveInt } from '../settings.js';
 import { DEFAULT_PUSH_HOSTS, parsePushHosts, type PushHost } from './hosts.js';
 
 export interface VapidKeys {
@@ -71,14 +72,6 @@ function defaultSubject(env: NodeJS.ProcessEnv, publicUrl: string): string {
   return `mailto:push@${new URL(publicUrl).hostname}`;
 }
 
-function limit(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got '${raw}'`);
-  return value;
-}
-
 export function loadPushConfig(env: NodeJS.ProcessEnv, publicUrl: string): PushConfig {
   const switched = (env.PUSH ?? 'on').trim().toLowerCase();
   if (!['on', 'off', '1', '0', 'true', 'false'].includes(switched)) throw new Error(`PUSH must be on or off, got '${env.PUSH}'`);
@@ -95,6 +88,6 @@ export function loadPushConfig(env: NodeJS.ProcessEnv, publicUrl: string): PushC
     subject: !enabled ? '' : subject ? checkSubject(subject) : defaultSubject(env, publicUrl),
     hosts: parsePushHosts(env.PUSH_HOSTS ?? DEFAULT_PUSH_HOSTS),
     // A runner's link reaches friends and family, a few hundred at most; one phone follows a few runners.
-    limits: { perLink: limit(env, 'PUSH_MAX_PER_LINK', 500), perPhone: limit(env, 'PUSH_MAX_PER_PHONE', 20) },
+    limits: { perLink: positiveInt(env, 'PUSH_MAX_PER_LINK', 500), perPhone: positiveInt(env, 'PUSH_MAX_PER_PHONE', 20) },
   };
 }
