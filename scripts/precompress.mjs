@@ -1,16 +1,13 @@
 // Writes a brotli (.br) and a gzip (.gz) sibling beside every text file of the built site, once,
 // at build time: the server sends them as they are (@fastify/static's preCompressed), so no
-// request pays for compression and every visitor gets the smallest encoding at maximum quality.
+// request pays for compression and every visitor gets the smallest encoding at maximum quality
+// (server/precompression.mjs owns the encodings and their settings).
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { BUILD_BROTLI_QUALITY, precompressed } from '../server/precompression.mjs';
 
 /** Text files worth compressing; images, audio and video are compressed by their own formats. */
 export const COMPRESSIBLE = /\.(?:html|js|mjs|css|svg|webmanifest|json|txt|xml|map)$/;
-
-const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
 
 async function* filesUnder(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -23,13 +20,10 @@ async function* filesUnder(dir) {
 /** Writes file.br and file.gz beside one file; returns the sizes of the original and the .br. */
 export async function precompressFile(file) {
   const body = await readFile(file);
-  const [brBody, gzBody] = await Promise.all([
-    brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-    gz(body, { level: 9 }),
-  ]);
-  await writeFile(`${file}.br`, brBody);
-  await writeFile(`${file}.gz`, gzBody);
-  return { raw: body.length, br: brBody.length };
+  const { br, gzip } = await precompressed(body, BUILD_BROTLI_QUALITY);
+  await writeFile(`${file}.br`, br);
+  await writeFile(`${file}.gz`, gzip);
+  return { raw: body.length, br: br.length };
 }
 
 /** Compresses every text file under dir; returns how many bytes the originals and the .br files hold. */

@@ -6,6 +6,7 @@
  */
 import compress from '@fastify/compress';
 import fp from 'fastify-plugin';
+import { PRECOMPRESSED_ENCODINGS } from '../precompression.mjs';
 
 /** Below this a response gains too little to be worth compressing (one packet either way). */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
@@ -17,6 +18,6 @@ export const compression = fp(async (app) => {
     threshold: COMPRESS_THRESHOLD_BYTES,
     // Only what the build also makes, so a static file is either sent precompressed or as it is,
     // never compressed again on the fly.
-    encodings: ['br', 'gzip'],
+    encodings: [...PRECOMPRESSED_ENCODINGS],
   });
 });
