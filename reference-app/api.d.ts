@@ -723,6 +723,7 @@ export interface operations {
                                 date: string;
                                 id: string;
                                 name: string;
+                                /** Format: date-time */
                                 startsAt: string;
                                 timezone: string;
                                 when: "upcoming" | "live" | "past";
@@ -2071,6 +2072,7 @@ export interface operations {
                             date: string;
                             id: string;
                             name: string;
+                            /** Format: date-time */
                             startsAt: string;
                             timezone: string;
                             units: ("mi" | "km")[];

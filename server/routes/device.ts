@@ -7,13 +7,13 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { raceWhen } from '../../src/shared/raceClock.js';
 import type { Clock } from '../clock.js';
 import { DeviceLinksSchema, LinkIdParamsSchema, type DeviceLink } from '../../src/shared/deviceApi.js';
 import { deviceIdOf, renewDeviceCookie, type Devices, type PhoneLink } from '../devices/index.js';
 import { emptyAnswer, refusals } from '../http/contract.js';
 import { deviceLinkNotFound } from '../http/problem.js';
 import { refusal } from '../http/refusals.js';
+import { publicRace } from '../races/public-race.js';
 
 export interface DeviceApiOptions {
   devices: Devices;
@@ -36,7 +36,7 @@ function listed(link: PhoneLink, now: number): DeviceLink | undefined {
   const entry: DeviceLink = {
     linkId: link.linkId,
     runner: { displayName: link.runnerName },
-    race: { id: race.id, name: race.name, date: race.date, timezone: race.timezone, startsAt: race.startsAt, when: raceWhen(race.startsAt, now) },
+    race: publicRace(race, now),
     revoked: link.revoked,
     openedAt: new Date(link.openedAt).toISOString(),
   };

@@ -11,7 +11,6 @@ import {
   MAX_NOTE_BYTES, NoteParamsSchema, NoteQuerySchema, NoteReceiptSchema, RecorderLinkSchema, TokenParamsSchema,
 } from '../../src/shared/api.js';
 import { markerLabel, markersFor } from '../../src/shared/markers.js';
-import { raceWhen } from '../../src/shared/raceClock.js';
 import { NoteHeardSchema, type NoteHeard } from '../../src/shared/runnerApi.js';
 import type { LinkView, Repository } from '../db/repository.js';
 import { deviceIdOf, type Devices } from '../devices/index.js';
@@ -23,6 +22,7 @@ import type { Clock } from '../clock.js';
 import { linkIdOf } from '../links.js';
 import { capOpenUploads, type OpenUploads } from '../notes/open-uploads.js';
 import type { Push } from '../push/index.js';
+import { publicRace } from '../races/public-race.js';
 import { linkProgress } from '../races/tracking.js';
 import { CreationHeadersSchema } from '../uploads/protocol.js';
 import { pushRoutes } from './push.js';
@@ -84,9 +84,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
     await devices.opened(req, reply, link, req.params.token, Date.now()).catch((err: unknown) => req.log.warn({ err }, 'could not remember the link for this phone'));
     return {
       runner: { displayName: runnerName },
-      race: {
-        id: race.id, name: race.name, date: race.date, units: race.units, timezone: race.timezone, startsAt: race.startsAt, when: raceWhen(race.startsAt, now),
-      },
+      race: publicRace(race, now),
       markers: markersFor(race.units),
       ...tracked,
       clock: { now: new Date(now).toISOString(), rate: clock.rate },

@@ -5,6 +5,7 @@
 import { Type, type Static } from 'typebox';
 import { MAX_FROM_LENGTH } from './limits.js';
 import { MARKER_ID_PATTERN } from './markers.js';
+import { MarkerSchema, raceFields } from './raceApi.js';
 
 // The limits live in limits.ts (importable without typebox); re-exported for the routes that validate with them.
 export { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from './limits.js';
@@ -22,14 +23,6 @@ export const ApiErrorSchema = Type.Object({
   message: Type.String(),
 });
 export type ApiError = Static<typeof ApiErrorSchema>;
-
-export const MarkerSchema = Type.Object({
-  id: Type.String(),
-  label: Type.String(),
-  distanceMeters: Type.Number(),
-});
-
-export const RaceWhenSchema = Type.Union([Type.Literal('upcoming'), Type.Literal('live'), Type.Literal('past')]);
 
 /** How far along the course a runner who shares progress is: distance and markers only. */
 export const ProgressSchema = Type.Object({
@@ -70,19 +63,7 @@ export type ServerClock = Static<typeof ServerClockSchema>;
 
 export const RecorderLinkSchema = Type.Object({
   runner: Type.Object({ displayName: Type.String() }),
-  race: Type.Object({
-    id: Type.String(),
-    name: Type.String(),
-    /** ISO yyyy-mm-dd. */
-    date: Type.String(),
-    units: Type.Array(Type.Union([Type.Literal('mi'), Type.Literal('km')])),
-    /** IANA zone the race is run in; dates and times on the recorder are written for it. */
-    timezone: Type.String(),
-    /** The start, ISO 8601 in UTC (raceClock.raceStartsAt). */
-    startsAt: Type.String(),
-    /** raceClock.raceWhen at the time of the answer. */
-    when: RaceWhenSchema,
-  }),
+  race: raceFields('id', 'name', 'date', 'units', 'timezone', 'startsAt', 'when'),
   markers: Type.Array(MarkerSchema),
   /** Only while the race is live and the runner shares progress (issue 19). Never coordinates. */
   progress: Type.Optional(ProgressSchema),

@@ -4,7 +4,7 @@
  * The server validates and serialises with these; the start page (src/homeScreen) imports the types.
  */
 import { Type, type Static } from 'typebox';
-import { RaceWhenSchema } from './api.js';
+import { raceFields } from './raceApi.js';
 
 /** A link's id: the SHA-256 of its token, lower-case hex (server/links.ts linkIdOf). Names a link, opens nothing. */
 export const LINK_ID_PATTERN = '^[0-9a-f]{64}$';
@@ -13,17 +13,7 @@ export const DeviceLinkSchema = Type.Object({
   /** The link's id (SHA-256 of its token): what DELETE takes, and what the page matches its own copy by. */
   linkId: Type.String({ pattern: LINK_ID_PATTERN }),
   runner: Type.Object({ displayName: Type.String() }),
-  race: Type.Object({
-    id: Type.String(),
-    name: Type.String(),
-    /** ISO yyyy-mm-dd, the race's own day. */
-    date: Type.String(),
-    timezone: Type.String(),
-    /** The start, ISO 8601 in UTC. */
-    startsAt: Type.String(),
-    /** raceClock.raceWhen at the time of the answer. */
-    when: RaceWhenSchema,
-  }),
+  race: raceFields('id', 'name', 'date', 'timezone', 'startsAt', 'when'),
   /** The runner turned the link off (or replaced it): its recorder opens no more, and no token is given. */
   revoked: Type.Boolean(),
   /** The recorder's token, only while the link works: the cookie is a credential for exactly these. */

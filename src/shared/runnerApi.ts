@@ -3,9 +3,10 @@
  * with them, /api/openapi.json is generated from them, and the keepsake page imports the types.
  */
 import { Type, type Static } from 'typebox';
-import { MarkerSchema, NOTE_ID_PATTERN, RaceWhenSchema, TOKEN_PATTERN } from './api.js';
+import { NOTE_ID_PATTERN, TOKEN_PATTERN } from './api.js';
 import { MAX_RUNNER_NAME_LENGTH } from './limits.js';
 import { MARKER_ID_PATTERN } from './markers.js';
+import { RaceNamedSchema, RaceSchema } from './raceApi.js';
 
 const Uuid = Type.String({ pattern: NOTE_ID_PATTERN });
 const IsoTime = Type.String({ format: 'date-time' });
@@ -30,29 +31,6 @@ export const AppleSignInSchema = Type.Object({
 
 export const RefreshSchema = Type.Object({ refreshToken: Type.String({ minLength: 20, maxLength: 200 }) });
 
-/** A marker of a race; `lat` and `lon` (WGS84 degrees) where the race has a course. */
-export const RaceMarkerSchema = Type.Object({
-  ...MarkerSchema.properties,
-  lat: Type.Optional(Type.Number()),
-  lon: Type.Optional(Type.Number()),
-});
-
-export const RaceSchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  /** Race day, local to the race (YYYY-MM-DD). */
-  date: Type.String(),
-  /** The race city's IANA time zone. */
-  timezone: Type.String(),
-  /** The start, ISO 8601 in UTC. */
-  startsAt: IsoTime,
-  /** Live from startsAt for 8 hours, past after that, at the time of the answer. */
-  when: RaceWhenSchema,
-  units: Type.Array(Type.Union([Type.Literal('mi'), Type.Literal('km')])),
-  /** Whether GET /api/races/{id}/course has a course (and the markers their lat, lon). */
-  hasCourse: Type.Boolean(),
-  markers: Type.Array(RaceMarkerSchema),
-});
 export const RaceListSchema = Type.Object({ races: Type.Array(RaceSchema) });
 export const RaceParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 /** A race's course as GeoJSON (RFC 7946): [lon, lat] pairs, at most 2,000, each marker's point among them. */
@@ -60,7 +38,6 @@ export const CourseLineSchema = Type.Object({
   type: Type.Literal('LineString'),
   coordinates: Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2 })),
 });
-export type RaceInfo = Static<typeof RaceSchema>;
 
 export const LinkSchema = Type.Object({
   /** Shown once: the server keeps only its hash. */
@@ -75,7 +52,7 @@ export const NewEntrySchema = Type.Object({
 
 export const EntrySchema = Type.Object({
   id: Type.String(),
-  race: Type.Object({ id: Type.String(), name: Type.String(), date: Type.String() }),
+  race: RaceNamedSchema,
   displayName: Type.String(),
   createdAt: IsoTime,
   linkActive: Type.Boolean(),
@@ -171,7 +148,7 @@ export const ShareAudioParamsSchema = Type.Object({ token: Type.String({ pattern
 
 export const KeepsakeSchema = Type.Object({
   runner: Type.Object({ displayName: Type.String() }),
-  race: Type.Object({ id: Type.String(), name: Type.String(), date: Type.String() }),
+  race: RaceNamedSchema,
   notes: Type.Array(Type.Object({
     id: Type.String(),
     marker: Type.String(),

@@ -12,6 +12,7 @@ import { emptyAnswer, refusals } from '../../http/contract.js';
 import { ApiProblem, entryNotFound } from '../../http/problem.js';
 import { raceRefusal } from '../../http/refusals.js';
 import { linkIdOf, newToken } from '../../links.js';
+import { publicRace } from '../../races/public-race.js';
 import { cleanRunnerName } from '../../notes/sanitize.js';
 import type { Entry } from '../../db/repository.js';
 import { requireRunner, BEARER, type RunnerContext } from './context.js';
@@ -27,7 +28,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
 
   const entryBody = (e: Entry, token?: string): EntryBody => ({
     id: e.id,
-    race: { id: e.race.id, name: e.race.name, date: e.race.date },
+    race: publicRace(e.race, ctx.clock.now()),
     displayName: e.displayName,
     createdAt: e.createdAt,
     linkActive: e.linkActive,

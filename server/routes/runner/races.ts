@@ -1,25 +1,11 @@
 /** The race catalogue as the runner's app reads it: every race with its clock and markers, and each race's course. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { raceWhen } from '../../../src/shared/raceClock.js';
-import { CourseLineSchema, RaceListSchema, RaceParamsSchema, type RaceInfo } from '../../../src/shared/runnerApi.js';
-import type { Race } from '../../db/repository.js';
+import { CourseLineSchema, RaceListSchema, RaceParamsSchema } from '../../../src/shared/runnerApi.js';
 import { emptyAnswer, refusals, withHeaders, type HeaderDocs } from '../../http/contract.js';
 import { noneMatch } from '../../http/conditional.js';
 import { raceRefusal } from '../../http/refusals.js';
+import { publicRace } from '../../races/public-race.js';
 import type { RunnerContext } from './context.js';
-
-/** A race as the API gives it, `when` at `now` (the server's clock). */
-export const raceBody = (race: Race, now: number): RaceInfo => ({
-  id: race.id,
-  name: race.name,
-  date: race.date,
-  timezone: race.timezone,
-  startsAt: race.startsAt,
-  when: raceWhen(race.startsAt, now),
-  units: [...race.units],
-  hasCourse: race.hasCourse,
-  markers: race.markers,
-});
 
 /** The app checks its cached copy before race day: it may keep it, and must ask again before using it. */
 const COURSE_CACHE = 'public, no-cache';
@@ -36,7 +22,7 @@ export const raceRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     schema: { operationId: 'listRaces', summary: 'Races, upcoming, live and past, with their markers (placed where a course exists)', response: { 200: RaceListSchema } },
   }, async () => {
     const now = ctx.clock.now();
-    return { races: (await repo.races.list()).map((race) => raceBody(race, now)) };
+    return { races: (await repo.races.list()).map((race) => publicRace(race, now)) };
   });
 
   app.get('/races/:id/course', {

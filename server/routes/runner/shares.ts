@@ -10,6 +10,7 @@ import { audioAnswers, emptyAnswer, refusals } from '../../http/contract.js';
 import { ApiProblem, entryNotFound, keepsakeNotFound, shareNotFound } from '../../http/problem.js';
 import { refusal } from '../../http/refusals.js';
 import { newToken } from '../../links.js';
+import { publicRace } from '../../races/public-race.js';
 import { sendAudio } from '../../runner/audio.js';
 import type { EntryNote, Share } from '../../db/repository.js';
 import { requireRunner, BEARER, type RunnerContext } from './context.js';
@@ -74,7 +75,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     if (!entry) throw keepsakeNotFound();
     return {
       runner: { displayName: entry.displayName },
-      race: { id: entry.race.id, name: entry.race.name, date: entry.race.date },
+      race: publicRace(entry.race, ctx.clock.now()),
       notes: notes.map((n) => ({
         id: n.id, marker: n.marker, markerLabel: markerLabel(n.marker), from: n.from, durationMs: n.durationMs,
         audioUrl: `/api/s/${req.params.token}/notes/${n.id}/audio`,
