@@ -8,7 +8,7 @@
  * sentence that says what to give.
  */
 import { open, stat } from 'node:fs/promises';
-import sharp from 'sharp';
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
 
 /** The operator's file, read whole: a phone's photo is 2-8 MB. Nothing past this is read. */
 export const MAX_RACE_IMAGE_INPUT_BYTES = 16 * 1024 * 1024;
@@ -62,7 +62,7 @@ export async function makeRaceImage(input: Buffer): Promise<RaceImageFile> {
   if (!format) throw new ImageRefused('is not a JPEG, PNG or WebP picture (its content says so, whatever its name). Give a photo or drawing in one of those.');
   // failOn 'warning': a file libjpeg or libpng must guess at (stray bytes, a cut end) is no picture we serve.
   const options = { limitInputPixels: MAX_RACE_IMAGE_PIXELS, failOn: 'warning', pages: 1 } as const;
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     // Headers only, no pixels decoded: the limit is checked below, to say the size in the sentence.
     meta = await sharp(input, { ...options, limitInputPixels: false }).metadata();
@@ -80,7 +80,7 @@ export async function makeRaceImage(input: Buffer): Promise<RaceImageFile> {
   if (out.width < MIN_RACE_CARD_SIZE.width) {
     throw new ImageRefused(`is ${width}x${height} pixels, too small for the card; give one of at least ${MIN_RACE_CARD_SIZE.width}x${MIN_RACE_CARD_SIZE.height} (640x400 is best).`);
   }
-  let made: { data: Buffer; info: sharp.OutputInfo };
+  let made: { data: Buffer; info: OutputInfo };
   try {
     made = await sharp(input, options).autoOrient().resize({ ...out, fit: 'cover', position: 'centre' })
       .webp({ quality: WEBP_QUALITY }).toBuffer({ resolveWithObject: true });

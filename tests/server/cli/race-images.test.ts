@@ -176,7 +176,7 @@ describe('a race picture as this server makes it', () => {
   });
 
   it('should refuse a JPEG cut short, which a decoder would have to guess the rest of', async () => {
-    const noise = await sharp({ create: { width: 800, height: 500, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg({ quality: 80 }).toBuffer();
+    const noise = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg({ quality: 80 }).toBuffer();
     await expect(makeRaceImage(noise.subarray(0, noise.length >> 1))).rejects.toThrow(/^cannot be decoded as a picture \(.*premature end/i);
   });
 
