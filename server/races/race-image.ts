@@ -8,7 +8,7 @@
  * sentence that says what to give.
  */
 import { open, stat } from 'node:fs/promises';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import type { Metadata, OutputInfo } from 'sharp';
 
 /** The operator's file, read whole: a phone's photo is 2-8 MB. Nothing past this is read. */
 export const MAX_RACE_IMAGE_INPUT_BYTES = 16 * 1024 * 1024;
@@ -60,6 +60,8 @@ function cardCut(width: number, height: number): { width: number; height: number
 export async function makeRaceImage(input: Buffer): Promise<RaceImageFile> {
   const format = formatOf(input);
   if (!format) throw new ImageRefused('is not a JPEG, PNG or WebP picture (its content says so, whatever its name). Give a photo or drawing in one of those.');
+  // Loaded here, by the CLI that makes pictures: the server, which only serves them (and imports the limits above), never loads libvips.
+  const { default: sharp } = await import('sharp');
   // failOn 'warning': a file libjpeg or libpng must guess at (stray bytes, a cut end) is no picture we serve.
   const options = { limitInputPixels: MAX_RACE_IMAGE_PIXELS, failOn: 'warning', pages: 1 } as const;
   let meta: Metadata;
