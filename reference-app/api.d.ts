@@ -201,7 +201,7 @@ export interface paths {
         };
         /**
          * A converted note (M4A) for its runner: bearer session or the signed audioUrl
-         * @description Strong ETag (the file's SHA-256) with 304 to If-None-Match; one byte range per request (206 with Content-Range, 416 past the end) honouring If-Range, so a cut download resumes.
+         * @description Strong ETag (the file's SHA-256) with 304 to If-None-Match; one byte range per request (206 with Content-Range, 416 past the end) honouring If-Range, so a cut download resumes. A note whose file is gone from the store answers 404 audio_gone (asking again will not bring it back).
          */
         get: operations["getNoteAudio"];
         put?: never;
@@ -1853,7 +1853,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `note_not_found`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `audio_gone`, `note_not_found`. Show `message` to the person; branch on `error`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3495,7 +3495,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused: `note_not_found`, `share_not_found`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `audio_gone`, `note_not_found`, `share_not_found`. Show `message` to the person; branch on `error`. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -45,13 +45,18 @@ export async function imageFromFile(file: string): Promise<RaceImageFile> {
   }
 }
 
-/** Stores a race's picture in the blob store (S3 or DATA_DIR's), where every server reads it. */
+/** Stores a race's picture, as this server made it, in the blob store (S3 or DATA_DIR's), where every server reads it. */
 export async function storeImage(blobs: BlobStore, raceId: string, file: RaceImageFile): Promise<RaceImage> {
   const sha256 = createHash('sha256').update(file.bytes).digest('hex');
-  const key = raceImageKey(raceId, sha256, file.extension);
+  const key = raceImageKey(raceId, sha256);
   await blobs.put(key, Readable.from([file.bytes]), { maxBytes: MAX_RACE_IMAGE_BYTES, contentType: file.type });
   return { key, type: file.type };
 }
+
+/** A stored picture as the CLI prints it: its address and type, its size, and what the operator's file weighed. */
+export const imageLine = (image: RaceImage, made: RaceImageFile) => ({
+  url: raceImageUrl(image.key), type: image.type, width: made.width, height: made.height, bytes: made.bytes.length, givenBytes: made.inputBytes,
+});
 
 /** The race, or a refusal naming the ids there are. */
 export async function raceOf(repo: Repository, id: string): Promise<Race> {
@@ -94,7 +99,7 @@ export const RACE_COMMANDS: Record<string, Command> = {
     if (resolveStart(date, start, zone).fit === 'overlap') warn(`Note: ${start} happens twice on ${date} in ${zone} (the clocks go back that night); the race starts at the first, ${race.startsAt} in UTC.`);
     const over = overWarning(race, 'It was added all the same; check the year if you meant an upcoming race.');
     if (over) warn(over);
-    return { ...raceLine(race), ...(course && { course: courseLine(course) }), ...(picture && image && { image: { url: raceImageUrl(image.key), type: image.type, width: picture.width, height: picture.height, bytes: picture.bytes.length } }) };
+    return { ...raceLine(race), ...(course && { course: courseLine(course) }), ...(picture && image && { image: imageLine(image, picture) }) };
   },
 
   async 'set-course'(repo, args) {

@@ -1,8 +1,9 @@
 /**
  * The admin CLI's commands that change a race already in the catalogue (issue 37): edit-race (a
  * start delayed on race morning, a name or units corrected), remove-race (a race added by mistake)
- * and race-history (what was changed, when, by whom, and what it was before). Each change is said
- * on stderr, the CLI's log, with the race before, and kept in the catalogue's history.
+ * race-history (what was changed, when, by whom, and what it was before) and remake-race-pictures
+ * (the pictures stored as the operator gave them, before issue 40, made again by this server). Each
+ * change is said on stderr, the CLI's log, with the race before, and kept in the catalogue's history.
  */
 import os from 'node:os';
 import { raceWhen, resolveStart } from '../../src/shared/raceClock.js';
@@ -12,9 +13,11 @@ import { EDIT_OPTIONS, changedFields, editedRace, moveProblem, type EditedRace }
 import { courseFor } from '../races/stored-course.js';
 import { loadStorageConfig } from '../config.js';
 import { openBlobStore } from '../storage/index.js';
-import { raceImageUrl } from '../storage/keys.js';
+import { ImageRefused, makeRaceImage, MAX_RACE_IMAGE_INPUT_BYTES } from '../races/race-image.js';
+import { BlobTooLargeError, isBlobMissing, type BlobStore } from '../storage/blob-store.js';
+import { isMadeRaceImage, raceImageUrl } from '../storage/keys.js';
 import { optionsOf, Refused, UsageError, type Command } from './options.js';
-import { imageFromFile, raceOf, storeImage } from './race-commands.js';
+import { imageFromFile, imageLine, raceOf, storeImage } from './race-commands.js';
 
 /** Who ran the CLI, for the history: the account and machine (no address, no secret). */
 function operator(): string {
@@ -66,6 +69,43 @@ async function coursePlacedFor(repo: Repository, race: Race, edited: EditedRace)
   const course = await repo.races.course(race.id);
   if (!course) throw new Refused(`The course of '${race.id}' changed meanwhile; nothing was changed. Run edit-race again.`);
   return { placed: courseFor({ type: 'LineString', coordinates: course.line }, edited.units), fromEtag: course.etag };
+}
+
+/** A stored blob read whole, refused past `cap` bytes. */
+async function storedBytes(blobs: BlobStore, key: string, cap: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of await blobs.get(key)) {
+    length += (chunk as Buffer).length;
+    if (length > cap) throw new BlobTooLargeError(cap);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * One race's picture stored as the operator gave it, made again as add-race makes one now; one that
+ * does not decode, or is past the limits, is taken off (the card shows the generic picture).
+ */
+async function remadePicture(repo: Repository, blobs: BlobStore, raceId: string, key: string, warn: (line: string) => void, now: number) {
+  let made;
+  try {
+    made = await makeRaceImage(await storedBytes(blobs, key, MAX_RACE_IMAGE_INPUT_BYTES));
+  } catch (err) {
+    if (!(err instanceof ImageRefused) && !(err instanceof BlobTooLargeError) && !isBlobMissing(err)) throw err;
+    const why = err instanceof ImageRefused ? err.message
+      : err instanceof BlobTooLargeError ? `is larger than ${MAX_RACE_IMAGE_INPUT_BYTES / 1024 / 1024} MiB.` : 'is not in the store.';
+    if ((await repo.races.image(raceId))?.key !== key) return { race: raceId, outcome: 'changed meanwhile' };
+    await repo.races.setImage(raceId, null, authorAt(now));
+    warn(`Took the picture off the race ${raceId}: ${raceImageUrl(key)} ${why} Give it another with edit-race --id ${raceId} --image FILE.`);
+    return { race: raceId, outcome: 'removed', reason: why };
+  }
+  const image = await storeImage(blobs, raceId, made);
+  // An edit-race since this began wins: its picture is already a made one.
+  if ((await repo.races.image(raceId))?.key !== key) return { race: raceId, outcome: 'changed meanwhile' };
+  await repo.races.setImage(raceId, image, authorAt(now));
+  warn(`Changed the race ${raceId}: picture ${raceImageUrl(key)} -> ${raceImageUrl(image.key)} (made again by this server, ${made.inputBytes} -> ${made.bytes.length} bytes).`);
+  return { race: raceId, outcome: 'remade', image: imageLine(image, made) };
 }
 
 export const RACE_EDIT_COMMANDS: Record<string, Command> = {
@@ -126,6 +166,19 @@ export const RACE_EDIT_COMMANDS: Record<string, Command> = {
     }
     warn(`Removed the race ${race.id}: "${race.name}", ${startLine(race)}, units ${race.units.join(',')}${race.hasCourse ? ', with its course' : ''}.`);
     return { removed: race.id, before: raceRowOf(result.race) };
+  },
+
+  async 'remake-race-pictures'(repo, args, warn, env) {
+    optionsOf(args, []);
+    const now = Date.now();
+    const blobs = openBlobStore(loadStorageConfig(env));
+    const results = [];
+    for (const race of await repo.races.list()) {
+      const image = await repo.races.image(race.id);
+      if (image && !isMadeRaceImage(image.key)) results.push(await remadePicture(repo, blobs, race.id, image.key, warn, now));
+    }
+    if (results.length === 0) warn('Every race picture was made by this server already: nothing to change.');
+    return results;
   },
 
   async 'race-history'(repo, args) {

@@ -37,6 +37,8 @@ Commands:
   remove-race --id <id>                          remove a race added by mistake (refused once a
                                                  runner entered it or a link was made for it)
   race-history [--id <id>]                       every edit and removal, with the race before
+  remake-race-pictures                           make again, once after upgrading, the pictures stored
+                                                 as given before this server made its own (issue 40)
   create-link --runner "Name" --race <race-id>   make a recording link for a runner
   list-notes --token <token>                     list the notes sent through a link
   revoke-link --token <token>                    stop a link from working

@@ -140,6 +140,8 @@ export const runnerRefusal = {
     new ApiProblem(400, 'invalid_cursor', 'This sync cursor is not one of this entry’s. Fetch the whole list again and use the cursor it carries.'),
   cursor_required: () =>
     new ApiProblem(400, 'cursor_required', 'wait is only for a sync request: add after=<cursor> from an earlier answer.'),
+  /** A converted note whose audio file is missing from the store (deleted under it): it cannot be played, now or later. */
+  audio_gone: () => new ApiProblem(404, 'audio_gone', "This note's recording is no longer on the server, so it cannot be played."),
   /** This server holds as many sync requests as it may: ask again after the pause, perhaps reaching another server. */
   sync_busy: (retryAfterSeconds: number) =>
     new ApiProblem(503, 'sync_busy', 'This server is holding as many sync requests as it can. Please ask again in a moment.', {

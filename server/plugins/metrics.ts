@@ -1,14 +1,15 @@
 /**
  * Owns the Prometheus registry (prom-client): request latency by route pattern, notes received
  * and refused by reason, bytes received, held syncs and how fast a change answers them, the
- * conversion queue and the worker's outcomes, the pushes sent, failed and gone (server/push), plus
- * the process defaults. Counted from Fastify hooks and the worker's events, so routes know
+ * conversion queue and the worker's outcomes, the pushes sent, failed and gone (server/push), the
+ * converted notes asked for whose audio is gone from the store, plus the process defaults. Counted from Fastify hooks and the worker's events, so routes know
  * nothing of it. GET /metrics answers only when METRICS=on or from a METRICS_ALLOW address.
  */
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { isNoteUpload } from '../http/note-upload-mark.js';
+import { audioGoneMarkOf } from '../runner/audio.js';
 import { storageFaultMarkOf } from '../http/storage-faults.js';
 import { secondsSinceWoken } from '../sync/woken-mark.js';
 import type { QueueDeadlines } from '../db/job-store.js';
@@ -128,6 +129,12 @@ export function createMetrics(
     registers: [registry],
   });
 
+  const audioGone = new Counter({
+    name: 'milenotes_audio_gone_total',
+    help: 'Requests for a converted note whose audio is not in the store (answered 404 audio_gone): a file deleted under its note.',
+    registers: [registry],
+  });
+
   const pushSent = new Counter({
     name: 'milenotes_push_sent_total',
     help: 'Pushes a push service accepted (a heard note, a marker alert).',
@@ -155,10 +162,10 @@ export function createMetrics(
     failed: (kind) => conversionFailures.inc({ kind }),
     storageFault: (kind) => storageFaults.inc({ kind, during: 'conversion' }),
   };
-  return { registry, conversion, push, hooks: hooksFor({ latency, received, refused, bytes, syncWake, storageFaults }) };
+  return { registry, conversion, push, hooks: hooksFor({ latency, received, refused, bytes, syncWake, storageFaults, audioGone }) };
 }
 
-function hooksFor(m: { latency: Histogram; received: Counter; refused: Counter; bytes: Counter; syncWake: Histogram; storageFaults: Counter }) {
+function hooksFor(m: { latency: Histogram; received: Counter; refused: Counter; bytes: Counter; syncWake: Histogram; storageFaults: Counter; audioGone: Counter }) {
   return {
     onResponse(req: FastifyRequest, reply: FastifyReply) {
       const route = req.routeOptions.url ?? 'unmatched';
@@ -167,6 +174,7 @@ function hooksFor(m: { latency: Histogram; received: Counter; refused: Counter; 
       if (woken !== undefined) m.syncWake.observe(woken);
       const fault = storageFaultMarkOf(req);
       if (fault) m.storageFaults.inc({ kind: fault, during: 'request' });
+      if (audioGoneMarkOf(req)) m.audioGone.inc();
     },
     /** The answer's body says what happened to a note: a receipt, or an error code. */
     onNoteAnswer(status: number, payload: unknown, startedAt: number) {

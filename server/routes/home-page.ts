@@ -16,7 +16,7 @@ import {
 import { RACES } from '../../src/shared/races.js';
 import type { CardRace, RaceStore } from '../db/repository.js';
 import { precompressed, RENDER_BROTLI_QUALITY } from '../precompression.mjs';
-import { raceImageUrl } from '../storage/keys.js';
+import { isMadeRaceImage, raceImageUrl } from '../storage/keys.js';
 
 export interface HomePageDeps {
   distDir: string;
@@ -46,8 +46,10 @@ export function cardsOf(races: readonly CardRace[]): readonly RaceCard[] {
   return races.map((race) => {
     // A race of the spec moved to a date ahead keeps its own picture, unless the operator gave one.
     const spec = SPEC_CARD.get(race.id);
-    const image = race.image ? raceImageUrl(race.image.key) : spec?.image ?? GENERIC_RACE_IMAGE;
-    return { name: race.name, date: race.date, image, alt: race.image ? '' : spec?.alt ?? '' };
+    // A picture stored as the operator gave it (before issue 40) is not served: the card shows the spec's or the generic one.
+    const own = race.image && isMadeRaceImage(race.image.key);
+    const image = own ? raceImageUrl(race.image!.key) : spec?.image ?? GENERIC_RACE_IMAGE;
+    return { name: race.name, date: race.date, image, alt: own ? '' : spec?.alt ?? '' };
   });
 }
 

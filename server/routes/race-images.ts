@@ -2,20 +2,18 @@
  * Serves the races' own pictures (`add-race --image`) at /race-images/<name>, from the blob store
  * every server shares. The name carries the picture's hash, so an address never changes content:
  * browsers keep it for a year, and this server keeps the few in use in memory rather than asking S3
- * on each visit. Only the picture the catalogue names for its race is served; anything else is the
+ * on each visit. Only the picture the catalogue names for its race, and only one this server made
+ * (server/races/race-image.ts: never the operator's own bytes), is served; anything else is the
  * site's 404.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { RaceStore } from '../db/repository.js';
 import { MAX_RACE_IMAGE_BYTES } from '../races/race-image.js';
 import { BlobTooLargeError, type BlobStore } from '../storage/blob-store.js';
-import { RACE_IMAGES } from '../storage/keys.js';
+import { MADE_RACE_IMAGE_NAME, RACE_IMAGES } from '../storage/keys.js';
 
 /** Nine cards show at once; a few more covers a change of list. At most 16 x 512 KiB in memory. */
 const KEPT_IMAGES = 16;
-
-/** <race id>.<16 hex of its SHA-256>.<extension>, as server/storage/keys.ts names them. */
-const NAME = /^([a-z0-9]+(?:-[a-z0-9]+)*)\.[0-9a-f]{16}\.(?:jpg|png|webp)$/;
 
 async function bytesOf(blobs: BlobStore, key: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -33,7 +31,8 @@ export const raceImages: FastifyPluginAsync<{ races: Pick<RaceStore, 'image'>; b
 
   app.get<{ Params: { name: string } }>('/race-images/:name', async (req, reply) => {
     const { name } = req.params;
-    const raceId = NAME.exec(name)?.[1];
+    const made = MADE_RACE_IMAGE_NAME.exec(name);
+    const raceId = made?.[1];
     const key = RACE_IMAGES + name;
     let body: Buffer | undefined;
     let type: string;
@@ -54,7 +53,7 @@ export const raceImages: FastifyPluginAsync<{ races: Pick<RaceStore, 'image'>; b
     }
     return reply
       .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('etag', `"${name.split('.')[1]}"`)
+      .header('etag', `"${made![2]}"`)
       .type(type)
       .send(body);
   });

@@ -69,6 +69,10 @@ export async function removeOldFiles(dir: string, before: Date, match: (name: st
   return old.length;
 }
 
+/** Whether `err` says the blob is not there: the disk store's ENOENT, S3's 404 (NoSuchKey). */
+export const isBlobMissing = (err: unknown): boolean =>
+  (err as NodeJS.ErrnoException)?.code === 'ENOENT' || (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404;
+
 export class BlobTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super(`The upload is larger than ${maxBytes} bytes.`);

@@ -39,9 +39,17 @@ export const RACE_IMAGES = 'race-images/';
 /**
  * A race's picture for the home page (issue 36): named by its race and its content, so a new picture
  * is a new key and a new address, and the old one may be cached by browsers for ever. Outside the
- * orphan sweep's prefixes: the sweep never touches it.
+ * orphan sweep's prefixes: the sweep never touches it. `.card.webp` says this server made it
+ * (server/races/race-image.ts, issue 40); a picture stored before, as the operator gave it, has
+ * `.jpg`, `.png` or plain `.webp` and is never served (remake-race-pictures makes it again).
  */
-export const raceImageKey = (raceId: string, sha256: string, extension: string): string => `${RACE_IMAGES}${raceId}.${sha256.slice(0, 16)}.${extension}`;
+export const raceImageKey = (raceId: string, sha256: string): string => `${RACE_IMAGES}${raceId}.${sha256.slice(0, 16)}.card.webp`;
+
+/** A made picture's file name: <race id>.<16 hex of its SHA-256>.card.webp; [1] is the race, [2] the hash. */
+export const MADE_RACE_IMAGE_NAME = /^([a-z0-9]+(?:-[a-z0-9]+)*)\.([0-9a-f]{16})\.card\.webp$/;
+
+/** Whether this server made the picture at `key` (the operator's own bytes are never served). */
+export const isMadeRaceImage = (key: string): boolean => key.startsWith(RACE_IMAGES) && MADE_RACE_IMAGE_NAME.test(key.slice(RACE_IMAGES.length));
 
 /** The address the site serves a race's picture at: its key, under the site's root (server/routes/race-images.ts). */
 export const raceImageUrl = (key: string): string => `/${key}`;

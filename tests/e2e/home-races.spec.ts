@@ -72,7 +72,7 @@ test("should show the spec's nine, then races added with add-race in their place
     await expect(page.locator('.race-card')).toHaveCount(4);
     await expect(page.locator('.race-card b')).toHaveCount(0);
     const images = first.locator('.race-card__image');
-    await expect(images.first()).toHaveAttribute('src', /^\/race-images\/harbour-2099\.[0-9a-f]{16}\.jpg$/);
+    await expect(images.first()).toHaveAttribute('src', /^\/race-images\/harbour-2099\.[0-9a-f]{16}\.card\.webp$/);
     await expect(images.last()).toHaveAttribute('src', '/races/generic.svg');
     await expect.poll(() => images.evaluateAll((imgs) => (imgs as HTMLImageElement[]).map((img) => img.complete && img.naturalWidth > 0))).toEqual([true, true]);
     expect(server.pid()).toBe(pid);

@@ -7,7 +7,7 @@ import { AudioQuerySchema, IdParamsSchema, PlayedSchema, PlayReceiptSchema } fro
 import { audioSignatureValid } from '../../auth/audio-url.js';
 import { audioAnswers, emptyAnswer, refusals } from '../../http/contract.js';
 import { ApiProblem } from '../../http/problem.js';
-import { refusal } from '../../http/refusals.js';
+import { refusal, runnerRefusal } from '../../http/refusals.js';
 import { sendAudio } from '../../runner/audio.js';
 import { deleteRunnerNote } from '../../runner/note-deletion.js';
 import { currentRunner, notSignedIn, requireRunner, BEARER, type RunnerContext } from './context.js';
@@ -23,9 +23,9 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   app.get('/notes/:id/audio', {
     schema: { operationId: 'getNoteAudio',
       summary: 'A converted note (M4A) for its runner: bearer session or the signed audioUrl',
-      description: 'Strong ETag (the file\'s SHA-256) with 304 to If-None-Match; one byte range per request (206 with Content-Range, 416 past the end) honouring If-Range, so a cut download resumes.',
+      description: 'Strong ETag (the file\'s SHA-256) with 304 to If-None-Match; one byte range per request (206 with Content-Range, 416 past the end) honouring If-Range, so a cut download resumes. A note whose file is gone from the store answers 404 audio_gone (asking again will not bring it back).',
       security: [{ bearer: [] }, {}], params: IdParamsSchema, querystring: AudioQuerySchema,
-      response: { ...audioAnswers(), ...refusals(notSignedIn, audioLinkExpired, refusal.note_not_found) },
+      response: { ...audioAnswers(), ...refusals(notSignedIn, audioLinkExpired, refusal.note_not_found, runnerRefusal.audio_gone) },
     },
   }, async (req, reply) => {
     const { id } = req.params;

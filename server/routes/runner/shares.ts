@@ -8,7 +8,7 @@ import {
 import { hashToken } from '../../auth/tokens.js';
 import { audioAnswers, emptyAnswer, refusals } from '../../http/contract.js';
 import { ApiProblem, entryNotFound, keepsakeNotFound, shareNotFound } from '../../http/problem.js';
-import { refusal } from '../../http/refusals.js';
+import { refusal, runnerRefusal } from '../../http/refusals.js';
 import { newToken } from '../../links.js';
 import { publicRace } from '../../races/public-race.js';
 import { sendAudio } from '../../runner/audio.js';
@@ -85,7 +85,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
 
   app.get('/s/:token/notes/:id/audio', {
     schema: { operationId: 'getKeepsakeNoteAudio', summary: 'A shared note’s audio, while it is shared',
-      description: 'Like getNoteAudio: strong ETag, 304, byte ranges (206, 416) and If-Range.', params: ShareAudioParamsSchema, response: { ...audioAnswers(), ...refusals(keepsakeNotFound, refusal.note_not_found) } },
+      description: 'Like getNoteAudio: strong ETag, 304, byte ranges (206, 416) and If-Range.', params: ShareAudioParamsSchema, response: { ...audioAnswers(), ...refusals(keepsakeNotFound, refusal.note_not_found, runnerRefusal.audio_gone) } },
   }, async (req, reply) => {
     const { notes } = await sharedNotes(req.params.token);
     const note = notes.find((n) => n.id === req.params.id);

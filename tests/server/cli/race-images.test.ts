@@ -1,19 +1,20 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_RACE_IMAGE_BYTES, sniffRaceImage } from '../../../server/races/race-image.js';
+import { makeRaceImage, MAX_RACE_IMAGE_INPUT_BYTES } from '../../../server/races/race-image.js';
 import { LOCAL_BLOBS_DIR } from '../../../server/storage/index.js';
 import { raceTrackHtml, SPEC_RACE_CARDS } from '../../../src/shared/raceCards.js';
 import { BACKENDS } from '../support/backends.js';
 import { runAdmin, runAdminProcess } from '../support/cli.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { pngHeaderOnly, pngPicture } from '../support/pictures.js';
+import { jpegPicture, lyingJpeg, pngHeaderOnly, pngPicture } from '../support/pictures.js';
 
 interface Added {
   id: string;
-  image?: { url: string; type: string; width: number; height: number; bytes: number };
+  image?: { url: string; type: string; width: number; height: number; bytes: number; givenBytes: number };
 }
 
 describe.each(BACKENDS)('a race picture given with add-race --image on %s', (kind) => {
@@ -36,28 +37,34 @@ describe.each(BACKENDS)('a race picture given with add-race --image on %s', (kin
     await writeFile(file('notes.png'), 'These are my notes, not a picture.\n');
     await writeFile(file('page.webp'), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     // A real PNG's start, then filler: past the cap whatever it holds.
-    await writeFile(file('huge.png'), Buffer.concat([pngPicture(64, 40), Buffer.alloc(MAX_RACE_IMAGE_BYTES, 1)]));
+    await writeFile(file('huge.png'), Buffer.concat([pngPicture(64, 40), Buffer.alloc(MAX_RACE_IMAGE_INPUT_BYTES, 1)]));
     await writeFile(file('bomb.png'), pngHeaderOnly(30_000, 30_000));
+    await writeFile(file('lying.jpg'), await lyingJpeg());
+    await writeFile(file('tiny.png'), pngPicture(48, 30));
   });
   afterAll(async () => {
     await t.close();
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('should store the picture, serve it with its sniffed type for a year at an address of its content, and show it on the card', async () => {
+  it('should store the picture as this server made it again, serve that for a year at an address of its content, and show it on the card', async () => {
+    const given = pngPicture(640, 400);
     const { code, stdout, stderr } = await add('lakefront-2099', file('card.png'));
     expect(code, stderr).toBe(0);
     const { image } = JSON.parse(stdout) as Added;
-    expect(image).toMatchObject({ type: 'image/png', width: 640, height: 400 });
-    expect(image!.url).toMatch(/^\/race-images\/lakefront-2099\.[0-9a-f]{16}\.png$/);
+    expect(image).toMatchObject({ type: 'image/webp', width: 640, height: 400, givenBytes: given.length });
+    expect(image!.url).toMatch(/^\/race-images\/lakefront-2099\.[0-9a-f]{16}\.card\.webp$/);
     firstUrl = image!.url;
 
     const res = await t.app.inject({ url: image!.url });
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['content-type']).toBe('image/webp');
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.rawPayload.equals(pngPicture(640, 400))).toBe(true);
+    // Not the operator's bytes: a WebP the server wrote, of the card's size, which is what the CLI said.
+    expect(res.rawPayload.equals(given)).toBe(false);
+    expect(res.rawPayload.length).toBe(image!.bytes);
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 640, height: 400 });
 
     await expect.poll(async () => (await t.app.inject({ url: '/' })).body, { timeout: 5_000 }).toContain(`src="${image!.url}" alt=""`);
   });
@@ -65,7 +72,11 @@ describe.each(BACKENDS)('a race picture given with add-race --image on %s', (kin
   it("should answer 404 for any other name under /race-images/, even another race's key pattern", async () => {
     const { stdout } = await runAdmin(env, 'list-races');
     expect(stdout).toContain('lakefront-2099');
-    for (const url of ['/race-images/lakefront-2099.0000000000000000.png', '/race-images/chicago-2025.0123456789abcdef.jpg', '/race-images/..%2Fsession-secret', '/race-images/x']) {
+    const hash = firstUrl.split('.')[1];
+    for (const url of [
+      '/race-images/lakefront-2099.0000000000000000.card.webp', '/race-images/chicago-2025.0123456789abcdef.card.webp', `/race-images/lakefront-2099.${hash}.webp`,
+      `/race-images/lakefront-2099.${hash}.png`, '/race-images/..%2Fsession-secret', '/race-images/x',
+    ]) {
       expect((await t.app.inject({ url, headers: { accept: 'image/*' } })).statusCode, url).toBe(404);
     }
   });
@@ -73,8 +84,10 @@ describe.each(BACKENDS)('a race picture given with add-race --image on %s', (kin
   for (const [name, sentence] of [
     ['notes.png', /notes\.png is not a JPEG, PNG or WebP picture/],
     ['page.webp', /page\.webp is not a JPEG, PNG or WebP picture/],
-    ['huge.png', /huge\.png is larger than 512 KiB/],
-    ['bomb.png', /bomb\.png is 30000x30000 pixels; a race's picture can be at most 4096 on a side/],
+    ['huge.png', /huge\.png is larger than 16 MiB/],
+    ['bomb.png', /bomb\.png cannot be read as a picture \(.+\)\. Save it again/],
+    ['lying.jpg', /lying\.jpg is 6000x6000 pixels \(36 megapixels\); a race's picture can be at most 25 megapixels/],
+    ['tiny.png', /tiny\.png is 48x30 pixels, too small for the card; give one of at least 160x100/],
     ['missing.jpg', /missing\.jpg cannot be read \(ENOENT\)/],
   ] as const) {
     it(`should refuse ${name} in one sentence with exit code 2, adding no race and storing no file`, async () => {
@@ -99,16 +112,16 @@ describe.each(BACKENDS)('a race picture given with add-race --image on %s', (kin
   });
 
   it('should change the picture with edit-race --image, and take it off with --image none', async () => {
-    await writeFile(file('other.png'), pngPicture(800, 500));
+    await writeFile(file('other.jpg'), await jpegPicture(1600, 1000, 90));
     const edit = (...args: string[]) => runAdmin(env, 'edit-race', '--id', 'lakefront-2099', ...args);
-    const changed = await edit('--image', file('other.png'));
+    const changed = await edit('--image', file('other.jpg'));
     expect(changed.code, changed.stderr).toBe(0);
     const { image, imageBefore, changed: fields } = JSON.parse(changed.stdout) as { image: { url: string }; imageBefore: { url: string }; changed: string[] };
     expect(fields).toEqual(['image']);
     expect(imageBefore.url).toBe(firstUrl);
     expect(image.url).not.toBe(firstUrl);
     expect(changed.stderr).toContain(`picture ${firstUrl} -> ${image.url}`);
-    expect((await t.app.inject({ url: image.url })).rawPayload.equals(pngPicture(800, 500))).toBe(true);
+    expect(await sharp((await t.app.inject({ url: image.url })).rawPayload).metadata()).toMatchObject({ format: 'webp', width: 640, height: 400 });
     await expect.poll(async () => (await t.app.inject({ url: '/' })).body, { timeout: 5_000 }).toContain(`src="${image.url}" alt=""`);
 
     const cleared = await edit('--image', 'none');
@@ -152,35 +165,38 @@ describe('a race picture on S3', () => {
     const { image } = JSON.parse(stdout) as Added;
     const res = await t.app.inject({ url: image!.url });
     expect(res.statusCode).toBe(200);
-    expect(res.rawPayload.equals(pngPicture(320, 200))).toBe(true);
+    expect(res.rawPayload.length).toBe(image!.bytes);
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 320, height: 200 });
   });
 });
 
-describe('what a race picture is, by its bytes', () => {
-  it('should read the size of a JPEG, a PNG and the three kinds of WebP', () => {
-    const jpeg = Buffer.from('ffd8ffe000104a46494600010100000100010000ffc0001108019002800301220002110103110100', 'hex');
-    expect(sniffRaceImage(jpeg)).toMatchObject({ type: 'image/jpeg', extension: 'jpg', width: 640, height: 400 });
-    expect(sniffRaceImage(pngPicture(3, 2))).toMatchObject({ type: 'image/png', width: 3, height: 2 });
-    const riff = (chunk: string, body: Buffer) => Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBP'), Buffer.from(chunk), Buffer.alloc(4), body]);
-    const lossy = Buffer.alloc(14);
-    lossy.writeUInt16LE(640, 6);
-    lossy.writeUInt16LE(400, 8);
-    expect(sniffRaceImage(riff('VP8 ', lossy))).toMatchObject({ type: 'image/webp', width: 640, height: 400 });
-    // VP8L: 14 bits each of width-1 and height-1 after the 0x2f signature.
-    const bits = (640 - 1) | ((400 - 1) << 14);
-    const lossless = Buffer.alloc(10);
-    lossless[0] = 0x2f;
-    lossless.writeUInt32LE(bits, 1);
-    expect(sniffRaceImage(riff('VP8L', lossless))).toMatchObject({ width: 640, height: 400 });
-    const extended = Buffer.alloc(10);
-    extended.writeUIntLE(640 - 1, 4, 3);
-    extended.writeUIntLE(400 - 1, 7, 3);
-    expect(sniffRaceImage(riff('VP8X', extended))).toMatchObject({ width: 640, height: 400 });
+describe('a race picture as this server makes it', () => {
+  it("should refuse issue 40's lying JPEG by its real frame, 6000x6000, which the old sniffer read as 100x100", async () => {
+    await expect(makeRaceImage(await lyingJpeg())).rejects.toThrow(/^is 6000x6000 pixels \(36 megapixels\)/);
   });
 
-  it('should refuse a GIF, an SVG and an empty file', () => {
+  it('should refuse a JPEG cut short, which a decoder would have to guess the rest of', async () => {
+    const noise = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg({ quality: 80 }).toBuffer();
+    await expect(makeRaceImage(noise.subarray(0, noise.length >> 1))).rejects.toThrow(/^cannot be decoded as a picture \(.*premature end/i);
+  });
+
+  it('should cut a picture to the card\'s 8:5 and 640x400 at most, enlarging none, and keep none of its metadata', async () => {
+    const square = await sharp(await jpegPicture(1200, 1200, 90)).withExif({ IFD0: { Copyright: 'the operator', Artist: 'someone' } }).jpeg().toBuffer();
+    const made = await makeRaceImage(square);
+    expect(made).toMatchObject({ type: 'image/webp', extension: 'webp', width: 640, height: 400, inputBytes: square.length });
+    expect(made.bytes.equals(square)).toBe(false);
+    const meta = await sharp(made.bytes).metadata();
+    expect(meta).toMatchObject({ format: 'webp', width: 640, height: 400 });
+    expect(meta.exif).toBeUndefined();
+    expect(await makeRaceImage(pngPicture(300, 200))).toMatchObject({ width: 300, height: 188 });
+    // Turned by its EXIF orientation first: a portrait photo is cut as it is seen.
+    const portrait = await sharp(await jpegPicture(1000, 800, 90)).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    expect(await makeRaceImage(portrait)).toMatchObject({ width: 640, height: 400 });
+  });
+
+  it('should refuse a GIF, an SVG and an empty file without handing them to the decoder', async () => {
     for (const bytes of [Buffer.from('GIF89a\x01\x00\x01\x00'), Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), Buffer.alloc(0)]) {
-      expect(() => sniffRaceImage(bytes)).toThrow(/is not a JPEG, PNG or WebP picture/);
+      await expect(makeRaceImage(bytes)).rejects.toThrow(/^is not a JPEG, PNG or WebP picture/);
     }
   });
 });

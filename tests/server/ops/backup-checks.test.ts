@@ -27,7 +27,7 @@ let t: TestApp;
 const noteIds = [randomUUID(), randomUUID(), randomUUID()];
 /** The home page's picture of a race (add-race --image): in the same bucket as the notes' audio. */
 const picture = pngPicture(64, 40);
-const pictureKey = raceImageKey('lakefront-2099', sha256Hex(picture), 'png');
+const pictureKey = raceImageKey('lakefront-2099', sha256Hex(picture));
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-backup-checks-'));

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { raceImages } from '../../../server/routes/race-images.js';
 import type { BlobStore } from '../../../server/storage/blob-store.js';
 
-const KEY = 'race-images/lakefront-2099.0123456789abcdef.png';
-const races = { image: async (id: string) => (id === 'lakefront-2099' ? { key: KEY, type: 'image/png' } : undefined) };
+const KEY = 'race-images/lakefront-2099.0123456789abcdef.card.webp';
+const races = { image: async (id: string) => (id === 'lakefront-2099' ? { key: KEY, type: 'image/webp' } : undefined) };
 
 async function appWith(get: BlobStore['get']) {
   const app = Fastify({ logger: false });
