@@ -16,17 +16,7 @@ import { BACKENDS } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { creation, send } from '../support/resumable.js';
 import { digestOf, fakeWebm, makeLink, putNote } from '../support/uploads.js';
-
-/** The device cookie a response sets (by the name of a plain-HTTP request to this machine unless told), its value and attributes. */
-export function deviceCookieOf(setCookie: string | string[] | undefined, name = LOCAL_DEVICE_COOKIE): { value: string; attributes: string[] } | undefined {
-  const line = [setCookie ?? []].flat().find((c) => c.startsWith(`${name}=`));
-  if (!line) return undefined;
-  const [pair, ...attributes] = line.split(';').map((s) => s.trim());
-  return { value: pair!.slice(name.length + 1), attributes: attributes.map((a) => a.toLowerCase()) };
-}
-
-/** A value this server issues: a random id, a dot, its MAC. */
-export const ISSUED = /^[A-Za-z0-9_-]{32}\.[A-Za-z0-9_-]{43}$/;
+import { deviceCookieOf, ISSUED } from './cookies.js';
 
 const cookieHeader = (value: string) => ({ cookie: `${LOCAL_DEVICE_COOKIE}=${value}` });
 
