@@ -63,7 +63,9 @@ export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (ap
     schema: {
       operationId: 'subscribePush',
       summary: 'Turn notifications on for this phone on the link (its browser’s PushSubscription); `heard`: be told when the runner hears the notes sent from this phone',
-      description: 'The endpoint must be HTTPS to a push service the server lists (PUSH_HOSTS), else push_endpoint_refused and nothing is called. Sending again replaces this phone’s subscription.',
+      description: 'Only a phone that opened the link (GET /api/r/:token gives it its device cookie) subscribes: without a cookie this server issued, device_unknown; '
+        + 'with one that never opened this link, device_not_linked; nothing is stored either way. '
+        + 'The endpoint must be HTTPS to a push service the server lists (PUSH_HOSTS), else push_endpoint_refused and nothing is called. Sending again replaces this phone’s subscription.',
       params: PushParamsSchema, body: PushSubscribeSchema,
       response: {
         200: PushStateSchema,
