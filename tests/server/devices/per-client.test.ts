@@ -6,6 +6,7 @@
  * one (issue 40).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../server/config.js';
 import { LOCAL_DEVICE_COOKIE } from '../../../server/devices/cookie.js';
 import { createIssueLimit, ISSUE_WINDOW_MS } from '../../../server/devices/issue-limit.js';
 import { BACKENDS } from '../support/backends.js';
@@ -65,6 +66,12 @@ describe.each(BACKENDS)('per-client limits on %s', (kind) => {
 });
 
 describe('the new-cookie budget', () => {
+  it('should be 300 a client an hour unless DEVICE_COOKIES_PER_HOUR says, and refuse a budget that is not a positive whole number', () => {
+    expect(loadConfig({}).deviceCookiesPerHour).toBe(300);
+    expect(loadConfig({ DEVICE_COOKIES_PER_HOUR: '12' }).deviceCookiesPerHour).toBe(12);
+    expect(() => loadConfig({ DEVICE_COOKIES_PER_HOUR: '0' })).toThrow(/DEVICE_COOKIES_PER_HOUR must be a positive whole number/);
+  });
+
   it('should start again after an hour, and count a /64 as one client', () => {
     const limit = createIssueLimit(2);
     expect([limit.take('2001:db8::1', 0), limit.take('2001:db8::2', 1), limit.take('2001:db8::3', 2)]).toEqual([true, true, false]);
