@@ -82,9 +82,10 @@ export function createDeviceStore(sql: SqlDriver): DeviceStore {
   };
   return {
     async remember(deviceId, linkId, sealedToken, openedAt, maxPhones = DEVICE_LINK_PHONES_MAX) {
-      const written = await sql.run(SQL.remember, [deviceId, linkId, sealedToken, openedAt, openedAt, openedAt - REMEMBERED_FOR_MS]);
+      // Nothing written: the row was written (and the phone seen) less than REMEMBERED_FOR_MS ago.
+      if ((await sql.run(SQL.remember, [deviceId, linkId, sealedToken, openedAt, openedAt, openedAt - REMEMBERED_FOR_MS])) === 0) return;
       await seen(deviceId, openedAt);
-      if (written > 0) await sql.run(SQL.trim, [linkId, linkId, maxPhones - 1]);
+      await sql.run(SQL.trim, [linkId, linkId, maxPhones - 1]);
     },
     seen,
     async has(deviceId, linkId) {
