@@ -3,7 +3,9 @@
  * by the device cookie alone (server/devices), and taking one off. On iPhone the home-screen app
  * starts with the site's cookies and nothing else, so this list is how it finds its recorders.
  * The cookie is a bearer credential for the links it lists: a live link's token is given back,
- * a revoked one's never. Limited per address and phone, as the recorder's routes are per link.
+ * a revoked one's never; only a cookie this server issued names a phone (issue 40). Limited per
+ * client (an IPv6 client by its /64) and phone, as the recorder's routes are per link. Every server
+ * sweeps the rows of phones unseen for the cookie's life.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
