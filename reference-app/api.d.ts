@@ -291,7 +291,7 @@ export interface paths {
         get: operations["getPushState"];
         /**
          * Turn notifications on for this phone on the link (its browser’s PushSubscription); `heard`: be told when the runner hears the notes sent from this phone
-         * @description The endpoint must be HTTPS to a push service the server lists (PUSH_HOSTS), else push_endpoint_refused and nothing is called. Sending again replaces this phone’s subscription.
+         * @description Only a phone that opened the link (GET /api/r/:token gives it its device cookie) subscribes: without a cookie this server issued, device_unknown; with one that never opened this link, device_not_linked; nothing is stored either way. The endpoint must be HTTPS to a push service the server lists (PUSH_HOSTS), else push_endpoint_refused and nothing is called. Sending again replaces this phone’s subscription.
          */
         put: operations["subscribePush"];
         post?: never;
@@ -2521,6 +2521,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: `device_not_linked`. Show `message` to the person; branch on `error`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
             /** @description Refused: `link_not_found`, `push_off`. Show `message` to the person; branch on `error`. */
             404: {
                 headers: {
@@ -2711,6 +2723,18 @@ export interface operations {
             };
             /** @description Refused: `bad_request`, `device_unknown`, `unknown_marker`. Show `message` to the person; branch on `error`. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `device_not_linked`. Show `message` to the person; branch on `error`. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,6 +12,9 @@ export const pushRefusal = {
   /** The request carried no device cookie: GET /api/r/:token gives it. */
   device_unknown: () =>
     new ApiProblem(400, 'device_unknown', 'This phone was not recognised (cookies may be off). Reload the page and try again.'),
+  /** The phone's cookie is ours, but this phone never opened this link (GET /api/r/:token remembers it). */
+  device_not_linked: () =>
+    new ApiProblem(403, 'device_not_linked', 'This phone has not opened this link. Reload the page and try again.'),
   push_endpoint_refused: () =>
     new ApiProblem(400, 'push_endpoint_refused', "This browser's push service is not one this server sends notifications to."),
   invalid_subscription: () =>

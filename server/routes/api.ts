@@ -23,7 +23,7 @@ import { runnerApi } from './runner/index.js';
 export interface ApiOptions {
   repo: Repository;
   blobs: BlobStore;
-  config: Pick<Config, 'auth' | 'publicUrl' | 'rateLimitPerMinute' | 'idleTimeoutMs'>;
+  config: Pick<Config, 'auth' | 'publicUrl' | 'rateLimitPerMinute' | 'idleTimeoutMs' | 'deviceCookiesPerHour'>;
   /** Held sync requests of the runner's app (server/sync). */
   noteChanges: NoteChangeHub;
   openUploads: OpenUploads;
@@ -46,7 +46,7 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
   });
   // The device cookie (server/devices): the recorder sets it, the installed app's list reads it.
   await app.register(cookie);
-  const devices = createDevices(repo, config.auth.sessionSecret);
+  const devices = createDevices(repo, config.auth.sessionSecret, { cookiesPerHour: config.deviceCookiesPerHour });
   await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake, devices, clock, push });
   await app.register(deviceApi, { devices, rateLimitPerMinute: config.rateLimitPerMinute, clock });
   await app.register(runnerApi, { repo, blobs, config, noteChanges, clock, push });

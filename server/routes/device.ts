@@ -3,16 +3,19 @@
  * by the device cookie alone (server/devices), and taking one off. On iPhone the home-screen app
  * starts with the site's cookies and nothing else, so this list is how it finds its recorders.
  * The cookie is a bearer credential for the links it lists: a live link's token is given back,
- * a revoked one's never. Limited per address and phone, as the recorder's routes are per link.
+ * a revoked one's never; only a cookie this server issued names a phone (issue 40). Limited per
+ * client (an IPv6 client by its /64) and phone, as the recorder's routes are per link. Every server
+ * sweeps the rows of phones unseen for the cookie's life.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Clock } from '../clock.js';
 import { DeviceLinksSchema, LinkIdParamsSchema, type DeviceLink } from '../../src/shared/deviceApi.js';
-import { deviceIdOf, renewDeviceCookie, type Devices, type PhoneLink } from '../devices/index.js';
+import { startDeviceSweep, type Devices, type PhoneLink } from '../devices/index.js';
 import { emptyAnswer, refusals } from '../http/contract.js';
 import { deviceLinkNotFound } from '../http/problem.js';
 import { refusal } from '../http/refusals.js';
+import { addressKey } from '../notes/address-key.js';
 import { publicRace } from '../races/public-race.js';
 
 export interface DeviceApiOptions {
@@ -20,6 +23,8 @@ export interface DeviceApiOptions {
   rateLimitPerMinute: number;
   /** Where each race stands (../clock.ts). */
   clock: Clock;
+  /** How often this server removes the rows of phones unseen for the cookie's life (hourly by default). */
+  sweepEveryMs?: number;
 }
 
 /** OpenAPI security of these routes: the device cookie, or none (the list is then empty). */
@@ -45,12 +50,15 @@ function listed(link: PhoneLink, now: number): DeviceLink | undefined {
   return { ...entry, token: link.token, path: recorderPath(link.token) };
 }
 
-export const deviceApi: FastifyPluginAsyncTypebox<DeviceApiOptions> = async (app, { devices, rateLimitPerMinute, clock }) => {
+export const deviceApi: FastifyPluginAsyncTypebox<DeviceApiOptions> = async (app, { devices, rateLimitPerMinute, clock, sweepEveryMs = 3600_000 }) => {
+  const stopSweeping = startDeviceSweep(devices, sweepEveryMs, app.log.child({ component: 'devices' }));
+  app.addHook('onClose', async () => stopSweeping());
   await app.register(rateLimit, {
     max: rateLimitPerMinute,
     timeWindow: 60_000,
-    // Per address and phone: a venue's friends behind one carrier address each have their own budget.
-    keyGenerator: (req) => `device|${req.ip}|${deviceIdOf(req) ?? ''}`,
+    // Per client (an IPv6 client by its /64) and phone: a venue's friends behind one carrier address
+    // each have their own budget; only a cookie this server issued names a phone.
+    keyGenerator: (req) => `device|${addressKey(req.ip)}|${devices.idOf(req) ?? ''}`,
     errorResponseBuilder: (_req, context) => refusal.rate_limited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
 
@@ -62,7 +70,7 @@ export const deviceApi: FastifyPluginAsyncTypebox<DeviceApiOptions> = async (app
       response: { 200: DeviceLinksSchema, ...refusals(refusal.rate_limited) },
     },
   }, async (req, reply) => {
-    const deviceId = renewDeviceCookie(req, reply);
+    const deviceId = await devices.renew(req, reply, Date.now());
     if (deviceId === undefined) return { links: [] };
     const now = clock.now();
     const links = (await devices.linksOf(deviceId)).map((link) => listed(link, now)).filter((link) => link !== undefined);
@@ -78,7 +86,7 @@ export const deviceApi: FastifyPluginAsyncTypebox<DeviceApiOptions> = async (app
       response: { 204: emptyAnswer('Off the list.'), ...refusals(deviceLinkNotFound, refusal.rate_limited) },
     },
   }, async (req, reply) => {
-    const deviceId = deviceIdOf(req);
+    const deviceId = devices.idOf(req);
     if (deviceId === undefined || !(await devices.forget(deviceId, req.params.linkId))) throw deviceLinkNotFound();
     return reply.code(204).send(null);
   });

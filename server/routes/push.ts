@@ -2,14 +2,17 @@
  * The recorder's push routes under /api/r/:token/push (issue 36), inside the recorder API, so the
  * live-link check and the per-address limit hold here too. The phone is the device cookie's
  * (server/devices), never a value in the body: a page can only turn on, off or ask for its own
- * phone. JSON bodies of a few hundred bytes; everything else is server/push's.
+ * phone. Only a phone that opened the link (a cookie this server issued, and the phone's row for
+ * that link) subscribes or asks for an alert (issue 40): invented phones would otherwise fill a
+ * link's subscriptions and slip past the per-phone limit. JSON bodies of a few hundred bytes;
+ * everything else is server/push's.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { markersFor } from '../../src/shared/markers.js';
 import { AlertParamsSchema, PushParamsSchema, PushStateSchema, PushSubscribeSchema } from '../../src/shared/pushApi.js';
 import type { LinkView } from '../db/repository.js';
-import { deviceIdOf } from '../devices/index.js';
+import type { Devices } from '../devices/index.js';
 import { emptyAnswer, refusals } from '../http/contract.js';
 import { refusal } from '../http/refusals.js';
 import type { Push } from '../push/index.js';
@@ -26,9 +29,24 @@ export interface PushRouteOptions {
   liveLink: (req: FastifyRequest) => LinkView;
   /** The race's clock (../clock.ts): how far the runner is from a marker. */
   clock: Clock;
+  /** The phone a request comes from, and whether it opened the link. */
+  devices: Devices;
 }
 
-export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (app, { push, liveLink, clock }) => {
+export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (app, { push, liveLink, clock, devices }) => {
+  const deviceIdOf = (req: FastifyRequest) => devices.idOf(req);
+  /**
+   * The phone, when it opened this link; refused otherwise before anything is stored. With push off
+   * the route's own push_off answers first.
+   */
+  async function linkedPhone(req: FastifyRequest, link: LinkView): Promise<string | undefined> {
+    const deviceId = devices.idOf(req);
+    if (!push.enabled) return deviceId;
+    if (deviceId === undefined) throw pushRefusal.device_unknown();
+    if (!(await devices.hasOpened(deviceId, link.linkId))) throw pushRefusal.device_not_linked();
+    return deviceId;
+  }
+
   // The recorder API hands bodies over raw (for audio); these routes read small JSON.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, app.getDefaultJsonParser('error', 'error'));
@@ -45,15 +63,20 @@ export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (ap
     schema: {
       operationId: 'subscribePush',
       summary: 'Turn notifications on for this phone on the link (its browser’s PushSubscription); `heard`: be told when the runner hears the notes sent from this phone',
-      description: 'The endpoint must be HTTPS to a push service the server lists (PUSH_HOSTS), else push_endpoint_refused and nothing is called. Sending again replaces this phone’s subscription.',
+      description: 'Only a phone that opened the link (GET /api/r/:token gives it its device cookie) subscribes: without a cookie this server issued, device_unknown; '
+        + 'with one that never opened this link, device_not_linked; nothing is stored either way. '
+        + 'The endpoint must be HTTPS to a push service the server lists (PUSH_HOSTS), else push_endpoint_refused and nothing is called. Sending again replaces this phone’s subscription.',
       params: PushParamsSchema, body: PushSubscribeSchema,
       response: {
         200: PushStateSchema,
-        ...refusals(...ALWAYS, refusal.bad_request, refusal.too_large, pushRefusal.device_unknown, pushRefusal.push_endpoint_refused, pushRefusal.invalid_subscription,
-          pushRefusal.push_link_full, pushRefusal.push_phone_full),
+        ...refusals(...ALWAYS, refusal.bad_request, refusal.too_large, pushRefusal.device_unknown, pushRefusal.device_not_linked, pushRefusal.push_endpoint_refused,
+          pushRefusal.invalid_subscription, pushRefusal.push_link_full, pushRefusal.push_phone_full),
       },
     },
-  }, (req) => push.subscribe(deviceIdOf(req), liveLink(req), req.params.token, req.body, Date.now()));
+  }, async (req) => {
+    const link = liveLink(req);
+    return push.subscribe(await linkedPhone(req, link), link, req.params.token, req.body, Date.now());
+  });
 
   app.delete('/r/:token/push', {
     schema: {
@@ -72,7 +95,7 @@ export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (ap
       params: AlertParamsSchema,
       response: {
         200: PushStateSchema,
-        ...refusals(...ALWAYS, refusal.unknown_marker, pushRefusal.device_unknown, pushRefusal.push_not_subscribed,
+        ...refusals(...ALWAYS, refusal.unknown_marker, pushRefusal.device_unknown, pushRefusal.device_not_linked, pushRefusal.push_not_subscribed,
           pushRefusal.progress_not_shared, pushRefusal.marker_passed, pushRefusal.marker_too_near),
       },
     },
@@ -80,7 +103,7 @@ export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (ap
     const link = liveLink(req);
     const { marker } = req.params;
     if (!markersFor(link.race.units).some((m) => m.id === marker)) throw refusal.unknown_marker({ name: link.race.name, marker });
-    return push.askAlert(deviceIdOf(req), link, marker, clock.now());
+    return push.askAlert(await linkedPhone(req, link), link, marker, clock.now());
   });
 
   app.delete('/r/:token/push/alerts/:marker', {

@@ -13,13 +13,14 @@ import {
 import { markerLabel, markersFor } from '../../src/shared/markers.js';
 import { NoteHeardSchema, type NoteHeard } from '../../src/shared/runnerApi.js';
 import type { LinkView, Repository } from '../db/repository.js';
-import { deviceIdOf, type Devices } from '../devices/index.js';
+import type { Devices } from '../devices/index.js';
 import { NOTE_UPLOAD } from '../http/note-upload-mark.js';
 import { refusals } from '../http/contract.js';
 import { refusal } from '../http/refusals.js';
 import type { Intake } from '../intake/index.js';
 import type { Clock } from '../clock.js';
 import { linkIdOf } from '../links.js';
+import { addressKey } from '../notes/address-key.js';
 import { capOpenUploads, type OpenUploads } from '../notes/open-uploads.js';
 import type { Push } from '../push/index.js';
 import { publicRace } from '../races/public-race.js';
@@ -54,7 +55,8 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   await app.register(rateLimit, {
     max: opts.rateLimitPerMinute,
     timeWindow: 60_000,
-    keyGenerator: (req) => `${req.ip}|${(req.params as { token?: string }).token ?? ''}`,
+    // Per client (an IPv6 client by its /64, as the note limits count it) and link.
+    keyGenerator: (req) => `${addressKey(req.ip)}|${(req.params as { token?: string }).token ?? ''}`,
     errorResponseBuilder: (_req, context) => refusal.rate_limited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
   // Before any body is read: an address holds a few note uploads open at most (the routes marked NOTE_UPLOAD).
@@ -107,7 +109,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   }, async (req, reply) => {
     const note = {
       link: liveLink(req), address: req.ip, ...req.params, ...req.query, contentType: req.headers['content-type'], contentLength: lengthOf(req),
-      deviceId: deviceIdOf(req),
+      deviceId: devices.idOf(req),
     };
     if (uploads && isUploadCreation(req)) return createUpload(uploads, req, reply, note);
     const receipt = await intake.receive({ ...note, digest: req.headers['content-digest'], body: req.body as Readable | undefined }, req.log);
@@ -135,5 +137,5 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
 
   // The upload resources of resumable uploads, beside the note's PUT (their creation).
   if (uploads) await app.register(uploadRoutes, { uploads, liveLink });
-  await app.register(pushRoutes, { push: opts.push, liveLink, clock });
+  await app.register(pushRoutes, { push: opts.push, liveLink, clock, devices });
 };

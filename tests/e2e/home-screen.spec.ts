@@ -156,7 +156,7 @@ test.describe('the installed app\'s start', () => {
         await safari.context.close();
       }
     })();
-    expect(cookies.map((c) => [c.name, c.path, c.httpOnly, c.sameSite])).toEqual([['mn_device', '/api', true, 'Lax']]);
+    expect(cookies.map((c) => [c.name, c.path, c.httpOnly, c.sameSite])).toEqual([['mn_device_local', '/', true, 'Lax']]);
 
     const installed = await launchPhone(wav);
     try {

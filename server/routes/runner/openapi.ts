@@ -106,7 +106,11 @@ export const openApi = fp<{ publicUrl: string }>(async (app, { publicUrl }) => {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           // Set by GET /api/r/:token (server/devices/cookie.ts); the installed app's list reads it.
-          deviceCookie: { type: 'apiKey', in: 'cookie', name: DEVICE_COOKIE, description: 'The phone’s opaque device cookie (HttpOnly): a bearer credential for the recorder links opened with it.' },
+          deviceCookie: {
+            type: 'apiKey', in: 'cookie', name: DEVICE_COOKIE,
+            description: 'The phone’s device cookie (HttpOnly; `__Host-`, so only this host sets it): a bearer credential for the recorder links opened with it. '
+              + 'Only a value this server issued names a phone; any other is ignored. Over plain HTTP to localhost it is `mn_device_local`.',
+          },
         },
       },
     },

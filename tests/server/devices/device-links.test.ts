@@ -1,30 +1,24 @@
 /**
- * The device cookie (issue 36): a phone that opens a recorder link gets an opaque cookie, the server
- * remembers the link for that phone with its token sealed, and every note the phone sends (whole or
- * resumable) carries the phone's id, so it can be told when that note is heard.
+ * The device cookie (issues 36, 40): a phone that opens a recorder link gets a cookie only this
+ * server makes, the server remembers the link for that phone with its token sealed for that phone and
+ * link, and every note the phone sends (whole or resumable) carries the phone's id, so it can be told
+ * when that note is heard.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, deviceIdOf } from '../../../server/devices/cookie.js';
+import { createDeviceCookies, DEVICE_COOKIE, DEVICE_COOKIE_DAYS, LOCAL_DEVICE_COOKIE } from '../../../server/devices/cookie.js';
 import { REMEMBERED_FOR_MS } from '../../../server/db/device-store.js';
 import { createDevices } from '../../../server/devices/index.js';
-import { createTokenSeal } from '../../../server/devices/sealed.js';
+import { createDeviceLinkSeal, createTokenSeal } from '../../../server/devices/sealed.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { linkIdOf } from '../../../server/links.js';
 import { BACKENDS } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { creation, send } from '../support/resumable.js';
 import { digestOf, fakeWebm, makeLink, putNote } from '../support/uploads.js';
+import { deviceCookieOf, ISSUED } from './cookies.js';
 
-/** The cookie a response sets, as `name=value` and its attributes. */
-function deviceCookieOf(setCookie: string | string[] | undefined): { value: string; attributes: string[] } | undefined {
-  const line = [setCookie ?? []].flat().find((c) => c.startsWith(`${DEVICE_COOKIE}=`));
-  if (!line) return undefined;
-  const [pair, ...attributes] = line.split(';').map((s) => s.trim());
-  return { value: pair!.slice(DEVICE_COOKIE.length + 1), attributes: attributes.map((a) => a.toLowerCase()) };
-}
-
-const cookieHeader = (value: string) => ({ cookie: `${DEVICE_COOKIE}=${value}` });
+const cookieHeader = (value: string) => ({ cookie: `${LOCAL_DEVICE_COOKIE}=${value}` });
 
 describe.each(BACKENDS)('the device cookie on %s', (kind) => {
   let t: TestApp;
@@ -35,23 +29,31 @@ describe.each(BACKENDS)('the device cookie on %s', (kind) => {
   });
   afterAll(() => t.close());
 
-  const idOf = (value: string) => deviceIdOf({ cookies: { [DEVICE_COOKIE]: value } } as never)!;
+  const idOf = (value: string) =>
+    createDeviceCookies(t.backend.config.auth.sessionSecret).idOf({ cookies: { [LOCAL_DEVICE_COOKIE]: value }, protocol: 'http', hostname: 'localhost' } as never)!;
 
-  it('should give a phone opening a link an HttpOnly, SameSite=Lax cookie for the API that lasts 400 days', async () => {
+  it('should give a phone opening a link over plain HTTP to this machine an HttpOnly, SameSite=Lax cookie for the site that lasts 400 days', async () => {
     const token = await makeLink(t.app.repo);
     const res = await t.app.inject({ url: `/api/r/${token}` });
     expect(res.statusCode).toBe(200);
     const cookie = deviceCookieOf(res.headers['set-cookie']);
-    expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect(cookie?.attributes).toEqual(expect.arrayContaining(['httponly', 'samesite=lax', 'path=/api', `max-age=${DEVICE_COOKIE_DAYS * 24 * 3600}`]));
+    expect(cookie?.value).toMatch(ISSUED);
+    expect(cookie?.attributes).toEqual(expect.arrayContaining(['httponly', 'samesite=lax', 'path=/', `max-age=${DEVICE_COOKIE_DAYS * 24 * 3600}`]));
+    expect(cookie?.attributes).not.toContain('secure');
   });
 
-  it('should mark the cookie Secure unless the request is plain HTTP on this machine', async () => {
+  it('should make the cookie a __Host- one (Secure, Path=/, no Domain) unless the request is plain HTTP on this machine', async () => {
     const token = await makeLink(t.app.repo);
-    const local = deviceCookieOf((await t.app.inject({ url: `/api/r/${token}`, headers: { host: '127.0.0.1:8080' } })).headers['set-cookie']);
-    const remote = deviceCookieOf((await t.app.inject({ url: `/api/r/${token}`, headers: { host: 'milenotes.example' } })).headers['set-cookie']);
-    expect(local?.attributes).not.toContain('secure');
-    expect(remote?.attributes).toContain('secure');
+    const local = (await t.app.inject({ url: `/api/r/${token}`, headers: { host: '127.0.0.1:8080' } })).headers['set-cookie'];
+    const remote = (await t.app.inject({ url: `/api/r/${token}`, headers: { host: 'milenotes.example' } })).headers['set-cookie'];
+    expect(deviceCookieOf(local)?.attributes).not.toContain('secure');
+    expect(deviceCookieOf(local, DEVICE_COOKIE)).toBeUndefined();
+    expect(deviceCookieOf(remote)).toBeUndefined();
+    const secure = deviceCookieOf(remote, DEVICE_COOKIE);
+    expect(DEVICE_COOKIE).toMatch(/^__Host-/);
+    expect(secure?.value).toMatch(ISSUED);
+    expect(secure?.attributes).toEqual(expect.arrayContaining(['secure', 'path=/', 'httponly', 'samesite=lax']));
+    expect(secure?.attributes.filter((a) => a.startsWith('domain'))).toEqual([]);
   });
 
   it('should keep the phone\'s cookie on the next open and list every link the phone opened, the latest first', async () => {
@@ -62,7 +64,7 @@ describe.each(BACKENDS)('the device cookie on %s', (kind) => {
 
     const links = await t.app.repo.devices.linksOf(idOf(value));
     expect(links.map((l) => [l.runnerName, l.race.id])).toEqual([['Jo', 'berlin-2025'], ['Alex', 'chicago-2025']]);
-    const devices = createDevices(t.app.repo, t.backend.config.auth.sessionSecret);
+    const devices = createDevices(t.app.repo, t.backend.config.auth.sessionSecret, { cookiesPerHour: 1 });
     expect((await devices.linksOf(idOf(value))).map((l) => l.token)).toEqual([second, first]);
   });
 
@@ -96,7 +98,7 @@ describe.each(BACKENDS)('the device cookie on %s', (kind) => {
     const token = await makeLink(t.app.repo);
     const res = await t.app.inject({ url: `/api/r/${token}`, headers: cookieHeader('../../etc;passwd') });
     const value = deviceCookieOf(res.headers['set-cookie'])!.value;
-    expect(value).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(value).toMatch(ISSUED);
     expect(await t.app.repo.devices.linksOf(idOf(value))).toHaveLength(1);
   });
 
@@ -136,6 +138,24 @@ describe.each(BACKENDS)('the device cookie on %s', (kind) => {
 function putNoteHeaders(body: Buffer): Record<string, string> {
   return { 'content-type': 'audio/webm;codecs=opus', 'content-digest': digestOf(body) };
 }
+
+describe('a device link\'s sealed token', () => {
+  const seal = createDeviceLinkSeal(new TextEncoder().encode('x'.repeat(40)));
+
+  it('should open to the token only for the same phone, link and secret', () => {
+    const sealed = seal.seal('phone-a', 'link-a', 'the-token');
+    expect(seal.open('phone-a', 'link-a', sealed)).toBe('the-token');
+    expect(seal.open('phone-b', 'link-a', sealed)).toBeUndefined();
+    expect(seal.open('phone-a', 'link-b', sealed)).toBeUndefined();
+    expect(createDeviceLinkSeal(new TextEncoder().encode('y'.repeat(40))).open('phone-a', 'link-a', sealed)).toBeUndefined();
+  });
+
+  it('should not open what was sealed for another purpose (a push subscription\'s token, or a row of migration 12)', () => {
+    const other = createTokenSeal(new TextEncoder().encode('x'.repeat(40)));
+    expect(seal.open('phone-a', 'link-a', other.seal('link-a', 'the-token'))).toBeUndefined();
+    expect(seal.open('phone-a', 'link-a', other.seal('device-link-token\0phone-a\0link-a', 'the-token'))).toBeUndefined();
+  });
+});
 
 describe('a sealed token', () => {
   const seal = createTokenSeal(new TextEncoder().encode('x'.repeat(40)));

@@ -4,7 +4,7 @@
  * The cookie is a credential for the links it lists: a revoked link's token is never given.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEVICE_COOKIE } from '../../../server/devices/cookie.js';
+import { LOCAL_DEVICE_COOKIE as DEVICE_COOKIE } from '../../../server/devices/cookie.js';
 import { linkIdOf } from '../../../server/links.js';
 import type { DeviceLinks } from '../../../src/shared/deviceApi.js';
 import { BACKENDS } from '../support/backends.js';
@@ -70,7 +70,7 @@ describe.each(BACKENDS)('the installed app\'s list on %s', (kind) => {
   it('should renew the phone\'s cookie when the installed app reads its list', async () => {
     const phone = await phoneThatOpened(await makeLink(t.app.repo));
     const { res } = await listOf(phone);
-    expect(res.cookies.find((c) => c.name === DEVICE_COOKIE)).toMatchObject({ value: phone.cookie.split('=')[1], httpOnly: true, sameSite: 'Lax', path: '/api' });
+    expect(res.cookies.find((c) => c.name === DEVICE_COOKIE)).toMatchObject({ value: phone.cookie.split('=')[1], httpOnly: true, sameSite: 'Lax', path: '/' });
   });
 
   it('should say a revoked link is revoked and never give its token', async () => {

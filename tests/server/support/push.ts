@@ -2,7 +2,7 @@
 import tls from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { DEVICE_COOKIE } from '../../../server/devices/cookie.js';
+import { LOCAL_DEVICE_COOKIE as DEVICE_COOKIE } from '../../../server/devices/cookie.js';
 import type { PushSubscribe } from '../../../src/shared/pushApi.js';
 import type { PushServiceStandIn, StandInSubscription } from '../../../stand-ins/pushService.js';
 

@@ -1,0 +1,132 @@
+/**
+ * Device rows end (issue 40): a phone not seen for the cookie's 400 days goes, swept on every
+ * server; a link keeps its DEVICE_LINK_PHONES_MAX phones seen last (the one seen longest ago goes,
+ * and comes back by opening the link). A token sealed for one phone's row opens nothing in another
+ * phone's. Migration 16 drops the rows the adoptable cookie of migration 12 made, on both databases.
+ */
+import cookie from '@fastify/cookie';
+import Fastify from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { realClock } from '../../../server/clock.js';
+import type { Database } from '../../../server/db/driver.js';
+import { openDatabase } from '../../../server/db/index.js';
+import { applyMigrations, MIGRATIONS } from '../../../server/db/migrate.js';
+import { DEVICE_KEY_TABLES } from '../../../server/db/migrations/16-device-keys.js';
+import { createRepository } from '../../../server/db/repository.js';
+import { LOCAL_DEVICE_COOKIE } from '../../../server/devices/cookie.js';
+import { createDevices, DEVICE_LIFE_MS } from '../../../server/devices/index.js';
+import { linkIdOf } from '../../../server/links.js';
+import { deviceApi } from '../../../server/routes/device.js';
+import type { DeviceLinks } from '../../../src/shared/deviceApi.js';
+import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { makeLink } from '../support/uploads.js';
+import { deviceCookieOf } from './cookies.js';
+
+const DAY = 24 * 3600_000;
+
+describe.each(BACKENDS)('device rows on %s', (kind) => {
+  let t: TestApp;
+  let db: Database;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    db = openDatabase(t.backend.config);
+  });
+  afterAll(async () => {
+    await db.close();
+    await t.close();
+  });
+
+  const devices = () => createDevices(t.app.repo, t.backend.config.auth.sessionSecret, { cookiesPerHour: 100 });
+  const phonesOf = async (linkId: string) => (await db.all('SELECT device_id FROM device_links WHERE link_id = ? ORDER BY device_id', [linkId])).map((r) => String(r.device_id));
+
+  it('should sweep the rows of phones not seen for 400 days, and keep a phone seen since, whenever it opened its links', async () => {
+    const linkId = linkIdOf(await makeLink(t.app.repo));
+    const now = Date.now();
+    const [gone, kept, seen] = [`gone-${randomUUID()}`, `kept-${randomUUID()}`, `seen-${randomUUID()}`];
+    await t.app.repo.devices.remember(gone, linkId, 'sealed', now - DEVICE_LIFE_MS - DAY);
+    await t.app.repo.devices.remember(kept, linkId, 'sealed', now - DEVICE_LIFE_MS + DAY);
+    await t.app.repo.devices.remember(seen, linkId, 'sealed', now - DEVICE_LIFE_MS - DAY);
+    // The installed app read its list a day ago: the phone is seen, though it opened the link long before.
+    await t.app.repo.devices.seen(seen, now - DAY);
+    expect(await devices().sweep(now)).toBeGreaterThanOrEqual(1);
+    expect(await phonesOf(linkId)).toEqual([kept, seen].sort());
+  });
+
+  it('should sweep on its own, every sweepEveryMs of the device routes', async () => {
+    const linkId = linkIdOf(await makeLink(t.app.repo));
+    await t.app.repo.devices.remember(`old-${randomUUID()}`, linkId, 'sealed', Date.now() - DEVICE_LIFE_MS - DAY);
+    const app = Fastify();
+    await app.register(cookie);
+    await app.register(deviceApi, { devices: devices(), rateLimitPerMinute: 10, clock: realClock, sweepEveryMs: 20 });
+    try {
+      await expect.poll(() => phonesOf(linkId), { timeout: 5_000 }).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('should keep a link\'s phones seen last, dropping the one seen longest ago for a new one', async () => {
+    const linkId = linkIdOf(await makeLink(t.app.repo));
+    const at = Date.now() - 10 * DAY;
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((p) => `${p}-${randomUUID()}`) as [string, string, string, string];
+    await t.app.repo.devices.remember(a, linkId, 'sealed', at, 3);
+    await t.app.repo.devices.remember(b, linkId, 'sealed', at + DAY, 3);
+    await t.app.repo.devices.remember(c, linkId, 'sealed', at + 2 * DAY, 3);
+    await t.app.repo.devices.seen(a, at + 3 * DAY);
+    await t.app.repo.devices.remember(d, linkId, 'sealed', at + 4 * DAY, 3);
+    expect(await phonesOf(linkId)).toEqual([a, c, d].sort());
+    // The dropped phone opens the link again, and is in; the one seen longest ago now goes.
+    await t.app.repo.devices.remember(b, linkId, 'sealed', at + 5 * DAY, 3);
+    expect(await phonesOf(linkId)).toEqual([a, b, d].sort());
+  });
+
+  it('should open nothing from a sealed token copied into another phone\'s row', async () => {
+    const token = await makeLink(t.app.repo, 'chicago-2025', 'Alex');
+    const linkId = linkIdOf(token);
+    const victim = deviceCookieOf((await t.app.inject({ url: `/api/r/${token}` })).headers['set-cookie'])!.value;
+    const attacker = deviceCookieOf((await t.app.inject({ url: `/api/r/${await makeLink(t.app.repo, 'chicago-2025', 'Kim')}` })).headers['set-cookie'])!.value;
+    const list = async (value: string) => t.app.inject({ url: '/api/device/links', headers: { cookie: `${LOCAL_DEVICE_COOKIE}=${value}` } });
+    expect((await list(victim)).json<DeviceLinks>().links.map((l) => l.token)).toEqual([token]);
+    // Someone who can write rows, but has no SESSION_SECRET, puts the victim's sealed token under the attacker's phone.
+    const [row] = await db.all('SELECT sealed_token, opened_at FROM device_links WHERE link_id = ?', [linkId]);
+    const [mine] = await db.all('SELECT device_id FROM device_links WHERE link_id <> ? AND device_id NOT IN (SELECT device_id FROM device_links WHERE link_id = ?) ORDER BY opened_at DESC LIMIT 1', [linkId, linkId]);
+    await db.run('INSERT INTO device_links (device_id, link_id, sealed_token, opened_at, seen_at) VALUES (?, ?, ?, ?, ?)', [mine!.device_id, linkId, row!.sealed_token, Date.now() + 1, Date.now()]);
+    await db.run('UPDATE device_links SET sealed_token = ? WHERE device_id = ? AND link_id <> ?', [row!.sealed_token, mine!.device_id, linkId]);
+    const answer = await list(attacker);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json<DeviceLinks>().links).toEqual([]);
+    expect(answer.body).not.toContain(token);
+  });
+});
+
+describe.each(BACKENDS)('migration 16 on %s', (kind) => {
+  let backend: TestBackend;
+  let db: Database;
+  afterEach(async () => {
+    await db.close();
+    await backend.cleanup();
+  });
+
+  it('should drop the device links and push subscriptions the adoptable cookie made, and let phones open links again', async () => {
+    backend = await createBackend(kind);
+    db = openDatabase(backend.config);
+    await db.exclusive((tx) => applyMigrations(tx, MIGRATIONS.slice(0, MIGRATIONS.indexOf(DEVICE_KEY_TABLES))));
+    await db.run("INSERT INTO races (id, name, race_date, units) VALUES ('chicago-2025', 'Chicago Marathon', '2025-10-12', 'mi')");
+    await db.run("INSERT INTO runners (id, display_name, created_at) VALUES ('r1', 'Alex', '2025-10-01T00:00:00Z')");
+    await db.run("INSERT INTO links (id, runner_id, race_id, created_at) VALUES ('l1', 'r1', 'chicago-2025', '2025-10-01T00:00:00Z')");
+    await db.run("INSERT INTO device_links (device_id, link_id, sealed_token, opened_at) VALUES ('planted', 'l1', 'sealed-by-link-only', 1)");
+    await db.run("INSERT INTO push_subscriptions (id, device_id, link_id, endpoint, p256dh, auth, lang, heard, sealed_token, created_at, updated_at) VALUES ('s1', 'planted', 'l1', 'https://push.example/x', 'k', 'a', 'en', 1, 'sealed', 1, 1)");
+    await db.run("INSERT INTO push_alerts (subscription_id, marker, due_at, fired_at, created_at) VALUES ('s1', 'mi-13', 1, NULL, 1)");
+    await db.run("INSERT INTO push_deliveries (id, subscription_id, kind, ref, note_id, marker, attempts, due_at, expires_at, locked_until, lease_owner, created_at) VALUES ('s1:alert:mi-13', 's1', 'alert', 'mi-13', NULL, 'mi-13', 0, 1, 2, 0, NULL, 1)");
+
+    const repo = createRepository(db);
+    await repo.migrate();
+    const count = async (table: string) => Number((await db.all(`SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
+    expect([await count('device_links'), await count('push_subscriptions'), await count('push_alerts'), await count('push_deliveries')]).toEqual([0, 0, 0, 0]);
+    expect(await repo.links.find('l1')).toMatchObject({ runnerName: 'Alex' });
+    await repo.devices.remember('phone', 'l1', 'sealed', 5);
+    expect(await repo.devices.has('phone', 'l1')).toBe(true);
+  });
+});
