@@ -246,6 +246,7 @@ const de: Catalogue = {
   'push.refusal.push_endpoint_refused': 'MileNotes kann diesem Browser keine Mitteilungen senden.',
   'push.refusal.push_link_full': 'Zu viele Handys wollen bei diesem Link Bescheid bekommen.',
   'push.refusal.push_phone_full': 'Dieses Handy bekommt schon bei zu vielen Links Bescheid. Schalte zuerst einige aus.',
+  'push.refusal.device_not_linked': 'Dieses Handy ist bei diesem Link noch nicht bekannt. Lade die Seite neu und versuche es dann noch einmal.',
   'push.refusal.progress_not_shared': '{runner} teilt den Fortschritt gerade nicht.',
   'push.refusal.marker_passed': '{runner} ist schon an {marker} vorbei.',
   'push.refusal.marker_too_near': '{runner} ist schon weniger als {minutes} Minuten von {marker} entfernt.',

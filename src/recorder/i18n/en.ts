@@ -270,6 +270,7 @@ export const en = {
   'push.refusal.push_endpoint_refused': "MileNotes can't send notifications to this browser.",
   'push.refusal.push_link_full': 'Too many phones asked to be told on this link.',
   'push.refusal.push_phone_full': 'This phone asked to be told on too many links. Turn some off first.',
+  'push.refusal.device_not_linked': "This phone isn't known on this link yet. Reload the page, then try again.",
   'push.refusal.progress_not_shared': "{runner} isn't sharing progress right now.",
   'push.refusal.marker_passed': '{runner} has already passed {marker}.',
   'push.refusal.marker_too_near': '{runner} is already less than {minutes} minutes from {marker}.',

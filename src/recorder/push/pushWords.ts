@@ -12,6 +12,9 @@ export function pushRefusalWords(code: string | undefined, runner: string, marke
       return t('push.refusal.push_link_full');
     case 'push_phone_full':
       return t('push.refusal.push_phone_full');
+    case 'device_unknown':
+    case 'device_not_linked':
+      return t('push.refusal.device_not_linked');
     case 'progress_not_shared':
       return t('push.refusal.progress_not_shared', { runner });
     case 'marker_passed':
