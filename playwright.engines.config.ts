@@ -16,6 +16,6 @@ export default defineConfig<object, { engineName: EngineName }>({
   forbidOnly: true,
   retries: 0,
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/engines.json' }]] : 'list',
-  // The installed app's start (home-screen.spec.ts) is WebKit's alone: iPhone's engine; Chromium's runs in tests/e2e.
+  // The home screen's list (home-screen.spec.ts) is WebKit's alone: iPhone's engine; Chromium's runs in tests/e2e.
   projects: engines.map((engineName) => ({ name: engineName, use: { engineName }, ...(engineName !== 'webkit' && { testIgnore: /home-screen\.spec\.ts$/ }) })),
 });

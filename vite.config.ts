@@ -21,7 +21,7 @@ export default defineConfig({
         // assets/recorder-<hash>.js, so the bench's size of the recorder (bench/sections/pages.ts) counts them.
         chunkFileNames: (chunk) => {
           if (/\/src\/recorder\/i18n\/[a-z]{2}\.ts$/.test(chunk.facadeModuleId ?? '')) return 'assets/lang-[name]-[hash].js';
-          // The installed app's start page (issue 36) by its own name, so it never counts as the recorder.
+          // The home screen (issue 36) by its own name, so it never counts as the recorder.
           if (/\/src\/homeScreenApp\.tsx$/.test(chunk.facadeModuleId ?? '')) return 'assets/home-screen-[hash].js';
           return chunk.moduleIds.some((id) => /\/src\/(recorder\/|recorderApp)/.test(id)) ? 'assets/recorder-[hash].js' : 'assets/[name]-[hash].js';
         },

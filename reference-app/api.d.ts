@@ -44,8 +44,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The installed app’s list: the recorder links opened on this phone (by its device cookie), each live one with its token */
-        get: operations["listDeviceLinks"];
+        /** The home screen’s list: the recorder links opened on this phone (by its device cookie), each live one with its token */
+        get: operations["listHomeScreenLinks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -65,7 +65,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Take a runner off this phone’s list (the link itself and its notes stay); opening the link again puts it back */
-        delete: operations["forgetDeviceLink"];
+        delete: operations["forgetHomeScreenLink"];
         options?: never;
         head?: never;
         patch?: never;
@@ -699,7 +699,7 @@ export interface operations {
             };
         };
     };
-    listDeviceLinks: {
+    listHomeScreenLinks: {
         parameters: {
             query?: never;
             header?: never;
@@ -777,7 +777,7 @@ export interface operations {
             };
         };
     };
-    forgetDeviceLink: {
+    forgetHomeScreenLink: {
         parameters: {
             query?: never;
             header?: never;

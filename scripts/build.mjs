@@ -80,7 +80,7 @@ function languageFiles(manifest) {
 
 /**
  * What the service worker's install fetches: everything that opens /r/ offline (its shell, the
- * shell's script and style, the recorder's chunks and languages), the installed app's start page
+ * shell's script and style, the recorder's chunks and languages), the home screen
  * and its chunk (it opens from the home screen with no signal), and the small HTML of the other
  * pages. All else it may cache (pictures, icons, the keepsake screen) waits for later (sw/laterCache.ts).
  */

@@ -4,7 +4,7 @@
  * each function returns the answer as data, so a hook only decides what the person sees.
  */
 import { linkUrl, takePrefetchedLink } from './linkPrefetch.js';
-import type { DeviceLinks } from './shared/deviceApi.js';
+import type { HomeScreenLinks } from './shared/homeScreenApi.js';
 import type { LinkInfo } from './shared/notes.js';
 import type { PushState, PushSubscribe } from './shared/pushApi.js';
 import type { Keepsake, NoteHeard } from './shared/runnerApi.js';
@@ -60,12 +60,12 @@ export function getKeepsake(token: string): Promise<ApiAnswer<Keepsake>> {
  * GET /api/device/links: the runners this phone opened, found by its device cookie (HttpOnly, sent
  * by the browser; the page never sees it). Empty without one.
  */
-export function getDeviceLinks(): Promise<ApiAnswer<DeviceLinks>> {
+export function getHomeScreenLinks(): Promise<ApiAnswer<HomeScreenLinks>> {
   return getJson('/api/device/links', { cache: 'no-store', credentials: 'same-origin' });
 }
 
 /** DELETE /api/device/links/:linkId: takes a runner off this phone's list. True once the server no longer lists it. */
-export async function forgetDeviceLink(linkId: string): Promise<boolean> {
+export async function forgetHomeScreenLink(linkId: string): Promise<boolean> {
   try {
     const response = await fetch(`/api/device/links/${part(linkId)}`, { method: 'DELETE', credentials: 'same-origin' });
     void response.body?.cancel().catch(() => undefined);

@@ -4,7 +4,7 @@ export const RECORDER_TITLE = 'Record a voice note · MileNotes';
 /** What the /r/:token screen is for, said while it loads. */
 export const RECORDER_LEAD = "You're about to record a short voice note for a marathon runner. On race day it plays in their ears when they reach the mile you choose.";
 
-/** The installed app's start page (/home-screen): its title while its list loads. */
+/** The home screen (/home-screen): its title while its list loads. */
 export const HOME_SCREEN_TITLE = 'Your runners · MileNotes';
 
 /** The id of the template that src/chunkError.ts shows when the screen's chunk cannot load. */

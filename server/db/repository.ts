@@ -63,7 +63,7 @@ export interface Repository {
   uploads: UploadStore;
   /** Progress a runner shares on race day: distance along the course and markers passed, never coordinates (migration 10). */
   progress: ProgressStore;
-  /** The links each phone opened, for the installed app's list (migration 12). */
+  /** The links each phone opened, for the home screen's list (migration 12). */
   devices: DeviceStore;
   /** Web Push: the VAPID keys, each phone's subscription per link, spectators' marker alerts (migration 13). */
   push: PushStore;

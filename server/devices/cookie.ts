@@ -26,7 +26,7 @@ export const OLD_DEVICE_COOKIE = 'mn_device';
 
 /**
  * How long a phone is remembered after it was last seen: Chromium caps a cookie's life at 400
- * days, and every open of a recorder link (or of the installed app's list) sets it again.
+ * days, and every open of a recorder link (or of the home screen's list) sets it again.
  */
 export const DEVICE_COOKIE_DAYS = 400;
 

@@ -1,7 +1,7 @@
 /**
  * The phones friends record on, as the routes see them: which phone a request comes from (only a
  * cookie this server issued names one), what it opened, and its links given back with their tokens
- * (the installed app's list). The cookie is ./cookie.ts's, the bound on new ones ./issue-limit.ts's,
+ * (the home screen's list). The cookie is ./cookie.ts's, the bound on new ones ./issue-limit.ts's,
  * the seal ./sealed.ts's, the rows the repository's device store.
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,7 +1,7 @@
 /**
  * Everything under /api: one error path (../plugins/api-errors.ts), no caching unless a route says
  * otherwise, and three families of routes as siblings: the recorder's (raw audio bodies, ./recorder.ts),
- * the installed app's list of this phone's links (./device.ts) and the runner app's with the keepsake
+ * The home screen's list of this phone's links (./home-screen.ts) and the runner app's with the keepsake
  * routes (JSON, ./runner/).
  */
 import cookie from '@fastify/cookie';
@@ -16,7 +16,7 @@ import type { OpenUploads } from '../notes/open-uploads.js';
 import type { Push } from '../push/index.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { NoteChangeHub } from '../sync/note-changes.js';
-import { deviceApi } from './device.js';
+import { homeScreenApi } from './home-screen.js';
 import { recorderApi } from './recorder.js';
 import { runnerApi } from './runner/index.js';
 
@@ -44,10 +44,10 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
-  // The device cookie (server/devices): the recorder sets it, the installed app's list reads it.
+  // The device cookie (server/devices): the recorder sets it, the home screen's list reads it.
   await app.register(cookie);
   const devices = createDevices(repo, config.auth.sessionSecret, { cookiesPerHour: config.deviceCookiesPerHour });
   await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake, devices, clock, push });
-  await app.register(deviceApi, { devices, rateLimitPerMinute: config.rateLimitPerMinute, clock });
+  await app.register(homeScreenApi, { devices, rateLimitPerMinute: config.rateLimitPerMinute, clock });
   await app.register(runnerApi, { repo, blobs, config, noteChanges, clock, push });
 };

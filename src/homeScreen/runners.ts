@@ -1,11 +1,11 @@
 /**
- * Owns what the installed app's list shows (issue 36): the runners this phone records for, from the
+ * Owns what the home screen's list shows (issue 36): the runners this phone records for, from the
  * links the phone keeps (IndexedDB, so the list works with no signal) joined with the ones the server
  * remembers for its device cookie (all an iPhone's home-screen app has at its first start). A runner
  * stays listed while notes for them still wait on the phone, even once taken off: a waiting note is
  * never hidden. No React, no browser: the hook (useRunners.ts) reads and writes, this decides.
  */
-import type { DeviceLink } from '../shared/deviceApi.js';
+import type { HomeScreenLink } from '../shared/homeScreenApi.js';
 import type { CachedLink, OutboxNote } from '../shared/notes.js';
 import { raceWhen, type RaceWhen } from '../shared/raceClock.js';
 import { pageClock } from '../recorder/serverClock.js';
@@ -63,7 +63,7 @@ function waitingByToken(notes: readonly Pick<OutboxNote, 'token' | 'state'>[]): 
  * demo's server runs fast): a kept link carries the server's time and rate from when it was saved
  * (../recorder/serverClock.ts), and a listed one the server's `when` at its answer. `phoneNow`: the phone's clock.
  */
-export function runnerRows(kept: readonly KeptLink[], notes: readonly Pick<OutboxNote, 'token' | 'state'>[], server: readonly DeviceLink[] | undefined, phoneNow: number): RunnerRow[] {
+export function runnerRows(kept: readonly KeptLink[], notes: readonly Pick<OutboxNote, 'token' | 'state'>[], server: readonly HomeScreenLink[] | undefined, phoneNow: number): RunnerRow[] {
   const waiting = waitingByToken(notes);
   const rows = new Map<string, RunnerRow>();
   const takenOff = new Set<string>();
@@ -96,7 +96,7 @@ export function runnerRows(kept: readonly KeptLink[], notes: readonly Pick<Outbo
 }
 
 /** What the phone should do to agree with the server's list: mark revoked links gone, tell the server again what was taken off, keep links it lacks. */
-export function reconcile(kept: readonly KeptLink[], server: readonly DeviceLink[]) {
+export function reconcile(kept: readonly KeptLink[], server: readonly HomeScreenLink[]) {
   const keptById = new Map(kept.map((link) => [link.linkId, link]));
   return {
     /** Kept links the server says are revoked. */

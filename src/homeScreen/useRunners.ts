@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { forgetDeviceLink, getDeviceLinks, getLink, uploadNote } from '../apiClient.js';
+import { forgetHomeScreenLink, getHomeScreenLinks, getLink, uploadNote } from '../apiClient.js';
 import { showWaitingOnBadge } from '../shared/badge.js';
-import type { DeviceLink } from '../shared/deviceApi.js';
+import type { HomeScreenLink } from '../shared/homeScreenApi.js';
 import { OUTBOX_CHANNEL, type OutboxBroadcast } from '../shared/messages.js';
 import type { OutboxNote } from '../shared/notes.js';
 import { allLinks, allNotes, deleteNote, markLinkGone, markLinkRemoved, replayOutbox, saveLink, sha256Hex } from '../shared/outbox/index.js';
@@ -24,7 +24,7 @@ interface Facts {
   kept: KeptLink[];
   notes: OutboxNote[];
   /** The server's list; undefined until (or unless) it answered. */
-  server?: DeviceLink[];
+  server?: HomeScreenLink[];
   localRead: boolean;
   serverDone: boolean;
 }
@@ -34,7 +34,7 @@ const linkIdOf = (token: string) => sha256Hex(new TextEncoder().encode(token).bu
 const ignore = () => undefined;
 
 /**
- * The installed app's list, kept current: what the phone keeps at once (no signal needed), joined
+ * The home screen's list, kept current: what the phone keeps at once (no signal needed), joined
  * with the server's list when it answers, and the phone brought to agree with it (revoked links
  * marked, links it lacks kept for later). Notes still waiting are sent from here too, as from the
  * recorder: on iPhone the installed app has no Background Sync. Reads and writes go through the
@@ -65,10 +65,10 @@ export function useRunners() {
   }, [show]);
 
   /** The phone agrees with the server's list: revoked links marked, retried removals, missing links kept. */
-  const agree = useCallback(async (server: DeviceLink[]) => {
+  const agree = useCallback(async (server: HomeScreenLink[]) => {
     const todo = reconcile(facts.current.kept, server);
     for (const token of todo.gone) await markLinkGone(token).catch(ignore);
-    for (const linkId of todo.forget) await forgetDeviceLink(linkId);
+    for (const linkId of todo.forget) await forgetHomeScreenLink(linkId);
     for (const token of todo.fetch.slice(0, FETCH_MAX)) {
       const linkId = await linkIdOf(token);
       if (takenOff.current.has(linkId)) continue;
@@ -80,7 +80,7 @@ export function useRunners() {
   }, [readLocal]);
 
   const readServer = useCallback(async () => {
-    const answer = await getDeviceLinks();
+    const answer = await getHomeScreenLinks();
     const f = facts.current;
     if (answer.ok) f.server = answer.value.links.filter((link) => !takenOff.current.has(link.linkId));
     f.serverDone = true;
@@ -134,7 +134,7 @@ export function useRunners() {
     if (deleteWaiting) for (const note of f.notes) if (note.token === row.token && note.state !== 'delivered') await deleteNote(note.id);
     if (row.kept && row.token !== undefined) await markLinkRemoved(row.token);
     else takenOff.current.add(row.linkId);
-    const told = await forgetDeviceLink(row.linkId);
+    const told = await forgetHomeScreenLink(row.linkId);
     if (!row.kept && !told) {
       takenOff.current.delete(row.linkId);
       return false;

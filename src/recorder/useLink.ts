@@ -42,7 +42,7 @@ export function useLink(token: string): [LinkState, (fresh: LinkInfo, heardAt: n
       }
       if (answer.reason === 'not-found') {
         fresh = true;
-        // The installed app's list then says so, offline too.
+        // The home screen's list then says so, offline too.
         await markLinkGone(token).catch(() => undefined);
         return set({ status: 'gone' });
       }

@@ -85,10 +85,10 @@ export interface CachedLink {
   /** The phone's clock when the answer came (its `clock` was the server's then). */
   savedAt: number;
   link: LinkInfo;
-  /** The server said the link no longer works (revoked or replaced): the installed app's list says so offline too. */
+  /** The server said the link no longer works (revoked or replaced): the home screen's list says so offline too. */
   goneAt?: number;
   /**
-   * The person took the runner off the installed app's list (src/homeScreen): kept as a mark, so the
+   * The person took the runner off the home screen's list (src/homeScreen): kept as a mark, so the
    * server's list does not bring the runner back, until the link is opened again (saveLink writes afresh).
    */
   removedAt?: number;

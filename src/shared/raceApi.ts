@@ -1,6 +1,6 @@
 /**
  * A race as every answer gives it, written once with typebox: the race catalogue (GET /api/races),
- * the recorder (GET /api/r/{token}), the installed app's list (GET /api/device/links), a runner's
+ * the recorder (GET /api/r/{token}), the home screen's list (GET /api/device/links), a runner's
  * entries and a keepsake each send the fields of this one schema they name (raceFields). The server
  * projects a race once (server/races/public-race.ts); the page and the keepsake import the types.
  */

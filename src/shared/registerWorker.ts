@@ -4,7 +4,7 @@ import { CACHE_LATER } from './messages.js';
  * Every page's inline script that registers the service worker from the site root once the page
  * has loaded (SPEC §2: the outcome is only logged). A marketing page then asks the worker to cache
  * the rest of the site for offline use (sw/laterCache.ts); the recorder and keepsake screens and the
- * installed app's start page (/home-screen) never do, so a friend on one bar spends nothing on
+ * home screen (/home-screen) never do, so a friend on one bar spends nothing on
  * pictures. Inline, because an external file cost the home page's first paint on a slow phone
  * while doing nothing for it; the server's Content-Security-Policy allows exactly this script by hash.
  */

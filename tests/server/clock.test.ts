@@ -109,7 +109,7 @@ describe.each(BACKENDS)('an app on a compressed clock on %s (the demo’s server
     expect(await t.app.repo.jobs.deadline(noteId)).toBe(received);
   });
 
-  it('should tell the installed app’s list where the race stands on its clock', async () => {
+  it('should tell the home screen’s list where the race stands on its clock', async () => {
     const opened = await t.app.inject({ url: `/api/r/${await makeLink(t.app.repo, UPCOMING.chicago.id)}` });
     const cookie = opened.cookies.find((c) => c.name === DEVICE_COOKIE)!;
     const listed = await t.app.inject({ url: '/api/device/links', headers: { cookie: `${DEVICE_COOKIE}=${cookie.value}` } });

@@ -105,7 +105,7 @@ export const openApi = fp<{ publicUrl: string }>(async (app, { publicUrl }) => {
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          // Set by GET /api/r/:token (server/devices/cookie.ts); the installed app's list reads it.
+          // Set by GET /api/r/:token (server/devices/cookie.ts); the home screen's list reads it.
           deviceCookie: {
             type: 'apiKey', in: 'cookie', name: DEVICE_COOKIE,
             description: 'The phone’s device cookie (HttpOnly; `__Host-`, so only this host sets it): a bearer credential for the recorder links opened with it. '

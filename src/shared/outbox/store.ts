@@ -36,7 +36,7 @@ export async function loadLink(token: string): Promise<CachedLink | undefined> {
   return (await outboxDb()).get('links', token);
 }
 
-/** Every link kept on this phone: the runners it records for (the installed app's list). */
+/** Every link kept on this phone: the runners it records for (the home screen's list). */
 export async function allLinks(): Promise<CachedLink[]> {
   return (await outboxDb()).getAll('links');
 }
@@ -65,7 +65,7 @@ export const updateLink = (token: string, change: (link: CachedLink) => CachedLi
 /** The server no longer knows the link (a 404): kept, and said so. */
 export const markLinkGone = (token: string, now = Date.now()) => updateLink(token, (l) => ({ ...l, goneAt: l.goneAt ?? now }));
 
-/** The person took the runner off the installed app's list; its notes are not touched. */
+/** The person took the runner off the home screen's list; its notes are not touched. */
 export const markLinkRemoved = (token: string, now = Date.now()) => updateLink(token, (l) => ({ ...l, removedAt: l.removedAt ?? now }));
 
 export async function startRecording(draft: RecordingDraft): Promise<void> {

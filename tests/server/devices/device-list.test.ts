@@ -1,12 +1,12 @@
 /**
- * The installed app's list (issue 36): GET /api/device/links gives the runners a phone opened, found
+ * The home screen's list (issue 36): GET /api/device/links gives the runners a phone opened, found
  * by its device cookie alone (all the iPhone's home-screen app starts with), and DELETE takes one off.
  * The cookie is a credential for the links it lists: a revoked link's token is never given.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_DEVICE_COOKIE as DEVICE_COOKIE } from '../../../server/devices/cookie.js';
 import { linkIdOf } from '../../../server/links.js';
-import type { DeviceLinks } from '../../../src/shared/deviceApi.js';
+import type { HomeScreenLinks } from '../../../src/shared/homeScreenApi.js';
 import { BACKENDS } from '../support/backends.js';
 import { startTestApp, restartOn, type TestApp } from '../support/app.js';
 import { addUpcomingRaces, UPCOMING } from '../support/races.js';
@@ -37,7 +37,7 @@ describe.each(BACKENDS)('the installed app\'s list on %s', (kind) => {
 
   const listOf = async (headers: Record<string, string> = {}) => {
     const res = await t.app.inject({ url: '/api/device/links', headers });
-    return { res, body: res.json<DeviceLinks>() };
+    return { res, body: res.json<HomeScreenLinks>() };
   };
 
   it('should answer an empty list, unstored and without a cookie, to a phone that never opened a link', async () => {
@@ -98,7 +98,7 @@ describe.each(BACKENDS)('the installed app\'s list on %s', (kind) => {
     try {
       const res = await other.inject({ url: '/api/device/links', headers: phone });
       expect(res.statusCode).toBe(200);
-      expect(res.json<DeviceLinks>().links).toEqual([]);
+      expect(res.json<HomeScreenLinks>().links).toEqual([]);
     } finally {
       await other.close();
     }

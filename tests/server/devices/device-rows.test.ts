@@ -17,8 +17,8 @@ import { createRepository } from '../../../server/db/repository.js';
 import { LOCAL_DEVICE_COOKIE } from '../../../server/devices/cookie.js';
 import { createDevices, DEVICE_LIFE_MS } from '../../../server/devices/index.js';
 import { linkIdOf } from '../../../server/links.js';
-import { deviceApi } from '../../../server/routes/device.js';
-import type { DeviceLinks } from '../../../src/shared/deviceApi.js';
+import { homeScreenApi } from '../../../server/routes/home-screen.js';
+import type { HomeScreenLinks } from '../../../src/shared/homeScreenApi.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { makeLink } from '../support/uploads.js';
@@ -59,7 +59,7 @@ describe.each(BACKENDS)('device rows on %s', (kind) => {
     await t.app.repo.devices.remember(`old-${randomUUID()}`, linkId, 'sealed', Date.now() - DEVICE_LIFE_MS - DAY);
     const app = Fastify();
     await app.register(cookie);
-    await app.register(deviceApi, { devices: devices(), rateLimitPerMinute: 10, clock: realClock, sweepEveryMs: 20 });
+    await app.register(homeScreenApi, { devices: devices(), rateLimitPerMinute: 10, clock: realClock, sweepEveryMs: 20 });
     try {
       await expect.poll(() => phonesOf(linkId), { timeout: 5_000 }).toEqual([]);
     } finally {
@@ -88,7 +88,7 @@ describe.each(BACKENDS)('device rows on %s', (kind) => {
     const victim = deviceCookieOf((await t.app.inject({ url: `/api/r/${token}` })).headers['set-cookie'])!.value;
     const attacker = deviceCookieOf((await t.app.inject({ url: `/api/r/${await makeLink(t.app.repo, 'chicago-2025', 'Kim')}` })).headers['set-cookie'])!.value;
     const list = async (value: string) => t.app.inject({ url: '/api/device/links', headers: { cookie: `${LOCAL_DEVICE_COOKIE}=${value}` } });
-    expect((await list(victim)).json<DeviceLinks>().links.map((l) => l.token)).toEqual([token]);
+    expect((await list(victim)).json<HomeScreenLinks>().links.map((l) => l.token)).toEqual([token]);
     // Someone who can write rows, but has no SESSION_SECRET, puts the victim's sealed token under the attacker's phone.
     const [row] = await db.all('SELECT sealed_token, opened_at FROM device_links WHERE link_id = ?', [linkId]);
     const [mine] = await db.all('SELECT device_id FROM device_links WHERE link_id <> ? AND device_id NOT IN (SELECT device_id FROM device_links WHERE link_id = ?) ORDER BY opened_at DESC LIMIT 1', [linkId, linkId]);
@@ -96,7 +96,7 @@ describe.each(BACKENDS)('device rows on %s', (kind) => {
     await db.run('UPDATE device_links SET sealed_token = ? WHERE device_id = ? AND link_id <> ?', [row!.sealed_token, mine!.device_id, linkId]);
     const answer = await list(attacker);
     expect(answer.statusCode).toBe(200);
-    expect(answer.json<DeviceLinks>().links).toEqual([]);
+    expect(answer.json<HomeScreenLinks>().links).toEqual([]);
     expect(answer.body).not.toContain(token);
   });
 });

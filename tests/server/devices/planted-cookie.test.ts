@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_COOKIE, LOCAL_DEVICE_COOKIE, OLD_DEVICE_COOKIE } from '../../../server/devices/cookie.js';
-import type { DeviceLinks } from '../../../src/shared/deviceApi.js';
+import type { HomeScreenLinks } from '../../../src/shared/homeScreenApi.js';
 import { BACKENDS } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { makeLink } from '../support/uploads.js';
@@ -24,7 +24,7 @@ describe.each(BACKENDS)('a device cookie this server never issued, on %s', (kind
   });
   afterAll(() => t.close());
 
-  const listWith = async (cookie: string) => (await t.app.inject({ url: '/api/device/links', headers: { cookie } })).json<DeviceLinks>().links;
+  const listWith = async (cookie: string) => (await t.app.inject({ url: '/api/device/links', headers: { cookie } })).json<HomeScreenLinks>().links;
 
   it('should never be adopted: the friend gets a new cookie, and the planted value lists none of the friend\'s links', async () => {
     const token = await makeLink(t.app.repo, 'chicago-2025', 'Alex');
@@ -57,9 +57,9 @@ describe.each(BACKENDS)('a device cookie this server never issued, on %s', (kind
     const local = deviceCookieOf((await t.app.inject({ url: `/api/r/${token}` })).headers['set-cookie'])!.value;
     // The same value under the other name is not this request's cookie.
     const overHttps = await t.app.inject({ url: '/api/device/links', headers: { cookie: `${LOCAL_DEVICE_COOKIE}=${local}`, 'x-forwarded-proto': 'https' } });
-    expect(overHttps.json<DeviceLinks>().links).toEqual([]);
+    expect(overHttps.json<HomeScreenLinks>().links).toEqual([]);
     const asHost = await t.app.inject({ url: '/api/device/links', headers: { cookie: `${DEVICE_COOKIE}=${local}`, 'x-forwarded-proto': 'https' } });
-    expect(asHost.json<DeviceLinks>().links.map((l) => l.runner.displayName)).toEqual(['Jo']);
+    expect(asHost.json<HomeScreenLinks>().links.map((l) => l.runner.displayName)).toEqual(['Jo']);
   });
 
   it('should set the __Host- cookie behind TRUST_PROXY when the proxy says https, and expire issue 36\'s cookie', async () => {

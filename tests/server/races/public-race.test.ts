@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RecorderLinkSchema } from '../../../src/shared/api.js';
-import { DeviceLinkSchema } from '../../../src/shared/deviceApi.js';
+import { HomeScreenLinkSchema } from '../../../src/shared/homeScreenApi.js';
 import { RaceSchema } from '../../../src/shared/raceApi.js';
 import { EntrySchema, KeepsakeSchema, RaceListSchema } from '../../../src/shared/runnerApi.js';
 import type { Race, RaceRow } from '../../../server/db/types.js';
@@ -30,7 +30,7 @@ describe('a race as every answer gives it', () => {
     const races = {
       catalogue: RaceListSchema.properties.races.items,
       recorder: RecorderLinkSchema.properties.race,
-      phone: DeviceLinkSchema.properties.race,
+      phone: HomeScreenLinkSchema.properties.race,
       entry: EntrySchema.properties.race,
       keepsake: KeepsakeSchema.properties.race,
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { onlyRecorder, reconcile, runnerRows, type KeptLink } from '../../../src/homeScreen/runners.js';
-import type { DeviceLink } from '../../../src/shared/deviceApi.js';
+import type { HomeScreenLink } from '../../../src/shared/homeScreenApi.js';
 import type { NoteState } from '../../../src/shared/notes.js';
 
 const NOW = Date.parse('2026-10-11T14:00:00Z');
@@ -19,7 +19,7 @@ function kept(token: string, runner: string, race: keyof typeof RACES, extra: Pa
   };
 }
 
-function listed(token: string, runner: string, race: keyof typeof RACES, revoked = false): DeviceLink {
+function listed(token: string, runner: string, race: keyof typeof RACES, revoked = false): HomeScreenLink {
   const r = RACES[race];
   return {
     linkId: `id-${token}`, runner: { displayName: runner }, revoked, openedAt: '2026-10-01T00:00:00Z',

@@ -1,5 +1,5 @@
 /**
- * The installed app's list under /api/device (issue 36): the runners this phone records for, found
+ * The home screen's list under /api/device (issue 36): the runners this phone records for, found
  * by the device cookie alone (server/devices), and taking one off. On iPhone the home-screen app
  * starts with the site's cookies and nothing else, so this list is how it finds its recorders.
  * The cookie is a bearer credential for the links it lists: a live link's token is given back,
@@ -10,7 +10,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Clock } from '../clock.js';
-import { DeviceLinksSchema, LinkIdParamsSchema, type DeviceLink } from '../../src/shared/deviceApi.js';
+import { HomeScreenLinksSchema, LinkIdParamsSchema, type HomeScreenLink } from '../../src/shared/homeScreenApi.js';
 import { startDeviceSweep, type Devices, type PhoneLink } from '../devices/index.js';
 import { emptyAnswer, refusals } from '../http/contract.js';
 import { deviceLinkNotFound } from '../http/problem.js';
@@ -18,7 +18,7 @@ import { refusal } from '../http/refusals.js';
 import { addressKey } from '../notes/address-key.js';
 import { publicRace } from '../races/public-race.js';
 
-export interface DeviceApiOptions {
+export interface HomeScreenApiOptions {
   devices: Devices;
   rateLimitPerMinute: number;
   /** Where each race stands (../clock.ts). */
@@ -36,9 +36,9 @@ const recorderPath = (token: string) => `/r/${encodeURIComponent(token)}`;
  * A phone's link as the list gives it, or undefined for a live link whose sealed token no longer
  * opens (a new SESSION_SECRET): the phone gets it back the next time it opens the link.
  */
-function listed(link: PhoneLink, now: number): DeviceLink | undefined {
+function listed(link: PhoneLink, now: number): HomeScreenLink | undefined {
   const { race } = link;
-  const entry: DeviceLink = {
+  const entry: HomeScreenLink = {
     linkId: link.linkId,
     runner: { displayName: link.runnerName },
     race: publicRace(race, now),
@@ -50,7 +50,7 @@ function listed(link: PhoneLink, now: number): DeviceLink | undefined {
   return { ...entry, token: link.token, path: recorderPath(link.token) };
 }
 
-export const deviceApi: FastifyPluginAsyncTypebox<DeviceApiOptions> = async (app, { devices, rateLimitPerMinute, clock, sweepEveryMs = 3600_000 }) => {
+export const homeScreenApi: FastifyPluginAsyncTypebox<HomeScreenApiOptions> = async (app, { devices, rateLimitPerMinute, clock, sweepEveryMs = 3600_000 }) => {
   const stopSweeping = startDeviceSweep(devices, sweepEveryMs, app.log.child({ component: 'devices' }));
   app.addHook('onClose', async () => stopSweeping());
   await app.register(rateLimit, {
@@ -64,10 +64,10 @@ export const deviceApi: FastifyPluginAsyncTypebox<DeviceApiOptions> = async (app
 
   app.get('/device/links', {
     schema: {
-      operationId: 'listDeviceLinks',
-      summary: 'The installed app’s list: the recorder links opened on this phone (by its device cookie), each live one with its token',
+      operationId: 'listHomeScreenLinks',
+      summary: 'The home screen’s list: the recorder links opened on this phone (by its device cookie), each live one with its token',
       security: DEVICE_COOKIE_SECURITY,
-      response: { 200: DeviceLinksSchema, ...refusals(refusal.rate_limited) },
+      response: { 200: HomeScreenLinksSchema, ...refusals(refusal.rate_limited) },
     },
   }, async (req, reply) => {
     const deviceId = await devices.renew(req, reply, Date.now());
@@ -79,7 +79,7 @@ export const deviceApi: FastifyPluginAsyncTypebox<DeviceApiOptions> = async (app
 
   app.delete('/device/links/:linkId', {
     schema: {
-      operationId: 'forgetDeviceLink',
+      operationId: 'forgetHomeScreenLink',
       summary: 'Take a runner off this phone’s list (the link itself and its notes stay); opening the link again puts it back',
       security: DEVICE_COOKIE_SECURITY,
       params: LinkIdParamsSchema,

@@ -1,5 +1,5 @@
 /**
- * The installed app's list (issue 36), written once with typebox: GET /api/device/links answers the
+ * The home screen's list (issue 36), written once with typebox: GET /api/device/links answers the
  * runners this phone records for, found by the device cookie (server/devices); DELETE takes one off.
  * The server validates and serialises with these; the start page (src/homeScreen) imports the types.
  */
@@ -9,7 +9,7 @@ import { raceFields } from './raceApi.js';
 /** A link's id: the SHA-256 of its token, lower-case hex (server/links.ts linkIdOf). Names a link, opens nothing. */
 export const LINK_ID_PATTERN = '^[0-9a-f]{64}$';
 
-export const DeviceLinkSchema = Type.Object({
+export const HomeScreenLinkSchema = Type.Object({
   /** The link's id (SHA-256 of its token): what DELETE takes, and what the page matches its own copy by. */
   linkId: Type.String({ pattern: LINK_ID_PATTERN }),
   runner: Type.Object({ displayName: Type.String() }),
@@ -23,13 +23,13 @@ export const DeviceLinkSchema = Type.Object({
   /** When this phone last opened the link, ISO 8601. */
   openedAt: Type.String(),
 });
-export type DeviceLink = Static<typeof DeviceLinkSchema>;
+export type HomeScreenLink = Static<typeof HomeScreenLinkSchema>;
 
-export const DeviceLinksSchema = Type.Object({
+export const HomeScreenLinksSchema = Type.Object({
   /** The links opened on this phone, the latest first; empty without the cookie. */
-  links: Type.Array(DeviceLinkSchema),
+  links: Type.Array(HomeScreenLinkSchema),
 });
-export type DeviceLinks = Static<typeof DeviceLinksSchema>;
+export type HomeScreenLinks = Static<typeof HomeScreenLinksSchema>;
 
 export const LinkIdParamsSchema = Type.Object({
   linkId: Type.String({ pattern: LINK_ID_PATTERN }),
