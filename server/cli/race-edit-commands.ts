@@ -10,6 +10,7 @@ import { raceWhen, resolveStart } from '../../src/shared/raceClock.js';
 import type { ChangeAuthor, Race, RaceHoldings, RaceRow, Repository } from '../db/repository.js';
 import { raceRowOf } from '../db/rows.js';
 import { EDIT_OPTIONS, changedFields, editedRace, moveProblem, type EditedRace } from '../races/race-edit.js';
+import { editRace } from '../races/note-deadlines.js';
 import { courseFor } from '../races/stored-course.js';
 import { loadStorageConfig } from '../config.js';
 import { openBlobStore } from '../storage/index.js';
@@ -137,7 +138,7 @@ export const RACE_EDIT_COMMANDS: Record<string, Command> = {
     const problem = moveProblem(race, edited, now, await repo.races.holdings(race.id));
     if (problem) throw new Refused(problem);
     const course = await coursePlacedFor(repo, race, edited);
-    const result = await repo.races.edit(race, { ...edited, ...(course && { course }) }, authorAt(now));
+    const result = await editRace(repo, race, { ...edited, ...(course && { course }) }, authorAt(now));
     if (result.outcome === 'changed') throw new Refused(`The race '${race.id}' was changed or removed meanwhile; nothing was changed. Look at list-races, then run edit-race again.`);
     if (result.outcome === 'km_notes') {
       throw new Refused(`${result.notes} note${result.notes === 1 ? ' is' : 's are'} pinned to kilometre markers of the ${race.name}: its units stay mi,km. Nothing was changed.`);

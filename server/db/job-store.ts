@@ -7,11 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { LIVE_HOURS } from '../../src/shared/raceClock.js';
 import type { ConvertOrder } from '../config.js';
-import { noteDeadline } from '../races/deadline.js';
 import type { SqlDriver, Statement } from './driver.js';
 import { noteChanged } from './note-change-sql.js';
-import { scheduleOfLink } from './progress-store.js';
-import type { ClaimedJob } from './types.js';
+import type { ClaimedJob, JobDeadline, Row, WaitingJob } from './types.js';
 
 /** The converted file as stored: what the audio routes need for ETags and ranges. */
 export interface ConvertedAudio {
@@ -28,12 +26,15 @@ export interface JobStore {
    * judged at `raceNow`, the server's clock (server/clock.ts: the real one too, except in the demo).
    */
   claim(now: number, leaseMs: number, raceNow?: number): Promise<ClaimedJob | undefined>;
+  /** The jobs of the entry's notes still waiting for conversion (through any of its links). */
+  waitingOfEntry(entryId: string): Promise<WaitingJob[]>;
+  /** The jobs of the race's notes still waiting for conversion (through any of its links), each link's together. */
+  waitingOfRace(raceId: string): Promise<WaitingJob[]>;
   /**
-   * Sets the deadline of every waiting job of the entry's notes to `deadlineOf(marker, receivedAt)`
-   * (epoch ms both): the runner moved, or their expected finish changed.
-   * Resolves to how many jobs it changed.
+   * Sets each job's deadline (epoch ms), as worked out by server/races/note-deadlines.ts: the runner
+   * moved, or their expected finish changed. A job converted or removed meanwhile is simply not there.
    */
-  reschedule(entryId: string, deadlineOf: (marker: string, receivedAt: number) => number): Promise<number>;
+  setDue(changes: ReadonlyArray<{ noteId: string; dueAt: number }>): Promise<void>;
   /** A waiting job's deadline (epoch ms), undefined when the note has none waiting. */
   deadline(noteId: string): Promise<number | undefined>;
   /** What an operator alerts on: the waiting notes of live races and of the others, and how long past its deadline the most overdue live one is (s, 0 if none). */
@@ -59,10 +60,20 @@ export interface QueueDeadlines {
   overdueSeconds: number;
 }
 
-/** The deadline of a new note's job (epoch ms) and its race's start (epoch ms), server/races/deadline.ts. */
-export interface JobDeadline {
-  dueAt: number;
-  raceStartsAt: number;
+/**
+ * The deadlines a store was given no longer fit what its transaction reads: a race's start moved
+ * since a note's deadline was worked out, or a note was queued since a race's new deadlines were.
+ * Thrown inside the transaction, so nothing is written; server/races/note-deadlines.ts works the
+ * deadlines out again and retries.
+ */
+export class DeadlinesOutdated extends Error {
+  /** The notes whose deadline is missing or was worked out from another start. */
+  readonly noteIds: readonly string[];
+  constructor(noteIds: readonly string[]) {
+    super(`the conversion deadlines of ${noteIds.length} note(s) were worked out from a race start that has moved`);
+    this.name = 'DeadlinesOutdated';
+    this.noteIds = noteIds;
+  }
 }
 
 /** A new note's job; the note store adds it in the note's own transaction. */
@@ -75,6 +86,11 @@ export const enqueueJob = (noteId: string, createdAt: string, deadline: JobDeadl
 const RACE_JOBS =
   'SELECT j.note_id, j.due_at, j.race_starts_at, n.marker, n.received_at, n.link_id FROM jobs j JOIN notes n ON n.id = j.note_id ' +
   'JOIN links l ON l.id = n.link_id WHERE l.race_id = ? ORDER BY n.link_id';
+/** The waiting jobs of an entry's notes, through any of its links. */
+const ENTRY_JOBS =
+  'SELECT j.note_id, j.due_at, j.race_starts_at, n.marker, n.received_at, n.link_id FROM entries e JOIN links l ON l.runner_id = e.runner_id ' +
+  'JOIN notes n ON n.link_id = l.id JOIN jobs j ON j.note_id = n.id WHERE e.id = ?';
+const SET_DUE = 'UPDATE jobs SET due_at = ? WHERE note_id = ?';
 /** Jobs whose deadline is set in one statement: a race morning's thousands in a few round trips. */
 const DEADLINES_PER_STATEMENT = 500;
 /** `rows` jobs' new deadline and race start, as (note id, due, start) rows (VALUES names them column1..3 in both databases). */
@@ -82,26 +98,35 @@ const setDeadlines = (rows: number) =>
   `UPDATE jobs SET due_at = v.column2, race_starts_at = v.column3 FROM (VALUES ${Array(rows).fill('(?, CAST(? AS BIGINT), CAST(? AS BIGINT))').join(', ')}) AS v ` +
   'WHERE jobs.note_id = v.column1';
 
+const toWaitingJob = (row: Row): WaitingJob => ({
+  noteId: String(row.note_id),
+  linkId: String(row.link_id),
+  marker: String(row.marker),
+  receivedAt: Date.parse(String(row.received_at)),
+  dueAt: Number(row.due_at),
+  raceStartsAt: Number(row.race_starts_at),
+});
+
 /**
- * Works out again the deadline and race start of every waiting job of the race's notes, each from
- * its link's schedule as `tx` now reads it: the race's start was moved in this transaction. A
- * runner placed on the course keeps the deadlines their progress gives (server/races/deadline.ts);
- * the others' move with the start. Resolves to how many jobs changed.
+ * Sets the deadline and race start of every waiting job of the race's notes to those `planned` for
+ * it (by note id, worked out by server/races/note-deadlines.ts from the start moved in `tx`, this
+ * transaction, which holds off new notes). A waiting job with none planned (a note queued after the
+ * plan was made) throws DeadlinesOutdated, rolling the transaction back. Resolves to how many jobs changed.
  */
-export async function rescheduleRace(tx: SqlDriver, raceId: string): Promise<number> {
+export async function setRaceDeadlines(tx: SqlDriver, raceId: string, planned: ReadonlyMap<string, JobDeadline>): Promise<number> {
   const changes: unknown[][] = [];
-  let link: string | undefined;
-  let schedule: Awaited<ReturnType<typeof scheduleOfLink>>;
-  for (const job of await tx.all(RACE_JOBS, [raceId])) {
-    if (job.link_id !== link) {
-      link = String(job.link_id);
-      schedule = await scheduleOfLink(tx, link);
+  const unplanned: string[] = [];
+  for (const job of (await tx.all(RACE_JOBS, [raceId])).map(toWaitingJob)) {
+    const deadline = planned.get(job.noteId);
+    if (!deadline) {
+      unplanned.push(job.noteId);
+      continue;
     }
-    if (!schedule) continue;
-    const due = Math.round(noteDeadline(schedule, String(job.marker), Date.parse(String(job.received_at))));
-    const startsAt = Math.round(schedule.startsAt);
-    if (due !== Number(job.due_at) || startsAt !== Number(job.race_starts_at)) changes.push([job.note_id, due, startsAt]);
+    const due = Math.round(deadline.dueAt);
+    const startsAt = Math.round(deadline.raceStartsAt);
+    if (due !== job.dueAt || startsAt !== job.raceStartsAt) changes.push([job.noteId, due, startsAt]);
   }
+  if (unplanned.length > 0) throw new DeadlinesOutdated(unplanned);
   let changed = 0;
   for (let i = 0; i < changes.length; i += DEADLINES_PER_STATEMENT) {
     const chunk = changes.slice(i, i + DEADLINES_PER_STATEMENT);
@@ -138,11 +163,6 @@ const claimJob = (order: string) =>
   'AND locked_until < ? RETURNING note_id, attempts';
 const CLAIM_BY_DEADLINE = claimJob(BY_DEADLINE);
 const CLAIM_BY_ARRIVAL = claimJob(BY_ARRIVAL);
-/** The waiting jobs of an entry's notes, through any of its links. */
-const ENTRY_JOBS =
-  'SELECT j.note_id, j.due_at, n.marker, n.received_at FROM entries e JOIN links l ON l.runner_id = e.runner_id ' +
-  'JOIN notes n ON n.link_id = l.id JOIN jobs j ON j.note_id = n.id WHERE e.id = ?';
-const SET_DUE = 'UPDATE jobs SET due_at = ? WHERE note_id = ?';
 const LIVE_JOB = 'race_starts_at <= ? AND race_starts_at > ?';
 const DEADLINE_STATS =
   `SELECT COUNT(*) AS n, SUM(CASE WHEN ${LIVE_JOB} THEN 1 ELSE 0 END) AS live, MIN(CASE WHEN ${LIVE_JOB} THEN due_at END) AS due FROM jobs`;
@@ -164,15 +184,15 @@ export function createJobStore(sql: SqlDriver, order: ConvertOrder = 'deadline')
         : await sql.all(CLAIM_BY_ARRIVAL, [now + leaseMs, owner, now, now]);
       return row && { noteId: String(row.note_id), attempts: Number(row.attempts), owner };
     },
-    async reschedule(entryId, deadlineOf) {
-      const changes: Statement[] = [];
-      for (const job of await sql.all(ENTRY_JOBS, [entryId])) {
-        const due = Math.round(deadlineOf(String(job.marker), Date.parse(String(job.received_at))));
-        if (due !== Number(job.due_at)) changes.push([SET_DUE, [due, job.note_id]]);
-      }
+    async waitingOfEntry(entryId) {
+      return (await sql.all(ENTRY_JOBS, [entryId])).map(toWaitingJob);
+    },
+    async waitingOfRace(raceId) {
+      return (await sql.all(RACE_JOBS, [raceId])).map(toWaitingJob);
+    },
+    async setDue(changes) {
       // Each job on its own: one converted or removed meanwhile is simply not there to update.
-      if (changes.length > 0) await sql.batch(changes);
-      return changes.length;
+      if (changes.length > 0) await sql.batch(changes.map((c): Statement => [SET_DUE, [Math.round(c.dueAt), c.noteId]]));
     },
     async deadline(noteId) {
       const [row] = await sql.all('SELECT due_at FROM jobs WHERE note_id = ?', [noteId]);

@@ -1,9 +1,8 @@
 /**
  * Owns the schema's history: MIGRATIONS in order, each applied once (its number recorded in
- * schema_migrations), then the nine races of the spec seeded (server/races/seed.ts). Safe to run on every start.
+ * schema_migrations), then the nine races of the spec seeded (./seed-races.ts). Safe to run on every start.
  */
 import { raceStartsAt } from '../../src/shared/raceClock.js';
-import { SEED_RACES } from '../races/seed.js';
 import type { Database, SqlDriver } from './driver.js';
 import { RECORDER_TABLES } from './migrations/1-recorder.js';
 import { RUNNER_APP_TABLES } from './migrations/2-runner-app.js';
@@ -21,6 +20,7 @@ import { PUSH_TABLES } from './migrations/13-push.js';
 import { RACE_IMAGE_COLUMNS } from './migrations/14-race-images.js';
 import { RACE_CHANGE_TABLES } from './migrations/15-race-changes.js';
 import { DEVICE_KEY_TABLES } from './migrations/16-device-keys.js';
+import { SEED_RACES } from './seed-races.js';
 
 /**
  * What stands in MIGRATIONS for a number assigned to a branch not merged yet (as 13 did for push).

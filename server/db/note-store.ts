@@ -3,14 +3,12 @@
  * changes the runner's app syncs by (migration 8: added, converted, removed, each numbered per
  * entry); and a runner's removal of a note, which leaves its id behind and nothing else.
  */
-import { noteDeadline } from '../races/deadline.js';
 import type { Database, SqlDriver } from './driver.js';
-import { enqueueJob, type JobDeadline } from './job-store.js';
+import { DeadlinesOutdated, enqueueJob } from './job-store.js';
 import { bumpRunnerOfNote, noteChanged, NOTE_CHANGES_CHANNEL, signalRunnerOfNote } from './note-change-sql.js';
 import { NOTE_WITH_PLAY_COLUMNS, PLAY_JOIN } from './play-store.js';
-import { scheduleOfLink } from './progress-store.js';
 import { toBlobKeys, toEntryNote, toNote } from './rows.js';
-import type { BlobKeys, EntryNote, NewNote, NoteRow } from './types.js';
+import type { BlobKeys, EntryNote, NoteRow, QueuedNote } from './types.js';
 
 /** What changed in one entry's notes after a number, up to `seq` (the number to ask after next). */
 export interface NoteChanges {
@@ -23,8 +21,11 @@ export interface NoteChanges {
 
 export interface NoteStore {
   find(id: string): Promise<NoteRow | undefined>;
-  /** Inserts the note and its conversion job in one transaction. False if the id was taken (by a note, or a removed one). */
-  insert(note: NewNote): Promise<boolean>;
+  /**
+   * Inserts the note and its conversion job (due as `note.deadline` says) in one transaction. False if
+   * the id was taken (by a note, or a removed one); DeadlinesOutdated, and nothing written, if the race's start moved since.
+   */
+  insert(note: QueuedNote): Promise<boolean>;
   /** The notes that came through one link, oldest first. */
   ofLink(linkId: string): Promise<NoteRow[]>;
 
@@ -63,29 +64,26 @@ const SQL = {
     'DELETE FROM notes WHERE id = ? RETURNING id, original_key, converted_key',
   ],
   removedFrom: 'SELECT runner_id FROM note_removals WHERE note_id = ?',
+  /** The start of the race a link records for, as the note's transaction reads it. */
+  raceStart: 'SELECT r.starts_at FROM links l JOIN races r ON r.id = l.race_id WHERE l.id = ?',
 } as const;
-
-/** When the note's conversion is due, from its runner's schedule as it stands (server/races/deadline.ts). */
-async function deadlineOf(tx: SqlDriver, n: NewNote): Promise<JobDeadline> {
-  const received = Date.parse(n.receivedAt);
-  const schedule = await scheduleOfLink(tx, n.linkId);
-  // The link was checked live before the bytes were read; a link gone since has no schedule: due at once.
-  if (!schedule) return { dueAt: received, raceStartsAt: received };
-  return { dueAt: noteDeadline(schedule, n.marker, received), raceStartsAt: schedule.startsAt };
-}
 
 /**
  * The note, its conversion job and its change for the runner's app, in one transaction (or inside
- * the caller's: the quota store takes a note in the transaction that counts it). False if the id was taken.
+ * the caller's: the quota store takes a note in the transaction that counts it). False if the id was
+ * taken. The job is due as `n.deadline` says (server/races/note-deadlines.ts works it out); when the
+ * race's start it was worked out from is no longer the race's, DeadlinesOutdated rolls it all back.
  */
-export function insertNote(sql: SqlDriver, n: NewNote): Promise<boolean> {
+export function insertNote(sql: SqlDriver, n: QueuedNote): Promise<boolean> {
   return sql.transaction(async (tx) => {
     const inserted = await tx.run(SQL.insert, [n.id, n.linkId, n.marker, n.from, n.contentType, n.bytes, n.sha256, n.originalKey, n.receivedAt, n.deviceId ?? null, n.id]);
     if (inserted === 0) return false;
     // The race's start is read after the note's row is written, never before: a race being moved holds
     // off writers of notes (race-store's edit), so this reads the start the edit leaves, or the edit waits
-    // for this job and moves it with the others.
-    await tx.run(...enqueueJob(n.id, n.receivedAt, await deadlineOf(tx, n)));
+    // for this job and moves it with the others. A link gone since has no race: its job is due as given.
+    const [race] = await tx.all(SQL.raceStart, [n.linkId]);
+    if (race && Date.parse(String(race.starts_at)) !== n.deadline.raceStartsAt) throw new DeadlinesOutdated([n.id]);
+    await tx.run(...enqueueJob(n.id, n.receivedAt, n.deadline));
     for (const statement of noteChanged(n.id)) await tx.all(...statement);
     return true;
   });

@@ -3,19 +3,8 @@
  * its last distance along the course and the markers it passed; and what the conversion deadlines of
  * its notes are worked out from (scheduleOfLink, scheduleOfEntry).
  */
-import type { EtaInput } from '../races/eta.js';
 import type { SqlDriver } from './driver.js';
-
-/** The last accepted placement: metres along the course at an instant (epoch ms). */
-export interface StoredPlacement {
-  distanceMeters: number;
-  at: number;
-}
-
-export interface StoredPassage {
-  markerId: string;
-  passedAt: number;
-}
+import type { RunnerSchedule, StoredPassage, StoredPlacement } from './types.js';
 
 export interface EntryProgress {
   sharing: boolean;
@@ -33,9 +22,6 @@ export interface SharedProgress extends EntryProgress {
   passages: StoredPassage[];
 }
 
-/** What a note's deadline is worked out from: the estimate's input (progress only while shared). */
-export type RunnerSchedule = EtaInput;
-
 export interface ProgressStore {
   setSharing(entryId: string, on: boolean): Promise<void>;
   /** Sets (null: clears) the finish time the runner expects, in seconds. */
@@ -51,6 +37,8 @@ export interface ProgressStore {
   advance(entryId: string, from: StoredPlacement | undefined, to: StoredPlacement, passages: readonly StoredPassage[]): Promise<boolean>;
   /** The schedule of the entry's runner; undefined for no such entry. */
   scheduleOfEntry(entryId: string): Promise<RunnerSchedule | undefined>;
+  /** The schedule of the runner a link records for (a link made outside the app: its race's start alone); undefined for no such link. */
+  scheduleOfLink(linkId: string): Promise<RunnerSchedule | undefined>;
 }
 
 const SQL = {
@@ -90,9 +78,6 @@ async function scheduleOf(sql: SqlDriver, query: string, key: string): Promise<R
   return placed ? { ...schedule, placed, passages } : schedule;
 }
 
-/** The schedule of the runner a link records for (inside the caller's transaction: a note's insert). */
-export const scheduleOfLink = (sql: SqlDriver, linkId: string): Promise<RunnerSchedule | undefined> => scheduleOf(sql, SQL.scheduleOfLink, linkId);
-
 export function createProgressStore(sql: SqlDriver): ProgressStore {
   async function ofEntry(entryId: string): Promise<EntryProgress> {
     const [entry] = await sql.all(SQL.entry, [entryId]);
@@ -130,5 +115,6 @@ export function createProgressStore(sql: SqlDriver): ProgressStore {
       }, { durable: false });
     },
     scheduleOfEntry: (entryId) => scheduleOf(sql, SQL.scheduleOfEntry, entryId),
+    scheduleOfLink: (linkId) => scheduleOf(sql, SQL.scheduleOfLink, linkId),
   };
 }

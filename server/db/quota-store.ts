@@ -5,7 +5,7 @@
  */
 import type { SqlDriver } from './driver.js';
 import { insertNote } from './note-store.js';
-import type { NewNote } from './types.js';
+import type { NewNote, QueuedNote } from './types.js';
 
 export interface LinkUsage {
   /** Stored notes plus live reservations. */
@@ -75,8 +75,9 @@ export interface QuotaStore {
    * address and the link are checked and the note counted in that same transaction, serialised as
    * admit's are; without (a resumable upload, admitted at creation), its reservation goes instead.
    * Every note must come in here, not through notes.insert alone: the link's bound counts on it.
+   * DeadlinesOutdated (nothing written) when the race's start moved since the note's deadline was worked out.
    */
-  take(note: NewNote, limits?: NoteLimits): Promise<Taken>;
+  take(note: QueuedNote, limits?: NoteLimits): Promise<Taken>;
   /** Frees the room of an upload that failed or was refused. */
   releaseNote(id: string): Promise<void>;
   usage(linkId: string, now: number): Promise<LinkUsage>;

@@ -8,10 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { LIVE_HOURS, raceStartsAt } from '../../src/shared/raceClock.js';
 import type { SqlDriver } from './driver.js';
-import { rescheduleRace } from './job-store.js';
+import { setRaceDeadlines } from './job-store.js';
 import { raceRowOf, toCataloguedRace, toRace, toRaceChange } from './rows.js';
 import type {
-  CardRace, ChangeAuthor, NewRace, Race, RaceChange, RaceCourse, RaceEdit, RaceHoldings, RaceImage, RaceRow, Row, StoredCourse,
+  CardRace, ChangeAuthor, JobDeadline, NewRace, Race, RaceChange, RaceCourse, RaceEdit, RaceHoldings, RaceImage, RaceRow, Row, StoredCourse,
 } from './types.js';
 
 /** How an edit went: done (with how many waiting notes got new deadlines), or refused with nothing written. */
@@ -33,11 +33,13 @@ export interface RaceStore {
   add(race: NewRace): Promise<boolean>;
   /**
    * Changes the race from `before` (as read) to `after` in one transaction: its fields, its start
-   * instant, the deadlines and race start of its notes waiting for conversion, and a line of its
-   * history. Nothing is written when the race is no longer `before`, or when `after` drops the
-   * kilometre markers notes are pinned to. Holds off new notes meanwhile, so none is queued by the old start.
+   * instant, the deadlines and race start of its notes waiting for conversion (`deadlines`, by note
+   * id, worked out from the new start by server/races/note-deadlines.ts), and a line of its history.
+   * Nothing is written when the race is no longer `before`, or when `after` drops the kilometre
+   * markers notes are pinned to; nor, throwing DeadlinesOutdated, when the start moves and a waiting
+   * note has no deadline in `deadlines`. Holds off new notes meanwhile, so none is queued by the old start.
    */
-  edit(before: Race, after: RaceEdit, author: ChangeAuthor): Promise<EditOutcome>;
+  edit(before: Race, after: RaceEdit, author: ChangeAuthor, deadlines?: ReadonlyMap<string, JobDeadline>): Promise<EditOutcome>;
   /** Removes a race no runner entered and no link was made for, leaving a line of its history. */
   remove(id: string, author: ChangeAuthor): Promise<RemoveOutcome>;
   /** Who has a stake in the race. */
@@ -122,7 +124,7 @@ export function createRaceStore(sql: SqlDriver): RaceStore {
       const row = [race.id, race.name, race.date, race.units.join(','), race.timezone, race.start, startsAt, ...courseColumns(race.course), race.image?.key ?? null, race.image?.type ?? null];
       return (await sql.run(ADD_RACE, row)) > 0;
     },
-    edit(before, after, author) {
+    edit(before, after, author, deadlines = new Map()) {
       return sql.transaction(async (tx): Promise<EditOutcome> => {
         if (before.units.includes('km') && !after.units.includes('km')) {
           const [pinned] = await tx.all(KM_NOTES, [before.id]);
@@ -136,7 +138,7 @@ export function createRaceStore(sql: SqlDriver): RaceStore {
           ? await tx.run(EDIT_WITH_MARKERS, [...set, course.placed.app.json, course.placed.app.etag, JSON.stringify(course.placed.markers), ...was, course.fromEtag])
           : await tx.run(EDIT, [...set, ...was]);
         if (changed === 0) return { outcome: 'changed' };
-        const notesRescheduled = startsAt === before.startsAt ? 0 : await rescheduleRace(tx, before.id);
+        const notesRescheduled = startsAt === before.startsAt ? 0 : await setRaceDeadlines(tx, before.id, deadlines);
         const [row] = await tx.all(GET_RACE, [before.id]);
         const race = toCataloguedRace(row!);
         await tx.run(RECORD_CHANGE, [randomUUID(), race.id, author.at, author.by, 'edited', JSON.stringify(raceRowOf(before)), JSON.stringify(raceRowOf(race))]);

@@ -136,6 +136,58 @@ export interface NewNote {
   deviceId?: string | null;
 }
 
+/**
+ * When a note's conversion is due (epoch ms) and its race's start (epoch ms) as that was worked out
+ * from, by server/races/note-deadlines.ts: the stores take it as data and never work it out.
+ */
+export interface JobDeadline {
+  dueAt: number;
+  raceStartsAt: number;
+}
+
+/** A note as it is queued: with the deadline of its conversion. */
+export interface QueuedNote extends NewNote {
+  deadline: JobDeadline;
+}
+
+/** A job waiting for conversion, with what its deadline is worked out from. */
+export interface WaitingJob {
+  noteId: string;
+  linkId: string;
+  marker: string;
+  /** When the note was received, epoch ms. */
+  receivedAt: number;
+  /** Its deadline and race start as they stand. */
+  dueAt: number;
+  raceStartsAt: number;
+}
+
+/** The last accepted placement: metres along the course at an instant (epoch ms). */
+export interface StoredPlacement {
+  distanceMeters: number;
+  at: number;
+}
+
+export interface StoredPassage {
+  markerId: string;
+  passedAt: number;
+}
+
+/**
+ * What a runner's arrival at each marker is estimated from (server/races/eta.ts), and so a note's
+ * deadline: the race's start, the expected finish, and the progress only while the runner shares it.
+ */
+export interface RunnerSchedule {
+  /** The race's start (the gun), epoch ms. */
+  startsAt: number;
+  /** The finish time the runner expects, seconds; null when not given. */
+  expectedFinishSeconds: number | null;
+  /** The last placed position, only when it may be used (the runner shares progress). */
+  placed?: StoredPlacement;
+  /** Markers passed, with when (only with `placed`). */
+  passages: ReadonlyArray<StoredPassage>;
+}
+
 export interface NoteRow extends NewNote {
   deviceId: string | null;
   status: NoteStatus;

@@ -10,10 +10,11 @@ import type { NewNote, NoteRow, Repository } from '../db/repository.js';
 import { ApiProblem } from '../http/problem.js';
 import { refusal } from '../http/refusals.js';
 import type { UploadQuota } from '../notes/quota.js';
+import { queueNote } from '../races/note-deadlines.js';
 import type { CheckedNote } from './checks.js';
 
 export interface CommitDeps {
-  repo: Pick<Repository, 'notes'>;
+  repo: Pick<Repository, 'notes' | 'progress'>;
   /** Stores the note, checking and counting a whole note's limits in the same transaction. */
   quota: Pick<UploadQuota, 'take'>;
   log: FastifyBaseLogger;
@@ -81,7 +82,7 @@ export async function commitNote(deps: CommitDeps, arrived: ArrivedNote): Promis
   };
   let inserted: boolean;
   try {
-    inserted = await deps.quota.take(note, arrived.limits?.runnerName ?? '', arrived.limits?.address);
+    inserted = await queueNote(deps.repo, note, (queued) => deps.quota.take(queued, arrived.limits?.runnerName ?? '', arrived.limits?.address));
   } catch (err) {
     // Refused by a limit: the bytes go. Any other failure keeps an upload's parts for its retry.
     if (err instanceof ApiProblem) await arrived.discard();

@@ -18,7 +18,7 @@ import { checkRoom, validateNote, type NoteRequest } from './checks.js';
 import { answerForExisting, commitNote, type CommitDeps } from './commit.js';
 
 export interface IntakeDeps extends CommitDeps {
-  repo: Pick<Repository, 'notes' | 'uploads'>;
+  repo: Pick<Repository, 'notes' | 'progress' | 'uploads'>;
   blobs: BlobStore;
   quota: UploadQuota;
 }

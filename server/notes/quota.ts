@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { UploadLimits } from '../config.js';
 import type { AddressCount, LinkUsage, QuotaStore, Taken } from '../db/quota-store.js';
-import type { NewNote } from '../db/types.js';
+import type { QueuedNote } from '../db/types.js';
 import { refusal } from '../http/refusals.js';
 import { addressKey } from './address-key.js';
 
@@ -43,7 +43,7 @@ export interface UploadQuota {
    * checked and it is counted in that transaction, a 429 when one refuses it. Without, the note
    * was admitted at its upload's creation and its reservation goes. False: the id was taken.
    */
-  take(note: NewNote, runnerName: string, address?: string): Promise<boolean>;
+  take(note: QueuedNote, runnerName: string, address?: string): Promise<boolean>;
 }
 
 export function createUploadQuota(store: QuotaStore, limits: UploadLimits, now: () => number = Date.now): UploadQuota {

@@ -7,6 +7,7 @@
  * runner's expected finish, else a typical marathon: for scheduling conversions only, never shown.
  */
 import { MARATHON_METERS } from '../../src/shared/markers.js';
+import type { RunnerSchedule, StoredPlacement } from '../db/types.js';
 
 /** An average marathon finish (published analyses of millions of results: about 4 h 30). */
 export const TYPICAL_FINISH_SECONDS = 4.5 * 3600;
@@ -28,22 +29,11 @@ export const FADE_PER_KM = 0.004;
 export const FASTEST_SECONDS_PER_KM = 170;
 export const SLOWEST_SECONDS_PER_KM = 720;
 
-export interface PlacedAt {
-  distanceMeters: number;
-  /** Epoch ms of the fix. */
-  at: number;
-}
+/** A point the runner was seen at: metres along the course at an instant (epoch ms). */
+export type PlacedAt = StoredPlacement;
 
-export interface EtaInput {
-  /** The race's start (the gun), epoch ms. */
-  startsAt: number;
-  /** The finish time the runner expects, seconds; null when not given. */
-  expectedFinishSeconds: number | null;
-  /** The last placed position, only when it may be used (the runner shares progress). */
-  placed?: PlacedAt;
-  /** Markers passed, with when (only with `placed`). */
-  passages: ReadonlyArray<{ markerId: string; passedAt: number }>;
-}
+/** What the estimate is made from: a runner's schedule as the progress store reads it. */
+export type EtaInput = RunnerSchedule;
 
 export interface CourseMarker {
   id: string;

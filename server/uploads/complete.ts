@@ -13,7 +13,7 @@ import type { BlobStore } from '../storage/blob-store.js';
 import { newOriginalKey } from '../storage/keys.js';
 
 export interface CompleteDeps extends CommitDeps {
-  repo: Pick<Repository, 'notes' | 'uploads'>;
+  repo: Pick<Repository, 'notes' | 'progress' | 'uploads'>;
   blobs: BlobStore;
 }
 

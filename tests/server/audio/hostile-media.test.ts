@@ -9,6 +9,7 @@ import { convertToM4a, MediaToolError } from '../../../server/audio/ffmpeg.js';
 import type { AudioContainer } from '../../../server/audio/sniff.js';
 import type { NoteRow } from '../../../server/db/repository.js';
 import { linkIdOf } from '../../../server/links.js';
+import { queueNote } from '../../../server/races/note-deadlines.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { FORMATS, makeSpeech } from '../support/audio.js';
 import { ffconcatNaming, hlsNaming, mp4Referencing, webmThen, withId3 } from '../support/hostile.js';
@@ -71,10 +72,10 @@ describe('an upload that names another note’s file', () => {
       const id = randomUUID();
       const originalKey = `originals/${id}.${sha256Hex(body)}.old`;
       await t.app.blobs.put(originalKey, Readable.from([body]), { maxBytes: 1e6 });
-      await t.app.repo.notes.insert({
+      await queueNote(t.app.repo, {
         id, linkId: linkIdOf(tokenB), marker: 'mi-13', from: 'Mallory', contentType: 'audio/mpeg',
         bytes: body.length, sha256: sha256Hex(body), originalKey, receivedAt: new Date().toISOString(),
-      });
+      }, (queued) => t.app.repo.notes.insert(queued));
       const note = await settled(id);
       expect({ name, status: note.status, durationMs: note.durationMs }).toEqual({ name, status: 'failed', durationMs: null });
       expect(note.failureReason).toMatch(/not WebM, Ogg or MP4/);

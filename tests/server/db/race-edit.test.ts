@@ -8,12 +8,15 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHONE_LEAD_MS } from '../../../src/shared/delivery.js';
 import { markersFor } from '../../../src/shared/markers.js';
+import { raceStartsAt } from '../../../src/shared/raceClock.js';
 import type { Database } from '../../../server/db/driver.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { insertNote } from '../../../server/db/note-store.js';
 import { createRepository, type Race, type Repository } from '../../../server/db/repository.js';
 import { linkIdOf } from '../../../server/links.js';
 import { plannedPace } from '../../../server/races/eta.js';
+import { deadlineOfNote, editRace, queueNote } from '../../../server/races/note-deadlines.js';
+import { DeadlinesOutdated } from '../../../server/db/job-store.js';
 import { BACKENDS, createBackend, type BackendKind, type TestBackend } from '../support/backends.js';
 import { UPCOMING } from '../support/races.js';
 import { makeLink } from '../support/uploads.js';
@@ -64,7 +67,8 @@ describe.each(BACKENDS)('moving a race in the catalogue on %s', (kind) => {
     const token = await makeLink(repo, UPCOMING.chicago.id);
     const before = (await repo.races.get(UPCOMING.chicago.id))!;
     // A note's transaction that has read the race's start (the old one) and is about to commit.
-    const queued = note(token);
+    const arriving = note(token);
+    const queued = { ...arriving, deadline: await deadlineOfNote(repo, arriving) };
     let inserted!: () => void;
     let commit!: () => void;
     const insertedNow = new Promise<void>((resolve) => (inserted = resolve));
@@ -76,7 +80,7 @@ describe.each(BACKENDS)('moving a race in the catalogue on %s', (kind) => {
     });
     await insertedNow;
 
-    const editing = repo.races.edit(before, delayed(before), author);
+    const editing = editRace(repo, before, delayed(before), author);
     const watcher = new pg.Client({ connectionString: backend.env.DATABASE_URL });
     await watcher.connect();
     let watching = true;
@@ -103,5 +107,20 @@ describe.each(BACKENDS)('moving a race in the catalogue on %s', (kind) => {
     expect(edited).toMatchObject({ outcome: 'edited', notesRescheduled: 1 });
     expect(await repo.jobs.deadline(queued.id)).toBe(coarseDeadline((await repo.races.get(before.id))!.startsAt));
     expect(coarseDeadline((await repo.races.get(before.id))!.startsAt) - coarseDeadline(before.startsAt)).toBe(45 * 60_000);
+  });
+
+  it('should refuse a note whose deadline was worked out before its race moved, and queue it by the new start when worked out again', async () => {
+    const token = await makeLink(repo, UPCOMING.chicago.id);
+    const before = (await repo.races.get(UPCOMING.chicago.id))!;
+    const arriving = note(token);
+    const stale = { ...arriving, deadline: await deadlineOfNote(repo, arriving) };
+    expect(await editRace(repo, before, { ...before, start: '09:00' }, author)).toMatchObject({ outcome: 'edited' });
+    await expect(repo.notes.insert(stale)).rejects.toThrow(DeadlinesOutdated);
+    expect(await repo.notes.find(arriving.id)).toBeUndefined();
+    expect(await repo.jobs.deadline(arriving.id)).toBeUndefined();
+    expect(await queueNote(repo, arriving, (queued) => repo.notes.insert(queued))).toBe(true);
+    const moved = (await repo.races.get(before.id))!.startsAt;
+    expect(moved).toBe(raceStartsAt(before.date, '09:00', before.timezone));
+    expect(await repo.jobs.deadline(arriving.id)).toBe(coarseDeadline(moved));
   });
 });

@@ -5,6 +5,7 @@ import { loadConfig } from '../../../server/config.js';
 import { linkIdOf } from '../../../server/links.js';
 import { createUploadQuota } from '../../../server/notes/quota.js';
 import { ApiProblem } from '../../../server/http/problem.js';
+import { queueNote } from '../../../server/races/note-deadlines.js';
 import { BACKENDS } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { fakeWebm, makeLink, putNote } from '../support/uploads.js';
@@ -76,9 +77,9 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
     )).roomHeld;
     const noteId = randomUUID();
     expect(await room(noteId)).toBe(true);
-    await t.app.repo.notes.insert({
+    await queueNote(t.app.repo, {
       id: noteId, linkId, marker: 'mi-13', from: 'Sam', contentType: 'audio/webm', bytes: 100, sha256: 'a'.repeat(64), originalKey: `originals/${noteId}`, receivedAt: new Date().toISOString(),
-    });
+    }, (queued) => t.app.repo.notes.insert(queued));
     expect(await store.usage(linkId, now)).toEqual({ notes: 1, bytes: 100 });
     expect(await room(randomUUID())).toBe(true);
     expect(await room(randomUUID())).toBe(false);
@@ -99,11 +100,11 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
     };
     const limits = () => ({ count: count(), maxNotes: 3, maxBytes: 1000 });
     // 400 held + 601 would pass 1000 bytes; 400 + 500 fits.
-    expect(await store.take(note(601), limits())).toBe('link_bytes');
-    expect(await store.take(note(500), limits())).toBe('stored');
+    expect(await queueNote(t.app.repo, note(601), (n) => store.take(n, limits()))).toBe('link_bytes');
+    expect(await queueNote(t.app.repo, note(500), (n) => store.take(n, limits()))).toBe('stored');
     // Two notes' worth now: the one stored and the one held. A third fits; a fourth does not.
-    expect(await store.take(note(10), limits())).toBe('stored');
-    expect(await store.take(note(10), limits())).toBe('link_notes');
+    expect(await queueNote(t.app.repo, note(10), (n) => store.take(n, limits()))).toBe('stored');
+    expect(await queueNote(t.app.repo, note(10), (n) => store.take(n, limits()))).toBe('link_notes');
   });
 
   it('should store exactly the limit when 40 uploads race for one link', async () => {

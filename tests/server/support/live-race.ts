@@ -5,6 +5,7 @@
 import type { Position } from 'geojson';
 import type { Repository } from '../../../server/db/repository.js';
 import { localSchedule } from '../../../src/shared/raceClock.js';
+import { editRace } from '../../../server/races/note-deadlines.js';
 import { storedCourse } from '../../../server/races/stored-course.js';
 import { courseOf, gpxText, legFrom } from '../../../stand-ins/courses.js';
 import { UPCOMING } from './races.js';
@@ -21,7 +22,7 @@ export async function startRace(repo: Repository, raceId: string = UPCOMING.chic
   const schedule = { ...localSchedule(startsAt, 'America/Chicago'), timezone: 'America/Chicago' };
   if (!(await repo.races.get(raceId))) await repo.races.add({ id: raceId, name: 'Chicago Marathon', units: ['mi'], ...schedule });
   const race = (await repo.races.get(raceId))!;
-  const moved = await repo.races.edit(race, { ...race, ...schedule }, { at: new Date().toISOString(), by: 'tests' });
+  const moved = await editRace(repo, race, { ...race, ...schedule }, { at: new Date().toISOString(), by: 'tests' });
   if (moved.outcome !== 'edited') throw new Error(`could not move ${raceId}: ${moved.outcome}`);
   if (withCourse) await repo.races.setCourse(raceId, storedCourse(gpxText({ tracks: [[STRAIGHT.track]] }), ['mi']));
   return startsAt;

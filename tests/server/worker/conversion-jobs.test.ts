@@ -11,6 +11,7 @@ import { linkIdOf } from '../../../server/links.js';
 import type { BlobStore } from '../../../server/storage/blob-store.js';
 import { openBlobStore } from '../../../server/storage/index.js';
 import { MAX_ATTEMPTS, startConversionWorker, type ConversionWorker } from '../../../server/worker/conversion.js';
+import { queueNote as queueWithDeadline } from '../../../server/races/note-deadlines.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
 import { FORMATS, makeSpeech } from '../support/audio.js';
 import { makeLink, sha256Hex } from '../support/uploads.js';
@@ -57,10 +58,10 @@ describe.each(BACKENDS)('conversion jobs on %s', (kind) => {
     const id = randomUUID();
     const originalKey = `originals/${id}.${sha256Hex(body)}.test`;
     await blobs.put(originalKey, Readable.from([body]), { maxBytes: 4e6 });
-    await repo.notes.insert({
+    await queueWithDeadline(repo, {
       id, linkId: linkIdOf(token), marker: 'mi-13', from: 'Sam', contentType: 'audio/webm',
       bytes: body.length, sha256: sha256Hex(body), originalKey, receivedAt: new Date().toISOString(),
-    });
+    }, (queued) => repo.notes.insert(queued));
     return id;
   }
 

@@ -10,6 +10,7 @@ import { openRepository } from '../../../server/db/index.js';
 import type { Repository } from '../../../server/db/repository.js';
 import { linkIdOf } from '../../../server/links.js';
 import { createMetrics } from '../../../server/plugins/metrics.js';
+import { queueNote } from '../../../server/races/note-deadlines.js';
 import { startRunnerApp, type RunnerTestApp } from '../runner/support.js';
 import { BACKENDS } from '../support/backends.js';
 import { positionAt, startRace } from '../support/live-race.js';
@@ -33,10 +34,10 @@ describe.each(BACKENDS)('the conversion queue by deadline on %s', (kind) => {
   /** A note as the intake stores it (the note, its job and its deadline in one transaction), received at `at`. */
   async function note(token: string, marker: string, at: number): Promise<string> {
     const id = randomUUID();
-    await repo.notes.insert({
+    await queueNote(repo, {
       id, linkId: linkIdOf(token), marker, from: 'Sam', contentType: 'audio/webm', bytes: 1, sha256: '0'.repeat(64), originalKey: `originals/${id}`,
       receivedAt: new Date(at).toISOString(),
-    });
+    }, (queued) => repo.notes.insert(queued));
     return id;
   }
 

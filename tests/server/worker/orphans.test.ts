@@ -15,6 +15,7 @@ import { createLocalBlobStore } from '../../../server/storage/local.js';
 import { createS3BlobStore } from '../../../server/storage/s3.js';
 import { convertedKey } from '../../../server/storage/keys.js';
 import { sweepOrphans } from '../../../server/worker/orphans.js';
+import { queueNote } from '../../../server/races/note-deadlines.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
 import { startServerProcess, stopGracefully } from '../support/server-process.js';
 import { makeLink, sha256Hex } from '../support/uploads.js';
@@ -82,10 +83,10 @@ describe.each(BACKENDS)('the orphan sweep on %s', (kind) => {
     const token = await makeLink(repo);
     const insert = async (id: string, originalKey: string) => {
       await put(blobs, originalKey);
-      await repo.notes.insert({
+      await queueNote(repo, {
         id, linkId: linkIdOf(token), marker: 'mi-13', from: 'Sam', contentType: 'audio/webm',
         bytes: 1, sha256: sha256Hex(Buffer.from(id)), originalKey, receivedAt: new Date().toISOString(),
-      });
+      }, (queued) => repo.notes.insert(queued));
     };
     // A converted note, and a note whose converter wrote its M4A but has not recorded it yet.
     const done = randomUUID();

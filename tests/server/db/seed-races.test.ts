@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newRaceProblem } from '../../../server/races/new-race.js';
-import { SEED_RACES } from '../../../server/races/seed.js';
+import { SEED_RACES } from '../../../server/db/seed-races.js';
 import { raceStartsAt, resolveStart } from '../../../src/shared/raceClock.js';
 import { RACES } from '../../../src/shared/races.js';
 

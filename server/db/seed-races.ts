@@ -1,5 +1,5 @@
 /**
- * The nine races of the spec as the catalogue starts with them, for the migration that creates it:
+ * The nine races of the spec as the catalogue starts with them, seeded by every migrate (./migrate.ts):
  * ids, names, dates and units from src/shared/races.ts (the home page's carousel, fixed by the
  * spec), and each city's time zone and the race's usual local start. No courses: organizers
  * rarely publish a GPX, so the operator adds one with set-course when they have it.
@@ -32,6 +32,6 @@ const LOCAL_START: Record<string, Pick<SeedRace, 'timeZone' | 'start'>> = {
 
 export const SEED_RACES: readonly SeedRace[] = RACES.map((race) => {
   const local = LOCAL_START[race.id];
-  if (!local) throw new Error(`No time zone and start time for the race ${race.id}: add them to server/races/seed.ts.`);
+  if (!local) throw new Error(`No time zone and start time for the race ${race.id}: add them to server/db/seed-races.ts.`);
   return { id: race.id, name: race.name, date: race.date, units: race.units, ...local };
 });
