@@ -6,7 +6,7 @@
  * Needs a build (npm run build). Run: npm run bench:recorder
  */
 import { blobsWithSha256, analyseAudio, fillDetails, launchPhone, openRecorder, serverNotes } from '../tests/e2e/support/recorder.js';
-import { startServer } from '../tests/e2e/support/server.js';
+import { startServer } from '../kit/server.js';
 import { speechWav } from '../stand-ins/speech.js';
 import type { Page } from '@playwright/test';
 

@@ -11,7 +11,7 @@ import { join as pathJoin } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { linkIdOf } from '../../server/links.js';
 import { fillDetails, openRecorder, record } from '../../tests/e2e/support/recorder.js';
-import type { RunningServer } from '../../tests/e2e/support/server.js';
+import type { RunningServer } from '../../kit/server.js';
 import { INTEROP_VERSION, UPLOAD_HEADER, uploadPath } from '../../src/shared/uploadProtocol.js';
 import { startChaosProxy, type ChaosProxy, type ProxyLogEntry, type VenueSchedule } from '../../stand-ins/venueNetwork.js';
 import { newestOutboxNote, openBaselinePage, sendFromBaseline, settledCount, type BaselineKind } from './deliveryPhones.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, expect, type BrowserContext, type Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, fakeMicrophoneArgs } from './chromium';
-import type { RunningServer } from './server';
+import type { RunningServer } from '../../../kit/server';
 
 export const PHONE = { width: 390, height: 844 };
 

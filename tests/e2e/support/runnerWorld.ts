@@ -13,7 +13,7 @@ import { contentDigestHeader } from '../../../src/shared/contentDigest';
 import { FAKE_APPLE_NONCE, startFakeApple } from '../../../stand-ins/fakeApple';
 import { runnerApi } from './runner';
 import { addUpcomingRace, UPCOMING_RACE } from './races';
-import { startServer, type RunningServer } from './server';
+import { startServer, type RunningServer } from '../../../kit/server';
 import { speechWav } from '../../../stand-ins/speech';
 
 export interface RunnerWorld {

@@ -1,4 +1,4 @@
-/** Starts the real server process (site from dist/ + API) on a free loopback port for browser tests. */
+/** Starts the real server process (site from dist/ + API) on a free loopback port, for the browser tests, the bench and the engines' tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { execFile } from 'node:child_process';
 
-const root = path.resolve(import.meta.dirname, '../../..');
+const root = path.resolve(import.meta.dirname, '..');
 
 export interface RunningServer {
   url: string;
