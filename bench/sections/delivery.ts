@@ -7,7 +7,7 @@
  *                gets better while we measure.
  */
 import { rm } from 'node:fs/promises';
-import { launchPhone } from '../../tests/e2e/support/recorder.js';
+import { launchPhone } from '../../kit/browser/recorder.js';
 import { speechWav } from '../../stand-ins/speech.js';
 import { startServer } from '../../kit/server.js';
 import { noteLengths, shortLivedSchedule, venueSchedule } from '../../stand-ins/venueSchedules.js';

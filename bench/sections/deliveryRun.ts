@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { join as pathJoin } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { linkIdOf } from '../../server/links.js';
-import { fillDetails, openRecorder, record } from '../../tests/e2e/support/recorder.js';
+import { fillDetails, openRecorder, record } from '../../kit/browser/recorder.js';
 import type { RunningServer } from '../../kit/server.js';
 import { INTEROP_VERSION, UPLOAD_HEADER, uploadPath } from '../../src/shared/uploadProtocol.js';
 import { startChaosProxy, type ChaosProxy, type ProxyLogEntry, type VenueSchedule } from '../../stand-ins/venueNetwork.js';

@@ -5,7 +5,7 @@
 import { test as base, expect } from '@playwright/test';
 import { startServer, type RunningServer } from '../../kit/server';
 
-export { chromiumArgs, chromiumPath, fakeMicrophoneArgs } from './support/chromium';
+export { chromiumArgs, chromiumPath, fakeMicrophoneArgs } from '../../kit/browser/chromium';
 export { speechWav } from '../../stand-ins/speech';
 export { startServer, type RunningServer } from '../../kit/server';
 export { expect };

@@ -8,7 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, speechWav, test } from './fixtures';
 import { addUpcomingRace, UPCOMING_RACE } from './support/races';
-import { fillDetails, launchPhone, noteStates, openRecorder, record, serverNotes } from './support/recorder';
+import { fillDetails, launchPhone, noteStates, openRecorder, record, serverNotes } from '../../kit/browser/recorder';
 import type { RunningServer } from '../../kit/server';
 
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';

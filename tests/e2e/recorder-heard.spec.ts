@@ -9,7 +9,7 @@ import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../stand-in
 import { speechWav, startServer, type RunningServer } from './fixtures';
 import { addUpcomingRace, UPCOMING_RACE } from './support/races';
 import { runnerApi } from './support/runner';
-import { fillDetails, launchPhone, noteStates, openRecorder, record, screenshot } from './support/recorder';
+import { fillDetails, launchPhone, noteStates, openRecorder, record, screenshot } from '../../kit/browser/recorder';
 
 let apple: FakeApple;
 let server: RunningServer;

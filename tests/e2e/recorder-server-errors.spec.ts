@@ -3,7 +3,7 @@ import type { Route } from '@playwright/test';
 import { expect, speechWav, test } from './fixtures';
 import {
   fillDetails, launchPhone, noteStates, openRecorder, pageAudioSha256, record, screenshot, serverNotes,
-} from './support/recorder';
+} from '../../kit/browser/recorder';
 
 /**
  * Note uploads are PUT /api/r/<token>/notes/<id>. The heard-status poll (GET .../notes/<id>/status,

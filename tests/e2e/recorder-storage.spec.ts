@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, speechWav, test } from './fixtures';
-import { launchPhone, openRecorder, screenshot } from './support/recorder';
+import { launchPhone, openRecorder, screenshot } from '../../kit/browser/recorder';
 
 /**
  * This Chromium ignores CDP Storage.overrideQuotaForOrigin (estimate() is unchanged, the browser

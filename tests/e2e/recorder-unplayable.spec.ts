@@ -6,7 +6,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { speechWav, startServer, type RunningServer } from './fixtures';
-import { fillDetails, launchPhone, noteStates, openRecorder, record, screenshot } from './support/recorder';
+import { fillDetails, launchPhone, noteStates, openRecorder, record, screenshot } from '../../kit/browser/recorder';
 
 let server: RunningServer;
 

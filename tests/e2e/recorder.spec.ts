@@ -3,7 +3,7 @@ import { expect, speechWav, test } from './fixtures';
 import {
   analyseAudio, blobsWithSha256, elapsedShown, fillDetails, launchPhone, noteStates, openRecorder, pageAudioSha256, record, screenshot,
   serverNotes, waitForElapsed,
-} from './support/recorder';
+} from '../../kit/browser/recorder';
 
 test.describe('the recorder, online', () => {
   test('a 5 s note is delivered and the server holds the same bytes, about 5 s of speech', async ({ server }) => {
