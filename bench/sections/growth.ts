@@ -9,7 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { contentDigestHeader } from '../../src/shared/contentDigest.js';
 import { ENTRY_SQL } from '../../server/db/entry-sql.js';
-import { addUpcomingRace } from '../../tests/e2e/support/races.js';
+import { addUpcomingRace } from '../../kit/races.js';
 import { startServer } from '../../kit/server.js';
 import { FAKE_APPLE_NONCE, startFakeApple } from '../../stand-ins/fakeApple.js';
 import type { Row, Section } from '../report.js';

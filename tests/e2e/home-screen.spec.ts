@@ -7,7 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, speechWav, test } from './fixtures';
-import { addUpcomingRace, UPCOMING_RACE } from './support/races';
+import { addUpcomingRace, UPCOMING_RACE } from '../../kit/races';
 import { fillDetails, launchPhone, noteStates, openRecorder, record, serverNotes } from '../../kit/browser/recorder';
 import type { RunningServer } from '../../kit/server';
 

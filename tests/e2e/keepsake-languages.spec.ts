@@ -8,7 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { speechWav } from '../../stand-ins/speech';
 import { launchPhone, noteStates, waitForElapsed } from '../../kit/browser/recorder';
-import { UPCOMING_RACE } from './support/races';
+import { UPCOMING_RACE } from '../../kit/races';
 import { startRunnerWorld, type RunnerWorld } from './support/runnerWorld';
 import { waitForControllingWorker } from './support/worker';
 

@@ -22,7 +22,7 @@ import { positionAt } from '../server/support/live-race';
 import { sha256Hex, WEBM_HEADER } from '../server/support/uploads';
 import { deliverPush, noticesShown, standInPushManager } from './support/push';
 import { fillDetails, launchPhone, noteStates, openRecorder, PHONE, record, screenshot } from '../../kit/browser/recorder';
-import { UPCOMING_RACE } from './support/races';
+import { UPCOMING_RACE } from '../../kit/races';
 import { startRunnerWorld, type RunnerWorld } from './support/runnerWorld';
 
 const root = path.resolve(import.meta.dirname, '../..');

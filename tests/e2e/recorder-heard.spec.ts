@@ -7,7 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../stand-ins/fakeApple';
 import { speechWav, startServer, type RunningServer } from './fixtures';
-import { addUpcomingRace, UPCOMING_RACE } from './support/races';
+import { addUpcomingRace, UPCOMING_RACE } from '../../kit/races';
 import { runnerApi } from './support/runner';
 import { fillDetails, launchPhone, noteStates, openRecorder, record, screenshot } from '../../kit/browser/recorder';
 

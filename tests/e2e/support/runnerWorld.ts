@@ -12,7 +12,7 @@ import { expect } from '@playwright/test';
 import { contentDigestHeader } from '../../../src/shared/contentDigest';
 import { FAKE_APPLE_NONCE, startFakeApple } from '../../../stand-ins/fakeApple';
 import { runnerApi } from './runner';
-import { addUpcomingRace, UPCOMING_RACE } from './races';
+import { addUpcomingRace, UPCOMING_RACE } from '../../../kit/races';
 import { startServer, type RunningServer } from '../../../kit/server';
 import { speechWav } from '../../../stand-ins/speech';
 
