@@ -9,10 +9,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freePort } from '../kit/freePort.js';
 import { contentDigestHeader } from '../src/shared/contentDigest.js';
 import { openRepository } from '../server/db/index.js';
 import { linkIdOf, newToken } from '../server/links.js';
@@ -42,14 +42,6 @@ async function runBareServer(dir: string, port: number): Promise<void> {
   server.keepAliveTimeout = 60_000;
   server.listen(port, '127.0.0.1');
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 async function waitUntilUp(base: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 400; i++) {

@@ -1,10 +1,10 @@
 /** Starts the real server process (site from dist/ + API) on a free loopback port, for the browser tests, the bench and the engines' tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './freePort.js';
 import { execFile } from 'node:child_process';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -23,17 +23,6 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Stops and starts the process again on the same port and data. */
   restart(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /**

@@ -8,7 +8,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './server-process.js';
+import { freePort } from '../../../kit/freePort.js';
 
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
