@@ -1,10 +1,10 @@
-/** The real server as a child process (node --import tsx server/index.ts), for crash tests and the benchmark. */
+/** The real server as a child process (node --import tsx server/index.ts), for the server's crash tests and the bench. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../../kit/freePort.js';
+import { freePort } from './freePort.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface ServerProcess {
   child: ChildProcess;
