@@ -1,7 +1,9 @@
 /**
  * No import circle anywhere in the code we ship (server/, src/, sw/), type-only imports included:
- * a circle is how a module's interface ends up derived from its implementation. It lives with the
- * server tests because it runs in Node; it reads the other runtimes' sources as text.
+ * a circle is how a module's interface ends up derived from its implementation. And nothing that is
+ * not a test (the bench, the demo, the kit and the stand-ins they share with the tests) imports from
+ * tests/: what they share lives in kit/ or stand-ins/. It lives with the server tests because it
+ * runs in Node; it reads the other runtimes' sources as text.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,10 +12,12 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const STATIC_IMPORT = /(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?\sfrom\s*)?['"](\.{1,2}\/[^'"]+)['"]/g;
+/** import('./x.js'), written out: a module named by an expression cannot be followed (none of ours is). */
+const DYNAMIC_IMPORT = /\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
-function sourcesUnder(dir: string): string[] {
+function sourcesUnder(dir: string, pattern = /\.tsx?$/): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts'))
+    .filter((e) => e.isFile() && pattern.test(e.name) && !e.name.endsWith('.d.ts'))
     .map((e) => path.join(e.parentPath, e.name));
 }
 
@@ -51,5 +55,20 @@ describe('the imports of server/, src/ and sw/', () => {
     const files = ['server', 'src', 'sw'].flatMap((dir) => sourcesUnder(path.join(root, dir)));
     expect(files.length).toBeGreaterThan(50);
     expect(importCircles(files)).toEqual([]);
+  });
+});
+
+describe('what is not a test', () => {
+  it('should import nothing from tests/: the bench, the demo, the kit and the stand-ins', () => {
+    const tests = path.join(root, 'tests') + path.sep;
+    const files = ['bench', 'demo', 'kit', 'stand-ins'].flatMap((dir) => sourcesUnder(path.join(root, dir), /\.(tsx?|mjs|js)$/));
+    expect(files.length).toBeGreaterThan(50);
+    const intoTests = files.flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      return [...text.matchAll(STATIC_IMPORT), ...text.matchAll(DYNAMIC_IMPORT)]
+        .filter((m) => path.resolve(path.dirname(file), m[1]!).startsWith(tests))
+        .map((m) => `${path.relative(root, file)} -> ${m[1]}`);
+    });
+    expect(intoTests).toEqual([]);
   });
 });
