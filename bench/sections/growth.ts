@@ -7,11 +7,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { contentDigestHeader } from '../../src/shared/contentDigest.js';
 import { ENTRY_SQL } from '../../server/db/entry-sql.js';
 import { addUpcomingRace } from '../../kit/races.js';
 import { startServer } from '../../kit/server.js';
 import { FAKE_APPLE_NONCE, startFakeApple } from '../../stand-ins/fakeApple.js';
+import { putNote } from '../../stand-ins/friend.js';
 import type { Row, Section } from '../report.js';
 import { median, percentile, type BenchContext } from './context.js';
 
@@ -26,12 +26,7 @@ function noteBody(): Buffer {
 }
 
 async function put(base: string, token: string): Promise<number> {
-  const body = noteBody();
-  const res = await fetch(`${base}/api/r/${token}/notes/${randomUUID()}?marker=mi-13&from=Bench`, {
-    method: 'PUT',
-    headers: { 'content-type': 'audio/webm;codecs=opus', 'content-digest': contentDigestHeader(createHash('sha256').update(body).digest('hex')) },
-    body: new Uint8Array(body),
-  });
+  const res = await putNote(base, token, { id: randomUUID(), contentType: 'audio/webm;codecs=opus', audio: noteBody() }, 'mi-13', 'Bench');
   await res.arrayBuffer();
   return res.status;
 }
