@@ -70,7 +70,8 @@ export function noteHeaders(note: { contentType: string; audio: Uint8Array }): R
 export function putNote(
   baseUrl: string, token: string, note: Pick<FriendNote, 'id' | 'contentType' | 'audio'>, marker: string, from: string, signal?: AbortSignal,
 ): Promise<Response> {
-  return fetch(`${baseUrl}${notePutPath(token, note.id, marker, from)}`, { method: 'PUT', headers: noteHeaders(note), body: new Uint8Array(note.audio), signal });
+  const url = `${baseUrl}${notePutPath(token, note.id, marker, from)}`;
+  return fetch(url, { method: 'PUT', headers: noteHeaders(note), body: new Uint8Array(note.audio), signal });
 }
 
 /** Sends until a 2xx; resolves to when the server answered it stored (epoch ms), or undefined if the deadline passed. */
