@@ -8,7 +8,7 @@ import { expect, test } from '@playwright/test';
 import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../stand-ins/fakeApple';
 import { speechWav, startServer, type RunningServer } from './fixtures';
 import { addUpcomingRace, UPCOMING_RACE } from '../../kit/races';
-import { runnerApi } from './support/runner';
+import { runnerApi } from '../../kit/runnerApi';
 import { fillDetails, launchPhone, noteStates, openRecorder, record, screenshot } from '../../kit/browser/recorder';
 
 let apple: FakeApple;

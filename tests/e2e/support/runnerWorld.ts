@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { expect } from '@playwright/test';
 import { contentDigestHeader } from '../../../src/shared/contentDigest';
 import { FAKE_APPLE_NONCE, startFakeApple } from '../../../stand-ins/fakeApple';
-import { runnerApi } from './runner';
+import { runnerApi } from '../../../kit/runnerApi';
 import { addUpcomingRace, UPCOMING_RACE } from '../../../kit/races';
 import { startServer, type RunningServer } from '../../../kit/server';
 import { speechWav } from '../../../stand-ins/speech';

@@ -1,4 +1,4 @@
-/** The runner's app as a test sees it: JSON calls to the runner API with an optional bearer token. */
+/** The runner's app as the tests and the bench see it: JSON calls to the runner API with an optional bearer token. */
 export async function runnerApi(baseUrl: string, method: string, url: string, accessToken?: string, body?: object) {
   const res = await fetch(`${baseUrl}${url}`, {
     method,
