@@ -12,8 +12,9 @@ import { createRepository, type Repository } from '../../server/db/repository.js
 import { linkIdOf, newToken } from '../../server/links.js';
 import { newOriginalKey } from '../../server/storage/keys.js';
 import { addUpcomingRace } from '../../kit/races.js';
+import { runnerApi, signIn } from '../../kit/runnerApi.js';
 import { startServer } from '../../kit/server.js';
-import { FAKE_APPLE_NONCE, startFakeApple } from '../../stand-ins/fakeApple.js';
+import { startFakeApple } from '../../stand-ins/fakeApple.js';
 import { putNote } from '../../stand-ins/friend.js';
 import type { Row, Section } from '../report.js';
 import { median, percentile, type BenchContext } from './context.js';
@@ -82,17 +83,11 @@ export async function growthSection(ctx: BenchContext): Promise<Section> {
   };
   try {
     const call = async (method: string, url: string, accessToken?: string, body?: object) => {
-      const res = await fetch(server.url + url, {
-        method,
-        headers: { ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${text}`);
-      return JSON.parse(text) as Record<string, unknown>;
+      const answer = await runnerApi(server.url, method, url, accessToken, body);
+      if (answer.status < 200 || answer.status > 299) throw new Error(`${method} ${url} answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+      return answer.json as Record<string, unknown>;
     };
-    const session = await call('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: `bench-${randomUUID()}` }), nonce: FAKE_APPLE_NONCE });
-    const accessToken = String(session.accessToken);
+    const accessToken = await signIn(server.url, apple, `bench-${randomUUID()}`);
     const entry = (await call('POST', '/api/entries', accessToken, { raceId, displayName: 'Bench' })) as { id: string; link: { token: string } };
     for (let i = 0; i < 10; i++) if ((await upload(entry.link.token)) !== 201) throw new Error('a setup upload was refused');
     // Uploads under test go to another link, so the measured entry keeps its 10 notes.
