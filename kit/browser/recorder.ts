@@ -167,7 +167,3 @@ export async function analyseAudio(file: string): Promise<{ seconds: number; act
   }
   return { seconds: samples.length / 16000, activeShare: frames ? active / frames : 0 };
 }
-
-export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `test-results/screenshots/recorder-${name}.png`, fullPage: true });
-}

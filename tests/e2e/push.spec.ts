@@ -21,7 +21,8 @@ import { speechWav } from '../../stand-ins/speech';
 import { positionAt } from '../server/support/live-race';
 import { sha256Hex, WEBM_HEADER } from '../server/support/uploads';
 import { deliverPush, noticesShown, standInPushManager } from './support/push';
-import { fillDetails, launchPhone, noteStates, openRecorder, PHONE, record, screenshot } from '../../kit/browser/recorder';
+import { fillDetails, launchPhone, noteStates, openRecorder, PHONE, record } from '../../kit/browser/recorder';
+import { screenshot } from './support/screenshot';
 import { UPCOMING_RACE } from '../../kit/races';
 import { startRunnerWorld, type RunnerWorld } from './support/runnerWorld';
 

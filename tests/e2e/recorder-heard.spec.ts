@@ -8,7 +8,8 @@ import { startFakeApple, type FakeApple } from '../../stand-ins/fakeApple';
 import { speechWav, startServer, type RunningServer } from './fixtures';
 import { addUpcomingRace, UPCOMING_RACE } from '../../kit/races';
 import { runnerApi, signIn } from '../../kit/runnerApi';
-import { fillDetails, launchPhone, noteStates, openRecorder, record, screenshot } from '../../kit/browser/recorder';
+import { fillDetails, launchPhone, noteStates, openRecorder, record } from '../../kit/browser/recorder';
+import { screenshot } from './support/screenshot';
 
 let apple: FakeApple;
 let server: RunningServer;
