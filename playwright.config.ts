@@ -1,11 +1,11 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from './tests/e2e/support/chromium';
+import { chromiumArgs, chromiumPath } from './kit/browser/chromium';
 
 // Browser tests run in Debian's Chromium against the production build served by the real
 // server (see tests/e2e/fixtures.ts). `npm test` builds the site first.
 export default defineConfig({
   testDir: 'tests/e2e',
-  // Only the browser specs: tests/e2e/support's own unit tests are vitest's.
+  // Only the browser specs: what else stands in tests/e2e is their support.
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results/e2e',
   timeout: 60_000,

@@ -5,17 +5,17 @@
  * latency, peak memory of each server process, and the ratio.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { contentDigestHeader } from '../src/shared/contentDigest.js';
+import { freePort } from '../kit/freePort.js';
 import { openRepository } from '../server/db/index.js';
 import { linkIdOf, newToken } from '../server/links.js';
+import { noteHeaders, notePutPath } from '../stand-ins/friend.js';
 import { median } from './sections/context.js';
 
 const NOTE_BYTES = 240 * 1024;
@@ -42,14 +42,6 @@ async function runBareServer(dir: string, port: number): Promise<void> {
   server.keepAliveTimeout = 60_000;
   server.listen(port, '127.0.0.1');
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 async function waitUntilUp(base: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 400; i++) {
@@ -89,12 +81,11 @@ async function uploadAll(base: string, pathFor: (id: string) => string, count: n
   const one = (n: number) =>
     new Promise<void>((resolve, reject) => {
       const body = noteBody(offset + n);
-      const digest = contentDigestHeader(createHash('sha256').update(body).digest('hex'));
       const started = performance.now();
       const req = http.request(new URL(pathFor(randomUUID()), base), {
         method: 'PUT',
         agent,
-        headers: { 'content-type': 'audio/webm;codecs=opus', 'content-length': String(body.length), 'content-digest': digest },
+        headers: { ...noteHeaders({ contentType: 'audio/webm;codecs=opus', audio: body }), 'content-length': String(body.length) },
       }, (res) => {
         res.resume();
         res.on('end', () => {
@@ -180,7 +171,7 @@ export async function runIngest({ notes = NOTES, warmup = WARMUP } = {}): Promis
     });
     children.push(server, bare);
     const targets = [
-      { name: 'MileNotes server', child: server, base: `http://127.0.0.1:${serverPort}`, pathFor: (id: string) => `/api/r/${token}/notes/${id}?marker=mi-13&from=Bench` },
+      { name: 'MileNotes server', child: server, base: `http://127.0.0.1:${serverPort}`, pathFor: (id: string) => notePutPath(token, id, 'mi-13', 'Bench') },
       { name: 'bare node:http + fsync', child: bare, base: `http://127.0.0.1:${barePort}`, pathFor: (id: string) => `/bare/${id}` },
     ];
     const idle = new Map<string, number>();

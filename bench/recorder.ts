@@ -5,8 +5,8 @@
  * 2. time from 'back online' to all of 10 queued notes delivered, with the page open.
  * Needs a build (npm run build). Run: npm run bench:recorder
  */
-import { blobsWithSha256, analyseAudio, fillDetails, launchPhone, openRecorder, serverNotes } from '../tests/e2e/support/recorder.js';
-import { startServer } from '../tests/e2e/support/server.js';
+import { blobsWithSha256, analyseAudio, fillDetails, launchPhone, openRecorder, serverNotes } from '../kit/browser/recorder.js';
+import { startServer } from '../kit/server.js';
 import { speechWav } from '../stand-ins/speech.js';
 import type { Page } from '@playwright/test';
 

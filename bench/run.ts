@@ -8,7 +8,7 @@
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer } from '../tests/e2e/support/server.js';
+import { startServer } from '../kit/server.js';
 import { printTable, writeReport, type Section } from './report.js';
 import { audioSection } from './sections/audio.js';
 import { capacitySection } from './sections/capacity.js';

@@ -5,6 +5,7 @@
  * app's settings screen would), on the phone and played at its marker (the reference app itself).
  */
 import { markerLabel } from '../src/shared/markers.js';
+import { signInWith } from '../kit/runnerApi.js';
 import type { ReferenceApp } from '../reference-app/app.js';
 import type { ChaosProxy } from '../stand-ins/venueNetwork.js';
 
@@ -97,12 +98,7 @@ export class NoteTracker {
   }
 
   private async signIn(): Promise<void> {
-    const res = await fetch(`${this.opts.serverUrl}/api/auth/apple`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ identityToken: await this.opts.identityToken(), nonce: this.opts.nonce }),
-    });
-    if (!res.ok) throw new Error(`sign in: ${res.status}`);
-    this.accessToken = ((await res.json()) as { accessToken: string }).accessToken;
+    this.accessToken = await signInWith(this.opts.serverUrl, await this.opts.identityToken(), this.opts.nonce);
   }
 
   private async poll(): Promise<void> {

@@ -2,6 +2,8 @@
  * A friend at the venue for the race-day bench: a real spoken note of the given length (WebM/Opus
  * at a phone's bitrate, made with espeak-ng and ffmpeg once per length), sent as the recorder does
  * (PUT with Content-Digest, the same note id on every try) and tried again until the server keeps it.
+ * The one place a friend's note PUT is spelled (its path, its headers): the bench's crowds and
+ * sections send theirs through it.
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
@@ -54,20 +56,31 @@ export interface SendOptions {
   retryMs?: number;
 }
 
+/** Where a note is PUT, with the marker it was said at and who said it. */
+export function notePutPath(token: string, noteId: string, marker: string, from: string): string {
+  return `${notePath(token, noteId)}?marker=${encodeURIComponent(marker)}&from=${encodeURIComponent(from)}`;
+}
+
+/** The headers the recorder sends with a whole note: its type and its Content-Digest. */
+export function noteHeaders(note: { contentType: string; audio: Uint8Array }): Record<string, string> {
+  return { 'content-type': note.contentType, 'content-digest': contentDigestHeader(createHash('sha256').update(note.audio).digest('hex')) };
+}
+
+/** Sends the note once, as the recorder does (one PUT with Content-Digest); the answer's body is the caller's to read. */
+export function putNote(
+  baseUrl: string, token: string, note: Pick<FriendNote, 'id' | 'contentType' | 'audio'>, marker: string, from: string, signal?: AbortSignal,
+): Promise<Response> {
+  const url = `${baseUrl}${notePutPath(token, note.id, marker, from)}`;
+  return fetch(url, { method: 'PUT', headers: noteHeaders(note), body: new Uint8Array(note.audio), signal });
+}
+
 /** Sends until a 2xx; resolves to when the server answered it stored (epoch ms), or undefined if the deadline passed. */
 export async function sendNote(baseUrl: string, token: string, note: FriendNote, opts: SendOptions): Promise<number | undefined> {
-  const digest = contentDigestHeader(createHash('sha256').update(note.audio).digest('hex'));
-  const url = `${baseUrl}${notePath(token, note.id)}?marker=${encodeURIComponent(opts.marker)}&from=${encodeURIComponent(opts.from)}`;
   const giveUpAt = Date.now() + opts.deadlineMs;
   let wait = opts.retryMs ?? 1_000;
   while (Date.now() < giveUpAt) {
     try {
-      const res = await fetch(url, {
-        method: 'PUT',
-        headers: { 'content-type': note.contentType, 'content-digest': digest },
-        body: new Uint8Array(note.audio),
-        signal: AbortSignal.timeout(Math.max(1, giveUpAt - Date.now())),
-      });
+      const res = await putNote(baseUrl, token, note, opts.marker, opts.from, AbortSignal.timeout(Math.max(1, giveUpAt - Date.now())));
       await res.arrayBuffer();
       if (res.ok) return Date.now();
       if (res.status < 500 && res.status !== 408 && res.status !== 429) throw new Error(`the server refused a friend's note: ${res.status}`);

@@ -9,12 +9,10 @@
  * are requests in flight (its pool has no per-origin limit), so a thousand held requests are a
  * thousand sockets, as a thousand phones would be.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { contentDigestHeader } from '../../src/shared/contentDigest.js';
-import { notePath } from '../../src/shared/uploadProtocol.js';
 import { FAKE_APPLE_NONCE, type FakeApple } from '../../stand-ins/fakeApple.js';
-import type { FriendNote } from '../../stand-ins/friend.js';
+import { putNote, type FriendNote } from '../../stand-ins/friend.js';
 import type { RunnerOnCourse } from '../../stand-ins/runner.js';
 
 /** Every failed or refused request, by what was asked and in which phase. */
@@ -147,16 +145,9 @@ export async function enter(base: string, accessToken: string, raceId: string, n
 
 /** A friend's note sent as the recorder sends it (one PUT with Content-Digest); answers how long it took, or undefined (counted). */
 export async function uploadNote(base: string, token: string, note: FriendNote, marker: string, from: string, errors: Errors): Promise<number | undefined> {
-  const digest = contentDigestHeader(createHash('sha256').update(note.audio).digest('hex'));
-  const url = `${base}${notePath(token, note.id)}?marker=${encodeURIComponent(marker)}&from=${encodeURIComponent(from)}`;
   const started = performance.now();
   try {
-    const res = await fetch(url, {
-      method: 'PUT',
-      headers: { 'content-type': note.contentType, 'content-digest': digest },
-      body: new Uint8Array(note.audio),
-      signal: AbortSignal.timeout(60_000),
-    });
+    const res = await putNote(base, token, note, marker, from, AbortSignal.timeout(60_000));
     const text = await res.text();
     if (res.status !== 201) return void errors.add('note upload', `${res.status} ${text.slice(0, 120)}`);
     return performance.now() - started;

@@ -12,7 +12,7 @@ import { paced } from './paced.js';
 import { runnerOnCourse, type RunnerOnCourse } from '../../stand-ins/runner.js';
 import { gaugeIn, readMetrics } from './serverMetrics.js';
 import type { FakeApple } from '../../stand-ins/fakeApple.js';
-import { startServer, type RunningServer } from '../../tests/e2e/support/server.js';
+import { startServer, type RunningServer } from '../../kit/server.js';
 
 export interface LiveRunner {
   /** Seconds a km, even. */

@@ -9,10 +9,10 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import {
   analyseAudio, blobsWithSha256, fillDetails, launchPhone, noteStates, openRecorder, serverNotes,
-} from '../../tests/e2e/support/recorder.js';
+} from '../../kit/browser/recorder.js';
 import { speechWav } from '../../stand-ins/speech.js';
 import type { Section } from '../report.js';
-import { record } from '../../tests/e2e/support/recorder.js';
+import { record } from '../../kit/browser/recorder.js';
 import type { BenchContext } from './context.js';
 
 /** Chrome's defaults on the same microphone: getUserMedia({ audio: true }), new MediaRecorder(stream). */

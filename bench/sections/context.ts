@@ -1,5 +1,5 @@
 /** What every section gets from bench/run.ts: the served site, the server, the size of the run, and a progress line. */
-import type { RunningServer } from '../../tests/e2e/support/server.js';
+import type { RunningServer } from '../../kit/server.js';
 import type { BenchSite } from '../site.js';
 
 export interface BenchContext {

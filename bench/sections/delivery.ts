@@ -7,9 +7,9 @@
  *                gets better while we measure.
  */
 import { rm } from 'node:fs/promises';
-import { launchPhone } from '../../tests/e2e/support/recorder.js';
+import { launchPhone } from '../../kit/browser/recorder.js';
 import { speechWav } from '../../stand-ins/speech.js';
-import { startServer } from '../../tests/e2e/support/server.js';
+import { startServer } from '../../kit/server.js';
 import { noteLengths, shortLivedSchedule, venueSchedule } from '../../stand-ins/venueSchedules.js';
 import type { Row, Section } from '../report.js';
 import type { BenchContext } from './context.js';

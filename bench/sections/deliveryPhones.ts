@@ -3,9 +3,8 @@
  * pages that upload the very bytes ours recorded: a plain fetch PUT (what a naive recorder does)
  * and the same PUT through Workbox's stock BackgroundSyncPlugin in a bench-only service worker.
  */
-import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { contentDigestHeader } from '../../src/shared/contentDigest.js';
+import { noteHeaders, notePutPath } from '../../stand-ins/friend.js';
 
 export interface RecordedNote {
   id: string;
@@ -75,19 +74,18 @@ export async function openBaselinePage(page: Page, origin: string, kind: Baselin
 
 /** Starts one PUT from the baseline page and returns at once; the page counts how its fetches settled. */
 export async function sendFromBaseline(page: Page, token: string, noteId: string, note: RecordedNote): Promise<void> {
-  const digest = contentDigestHeader(createHash('sha256').update(note.audio).digest('hex'));
   await page.evaluate(
-    ({ url, contentType, digest, base64 }) => {
+    ({ url, headers, base64 }) => {
       const w = window as unknown as { settled?: number };
       w.settled ??= 0;
       const body = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
       // What a naive recorder does: one try; an error or a non-2xx answer is shown and the note is gone.
-      void fetch(url, { method: 'PUT', headers: { 'Content-Type': contentType, 'Content-Digest': digest }, body })
+      void fetch(url, { method: 'PUT', headers, body })
         .then((r) => r.arrayBuffer())
         .catch(() => undefined)
         .finally(() => (w.settled = (w.settled ?? 0) + 1));
     },
-    { url: `/api/r/${token}/notes/${noteId}?marker=mi-1&from=Bench`, contentType: note.contentType, digest, base64: note.audio.toString('base64') },
+    { url: notePutPath(token, noteId, 'mi-1', 'Bench'), headers: noteHeaders(note), base64: note.audio.toString('base64') },
   );
 }
 

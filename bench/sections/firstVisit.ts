@@ -4,7 +4,7 @@
  * worker fetches over the network while it installs.
  */
 import { chromium, type BrowserContext, type Request } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from '../../tests/e2e/support/chromium.js';
+import { chromiumArgs, chromiumPath } from '../../kit/browser/chromium.js';
 
 export interface Profile {
   label: string;

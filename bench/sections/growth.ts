@@ -2,16 +2,21 @@
  * Section 5, growth: the cost of GET /api/r/:token, a note upload and the runner's notes list
  * (GET /api/entries/:id/notes, signed in through a loopback stand-in for Apple's JWKS) with 10,
  * 10,000 and 100,000 notes in the database. The measured entry keeps the same 10 notes throughout;
- * the rest belong to other links, so a flat line means the queries are indexed.
+ * the rest belong to other links, so a flat line means the queries are indexed. They are written
+ * through the server's own stores, as an upload records a note (with its conversion job).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { contentDigestHeader } from '../../src/shared/contentDigest.js';
 import { ENTRY_SQL } from '../../server/db/entry-sql.js';
-import { addUpcomingRace } from '../../tests/e2e/support/races.js';
-import { startServer } from '../../tests/e2e/support/server.js';
-import { FAKE_APPLE_NONCE, startFakeApple } from '../../stand-ins/fakeApple.js';
+import { openDatabase } from '../../server/db/index.js';
+import { createRepository, type Repository } from '../../server/db/repository.js';
+import { linkIdOf, newToken } from '../../server/links.js';
+import { queueNote } from '../../server/races/note-deadlines.js';
+import { newOriginalKey } from '../../server/storage/keys.js';
+import { addUpcomingRace } from '../../kit/races.js';
+import { runnerApi, signIn } from '../../kit/runnerApi.js';
+import { startServer } from '../../kit/server.js';
+import { startFakeApple } from '../../stand-ins/fakeApple.js';
+import { putNote } from '../../stand-ins/friend.js';
 import type { Row, Section } from '../report.js';
 import { median, percentile, type BenchContext } from './context.js';
 
@@ -25,40 +30,34 @@ function noteBody(): Buffer {
   return body;
 }
 
+/** PUTs one 8 KB note; answers the status. */
 async function put(base: string, token: string): Promise<number> {
-  const body = noteBody();
-  const res = await fetch(`${base}/api/r/${token}/notes/${randomUUID()}?marker=mi-13&from=Bench`, {
-    method: 'PUT',
-    headers: { 'content-type': 'audio/webm;codecs=opus', 'content-digest': contentDigestHeader(createHash('sha256').update(body).digest('hex')) },
-    body: new Uint8Array(body),
-  });
+  const res = await putNote(base, token, { id: randomUUID(), contentType: 'audio/webm;codecs=opus', audio: noteBody() }, 'mi-13', 'Bench');
   await res.arrayBuffer();
   return res.status;
 }
 
-/** Fills the notes table up to `total` rows with notes of other links, 100 to a link, in one transaction. */
-function fillTo(db: Database.Database, total: number): void {
-  const have = Number((db.prepare('SELECT COUNT(*) AS n FROM notes').get() as { n: number }).n);
+/** Links of 100 notes each, this many links at a time: their inserts, asked for in one turn, share the driver's commits. */
+const LINKS_AT_ONCE = 10;
+const NOTES_PER_LINK = 100;
+
+/** Adds notes of other links, 100 to a link, from `have` up to `total` notes in the database; answers how many there are then. */
+async function fillTo(repo: Repository, have: number, total: number): Promise<number> {
   const now = new Date().toISOString();
-  const runner = db.prepare('INSERT INTO runners (id, display_name, created_at) VALUES (?, ?, ?)');
-  const link = db.prepare("INSERT INTO links (id, runner_id, race_id, created_at) VALUES (?, ?, 'chicago-2025', ?)");
-  const note = db.prepare(
-    'INSERT INTO notes (id, link_id, marker, sender, content_type, bytes, sha256, original_key, received_at, status) ' +
-    "VALUES (?, ?, 'mi-13', 'Filler', 'audio/webm', 8192, ?, ?, ?, 'received')",
-  );
-  db.transaction(() => {
-    let linkId = '';
-    for (let i = have; i < total; i++) {
-      if ((i - have) % 100 === 0) {
-        const runnerId = randomUUID();
-        linkId = createHash('sha256').update(randomUUID()).digest('hex');
-        runner.run(runnerId, 'Filler', now);
-        link.run(linkId, runnerId, now);
-      }
+  while (have < total) {
+    const links = Array.from({ length: Math.min(LINKS_AT_ONCE, Math.ceil((total - have) / NOTES_PER_LINK)) }, () => linkIdOf(newToken()));
+    await Promise.all(links.map((linkId) => repo.links.create({ linkId, runnerName: 'Filler', raceId: 'chicago-2025', createdAt: now })));
+    const notes = Array.from({ length: Math.min(total - have, links.length * NOTES_PER_LINK) }, (_, i) => {
       const id = randomUUID();
-      note.run(id, linkId, createHash('sha256').update(id).digest('hex'), `originals/${id}`, now);
-    }
-  })();
+      const sha256 = createHash('sha256').update(id).digest('hex');
+      const linkId = links[Math.floor(i / NOTES_PER_LINK)]!;
+      const originalKey = newOriginalKey(id, sha256);
+      return { id, linkId, marker: 'mi-13', from: 'Filler', contentType: 'audio/webm', bytes: NOTE_BYTES, sha256, originalKey, receivedAt: now };
+    });
+    if (!(await Promise.all(notes.map((n) => queueNote(repo, n, (queued) => repo.notes.insert(queued))))).every(Boolean)) throw new Error('a filler note was not inserted');
+    have += notes.length;
+  }
+  return have;
 }
 
 export async function growthSection(ctx: BenchContext): Promise<Section> {
@@ -73,35 +72,37 @@ export async function growthSection(ctx: BenchContext): Promise<Section> {
     UPLOADS_PER_ADDRESS: '1000000', OPEN_UPLOADS_PER_ADDRESS: '1000', LINK_MAX_NOTES: '1000000', LINK_MAX_BYTES: '1000000000000',
   });
   const raceId = await addUpcomingRace(server);
-  const db = new Database(path.join(server.dataDir, 'milenotes.sqlite'));
-  db.pragma('busy_timeout = 5000');
+  // The server's own stores on its database, beside it (SQLite takes turns between the two processes).
+  const db = openDatabase({ dataDir: server.dataDir, databaseUrl: undefined });
+  const repo = createRepository(db);
+  /** The notes in the database: this section is the only writer of notes (conversion is off). */
+  let notesInDb = 0;
+  const upload = async (token: string) => {
+    const status = await put(server.url, token);
+    if (status === 201) notesInDb++;
+    return status;
+  };
   try {
     const call = async (method: string, url: string, accessToken?: string, body?: object) => {
-      const res = await fetch(server.url + url, {
-        method,
-        headers: { ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${text}`);
-      return JSON.parse(text) as Record<string, unknown>;
+      const answer = await runnerApi(server.url, method, url, accessToken, body);
+      if (answer.status < 200 || answer.status > 299) throw new Error(`${method} ${url} answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+      return answer.json as Record<string, unknown>;
     };
-    const session = await call('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: `bench-${randomUUID()}` }), nonce: FAKE_APPLE_NONCE });
-    const accessToken = String(session.accessToken);
+    const accessToken = await signIn(server.url, apple, `bench-${randomUUID()}`);
     const entry = (await call('POST', '/api/entries', accessToken, { raceId, displayName: 'Bench' })) as { id: string; link: { token: string } };
-    for (let i = 0; i < 10; i++) if ((await put(server.url, entry.link.token)) !== 201) throw new Error('a setup upload was refused');
+    for (let i = 0; i < 10; i++) if ((await upload(entry.link.token)) !== 201) throw new Error('a setup upload was refused');
     // Uploads under test go to another link, so the measured entry keeps its 10 notes.
     const uploadToken = await server.createLink('Bench uploads');
 
     const endpoints = [
       { label: 'GET /api/r/:token', run: () => call('GET', `/api/r/${entry.link.token}`) },
-      { label: 'PUT a note (8 KB)', run: async () => { if ((await put(server.url, uploadToken)) !== 201) throw new Error('upload refused'); } },
+      { label: 'PUT a note (8 KB)', run: async () => { if ((await upload(uploadToken)) !== 201) throw new Error('upload refused'); } },
       { label: 'GET /api/entries/:id/notes', run: () => call('GET', `/api/entries/${entry.id}/notes`, accessToken) },
     ];
     const results = endpoints.map(() => [] as Array<{ median: number; p95: number }>);
     for (const level of levels) {
       ctx.log(`growth: ${level.toLocaleString('en-US')} notes in the database`);
-      fillTo(db, level);
+      notesInDb = await fillTo(repo, notesInDb, level);
       for (const [i, e] of endpoints.entries()) {
         for (let w = 0; w < 10; w++) await e.run();
         const times: number[] = [];
@@ -113,7 +114,7 @@ export async function growthSection(ctx: BenchContext): Promise<Section> {
         results[i]!.push({ median: median(times), p95: percentile(times, 95) });
       }
     }
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${ENTRY_SQL.listEntryNotes}`).all('x') as Array<{ detail: string }>).map((p) => p.detail).join('; ');
+    const plan = (await db.all(`EXPLAIN QUERY PLAN ${ENTRY_SQL.listEntryNotes}`, ['x'])).map((p) => String(p.detail)).join('; ');
 
     const label = (n: number) => n.toLocaleString('en-US');
     const rows: Row[] = endpoints.flatMap((e, i) =>
@@ -147,7 +148,7 @@ export async function growthSection(ctx: BenchContext): Promise<Section> {
       ],
     };
   } finally {
-    db.close();
+    await repo.close();
     await server.stop();
     await apple.close();
   }

@@ -8,7 +8,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { chromiumArgs, chromiumPath } from '../../tests/e2e/support/chromium.js';
+import { chromiumArgs, chromiumPath } from '../../kit/browser/chromium.js';
 import type { Row, Section } from '../report.js';
 import { median, type BenchContext } from './context.js';
 import { PROFILES, timeToRecord, workerFirstVisit } from './firstVisit.js';

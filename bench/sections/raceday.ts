@@ -9,7 +9,7 @@ import { startChaosProxy } from '../../stand-ins/venueNetwork.js';
 import { runRaceDay } from '../load/race.js';
 import type { Section } from '../report.js';
 import { startFakeApple } from '../../stand-ins/fakeApple.js';
-import { startServer } from '../../tests/e2e/support/server.js';
+import { startServer } from '../../kit/server.js';
 import type { BenchContext } from './context.js';
 import { noteLengths, venueSchedule } from '../../stand-ins/venueSchedules.js';
 import { median, percentile } from './context.js';

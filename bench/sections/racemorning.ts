@@ -19,7 +19,7 @@ import { paced } from '../load/paced.js';
 import { runnerOnCourse } from '../../stand-ins/runner.js';
 import type { Section } from '../report.js';
 import { startFakeApple } from '../../stand-ins/fakeApple.js';
-import { startServer } from '../../tests/e2e/support/server.js';
+import { startServer } from '../../kit/server.js';
 import { noteLengths } from '../../stand-ins/venueSchedules.js';
 import { percentile, type BenchContext } from './context.js';
 

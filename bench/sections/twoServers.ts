@@ -12,8 +12,8 @@ import { again, Tally, uploadNote } from '../load/crowd.js';
 import { friendNote, type FriendNote } from '../../stand-ins/friend.js';
 import { gaugeIn, readMetrics } from '../load/serverMetrics.js';
 import type { Section } from '../report.js';
-import { startOwnPostgres } from '../../tests/server/support/own-postgres.js';
-import { startServer, type RunningServer } from '../../tests/e2e/support/server.js';
+import { startOwnPostgres } from '../../kit/postgres.js';
+import { startServer, type RunningServer } from '../../kit/server.js';
 import { noteLengths } from '../../stand-ins/venueSchedules.js';
 import type { BenchContext } from './context.js';
 

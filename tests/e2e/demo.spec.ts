@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { speechWav, startServer } from './fixtures';
 import { startDemo } from './support/demo';
-import { launchPhone, noteStates, record } from './support/recorder';
+import { launchPhone, noteStates, record } from '../../kit/browser/recorder';
 
 test.describe.configure({ timeout: 300_000 });
 

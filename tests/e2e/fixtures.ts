@@ -3,11 +3,11 @@
  * production build from dist/ with its own temporary data directory.
  */
 import { test as base, expect } from '@playwright/test';
-import { startServer, type RunningServer } from './support/server';
+import { startServer, type RunningServer } from '../../kit/server';
 
-export { chromiumArgs, chromiumPath, fakeMicrophoneArgs } from './support/chromium';
+export { chromiumArgs, chromiumPath, fakeMicrophoneArgs } from '../../kit/browser/chromium';
 export { speechWav } from '../../stand-ins/speech';
-export { startServer, type RunningServer } from './support/server';
+export { startServer, type RunningServer } from '../../kit/server';
 export { expect };
 
 export const test = base.extend<{ consoleMessages: string[] }, { server: RunningServer }>({

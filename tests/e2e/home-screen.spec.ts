@@ -7,9 +7,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, speechWav, test } from './fixtures';
-import { addUpcomingRace, UPCOMING_RACE } from './support/races';
-import { fillDetails, launchPhone, noteStates, openRecorder, record, serverNotes } from './support/recorder';
-import type { RunningServer } from './support/server';
+import { addUpcomingRace, UPCOMING_RACE } from '../../kit/races';
+import { fillDetails, launchPhone, noteStates, openRecorder, record, serverNotes } from '../../kit/browser/recorder';
+import type { RunningServer } from '../../kit/server';
 
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';

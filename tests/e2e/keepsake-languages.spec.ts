@@ -7,8 +7,8 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { speechWav } from '../../stand-ins/speech';
-import { launchPhone, noteStates, waitForElapsed } from './support/recorder';
-import { UPCOMING_RACE } from './support/races';
+import { launchPhone, noteStates, waitForElapsed } from '../../kit/browser/recorder';
+import { UPCOMING_RACE } from '../../kit/races';
 import { startRunnerWorld, type RunnerWorld } from './support/runnerWorld';
 import { waitForControllingWorker } from './support/worker';
 

@@ -21,8 +21,9 @@ import { speechWav } from '../../stand-ins/speech';
 import { positionAt } from '../server/support/live-race';
 import { sha256Hex, WEBM_HEADER } from '../server/support/uploads';
 import { deliverPush, noticesShown, standInPushManager } from './support/push';
-import { fillDetails, launchPhone, noteStates, openRecorder, PHONE, record, screenshot } from './support/recorder';
-import { UPCOMING_RACE } from './support/races';
+import { fillDetails, launchPhone, noteStates, openRecorder, PHONE, record } from '../../kit/browser/recorder';
+import { screenshot } from './support/screenshot';
+import { UPCOMING_RACE } from '../../kit/races';
 import { startRunnerWorld, type RunnerWorld } from './support/runnerWorld';
 
 const root = path.resolve(import.meta.dirname, '../..');

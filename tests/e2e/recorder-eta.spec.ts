@@ -15,7 +15,7 @@ import type { Estimates } from '../../src/shared/api';
 import { SEND_LEAD_MS } from '../../src/shared/delivery';
 import { positionAt } from '../server/support/live-race';
 import { speechWav } from '../../stand-ins/speech';
-import { launchPhone, noteStates, openRecorder, record, serverNotes } from './support/recorder';
+import { launchPhone, noteStates, openRecorder, record, serverNotes } from '../../kit/browser/recorder';
 import { startRunnerWorld, type RunnerWorld } from './support/runnerWorld';
 
 const root = path.resolve(import.meta.dirname, '../..');

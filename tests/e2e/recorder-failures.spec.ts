@@ -1,6 +1,6 @@
 import type { Page, Route } from '@playwright/test';
 import { expect, speechWav, test } from './fixtures';
-import { fillDetails, launchPhone, noteStates, openRecorder, record } from './support/recorder';
+import { fillDetails, launchPhone, noteStates, openRecorder, record } from '../../kit/browser/recorder';
 
 /** From now on every IndexedDB write of this kind fails in the page, as a broken or locked database does. */
 async function breakStorage(page: Page, method: 'delete' | 'put') {

@@ -2,14 +2,14 @@
  * 'Heard at Mile N' in the sender's recorder: a friend records a note for a runner who signed in
  * with Apple (JWKS served by this test); the runner's app reports the note played at mile 13.
  */
-import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../stand-ins/fakeApple';
+import { startFakeApple, type FakeApple } from '../../stand-ins/fakeApple';
 import { speechWav, startServer, type RunningServer } from './fixtures';
-import { addUpcomingRace, UPCOMING_RACE } from './support/races';
-import { runnerApi } from './support/runner';
-import { fillDetails, launchPhone, noteStates, openRecorder, record, screenshot } from './support/recorder';
+import { addUpcomingRace, UPCOMING_RACE } from '../../kit/races';
+import { runnerApi, signIn } from '../../kit/runnerApi';
+import { fillDetails, launchPhone, noteStates, openRecorder, record } from '../../kit/browser/recorder';
+import { screenshot } from './support/screenshot';
 
 let apple: FakeApple;
 let server: RunningServer;
@@ -27,8 +27,7 @@ test.afterAll(async () => {
 const api = (method: string, url: string, accessToken?: string, body?: object) => runnerApi(server.url, method, url, accessToken, body);
 
 test("the sender's recorder shows 'Heard at Mile 13' once the runner's app reports the note played", async () => {
-  const signIn = await api('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: randomUUID() }), nonce: FAKE_APPLE_NONCE });
-  const session = signIn.json.accessToken as string;
+  const session = await signIn(server.url, apple);
   const entry = (await api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Alex' })).json;
 
   const { context } = await launchPhone(await speechWav());

@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { refusal } from '../../server/http/refusals';
 import { expect, speechWav, startServer, test, type RunningServer } from './fixtures';
 import { englishLeft } from './support/english';
-import { launchPhone, noteStates, serverNotes, waitForElapsed } from './support/recorder';
+import { launchPhone, noteStates, serverNotes, waitForElapsed } from '../../kit/browser/recorder';
 import { waitForControllingWorker } from './support/worker';
 
 const SCREENSHOTS = path.join(process.cwd(), 'test-results', 'screenshots');

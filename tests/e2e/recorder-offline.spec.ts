@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, speechWav, test } from './fixtures';
-import { fillDetails, launchPhone, noteStates, openRecorder, record, screenshot, serverNotes } from './support/recorder';
+import { fillDetails, launchPhone, noteStates, openRecorder, record, serverNotes } from '../../kit/browser/recorder';
+import { screenshot } from './support/screenshot';
 
 test.describe('the recorder without signal', () => {
   test('a note sent offline is saved on the phone, survives a reload offline, and is delivered once back online', async ({ server }) => {

@@ -1,6 +1,6 @@
 import { expect, speechWav, test } from './fixtures';
 import { startCuttingProxy } from './support/cuttingProxy';
-import { launchPhone, noteStates, openRecorder, fillDetails, pageAudioSha256, serverNotes } from './support/recorder';
+import { launchPhone, noteStates, openRecorder, fillDetails, pageAudioSha256, serverNotes } from '../../kit/browser/recorder';
 
 const CUT_AFTER_BYTES = 40_000;
 

@@ -2,8 +2,9 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Route } from '@playwright/test';
 import { expect, speechWav, test } from './fixtures';
 import {
-  fillDetails, launchPhone, noteStates, openRecorder, pageAudioSha256, record, screenshot, serverNotes,
-} from './support/recorder';
+  fillDetails, launchPhone, noteStates, openRecorder, pageAudioSha256, record, serverNotes,
+} from '../../kit/browser/recorder';
+import { screenshot } from './support/screenshot';
 
 /**
  * Note uploads are PUT /api/r/<token>/notes/<id>. The heard-status poll (GET .../notes/<id>/status,

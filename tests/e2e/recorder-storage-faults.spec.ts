@@ -1,6 +1,6 @@
 import type { Route } from '@playwright/test';
 import { expect, speechWav, test } from './fixtures';
-import { fillDetails, launchPhone, noteStates, openRecorder, record, serverNotes } from './support/recorder';
+import { fillDetails, launchPhone, noteStates, openRecorder, record, serverNotes } from '../../kit/browser/recorder';
 
 /**
  * A server that cannot store notes for now (issue 30) answers 503 storage_full with Retry-After.

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, speechWav, test } from './fixtures';
-import { launchPhone, openRecorder, screenshot } from './support/recorder';
+import { launchPhone, openRecorder } from '../../kit/browser/recorder';
+import { screenshot } from './support/screenshot';
 
 /**
  * This Chromium ignores CDP Storage.overrideQuotaForOrigin (estimate() is unchanged, the browser

@@ -6,7 +6,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { speechWav, startServer, type RunningServer } from './fixtures';
-import { fillDetails, launchPhone, noteStates, openRecorder, record, screenshot } from './support/recorder';
+import { fillDetails, launchPhone, noteStates, openRecorder, record } from '../../kit/browser/recorder';
+import { screenshot } from './support/screenshot';
 
 let server: RunningServer;
 

@@ -1,9 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, speechWav, test } from './fixtures';
 import {
-  analyseAudio, blobsWithSha256, elapsedShown, fillDetails, launchPhone, noteStates, openRecorder, pageAudioSha256, record, screenshot,
+  analyseAudio, blobsWithSha256, elapsedShown, fillDetails, launchPhone, noteStates, openRecorder, pageAudioSha256, record,
   serverNotes, waitForElapsed,
-} from './support/recorder';
+} from '../../kit/browser/recorder';
+import { screenshot } from './support/screenshot';
 
 test.describe('the recorder, online', () => {
   test('a 5 s note is delivered and the server holds the same bytes, about 5 s of speech', async ({ server }) => {

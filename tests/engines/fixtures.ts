@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { speechWav } from '../../stand-ins/speech';
-import { startServer, type RunningServer } from '../e2e/support/server';
+import { startServer, type RunningServer } from '../../kit/server';
 import { launchEngine, type Engine, type EngineName } from './driver';
 import { startFaultProxy, type FaultProxy } from './support/faultProxy';
 import { EnginePage } from './support/page';

@@ -3,7 +3,7 @@
  * menu, kept across a reload by the engine's own storage, and a spoken note delivered through it.
  * The engines start in English (their system language), so the menu is what picks German here.
  */
-import { serverNotes } from '../e2e/support/recorder';
+import { serverNotes } from '../../kit/browser/recorder';
 import { expect, test } from './fixtures';
 import type { EnginePage } from './support/page';
 import { useSpeechMicrophone } from './support/recorder';

@@ -5,7 +5,7 @@
  * page's own triggers (load, online, Retry, its timer), which Safari users depend on.
  */
 import { readFile } from 'node:fs/promises';
-import { blobsWithSha256, serverNotes } from '../e2e/support/recorder';
+import { blobsWithSha256, serverNotes } from '../../kit/browser/recorder';
 import { expect, test } from './fixtures';
 import { noteLengths } from './support/noteLength';
 import type { EnginePage } from './support/page';

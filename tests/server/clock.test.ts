@@ -8,7 +8,7 @@ import { BACKENDS, createBackend } from './support/backends.js';
 import { runAdmin } from './support/cli.js';
 import { positionAt, startRace } from './support/live-race.js';
 import { UPCOMING } from './support/races.js';
-import { killHard, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { killHard, startServerProcess, type ServerProcess } from '../../kit/serverProcess.js';
 import { append, partialCreation, send } from './support/resumable.js';
 import { fakeWebm, makeLink, putNote } from './support/uploads.js';
 

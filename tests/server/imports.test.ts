@@ -2,7 +2,9 @@
  * No import circle anywhere in the code we ship (server/, src/, sw/), type-only imports included:
  * a circle is how a module's interface ends up derived from its implementation. And the storage
  * layer (server/db/) under the domain: it imports no room that holds a domain rule or a caller of
- * it. It lives with the server tests because it runs in Node; it reads the other runtimes' sources as text.
+ * it. And nothing that is not a test (the bench, the demo, the kit and the stand-ins they share with
+ * the tests) imports from tests/: what they share lives in kit/ or stand-ins/. It lives with the
+ * server tests because it runs in Node; it reads the other runtimes' sources as text.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +13,8 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const STATIC_IMPORT = /(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?\sfrom\s*)?['"](\.{1,2}\/[^'"]+)['"]/g;
-const DYNAMIC_IMPORT = /\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+/** import('./x.js'), written out: a module named by an expression cannot be followed (none of ours is). */
+const DYNAMIC_IMPORT = /\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
 /** The rooms of server/ that hold domain rules or call them: the storage layer imports none of them. */
 const DOMAIN_ROOMS = ['races', 'push', 'routes', 'intake', 'uploads', 'notes', 'devices', 'auth', 'audio', 'worker', 'cli', 'runner', 'sync', 'ops'];
@@ -22,9 +25,9 @@ const DOMAIN_ROOMS = ['races', 'push', 'routes', 'intake', 'uploads', 'notes', '
  */
 const PUSH_STORES = new Set(['server/db/push-store.ts', 'server/db/push-queue-store.ts']);
 
-function sourcesUnder(dir: string): string[] {
+function sourcesUnder(dir: string, pattern = /\.tsx?$/): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts'))
+    .filter((e) => e.isFile() && pattern.test(e.name) && !e.name.endsWith('.d.ts'))
     .map((e) => path.join(e.parentPath, e.name));
 }
 
@@ -84,5 +87,20 @@ describe('the imports of server/, src/ and sw/', () => {
   it('should keep the storage layer under the domain: server/db/ imports no domain room', () => {
     expect(sourcesUnder(path.join(root, 'server/db')).length).toBeGreaterThan(20);
     expect(storageImportsOfDomain()).toEqual([]);
+  });
+});
+
+describe('what is not a test', () => {
+  it('should import nothing from tests/: the bench, the demo, the kit and the stand-ins', () => {
+    const tests = path.join(root, 'tests') + path.sep;
+    const files = ['bench', 'demo', 'kit', 'stand-ins'].flatMap((dir) => sourcesUnder(path.join(root, dir), /\.(tsx?|mjs|js)$/));
+    expect(files.length).toBeGreaterThan(50);
+    const intoTests = files.flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      return [...text.matchAll(STATIC_IMPORT), ...text.matchAll(DYNAMIC_IMPORT)]
+        .filter((m) => path.resolve(path.dirname(file), m[1]!).startsWith(tests))
+        .map((m) => `${path.relative(root, file)} -> ${m[1]}`);
+    });
+    expect(intoTests).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { startChaosProxy, type ChaosProxy, type VenueSchedule } from '../../../stand-ins/venueNetwork.js';
 import { startFakeApple, type FakeApple } from '../../../stand-ins/fakeApple.js';
-import { startServer, type RunningServer } from '../../e2e/support/server.js';
+import { startServer, type RunningServer } from '../../../kit/server.js';
 
 export interface RaceDayWorld {
   apple: FakeApple;

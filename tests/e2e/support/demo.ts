@@ -1,7 +1,7 @@
 /** Runs `npm run demo` (demo/run.mjs) as a user would, and reads the links it prints. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { freePort } from './server';
+import { freePort } from '../../../kit/freePort';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 

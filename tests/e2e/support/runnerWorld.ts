@@ -3,17 +3,17 @@
  * runner's side of a scenario: an entry with its recorder link, a converted note, a share.
  */
 import { execFile } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from '@playwright/test';
-import { contentDigestHeader } from '../../../src/shared/contentDigest';
-import { FAKE_APPLE_NONCE, startFakeApple } from '../../../stand-ins/fakeApple';
-import { runnerApi } from './runner';
-import { addUpcomingRace, UPCOMING_RACE } from './races';
-import { startServer, type RunningServer } from './server';
+import { startFakeApple } from '../../../stand-ins/fakeApple';
+import { putNote } from '../../../stand-ins/friend';
+import { runnerApi, signIn as signInRunner } from '../../../kit/runnerApi';
+import { addUpcomingRace, UPCOMING_RACE } from '../../../kit/races';
+import { startServer, type RunningServer } from '../../../kit/server';
 import { speechWav } from '../../../stand-ins/speech';
 
 export interface RunnerWorld {
@@ -42,11 +42,7 @@ export async function startRunnerWorld(env: NodeJS.ProcessEnv = {}): Promise<Run
   const speech = await readFile(webm);
   const api: RunnerWorld['api'] = (method, url, accessToken, body) => runnerApi(server.url, method, url, accessToken, body);
 
-  const signIn = async () => {
-    const answer = await api('POST', '/api/auth/apple', undefined, { identityToken: await apple.token({ sub: randomUUID() }), nonce: FAKE_APPLE_NONCE });
-    expect(answer.status).toBe(200);
-    return answer.json.accessToken as string;
-  };
+  const signIn = () => signInRunner(server.url, apple);
 
   return {
     server,
@@ -56,11 +52,7 @@ export async function startRunnerWorld(env: NodeJS.ProcessEnv = {}): Promise<Run
       const session = await signIn();
       const entry = (await api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Alex' })).json;
       const noteId = randomUUID();
-      const put = await fetch(`${server.url}/api/r/${entry.link.token}/notes/${noteId}?marker=mi-13&from=Sam`, {
-        method: 'PUT',
-        headers: { 'content-type': 'audio/webm;codecs=opus', 'content-digest': contentDigestHeader(createHash('sha256').update(speech).digest('hex')) },
-        body: new Uint8Array(speech),
-      });
+      const put = await putNote(server.url, entry.link.token, { id: noteId, contentType: 'audio/webm;codecs=opus', audio: speech }, 'mi-13', 'Sam');
       expect(put.status).toBe(201);
       await expect.poll(async () => (await api('GET', `/api/entries/${entry.id}/notes`, session)).json.markers[0].notes[0].status, { timeout: 30_000 })
         .toBe('converted');

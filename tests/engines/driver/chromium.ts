@@ -1,6 +1,6 @@
 /** Debian's Chromium through Playwright, as the rest of the browser tests drive it. */
 import { chromium, type BrowserContext } from '@playwright/test';
-import { chromiumArgs, chromiumPath, fakeMicrophoneArgs } from '../../e2e/support/chromium';
+import { chromiumArgs, chromiumPath, fakeMicrophoneArgs } from '../../../kit/browser/chromium';
 import type { Engine, LaunchOptions } from './types';
 
 export async function launchChromium({ profileDir, wav }: LaunchOptions): Promise<Engine> {

@@ -4,7 +4,7 @@
  * (webdriver, webdriverio) need Node 22 and this needs six endpoints.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from '../../e2e/support/server';
+import { freePort } from '../../../kit/freePort';
 import { withTimeout, type Engine, type LaunchOptions } from './types';
 
 const MINIBROWSER = process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';

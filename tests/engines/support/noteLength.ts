@@ -5,7 +5,7 @@
  * method from the server's repair (server/audio/mp4-repair.ts renames it), so the two check each other.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { analyseAudio } from '../../e2e/support/recorder';
+import { analyseAudio } from '../../../kit/browser/recorder';
 
 /** `file` without the first of each two identical adjacent top-level moof boxes, and how many there were. */
 export function withoutRepeatedMoofs(file: Buffer): { bytes: Buffer; repeated: number } {

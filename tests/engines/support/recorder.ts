@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { RunningServer } from '../../e2e/support/server';
+import type { RunningServer } from '../../../kit/server';
 import type { EnginePage } from './page';
 
 /** Opens the link and waits until the service worker controls the page and Record is offered. */

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntryNotes } from '../../../src/shared/runnerApi.js';
 import { FAKE_APPLE_NONCE } from '../../../stand-ins/fakeApple.js';
 import { startRunnerApp, type RunnerTestApp } from '../runner/support.js';
-import { startOwnPostgres, type OwnPostgres } from '../support/own-postgres.js';
+import { startOwnPostgres, type OwnPostgres } from '../../../kit/postgres.js';
 import { UPCOMING } from '../support/races.js';
 import { fakeWebm, putNote } from '../support/uploads.js';
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.js';
-import { freePort } from '../support/server-process.js';
+import { freePort } from '../../../kit/freePort.js';
 import { fakeWebm, makeLink, putNote } from '../support/uploads.js';
 
 describe('the S3 store unreachable', () => {

@@ -7,7 +7,7 @@ import { linkIdOf } from '../../../server/links.js';
 import { createUploadQuota } from '../../../server/notes/quota.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
 import { upload, type RawAnswer } from '../support/raw-upload.js';
-import { startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { startServerProcess, stopGracefully, type ServerProcess } from '../../../kit/serverProcess.js';
 import { fakeWebm, makeLink } from '../support/uploads.js';
 
 const count = (answers: RawAnswer[], status: number, error?: string) =>

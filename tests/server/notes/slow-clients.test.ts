@@ -11,7 +11,7 @@ import { openRepository } from '../../../server/db/index.js';
 import { linkIdOf } from '../../../server/links.js';
 import { createBackend, type TestBackend } from '../support/backends.js';
 import { upload, uploadRequest, type RawAnswer } from '../support/raw-upload.js';
-import { startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { startServerProcess, stopGracefully, type ServerProcess } from '../../../kit/serverProcess.js';
 import { fakeWebm, makeLink } from '../support/uploads.js';
 
 /** Resolves when the server ends the connection (or answers): what a stalled client sees. */

@@ -23,7 +23,7 @@ import { runAdmin } from '../support/cli.js';
 import { addUpcomingRaces, UPCOMING } from '../support/races.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 import { uploadStream } from '../support/remote-uploads.js';
-import { startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { startServerProcess, stopGracefully, type ServerProcess } from '../../../kit/serverProcess.js';
 import { fakeWebm, makeLink } from '../support/uploads.js';
 
 const SESSION_SECRET = 'the-deployment-secret-kept-with-its-backups-0123456789';

@@ -11,7 +11,7 @@ import { decodedSeconds, FORMATS, makeSpeech } from '../support/audio.js';
 import { createBackend, type TestBackend } from '../support/backends.js';
 import { runAdmin } from '../support/cli.js';
 import { uploadStream, uploadTo } from '../support/remote-uploads.js';
-import { startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { startServerProcess, stopGracefully, type ServerProcess } from '../../../kit/serverProcess.js';
 import { makeLink } from '../support/uploads.js';
 
 let dir: string;

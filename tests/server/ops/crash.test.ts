@@ -8,7 +8,7 @@ import { openRepository } from '../../../server/db/index.js';
 import { linkIdOf } from '../../../server/links.js';
 import { openBlobStore } from '../../../server/storage/index.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
-import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../../../kit/serverProcess.js';
 import { digestOf, fakeWebm, makeLink } from '../support/uploads.js';
 
 interface Planned {

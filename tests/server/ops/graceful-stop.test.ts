@@ -9,7 +9,7 @@ import { openRepository } from '../../../server/db/index.js';
 import { createBackend, type TestBackend } from '../support/backends.js';
 import { uploadStream } from '../support/remote-uploads.js';
 import { append, offsetOf, partialCreation, send, trickle } from '../support/resumable.js';
-import { startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { startServerProcess, stopGracefully, type ServerProcess } from '../../../kit/serverProcess.js';
 import { digestOf, fakeWebm, makeLink, sha256Hex } from '../support/uploads.js';
 
 /** An upload that sends half its body now and the rest when told to. */

@@ -3,7 +3,7 @@ import { openDatabase } from '../../../server/db/index.js';
 import { createReadiness } from '../../../server/ops/readiness.js';
 import type { Repository } from '../../../server/db/repository.js';
 import type { BlobStore } from '../../../server/storage/blob-store.js';
-import { freePort } from '../support/server-process.js';
+import { freePort } from '../../../kit/freePort.js';
 import { startTestApp } from '../support/app.js';
 import { BACKENDS } from '../support/backends.js';
 

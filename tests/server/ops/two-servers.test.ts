@@ -23,7 +23,7 @@ import { loadConfig } from '../../../server/config.js';
 import { openRepository } from '../../../server/db/index.js';
 import { runAdmin } from '../support/cli.js';
 import { uploadTo } from '../support/remote-uploads.js';
-import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../../../kit/serverProcess.js';
 
 const LEASE_MS = 10_000;
 

@@ -16,7 +16,7 @@ import { runAdmin } from '../support/cli.js';
 import { UPCOMING } from '../support/races.js';
 import { FORMATS, makeSpeech } from '../support/audio.js';
 import { BACKENDS, createBackend } from '../support/backends.js';
-import { startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { startServerProcess, stopGracefully, type ServerProcess } from '../../../kit/serverProcess.js';
 import { putNote } from '../support/uploads.js';
 import { startRunnerApp, type RunnerTestApp } from '../runner/support.js';
 

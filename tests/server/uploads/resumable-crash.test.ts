@@ -7,7 +7,7 @@ import { openBlobStore } from '../../../server/storage/index.js';
 import { createBackend, type BackendKind, type TestBackend } from '../support/backends.js';
 import { append, creation, offsetOf, send } from '../support/resumable.js';
 import { startS3, type TestS3 } from '../support/s3.js';
-import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../../../kit/serverProcess.js';
 import { fakeWebm, makeLink, sha256Hex } from '../support/uploads.js';
 
 let s3: TestS3;

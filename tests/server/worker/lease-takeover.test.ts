@@ -18,7 +18,7 @@ import { convertedKey } from '../../../server/storage/keys.js';
 import { FORMATS, makeSpeech } from '../support/audio.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
 import { uploadTo } from '../support/remote-uploads.js';
-import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../support/server-process.js';
+import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../../../kit/serverProcess.js';
 import { makeLink } from '../support/uploads.js';
 
 const TAKEOVER_LIMIT_MS = 30_000;

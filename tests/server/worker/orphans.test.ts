@@ -17,7 +17,7 @@ import { convertedKey } from '../../../server/storage/keys.js';
 import { sweepOrphans } from '../../../server/worker/orphans.js';
 import { queueNote } from '../../../server/races/note-deadlines.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
-import { startServerProcess, stopGracefully } from '../support/server-process.js';
+import { startServerProcess, stopGracefully } from '../../../kit/serverProcess.js';
 import { makeLink, sha256Hex } from '../support/uploads.js';
 
 const HOUR = 3_600_000;

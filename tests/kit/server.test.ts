@@ -8,7 +8,8 @@ import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, startServer } from './server.js';
+import { freePort } from '../../kit/freePort.js';
+import { startServer } from '../../kit/server.js';
 
 /** The server processes this test process started and that still run. */
 const serverChildren = () =>

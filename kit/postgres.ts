@@ -1,17 +1,18 @@
 /**
- * A PostgreSQL cluster of one test file's own, which the test stops and starts (pg_ctl) to play a
- * database that goes away: the suite's shared cluster (../globalSetup.ts) serves other files at
- * the same time and must stay up. Made like that one: initdb, trust on loopback, fsync off.
+ * A throwaway PostgreSQL cluster on loopback: initdb, trust on loopback, fsync off (its durability
+ * is not what is measured or tested). The server tests' shared cluster (tests/server/globalSetup.ts)
+ * is one; a test file or a bench section that stops and starts its database (pg_ctl) to play one
+ * that goes away takes one of its own, since the shared one serves other files at the same time.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './server-process.js';
+import { freePort } from './freePort.js';
 
-const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+export const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
+/** PostgreSQL refuses to run as root, so as root we run its tools as the postgres user. */
 function runPg(tool: string, args: string[]): void {
   const asRoot = process.getuid?.() === 0;
   const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(PG_BIN, tool), ...args]] : [path.join(PG_BIN, tool), args];
@@ -20,24 +21,26 @@ function runPg(tool: string, args: string[]): void {
 }
 
 export interface OwnPostgres {
-  /** Its `postgres` database, for the app. */
+  /** Its `postgres` database (superuser), for the app or for creating more databases in it. */
   url: string;
   /** pg_ctl stop -m fast: open connections are ended (57P01), new ones refused. */
   stop(): void;
   /** pg_ctl start, waiting until it takes connections. */
   start(): void;
+  /** Stops it at once if it runs, and removes its folder. */
   remove(): void;
 }
 
-export async function startOwnPostgres(): Promise<OwnPostgres> {
+/** `maxConnections`: for a cluster many test files share (PostgreSQL's default is 100). */
+export async function startOwnPostgres({ maxConnections }: { maxConnections?: number } = {}): Promise<OwnPostgres> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'milenotes-own-pg-'));
   chmodSync(dir, 0o777);
   if (process.getuid?.() === 0) execFileSync('chown', ['postgres:postgres', dir]);
   const dataDir = path.join(dir, 'data');
   const port = await freePort();
   runPg('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-  const start = () => runPg('pg_ctl', ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-t', '30',
-    '-o', `-p ${port} -k ${dir} -h 127.0.0.1 -c fsync=off`, 'start']);
+  const settings = `-p ${port} -k ${dir} -h 127.0.0.1 -c fsync=off${maxConnections ? ` -c max_connections=${maxConnections}` : ''}`;
+  const start = () => runPg('pg_ctl', ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', '-o', settings, 'start']);
   start();
   let running = true;
   return {

@@ -1,4 +1,4 @@
-/** Helpers for the recorder's browser tests: a Chromium with a fake microphone, recording, and checking what arrived. */
+/** Drives the recorder in Chromium for the browser tests and the bench: a phone with a fake microphone, recording, and what arrived on the server. */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, expect, type BrowserContext, type Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, fakeMicrophoneArgs } from './chromium';
-import type { RunningServer } from './server';
+import type { RunningServer } from '../server';
 
 export const PHONE = { width: 390, height: 844 };
 
@@ -166,8 +166,4 @@ export async function analyseAudio(file: string): Promise<{ seconds: number; act
     if (10 * Math.log10(sum / frame || 1e-12) > -35) active++;
   }
   return { seconds: samples.length / 16000, activeShare: frames ? active / frames : 0 };
-}
-
-export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `test-results/screenshots/recorder-${name}.png`, fullPage: true });
 }

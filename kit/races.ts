@@ -1,5 +1,5 @@
 /** A race that has not run yet, added through the admin CLI: runners can only enter races that are not over. */
-import type { RunningServer } from './server';
+import type { RunningServer } from './server.js';
 
 export const UPCOMING_RACE = 'chicago-2099';
 
