@@ -75,8 +75,14 @@ export interface PushStore {
   /** Asks for an alert (again): a waiting one takes the new due time, a fired one stays fired. */
   setAlert(subscriptionId: string, marker: string, dueAt: number, at: number): Promise<void>;
   removeAlert(subscriptionId: string, marker: string): Promise<boolean>;
-  /** The waiting alerts on the links of an entry (its runner's). */
-  openAlertsOfEntry(entryId: string): Promise<OpenAlert[]>;
+  /** The links of an entry (its runner's) with a waiting alert. */
+  linksWithOpenAlerts(entryId: string): Promise<string[]>;
+  /**
+   * The link's waiting alerts follow a new estimate, in one transaction: those on a marker in `due`
+   * take its due time (one statement for them all), the others (markers passed) go. An empty `due`
+   * removes them all.
+   */
+  followEstimate(linkId: string, due: ReadonlyMap<string, number>): Promise<void>;
   /** Waiting alerts due by `now`, the earliest first, at most `limit`. */
   dueAlerts(now: number, limit: number): Promise<OpenAlert[]>;
   moveAlert(subscriptionId: string, marker: string, dueAt: number): Promise<void>;
@@ -138,9 +144,9 @@ const SQL = {
     'INSERT INTO push_alerts (subscription_id, marker, due_at, fired_at, created_at) VALUES (?, ?, ?, NULL, ?) ' +
     'ON CONFLICT (subscription_id, marker) DO UPDATE SET due_at = excluded.due_at WHERE push_alerts.fired_at IS NULL',
   removeAlert: 'DELETE FROM push_alerts WHERE subscription_id = ? AND marker = ?',
-  openAlertsOfEntry:
-    'SELECT a.subscription_id, s.link_id, a.marker, a.due_at FROM entries e JOIN links l ON l.runner_id = e.runner_id ' +
-    'JOIN push_subscriptions s ON s.link_id = l.id JOIN push_alerts a ON a.subscription_id = s.id WHERE e.id = ? AND a.fired_at IS NULL',
+  linksWithOpenAlerts:
+    'SELECT l.id FROM entries e JOIN links l ON l.runner_id = e.runner_id WHERE e.id = ? AND EXISTS (' +
+    'SELECT 1 FROM push_subscriptions s JOIN push_alerts a ON a.subscription_id = s.id WHERE s.link_id = l.id AND a.fired_at IS NULL) ORDER BY l.id',
   dueAlerts:
     'SELECT a.subscription_id, s.link_id, a.marker, a.due_at FROM push_alerts a JOIN push_subscriptions s ON s.id = a.subscription_id ' +
     'WHERE a.due_at <= ? AND a.fired_at IS NULL ORDER BY a.due_at, a.subscription_id, a.marker LIMIT ?',
@@ -148,6 +154,26 @@ const SQL = {
   fireAlert: 'UPDATE push_alerts SET fired_at = ? WHERE subscription_id = ? AND marker = ? AND fired_at IS NULL',
   queueAlert: `${INSERT_DELIVERY}VALUES (?, ?, 'soon', ?, NULL, ?, 0, ?, ?, 0, NULL, ?) ON CONFLICT (id) DO NOTHING`,
 } as const;
+
+const WAITING_OF_LINK = 'fired_at IS NULL AND subscription_id IN (SELECT id FROM push_subscriptions WHERE link_id = ?)';
+
+/** What followEstimate runs: the passed markers' alerts removed, then every other one's due time set by one CASE. */
+function followEstimateStatements(linkId: string, due: ReadonlyMap<string, number>): Statement[] {
+  const markers = [...due.keys()];
+  if (markers.length === 0) return [[`DELETE FROM push_alerts WHERE ${WAITING_OF_LINK}`, [linkId]]];
+  const list = markers.map(() => '?').join(', ');
+  // CAST: PostgreSQL gives a bare parameter in a CASE the type text, which a BIGINT column refuses.
+  const cases = markers.map(() => 'WHEN ? THEN CAST(? AS BIGINT)').join(' ');
+  const times = markers.flatMap((m) => [m, Math.round(due.get(m)!)]);
+  return [
+    [`DELETE FROM push_alerts WHERE ${WAITING_OF_LINK} AND marker NOT IN (${list})`, [linkId, ...markers]],
+    [
+      // An alert whose time did not move is not written (a steady runner moves few): no dead row left behind on PostgreSQL.
+      `UPDATE push_alerts SET due_at = CASE marker ${cases} END WHERE ${WAITING_OF_LINK} AND marker IN (${list}) AND due_at <> CASE marker ${cases} END`,
+      [...times, linkId, ...markers, ...times],
+    ],
+  ];
+}
 
 const toSubscription = (r: Row): PushSubscriptionRow => ({
   id: String(r.id),
@@ -210,8 +236,11 @@ export function createPushStore(sql: SqlDriver): PushStore {
     async removeAlert(subscriptionId, marker) {
       return (await sql.run(SQL.removeAlert, [subscriptionId, marker])) > 0;
     },
-    async openAlertsOfEntry(entryId) {
-      return (await sql.all(SQL.openAlertsOfEntry, [entryId])).map(toOpenAlert);
+    async linksWithOpenAlerts(entryId) {
+      return (await sql.all(SQL.linksWithOpenAlerts, [entryId])).map((r) => String(r.id));
+    },
+    async followEstimate(linkId, due) {
+      await sql.batch(followEstimateStatements(linkId, due));
     },
     async dueAlerts(now, limit) {
       return (await sql.all(SQL.dueAlerts, [now, limit])).map(toOpenAlert);

@@ -9,12 +9,17 @@
  * says, even when the runner's phone sends its next batch minutes later, and a batch that shows the
  * marker passed removes it first. Each is checked again against the estimate as it stands at fire
  * time: passed, race over, or progress no longer shared, and nothing is sent.
+ *
+ * What a batch costs is what one runner costs, however many phones wait on the link (issue 40): one
+ * estimate per link, one write of every alert's due time, and one pass per entry at a time in this
+ * process (./coalesce.ts); the poll likewise reads one estimate per link for the alerts it fires.
  */
 import { markerLabel } from '../../src/shared/markers.js';
 import { ALERT_LEAD_MINUTES } from '../../src/shared/push.js';
 import { raceWhen } from '../../src/shared/raceClock.js';
 import type { LinkView, Repository } from '../db/repository.js';
 import { linkProgress } from '../races/tracking.js';
+import { coalescedPasses } from './coalesce.js';
 import { PUSH_TTL_SECONDS } from './notice.js';
 import { pushRefusal } from './refusals.js';
 
@@ -28,19 +33,30 @@ const FIRE_BATCH = 50;
 
 type Estimate = { kind: 'over' | 'not_shared' | 'passed' } | { kind: 'expected'; at: number };
 
-async function estimateFor(repo: Repository, link: LinkView, marker: string, now: number): Promise<Estimate> {
+/** Where a link's runner stands for its alerts: one read of the shared progress, for every marker. */
+type LinkEstimate = { kind: 'over' | 'not_shared' } | { kind: 'tracked'; ahead: ReadonlyMap<string, number> };
+
+async function estimateOfLink(repo: Repository, link: LinkView, now: number): Promise<LinkEstimate> {
   if (raceWhen(link.race.startsAt, now) === 'past') return { kind: 'over' };
   const tracked = await linkProgress(repo, link.linkId, link.race, now);
   if (!tracked) return { kind: 'not_shared' };
-  const expected = tracked.estimates.markers.find((m) => m.id === marker);
   // The estimates list only the markers ahead of the runner's last fix.
-  return expected ? { kind: 'expected', at: Date.parse(expected.at) } : { kind: 'passed' };
+  return { kind: 'tracked', ahead: new Map(tracked.estimates.markers.map((m) => [m.id, Date.parse(m.at)])) };
+}
+
+function markerEstimate(estimate: LinkEstimate, marker: string): Estimate {
+  if (estimate.kind !== 'tracked') return estimate;
+  const at = estimate.ahead.get(marker);
+  return at === undefined ? { kind: 'passed' } : { kind: 'expected', at };
 }
 
 export interface MarkerAlerts {
   /** Asks for an alert on this subscription; refused (pushRefusal) when there is no estimate to go by, or it is too late. */
   ask(subscriptionId: string, link: LinkView, marker: string, now: number): Promise<void>;
-  /** After an accepted position batch: the entry's waiting alerts take their new due times; passed ones go. */
+  /**
+   * After an accepted position batch: the entry's waiting alerts take their new due times; passed ones
+   * go. Asked while a pass for the entry runs, it runs once after that one (asks meanwhile coalesced).
+   */
   positionsMoved(entryId: string, now: number): Promise<void>;
   /**
    * Fires the alerts due by `now` (the race's clock) whose estimate still holds; resolves to how many
@@ -50,9 +66,27 @@ export interface MarkerAlerts {
 }
 
 export function createMarkerAlerts(repo: Repository): MarkerAlerts {
+  /**
+   * One pass over an entry's alerts: per link with waiting alerts, one estimate and one write (the
+   * due times of the markers ahead, and the passed ones removed); a race over takes them all.
+   */
+  async function followEstimate(entryId: string, now: number): Promise<void> {
+    for (const linkId of await repo.push.linksWithOpenAlerts(entryId)) {
+      const link = await repo.links.find(linkId);
+      if (!link) continue;
+      const estimate = await estimateOfLink(repo, link, now);
+      // Not shared now: the alerts keep their times; the poll looks again when they are due.
+      if (estimate.kind === 'not_shared') continue;
+      const due = new Map<string, number>();
+      if (estimate.kind === 'tracked') for (const [marker, at] of estimate.ahead) due.set(marker, at - ALERT_LEAD_MS);
+      await repo.push.followEstimate(linkId, due);
+    }
+  }
+  const passes = coalescedPasses(followEstimate);
+
   return {
     async ask(subscriptionId, link, marker, now) {
-      const estimate = await estimateFor(repo, link, marker, now);
+      const estimate = markerEstimate(await estimateOfLink(repo, link, now), marker);
       const label = markerLabel(marker);
       if (estimate.kind === 'passed') throw pushRefusal.marker_passed(link.runnerName, label);
       if (estimate.kind !== 'expected') throw pushRefusal.progress_not_shared(link.runnerName);
@@ -60,25 +94,24 @@ export function createMarkerAlerts(repo: Repository): MarkerAlerts {
       await repo.push.setAlert(subscriptionId, marker, estimate.at - ALERT_LEAD_MS, now);
     },
 
-    async positionsMoved(entryId, now) {
-      const alerts = await repo.push.openAlertsOfEntry(entryId);
-      const links = new Map<string, LinkView | undefined>();
-      for (const alert of alerts) {
-        if (!links.has(alert.linkId)) links.set(alert.linkId, await repo.links.find(alert.linkId));
-        const link = links.get(alert.linkId);
-        if (!link) continue;
-        const estimate = await estimateFor(repo, link, alert.marker, now);
-        if (estimate.kind === 'passed' || estimate.kind === 'over') await repo.push.removeAlert(alert.subscriptionId, alert.marker);
-        else if (estimate.kind === 'expected') await repo.push.moveAlert(alert.subscriptionId, alert.marker, estimate.at - ALERT_LEAD_MS);
-      }
-    },
+    positionsMoved: (entryId, now) => passes.request(entryId, now),
 
     async fireDue(now, realNow = now) {
       let fired = 0;
+      // Due alerts come in crowds (every phone on a link asked for the same marker): one estimate per link per poll.
+      const estimates = new Map<string, LinkEstimate>();
+      const estimateOf = async (linkId: string): Promise<LinkEstimate> => {
+        let estimate = estimates.get(linkId);
+        if (!estimate) {
+          const link = await repo.links.find(linkId);
+          // A revoked link's subscriptions are removed with it; one revoked in between is simply not told.
+          estimate = !link || link.revoked ? { kind: 'over' } : await estimateOfLink(repo, link, now);
+          estimates.set(linkId, estimate);
+        }
+        return estimate;
+      };
       for (const alert of await repo.push.dueAlerts(now, FIRE_BATCH)) {
-        const link = await repo.links.find(alert.linkId);
-        // A revoked link's subscriptions are removed with it; one revoked in between is simply not told.
-        const estimate: Estimate = !link || link.revoked ? { kind: 'over' } : await estimateFor(repo, link, alert.marker, now);
+        const estimate = markerEstimate(await estimateOf(alert.linkId), alert.marker);
         if (estimate.kind === 'expected') {
           const due = estimate.at - ALERT_LEAD_MS;
           if (due > now + LATE_SLACK_MS) await repo.push.moveAlert(alert.subscriptionId, alert.marker, due);
