@@ -91,6 +91,21 @@ export interface PushStore {
    * (by another server) or removed meanwhile, and nothing is queued.
    */
   fireAlert(subscriptionId: string, marker: string, now: number, expiresAt: number): Promise<boolean>;
+  /** The push service took a push for this subscription at `at` (epoch ms): it is alive. */
+  tookPush(subscriptionId: string, at: number): Promise<void>;
+  /**
+   * Removes what can no longer be of use (server/push/sweep.ts): the alerts (waiting or fired) of
+   * races that started before `raceStartedBefore` (an ISO instant: over), and the subscriptions of
+   * races that started before `idleRaceStartedBefore` that neither took a push nor were saved by
+   * their phone since `idleSince` (epoch ms). Resolves to how many of each went.
+   */
+  sweep(cutoffs: PushSweepCutoffs): Promise<{ alerts: number; subscriptions: number }>;
+}
+
+export interface PushSweepCutoffs {
+  raceStartedBefore: string;
+  idleRaceStartedBefore: string;
+  idleSince: number;
 }
 
 /** A delivery's id: one push per subscription, kind and note (or marker), whichever server queues it. */
@@ -152,6 +167,13 @@ const SQL = {
     'WHERE a.due_at <= ? AND a.fired_at IS NULL ORDER BY a.due_at, a.subscription_id, a.marker LIMIT ?',
   moveAlert: 'UPDATE push_alerts SET due_at = ? WHERE subscription_id = ? AND marker = ? AND fired_at IS NULL',
   fireAlert: 'UPDATE push_alerts SET fired_at = ? WHERE subscription_id = ? AND marker = ? AND fired_at IS NULL',
+  tookPush: 'UPDATE push_subscriptions SET last_pushed_at = ? WHERE id = ?',
+  sweepAlerts:
+    'DELETE FROM push_alerts WHERE subscription_id IN (SELECT s.id FROM push_subscriptions s JOIN links l ON l.id = s.link_id ' +
+    'JOIN races r ON r.id = l.race_id WHERE r.starts_at < ?)',
+  sweepSubscriptions:
+    'DELETE FROM push_subscriptions WHERE link_id IN (SELECT l.id FROM links l JOIN races r ON r.id = l.race_id WHERE r.starts_at < ?) ' +
+    'AND updated_at < ? AND (last_pushed_at IS NULL OR last_pushed_at < ?)',
   queueAlert: `${INSERT_DELIVERY}VALUES (?, ?, 'soon', ?, NULL, ?, 0, ?, ?, 0, NULL, ?) ON CONFLICT (id) DO NOTHING`,
 } as const;
 
@@ -254,6 +276,15 @@ export function createPushStore(sql: SqlDriver): PushStore {
         await tx.run(SQL.queueAlert, [deliveryId(subscriptionId, 'soon', marker), subscriptionId, marker, marker, now, expiresAt, now]);
         return true;
       });
+    },
+    async tookPush(subscriptionId, at) {
+      await sql.run(SQL.tookPush, [at, subscriptionId]);
+    },
+    async sweep({ raceStartedBefore, idleRaceStartedBefore, idleSince }) {
+      const alerts = await sql.run(SQL.sweepAlerts, [raceStartedBefore]);
+      // Their alerts and waiting pushes go with them (ON DELETE CASCADE).
+      const subscriptions = await sql.run(SQL.sweepSubscriptions, [idleRaceStartedBefore, idleSince, idleSince]);
+      return { alerts, subscriptions };
     },
   };
 }
