@@ -20,7 +20,7 @@ import { DEVICE_TABLES } from './migrations/12-devices.js';
 import { PUSH_TABLES } from './migrations/13-push.js';
 import { RACE_IMAGE_COLUMNS } from './migrations/14-race-images.js';
 import { RACE_CHANGE_TABLES } from './migrations/15-race-changes.js';
-import { PUSH_LAST_PUSHED_COLUMN } from './migrations/17-push-last-pushed.js';
+import { PUSH_TIMES_TABLES } from './migrations/17-push-times.js';
 
 /**
  * What stands in MIGRATIONS for a number assigned to a branch not merged yet (as 13 did for push).
@@ -34,7 +34,7 @@ export const MIGRATIONS: readonly string[] = [RECORDER_TABLES, RUNNER_APP_TABLES
   RACE_CATALOGUE_TABLES, CROWD_LIMIT_TABLES, NOTE_CHANGE_TABLES, CONVERSION_LEASE_AND_DIGEST_COLUMNS, PROGRESS_TABLES,
   CONVERSION_DEADLINE_COLUMNS, DEVICE_TABLES, PUSH_TABLES, RACE_IMAGE_COLUMNS, RACE_CHANGE_TABLES,
   // 16 is another branch's (issue 40's device links), not merged yet.
-  PLACEHOLDER, PUSH_LAST_PUSHED_COLUMN];
+  PLACEHOLDER, PUSH_TIMES_TABLES];
 
 /** The versions a database must have recorded to be current: every one but the placeholders. */
 export const REQUIRED_VERSIONS: readonly number[] = MIGRATIONS.flatMap((m, i) => (m === PLACEHOLDER ? [] : [i + 1]));

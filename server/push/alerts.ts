@@ -11,8 +11,10 @@
  * time: passed, race over, or progress no longer shared, and nothing is sent.
  *
  * What a batch costs is what one runner costs, however many phones wait on the link (issue 40): one
- * estimate per link, one write of every alert's due time, and one pass per entry at a time in this
- * process (./coalesce.ts); the poll likewise reads one estimate per link for the alerts it fires.
+ * estimate per link, one write of its markers' due times (kept per link and marker, shared by every
+ * phone's alert there: server/db/push-alert-store.ts), and one pass per entry at a time in this
+ * process (./coalesce.ts); the poll likewise reads one estimate per link and fires a marker's alerts
+ * in one transaction.
  */
 import { markerLabel } from '../../src/shared/markers.js';
 import { ALERT_LEAD_MINUTES } from '../../src/shared/push.js';
@@ -28,7 +30,7 @@ export const ALERT_LEAD_MS = ALERT_LEAD_MINUTES * 60_000;
 const LATE_SLACK_MS = 60_000;
 /** A due alert whose runner does not share progress now is looked at again this much later (or at the next batch). */
 const UNSHARED_RECHECK_MS = 60_000;
-/** Due alerts fired per poll at most; the rest wait for the next. */
+/** Links' markers whose alerts are fired per poll at most; the rest wait for the next. */
 const FIRE_BATCH = 50;
 
 type Estimate = { kind: 'over' | 'not_shared' | 'passed' } | { kind: 'expected'; at: number };
@@ -59,8 +61,8 @@ export interface MarkerAlerts {
    */
   positionsMoved(entryId: string, now: number): Promise<void>;
   /**
-   * Fires the alerts due by `now` (the race's clock) whose estimate still holds; resolves to how many
-   * were queued. `realNow` stamps the pushes queued, whose life and retries run on the real clock.
+   * Fires the alerts due by `now` (the race's clock) whose estimate still holds, every phone's on a
+   * link and marker at once; resolves to how many were queued. `realNow` stamps the pushes queued, whose life and retries run on the real clock.
    */
   fireDue(now: number, realNow?: number): Promise<number>;
 }
@@ -111,15 +113,16 @@ export function createMarkerAlerts(repo: Repository): MarkerAlerts {
         return estimate;
       };
       for (const alert of await repo.push.dueAlerts(now, FIRE_BATCH)) {
-        const estimate = markerEstimate(await estimateOf(alert.linkId), alert.marker);
+        const { linkId, marker } = alert;
+        const estimate = markerEstimate(await estimateOf(linkId), marker);
         if (estimate.kind === 'expected') {
           const due = estimate.at - ALERT_LEAD_MS;
-          if (due > now + LATE_SLACK_MS) await repo.push.moveAlert(alert.subscriptionId, alert.marker, due);
-          else if (await repo.push.fireAlert(alert.subscriptionId, alert.marker, realNow, realNow + PUSH_TTL_SECONDS.soon * 1000)) fired++;
+          if (due > now + LATE_SLACK_MS) await repo.push.moveAlerts(linkId, marker, due);
+          else fired += await repo.push.fireAlerts(linkId, marker, realNow, realNow + PUSH_TTL_SECONDS.soon * 1000);
         } else if (estimate.kind === 'not_shared') {
-          await repo.push.moveAlert(alert.subscriptionId, alert.marker, now + UNSHARED_RECHECK_MS);
+          await repo.push.moveAlerts(linkId, marker, now + UNSHARED_RECHECK_MS);
         } else {
-          await repo.push.removeAlert(alert.subscriptionId, alert.marker);
+          await repo.push.removeAlerts(linkId, marker);
         }
       }
       return fired;

@@ -124,7 +124,8 @@ describe.each(BACKENDS)('marker alerts on %s', (kind) => {
     const estimates = (await t.app.inject({ url: `/api/r/${entry.token}` })).json().estimates.markers as Array<{ id: string; at: string }>;
     const expected = (marker: string) => Date.parse(estimates.find((m) => m.id === marker)!.at) - 10 * MINUTE;
     const rows = await db.all(
-      `SELECT a.marker, a.due_at FROM push_alerts a JOIN push_subscriptions s ON s.id = a.subscription_id WHERE s.endpoint IN (${endpoints.map(() => '?').join(', ')})`,
+      'SELECT a.marker, t.due_at FROM push_alerts a JOIN push_subscriptions s ON s.id = a.subscription_id ' +
+        `LEFT JOIN push_alert_times t ON t.link_id = s.link_id AND t.marker = a.marker WHERE s.endpoint IN (${endpoints.map(() => '?').join(', ')})`,
       endpoints,
     );
     expect(rows).toHaveLength(2 + 3 * 3);
@@ -136,10 +137,14 @@ describe.each(BACKENDS)('marker alerts on %s', (kind) => {
     expect((await ask('mi-14')).statusCode).toBe(200);
     expect((await t.call(session, 'PATCH', `/api/entries/${entry.id}`, { shareProgress: false })).statusCode).toBe(200);
     // Time compressed: the alert is due now.
-    await db.run('UPDATE push_alerts SET due_at = 0 WHERE subscription_id IN (SELECT id FROM push_subscriptions WHERE endpoint = ?)', [sub.endpoint]);
+    await db.run('UPDATE push_alert_times SET due_at = 0 WHERE link_id IN (SELECT link_id FROM push_subscriptions WHERE endpoint = ?)', [sub.endpoint]);
     expect(await createMarkerAlerts(t.app.repo).fireDue(Date.now())).toBe(0);
     expect(Number((await db.all('SELECT COUNT(*) AS n FROM push_deliveries')).at(0)!.n)).toBe(0);
-    const [alert] = await db.all('SELECT due_at, fired_at FROM push_alerts WHERE subscription_id IN (SELECT id FROM push_subscriptions WHERE endpoint = ?)', [sub.endpoint]);
+    const [alert] = await db.all(
+      'SELECT t.due_at, a.fired_at FROM push_alerts a JOIN push_subscriptions s ON s.id = a.subscription_id ' +
+        'LEFT JOIN push_alert_times t ON t.link_id = s.link_id AND t.marker = a.marker WHERE s.endpoint = ?',
+      [sub.endpoint],
+    );
     expect(alert!.fired_at).toBeNull();
     expect(Number(alert!.due_at)).toBeGreaterThan(Date.now());
     expect(noticesTo(sub.endpoint)).toEqual([]);

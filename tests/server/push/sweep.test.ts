@@ -54,13 +54,17 @@ describe.each(BACKENDS)('the push sweep on %s', (kind) => {
     const { id } = (await repo.push.subscription(deviceId, linkId))!;
     await repo.push.setAlert(id, 'mi-20', savedAt + HOUR, savedAt);
     if (opts.pushedAt !== undefined) await repo.push.tookPush(id, opts.pushedAt);
-    // A push waiting to be sent (an alert fired): it goes with its subscription.
-    if (opts.queued) expect(await repo.push.fireAlert(id, 'mi-20', savedAt, savedAt + 600_000)).toBe(true);
+    // A push waiting to be sent (its own alert on the finish, fired): it goes with its subscription.
+    if (opts.queued) {
+      await repo.push.setAlert(id, 'finish', savedAt + HOUR, savedAt);
+      expect(await repo.push.fireAlerts(linkId, 'finish', savedAt, savedAt + 600_000)).toBe(1);
+    }
     return id;
   }
 
   const subscriptions = async (sql: Database) => new Set((await sql.all('SELECT id FROM push_subscriptions')).map((r) => String(r.id)));
   const alertsOf = async (sql: Database) => new Set((await sql.all('SELECT subscription_id FROM push_alerts')).map((r) => String(r.subscription_id)));
+  const timedLinks = async (sql: Database) => new Set((await sql.all('SELECT link_id FROM push_alert_times')).map((r) => String(r.link_id)));
   const queuedFor = async (sql: Database) => new Set((await sql.all('SELECT subscription_id FROM push_deliveries')).map((r) => String(r.subscription_id)));
 
   it("should remove a race's alerts once it is over, and keep those of a race live or to come", async () => {
@@ -68,11 +72,15 @@ describe.each(BACKENDS)('the push sweep on %s', (kind) => {
     const now = Date.now();
     const justOver = await subscription(repo, await raceWithLink(repo, now - 8 * HOUR - 60_000), now - HOUR);
     const firedOver = await subscription(repo, await raceWithLink(repo, now - 9 * HOUR), now - HOUR, { queued: true });
-    const live = await subscription(repo, await raceWithLink(repo, now - 7 * HOUR), now - HOUR);
-    const upcoming = await subscription(repo, await raceWithLink(repo, now + 30 * DAY), now - 90 * DAY);
+    const liveLink = await raceWithLink(repo, now - 7 * HOUR);
+    const live = await subscription(repo, liveLink, now - HOUR);
+    const upcomingLink = await raceWithLink(repo, now + 30 * DAY);
+    const upcoming = await subscription(repo, upcomingLink, now - 90 * DAY);
 
-    expect(await sweepPush(repo, now)).toEqual({ alerts: 2, subscriptions: 0 });
+    expect(await sweepPush(repo, now)).toEqual({ alerts: 3, subscriptions: 0 });
     expect(await alertsOf(db)).toEqual(new Set([live, upcoming]));
+    // When they were due goes with them.
+    expect(await timedLinks(db)).toEqual(new Set([liveLink, upcomingLink]));
     // The subscriptions stay: their phones may still hear of notes played after the race.
     expect(await subscriptions(db)).toEqual(new Set([justOver, firedOver, live, upcoming]));
     expect(await sweepPush(repo, now)).toEqual({ alerts: 0, subscriptions: 0 });
@@ -92,7 +100,7 @@ describe.each(BACKENDS)('the push sweep on %s', (kind) => {
     const upcoming = await subscription(repo, await raceWithLink(repo, now + 60 * DAY), now - 200 * DAY);
     expect(await queuedFor(db)).toEqual(new Set([idle]));
 
-    expect(await sweepPush(repo, now)).toEqual({ alerts: 5, subscriptions: 2 });
+    expect(await sweepPush(repo, now)).toEqual({ alerts: 6, subscriptions: 2 });
     expect(await subscriptions(db)).toEqual(new Set([pushedLately, savedLately, recentRace, upcoming]));
     expect(await queuedFor(db)).toEqual(new Set());
     expect(await alertsOf(db)).toEqual(new Set([upcoming]));
