@@ -3,11 +3,11 @@
  * estimate the recorder shows and the conversion queue schedules by (server/races/eta.ts, by way of
  * tracking.ts), and only while the runner shares progress in a live race.
  *
- * Where the check runs: an alert keeps a due time (the expected arrival less ALERT_LEAD_MS), worked
- * out again on each accepted position batch, the only thing that moves the estimate; the push
- * worker's poll (./deliveries.ts) fires alerts once due. So an alert fires at the time the estimate
- * says, even when the runner's phone sends its next batch minutes later, and a batch that shows the
- * marker passed removes it first. Each is checked again against the estimate as it stands at fire
+ * Where the check runs: an alert has a due time (the expected arrival less ALERT_LEAD_MS, kept for
+ * its link and marker), worked out again on each accepted position batch, the only thing that moves
+ * the estimate; the push worker's poll (./deliveries.ts) fires alerts once due. So an alert fires at
+ * the time the estimate says, even when the runner's phone sends its next batch minutes later, and a
+ * batch that shows the marker passed removes it first. Each is checked again against the estimate as it stands at fire
  * time: passed, race over, or progress no longer shared, and nothing is sent.
  *
  * What a batch costs is what one runner costs, however many phones wait on the link (issue 40): one
@@ -62,15 +62,16 @@ export interface MarkerAlerts {
   positionsMoved(entryId: string, now: number): Promise<void>;
   /**
    * Fires the alerts due by `now` (the race's clock) whose estimate still holds, every phone's on a
-   * link and marker at once; resolves to how many were queued. `realNow` stamps the pushes queued, whose life and retries run on the real clock.
+   * link and marker at once; resolves to how many were queued. `realNow` stamps the pushes queued,
+   * whose life and retries run on the real clock.
    */
   fireDue(now: number, realNow?: number): Promise<number>;
 }
 
 export function createMarkerAlerts(repo: Repository): MarkerAlerts {
   /**
-   * One pass over an entry's alerts: per link with waiting alerts, one estimate and one write (the
-   * due times of the markers ahead, and the passed ones removed); a race over takes them all.
+   * One pass over an entry's alerts: per link with waiting alerts, one estimate and one transaction
+   * (its markers' due times in one statement; the passed markers' alerts removed); a race over takes them all.
    */
   async function followEstimate(entryId: string, now: number): Promise<void> {
     for (const linkId of await repo.push.linksWithOpenAlerts(entryId)) {
@@ -100,7 +101,7 @@ export function createMarkerAlerts(repo: Repository): MarkerAlerts {
 
     async fireDue(now, realNow = now) {
       let fired = 0;
-      // Due alerts come in crowds (every phone on a link asked for the same marker): one estimate per link per poll.
+      // Several markers of one link may be due in one poll: one estimate per link per poll.
       const estimates = new Map<string, LinkEstimate>();
       const estimateOf = async (linkId: string): Promise<LinkEstimate> => {
         let estimate = estimates.get(linkId);
