@@ -7,8 +7,8 @@
  * its link and marker), worked out again on each accepted position batch, the only thing that moves
  * the estimate; the push worker's poll (./deliveries.ts) fires alerts once due. So an alert fires at
  * the time the estimate says, even when the runner's phone sends its next batch minutes later, and a
- * batch that shows the marker passed removes it first. Each is checked again against the estimate as it stands at fire
- * time: passed, race over, or progress no longer shared, and nothing is sent.
+ * batch that shows the marker passed removes it first. Each is checked again against the estimate
+ * as it stands at fire time: passed, race over, or progress no longer shared, and nothing is sent.
  *
  * What a batch costs is what one runner costs, however many phones wait on the link (issue 40): one
  * estimate per link, one write of its markers' due times (kept per link and marker, shared by every
