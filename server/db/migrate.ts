@@ -21,6 +21,7 @@ import { RACE_IMAGE_COLUMNS } from './migrations/14-race-images.js';
 import { RACE_CHANGE_TABLES } from './migrations/15-race-changes.js';
 import { DEVICE_KEY_TABLES } from './migrations/16-device-keys.js';
 import { SEED_RACES } from './seed-races.js';
+import { PUSH_TIMES_TABLES } from './migrations/17-push-times.js';
 
 /**
  * What stands in MIGRATIONS for a number assigned to a branch not merged yet (as 13 did for push).
@@ -32,7 +33,7 @@ export const PLACEHOLDER = '';
 /** Append-only: never reorder or edit an entry, never leave a gap; the index + 1 is the version recorded. */
 export const MIGRATIONS: readonly string[] = [RECORDER_TABLES, RUNNER_APP_TABLES, ABUSE_LIMIT_TABLES, RESUMABLE_UPLOAD_TABLES, SLIDING_ADDRESS_LIMIT_TABLES,
   RACE_CATALOGUE_TABLES, CROWD_LIMIT_TABLES, NOTE_CHANGE_TABLES, CONVERSION_LEASE_AND_DIGEST_COLUMNS, PROGRESS_TABLES,
-  CONVERSION_DEADLINE_COLUMNS, DEVICE_TABLES, PUSH_TABLES, RACE_IMAGE_COLUMNS, RACE_CHANGE_TABLES, DEVICE_KEY_TABLES];
+  CONVERSION_DEADLINE_COLUMNS, DEVICE_TABLES, PUSH_TABLES, RACE_IMAGE_COLUMNS, RACE_CHANGE_TABLES, DEVICE_KEY_TABLES, PUSH_TIMES_TABLES];
 
 /** The versions a database must have recorded to be current: every one but the placeholders. */
 export const REQUIRED_VERSIONS: readonly number[] = MIGRATIONS.flatMap((m, i) => (m === PLACEHOLDER ? [] : [i + 1]));

@@ -1,10 +1,12 @@
 /**
- * Owns Web Push's standing rows (migration 13): the VAPID key pair kept for every server, each
- * phone's subscription for a link, and a spectator's marker alerts. The queue of pushes to send is
+ * Owns Web Push's standing rows (migrations 13 and 17): the VAPID key pair kept for every server,
+ * each phone's subscription for a link (and when it last took a push), and, by way of
+ * ./push-alert-store.ts, spectators' marker alerts; and when they end (the sweep). The queue of pushes to send is
  * ./push-queue-store.ts's; what a push says and when it goes is server/push's.
  */
 import { randomUUID } from 'node:crypto';
 import type { SqlDriver, Statement } from './driver.js';
+import { createPushAlertStore, type PushAlertRow, type PushAlertStore } from './push-alert-store.js';
 import type { Row } from './types.js';
 
 /** The pair as kept: the private key sealed (server/push/keys.ts), never in the clear. */
@@ -35,22 +37,6 @@ export interface PushSubscriptionRow {
 
 export type NewPushSubscription = Omit<PushSubscriptionRow, 'id' | 'createdAt' | 'updatedAt'> & { at: number };
 
-export interface PushAlertRow {
-  marker: string;
-  /** When the estimate says the runner is the alert's lead from the marker (epoch ms). */
-  dueAt: number;
-  /** When it was fired, or null while it waits. */
-  firedAt: number | null;
-}
-
-/** An alert still waiting, with where it belongs. */
-export interface OpenAlert {
-  subscriptionId: string;
-  linkId: string;
-  marker: string;
-  dueAt: number;
-}
-
 export interface PushLimits {
   /** Phones with a subscription on one link. */
   perLink: number;
@@ -60,7 +46,10 @@ export interface PushLimits {
 
 export type SubscribeOutcome = 'saved' | 'link_full' | 'phone_full';
 
-export interface PushStore {
+export type { OpenAlert, PushAlertRow } from './push-alert-store.js';
+
+/** The subscriptions' and keys' part here; the alerts' in ./push-alert-store.ts. */
+export interface PushStore extends PushAlertStore {
   keys(): Promise<StoredVapidKeys | undefined>;
   /** Keeps `keys` unless a pair is kept already; resolves to the pair kept (the first server's wins). */
   keepKeys(keys: StoredVapidKeys, at: number): Promise<StoredVapidKeys>;
@@ -72,19 +61,21 @@ export interface PushStore {
   unsubscribe(deviceId: string, linkId: string): Promise<boolean>;
   /** Forgets every subscription on an endpoint the push service said is gone; resolves to how many. */
   forgetEndpoint(endpoint: string): Promise<number>;
-  /** Asks for an alert (again): a waiting one takes the new due time, a fired one stays fired. */
-  setAlert(subscriptionId: string, marker: string, dueAt: number, at: number): Promise<void>;
-  removeAlert(subscriptionId: string, marker: string): Promise<boolean>;
-  /** The waiting alerts on the links of an entry (its runner's). */
-  openAlertsOfEntry(entryId: string): Promise<OpenAlert[]>;
-  /** Waiting alerts due by `now`, the earliest first, at most `limit`. */
-  dueAlerts(now: number, limit: number): Promise<OpenAlert[]>;
-  moveAlert(subscriptionId: string, marker: string, dueAt: number): Promise<void>;
+  /** The push service took a push for this subscription at `at` (epoch ms): it is alive. */
+  tookPush(subscriptionId: string, at: number): Promise<void>;
   /**
-   * Marks a waiting alert fired and queues its push, in one transaction: false when it was fired
-   * (by another server) or removed meanwhile, and nothing is queued.
+   * Removes what can no longer be of use (server/push/sweep.ts): the alerts (waiting or fired) of
+   * races that started before `raceStartedBefore` (an ISO instant: over), and the subscriptions of
+   * races that started before `idleRaceStartedBefore` that neither took a push nor were saved by
+   * their phone since `idleSince` (epoch ms). Resolves to how many of each went.
    */
-  fireAlert(subscriptionId: string, marker: string, now: number, expiresAt: number): Promise<boolean>;
+  sweep(cutoffs: PushSweepCutoffs): Promise<{ alerts: number; subscriptions: number }>;
+}
+
+export interface PushSweepCutoffs {
+  raceStartedBefore: string;
+  idleRaceStartedBefore: string;
+  idleSince: number;
 }
 
 /** A delivery's id: one push per subscription, kind and note (or marker), whichever server queues it. */
@@ -123,7 +114,6 @@ const SQL = {
   keys: 'SELECT public_key, sealed_private_key FROM push_keys WHERE id = 1',
   keepKeys: 'INSERT INTO push_keys (id, public_key, sealed_private_key, created_at) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
   subscription: 'SELECT * FROM push_subscriptions WHERE device_id = ? AND link_id = ?',
-  alerts: 'SELECT marker, due_at, fired_at FROM push_alerts WHERE subscription_id = ? ORDER BY created_at, marker',
   replace:
     'UPDATE push_subscriptions SET endpoint = ?, p256dh = ?, auth = ?, lang = ?, heard = ?, sealed_token = ?, updated_at = ? WHERE device_id = ? AND link_id = ?',
   // The counts and the insert in one statement: two servers at once may each pass by one, no more.
@@ -134,19 +124,10 @@ const SQL = {
   linkCount: 'SELECT COUNT(*) AS n FROM push_subscriptions WHERE link_id = ?',
   unsubscribe: 'DELETE FROM push_subscriptions WHERE device_id = ? AND link_id = ?',
   forgetEndpoint: 'DELETE FROM push_subscriptions WHERE endpoint = ?',
-  setAlert:
-    'INSERT INTO push_alerts (subscription_id, marker, due_at, fired_at, created_at) VALUES (?, ?, ?, NULL, ?) ' +
-    'ON CONFLICT (subscription_id, marker) DO UPDATE SET due_at = excluded.due_at WHERE push_alerts.fired_at IS NULL',
-  removeAlert: 'DELETE FROM push_alerts WHERE subscription_id = ? AND marker = ?',
-  openAlertsOfEntry:
-    'SELECT a.subscription_id, s.link_id, a.marker, a.due_at FROM entries e JOIN links l ON l.runner_id = e.runner_id ' +
-    'JOIN push_subscriptions s ON s.link_id = l.id JOIN push_alerts a ON a.subscription_id = s.id WHERE e.id = ? AND a.fired_at IS NULL',
-  dueAlerts:
-    'SELECT a.subscription_id, s.link_id, a.marker, a.due_at FROM push_alerts a JOIN push_subscriptions s ON s.id = a.subscription_id ' +
-    'WHERE a.due_at <= ? AND a.fired_at IS NULL ORDER BY a.due_at, a.subscription_id, a.marker LIMIT ?',
-  moveAlert: 'UPDATE push_alerts SET due_at = ? WHERE subscription_id = ? AND marker = ? AND fired_at IS NULL',
-  fireAlert: 'UPDATE push_alerts SET fired_at = ? WHERE subscription_id = ? AND marker = ? AND fired_at IS NULL',
-  queueAlert: `${INSERT_DELIVERY}VALUES (?, ?, 'soon', ?, NULL, ?, 0, ?, ?, 0, NULL, ?) ON CONFLICT (id) DO NOTHING`,
+  tookPush: 'UPDATE push_subscriptions SET last_pushed_at = ? WHERE id = ?',
+  sweepSubscriptions:
+    'DELETE FROM push_subscriptions WHERE link_id IN (SELECT l.id FROM links l JOIN races r ON r.id = l.race_id WHERE r.starts_at < ?) ' +
+    'AND updated_at < ? AND (last_pushed_at IS NULL OR last_pushed_at < ?)',
 } as const;
 
 const toSubscription = (r: Row): PushSubscriptionRow => ({
@@ -163,16 +144,14 @@ const toSubscription = (r: Row): PushSubscriptionRow => ({
   updatedAt: Number(r.updated_at),
 });
 
-const toOpenAlert = (r: Row): OpenAlert => ({
-  subscriptionId: String(r.subscription_id), linkId: String(r.link_id), marker: String(r.marker), dueAt: Number(r.due_at),
-});
-
 export function createPushStore(sql: SqlDriver): PushStore {
+  const alertStore = createPushAlertStore(sql);
   const keys = async () => {
     const [row] = await sql.all(SQL.keys);
     return row && { publicKey: String(row.public_key), sealedPrivateKey: String(row.sealed_private_key) };
   };
   return {
+    ...alertStore,
     keys,
     async keepKeys(pair, at) {
       await sql.run(SQL.keepKeys, [pair.publicKey, pair.sealedPrivateKey, at]);
@@ -182,9 +161,7 @@ export function createPushStore(sql: SqlDriver): PushStore {
       const [row] = await sql.all(SQL.subscription, [deviceId, linkId]);
       if (!row) return undefined;
       const sub = toSubscription(row);
-      const alerts = (await sql.all(SQL.alerts, [sub.id])).map((a) => ({
-        marker: String(a.marker), dueAt: Number(a.due_at), firedAt: a.fired_at === null || a.fired_at === undefined ? null : Number(a.fired_at),
-      }));
+      const alerts = await alertStore.alertsOf(sub.id, linkId);
       return { ...sub, alerts };
     },
     async subscribe(s, limits) {
@@ -204,27 +181,14 @@ export function createPushStore(sql: SqlDriver): PushStore {
       return (await sql.run(SQL.unsubscribe, [deviceId, linkId])) > 0;
     },
     forgetEndpoint: (endpoint) => sql.run(SQL.forgetEndpoint, [endpoint]),
-    async setAlert(subscriptionId, marker, dueAt, at) {
-      await sql.run(SQL.setAlert, [subscriptionId, marker, Math.round(dueAt), at]);
+    async tookPush(subscriptionId, at) {
+      await sql.run(SQL.tookPush, [at, subscriptionId]);
     },
-    async removeAlert(subscriptionId, marker) {
-      return (await sql.run(SQL.removeAlert, [subscriptionId, marker])) > 0;
-    },
-    async openAlertsOfEntry(entryId) {
-      return (await sql.all(SQL.openAlertsOfEntry, [entryId])).map(toOpenAlert);
-    },
-    async dueAlerts(now, limit) {
-      return (await sql.all(SQL.dueAlerts, [now, limit])).map(toOpenAlert);
-    },
-    async moveAlert(subscriptionId, marker, dueAt) {
-      await sql.run(SQL.moveAlert, [Math.round(dueAt), subscriptionId, marker]);
-    },
-    fireAlert(subscriptionId, marker, now, expiresAt) {
-      return sql.transaction(async (tx) => {
-        if ((await tx.run(SQL.fireAlert, [now, subscriptionId, marker])) === 0) return false;
-        await tx.run(SQL.queueAlert, [deliveryId(subscriptionId, 'soon', marker), subscriptionId, marker, marker, now, expiresAt, now]);
-        return true;
-      });
+    async sweep({ raceStartedBefore, idleRaceStartedBefore, idleSince }) {
+      const alerts = await alertStore.sweepAlerts(raceStartedBefore);
+      // Their alerts and waiting pushes go with them (ON DELETE CASCADE).
+      const subscriptions = await sql.run(SQL.sweepSubscriptions, [idleRaceStartedBefore, idleSince, idleSince]);
+      return { alerts, subscriptions };
     },
   };
 }

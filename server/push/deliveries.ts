@@ -65,6 +65,7 @@ export function startPushWorker(opts: PushWorkerOptions): PushWorker {
     switch (outcome.kind) {
       case 'sent':
         await repo.pushQueue.finish(push);
+        await repo.push.tookPush(push.subscription.id, now());
         return events.sent();
       case 'gone':
         // Every link's subscription on that endpoint goes, and their pushes with them.

@@ -19,6 +19,7 @@ import { vapidKeysOf } from './keys.js';
 import { PUSH_TTL_SECONDS } from './notice.js';
 import { pushRefusal } from './refusals.js';
 import { createPushSender } from './send.js';
+import { startPushSweeper } from './sweep.js';
 
 export type { PushEvents } from './deliveries.js';
 
@@ -50,12 +51,15 @@ export interface PushDeps {
   pollMs?: number;
   /** The race clock marker alerts are judged on (../clock.ts); the real clock by default. */
   raceNow?: () => number;
+  /** How often alerts of races over and idle subscriptions are swept (./sweep.ts). */
+  sweepMs?: number;
 }
 
 /** Phones wait about this long for their push service; past it the push is tried again later. */
 const SEND_TIMEOUT_MS = 10_000;
 const LEASE_MS = 60_000;
 const CONCURRENCY = 8;
+const SWEEP_MS = 3_600_000;
 
 /** Push off: every route answers push_off, nothing is queued. */
 const OFF: Push = {
@@ -100,6 +104,7 @@ export async function createPush(deps: PushDeps): Promise<Push> {
     send: createPushSender({ hosts: config.hosts, keys, subject: config.subject, timeoutMs: SEND_TIMEOUT_MS }),
     pollMs: deps.pollMs ?? 5_000, leaseMs: LEASE_MS, concurrency: CONCURRENCY, raceNow: deps.raceNow,
   });
+  const sweeper = startPushSweeper({ repo, log, intervalMs: deps.sweepMs ?? SWEEP_MS, raceNow: deps.raceNow });
 
   const phone = (deviceId: string | undefined) => {
     if (!deviceId) throw pushRefusal.device_unknown();
@@ -155,6 +160,9 @@ export async function createPush(deps: PushDeps): Promise<Push> {
         (err: unknown) => log.warn({ err }, 'marker alerts could not follow a position batch; the next batch tries again'),
       );
     },
-    stop: () => worker.stop(),
+    stop: async () => {
+      await sweeper.stop();
+      await worker.stop();
+    },
   };
 }

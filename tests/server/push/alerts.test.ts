@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/driver.js';
+import type { Repository } from '../../../server/db/repository.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { createMarkerAlerts } from '../../../server/push/alerts.js';
 import type { PushNotice } from '../../../src/shared/push.js';
@@ -20,6 +21,17 @@ import { startRunnerApp, type RunnerTestApp } from '../runner/support.js';
 
 const MILE = 1609.344;
 const MINUTE = 60_000;
+
+/** The repository with each store method's calls counted by name ('push.followEstimate'). */
+function counted(repo: Repository): { repo: Repository; calls: Map<string, number> } {
+  const calls = new Map<string, number>();
+  const wrapped = Object.fromEntries(Object.entries(repo).map(([name, store]) => [name, typeof store !== 'object' ? store
+    : Object.fromEntries(Object.entries(store as Record<string, unknown>).map(([m, f]) => [m, typeof f !== 'function' ? f : (...args: unknown[]) => {
+      calls.set(`${name}.${m}`, (calls.get(`${name}.${m}`) ?? 0) + 1);
+      return (f as (...a: unknown[]) => unknown).apply(store, args);
+    }]))]));
+  return { repo: wrapped as unknown as Repository, calls };
+}
 
 describe.each(BACKENDS)('marker alerts on %s', (kind) => {
   let service: PushServiceStandIn;
@@ -85,15 +97,54 @@ describe.each(BACKENDS)('marker alerts on %s', (kind) => {
     expect(noticesTo(sub.endpoint)).toHaveLength(1);
   });
 
+  it("should follow a batch with one estimate and one write for the link, whatever its phones' alerts, each due the lead before the estimate", async () => {
+    const { entry, sub, ask } = await runnerAndSpectator('Robin');
+    expect((await ask('mi-14')).statusCode).toBe(200);
+    expect((await ask('mi-20')).statusCode).toBe(200);
+    const endpoints = [sub.endpoint];
+    for (let i = 0; i < 3; i++) {
+      const phone = await phoneOpens(t.app, entry.token);
+      const other = service.subscribe();
+      endpoints.push(other.endpoint);
+      expect((await subscribe(t.app, entry.token, phone, other, { heard: false })).statusCode).toBe(200);
+      for (const marker of ['mi-14', 'mi-20', 'finish']) {
+        const res = await t.app.inject({ method: 'PUT', url: `/api/r/${entry.token}/push/alerts/${marker}`, headers: { cookie: phone } });
+        expect(res.statusCode).toBe(200);
+      }
+    }
+    // Ten more minutes in, a little slower: every estimate moves.
+    const moved = await t.call(session, 'POST', `/api/entries/${entry.id}/positions`, { positions: run(41, 50, 4.1, 11).slice(1) });
+    expect(moved.statusCode).toBe(200);
+    const { repo, calls } = counted(t.app.repo);
+    await createMarkerAlerts(repo).positionsMoved(entry.id, Date.now());
+    expect(Object.fromEntries(calls)).toEqual({
+      'push.linksWithOpenAlerts': 1, 'links.find': 1, 'progress.sharedThroughLink': 1, 'push.followEstimate': 1,
+    });
+
+    const estimates = (await t.app.inject({ url: `/api/r/${entry.token}` })).json().estimates.markers as Array<{ id: string; at: string }>;
+    const expected = (marker: string) => Date.parse(estimates.find((m) => m.id === marker)!.at) - 10 * MINUTE;
+    const rows = await db.all(
+      'SELECT a.marker, t.due_at FROM push_alerts a JOIN push_subscriptions s ON s.id = a.subscription_id ' +
+        `LEFT JOIN push_alert_times t ON t.link_id = s.link_id AND t.marker = a.marker WHERE s.endpoint IN (${endpoints.map(() => '?').join(', ')})`,
+      endpoints,
+    );
+    expect(rows).toHaveLength(2 + 3 * 3);
+    expect(rows.map((r) => [String(r.marker), Number(r.due_at)])).toEqual(rows.map((r) => [String(r.marker), expected(String(r.marker))]));
+  });
+
   it('should not fire while the runner does not share progress, and keep the alert for when they do again', async () => {
     const { entry, sub, ask } = await runnerAndSpectator('Kim');
     expect((await ask('mi-14')).statusCode).toBe(200);
     expect((await t.call(session, 'PATCH', `/api/entries/${entry.id}`, { shareProgress: false })).statusCode).toBe(200);
     // Time compressed: the alert is due now.
-    await db.run('UPDATE push_alerts SET due_at = 0 WHERE subscription_id IN (SELECT id FROM push_subscriptions WHERE endpoint = ?)', [sub.endpoint]);
+    await db.run('UPDATE push_alert_times SET due_at = 0 WHERE link_id IN (SELECT link_id FROM push_subscriptions WHERE endpoint = ?)', [sub.endpoint]);
     expect(await createMarkerAlerts(t.app.repo).fireDue(Date.now())).toBe(0);
     expect(Number((await db.all('SELECT COUNT(*) AS n FROM push_deliveries')).at(0)!.n)).toBe(0);
-    const [alert] = await db.all('SELECT due_at, fired_at FROM push_alerts WHERE subscription_id IN (SELECT id FROM push_subscriptions WHERE endpoint = ?)', [sub.endpoint]);
+    const [alert] = await db.all(
+      'SELECT t.due_at, a.fired_at FROM push_alerts a JOIN push_subscriptions s ON s.id = a.subscription_id ' +
+        'LEFT JOIN push_alert_times t ON t.link_id = s.link_id AND t.marker = a.marker WHERE s.endpoint = ?',
+      [sub.endpoint],
+    );
     expect(alert!.fired_at).toBeNull();
     expect(Number(alert!.due_at)).toBeGreaterThan(Date.now());
     expect(noticesTo(sub.endpoint)).toEqual([]);

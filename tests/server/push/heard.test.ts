@@ -93,6 +93,9 @@ describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
     expect(push).toMatchObject({ ttl: 6 * 3600, urgency: 'normal', topic: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) });
     await expect.poll(() => queued()).toEqual([]);
     expect(await metric('milenotes_push_sent_total')).toBeGreaterThanOrEqual(1);
+    // Taken by the push service: the subscription is alive, and the push sweep keeps it (server/push/sweep.ts).
+    const pushedAt = async () => (await db.all('SELECT last_pushed_at FROM push_subscriptions WHERE endpoint = ?', [sub.endpoint]))[0]?.last_pushed_at;
+    await expect.poll(async () => Number(await pushedAt())).toBeGreaterThan(Date.now() - 60_000);
 
     // The app reporting the same play again tells nobody twice.
     await played(noteId, 'mi-20');
@@ -177,6 +180,8 @@ describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
     await expect.poll(() => metric('milenotes_push_failed_total{reason="gave_up"}')).toBe(gaveUp + 1);
     expect(await queued()).toEqual([]);
     expect(noticesTo(sub.endpoint)).toEqual([]);
+    // Never taken: nothing says the subscription is alive (the push sweep may take it once idle long enough).
+    expect((await db.all('SELECT last_pushed_at FROM push_subscriptions WHERE endpoint = ?', [sub.endpoint]))[0]?.last_pushed_at).toBeNull();
     for (let i = 1; i < waits.length; i++) expect(waits[i]!).toBeGreaterThan(waits[i - 1]!);
   });
 

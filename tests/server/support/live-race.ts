@@ -2,16 +2,15 @@
  * A race that is live now (or moved to any start), with a known course: a straight line 42.2 km
  * north from Chicago, set through the race catalogue as an operator would (add, edit, course).
  */
-import type { Position } from 'geojson';
 import type { Repository } from '../../../server/db/repository.js';
 import { localSchedule } from '../../../src/shared/raceClock.js';
 import { editRace } from '../../../server/races/note-deadlines.js';
 import { storedCourse } from '../../../server/races/stored-course.js';
-import { courseOf, gpxText, legFrom } from '../../../stand-ins/courses.js';
+import { gpxText } from '../../../stand-ins/courses.js';
+import { STRAIGHT } from '../../../stand-ins/straightCourse.js';
 import { UPCOMING } from './races.js';
 
-export const CHICAGO: Position = [-87.6244, 41.8827];
-export const STRAIGHT = courseOf([legFrom(CHICAGO, 0, 42_195)]);
+export { CHICAGO, positionAt, STRAIGHT } from '../../../stand-ins/straightCourse.js';
 
 /**
  * Starts `raceId` (added if the catalogue lacks it) `minutesAgo` minutes ago, to the minute, on the
@@ -27,10 +26,3 @@ export async function startRace(repo: Repository, raceId: string = UPCOMING.chic
   if (withCourse) await repo.races.setCourse(raceId, storedCourse(gpxText({ tracks: [[STRAIGHT.track]] }), ['mi']));
   return startsAt;
 }
-
-/** A position `meters` along the straight course at `at` (epoch ms), as the app sends it. */
-export const positionAt = (meters: number, at: number, accuracy = 8, eastMeters = 0) => {
-  const on = STRAIGHT.at(meters);
-  const [lon, lat] = eastMeters ? legFrom(on, 90, eastMeters).at(eastMeters) : on;
-  return { at: new Date(at).toISOString(), lat: lat!, lon: lon!, accuracy };
-};
