@@ -53,6 +53,10 @@ export default defineConfig({
           setupFiles: ['tests/server/openapi/drift-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // expect.poll waits on a state a server reaches in its own time (a worker's push sent, a
+          // sweep run): 1 s, vitest's default, was too short on a loaded 2-core machine (12 pushes
+          // through two servers' workers took longer). A state never reached still fails.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
