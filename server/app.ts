@@ -8,8 +8,8 @@ import { createDrain, stopWorker, type Drain } from './ops/drain.js';
 import { createReadiness } from './ops/readiness.js';
 import { compression } from './plugins/compression.js';
 import { createMetrics, metricsPlugin } from './plugins/metrics.js';
-import { createOpenUploads } from './notes/open-uploads.js';
-import { createUploadQuota } from './notes/quota.js';
+import { createOpenUploads } from './intake/open-uploads.js';
+import { createUploadQuota } from './intake/quota.js';
 import { createIntake } from './intake/index.js';
 import { createPush, type Push } from './push/index.js';
 import { securityHeaders } from './plugins/security.js';
@@ -22,10 +22,10 @@ import { inlineStylesOf, site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { openBlobStore } from './storage/index.js';
 import { MAX_HELD_PER_ACCOUNT, startNoteChanges, type NoteChangeHub } from './sync/note-changes.js';
-import type { UploadService } from './uploads/service.js';
-import { startConversionWorker, type ConversionWorker } from './worker/conversion.js';
-import { startOrphanSweeper, type OrphanSweeper } from './worker/orphans.js';
-import { scratchMinAgeMs } from './worker/scratch.js';
+import type { UploadService } from './intake/resumable/service.js';
+import { startConversionWorker, type ConversionWorker } from './conversion/worker.js';
+import { startOrphanSweeper, type OrphanSweeper } from './ops/orphans.js';
+import { scratchMinAgeMs } from './conversion/scratch.js';
 
 export interface AppParts {
   repo: Repository;

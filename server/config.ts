@@ -46,7 +46,7 @@ export interface Config {
   maxNoteSeconds: number;
   /** Conversions run side by side in this process, so one slow file never holds up the rest. */
   convertConcurrency: number;
-  /** Blobs no row refers to, and stale temp files, older than this are removed (server/worker/orphans.ts). */
+  /** Blobs no row refers to, and stale temp files, older than this are removed (server/ops/orphans.ts). */
   orphanMinAgeMs: number;
   /** How often this process looks for them, after once at start. */
   orphanSweepIntervalMs: number;
@@ -63,7 +63,7 @@ export interface Config {
   shutdownGraceMs: number;
   /** GET /metrics for anyone (METRICS=on), else only from these socket addresses (METRICS_ALLOW). */
   metrics: { enabled: boolean; allow: string[] };
-  /** Upload limits counted in the database (server/notes/quota.ts) and held per process (open uploads). */
+  /** Upload limits counted in the database (server/intake/quota.ts) and held per process (open uploads). */
   uploads: UploadLimits;
   /** Which proxies may name the client in X-Forwarded-For: false (none) or their addresses/CIDRs. */
   trustProxy: TrustProxy;

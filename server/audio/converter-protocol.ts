@@ -15,7 +15,7 @@ export interface ConvertRequest {
 
 export type ToConverter = ConvertRequest | { kind: 'abort'; id: number };
 
-/** Why a conversion failed, as the worker tells the cases apart (server/worker/conversion.ts). */
+/** Why a conversion failed, as the worker tells the cases apart (server/conversion/worker.ts). */
 export type ConvertFailure =
   | { kind: 'too_long'; maxSeconds: number }
   | { kind: 'media'; message: string; timedOut: boolean }

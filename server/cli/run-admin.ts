@@ -11,7 +11,7 @@ import { openRepository } from '../db/index.js';
 import type { Repository } from '../db/repository.js';
 import { receiptOf } from '../intake/commit.js';
 import { linkIdOf, newToken } from '../links.js';
-import { cleanRunnerName } from '../notes/sanitize.js';
+import { cleanRunnerName } from '../intake/sanitize.js';
 import { backup, BackupRefused, restore } from '../ops/backup.js';
 import { runPreflight } from '../ops/preflight/run.js';
 import { verifyStorage } from '../ops/verify-storage.js';
@@ -72,7 +72,7 @@ const COMMANDS: Record<string, Command> = {
   ...RACE_EDIT_COMMANDS,
   async 'create-link'(repo, args, warn, env) {
     const { runner, race } = optionsOf(args, ['runner', 'race']);
-    // Stored as the app's entries are (server/notes/sanitize.ts); too long is refused here, not cut.
+    // Stored as the app's entries are (server/intake/sanitize.ts); too long is refused here, not cut.
     const name = cleanRunnerName(runner!);
     if (!name) throw new UsageError('The runner name has no visible characters. Give the name friends know them by.');
     if (Array.from(runner!.trim()).length > MAX_RUNNER_NAME_LENGTH) throw new UsageError(`The runner name is too long (${MAX_RUNNER_NAME_LENGTH} characters at most).`);

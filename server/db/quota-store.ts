@@ -27,7 +27,7 @@ export interface NoteReservation {
 }
 
 export interface AddressCount {
-  /** The address as the limits group it (server/notes/address-key.ts). */
+  /** The address as the limits group it (server/http/client-key.ts). */
   address: string;
   now: number;
   /** Notes started after this time count: now minus the window. */

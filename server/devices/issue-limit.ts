@@ -1,13 +1,13 @@
 /**
  * Owns the bound on new device cookies per client (DEVICE_COOKIES_PER_HOUR): each client (an IPv4
- * address, an IPv6 /64: server/notes/address-key.ts) is given at most that many new cookies in a
+ * address, an IPv6 /64: server/http/client-key.ts) is given at most that many new cookies in a
  * window of an hour, counted in this process's memory as the per-minute limits are (several servers
  * each count their own). Past it no cookie is given, the link still opens: a friend behind a crowded
  * carrier address can still record; only the home screen's list and notifications wait for the
  * next window. Without the bound, inventing phones costs one request each, and invented phones
  * fill a link's phones and its push subscriptions.
  */
-import { addressKey } from '../notes/address-key.js';
+import { addressKey } from '../http/client-key.js';
 
 export const ISSUE_WINDOW_MS = 3600_000;
 

@@ -7,9 +7,9 @@ import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
 import { markersFor } from '../../src/shared/markers.js';
 import type { LinkView, NoteRow, Repository } from '../db/repository.js';
 import { refusal } from '../http/refusals.js';
-import { sha256FromContentDigest } from '../notes/digest.js';
-import type { UploadQuota } from '../notes/quota.js';
-import { cleanContentType, cleanSenderName } from '../notes/sanitize.js';
+import { sha256FromContentDigest } from './digest.js';
+import type { UploadQuota } from './quota.js';
+import { cleanContentType, cleanSenderName } from './sanitize.js';
 
 /** The media type of a Content-Type header: lower-case, without parameters; '' when absent. */
 export const mediaTypeOf = (header: string | undefined): string => (header ?? '').split(';')[0]!.trim().toLowerCase();

@@ -1,7 +1,7 @@
 /**
  * Committing a note, whichever way its bytes came: the stored bytes checked against the digest the
  * sender declared, then the row and its conversion job inserted exactly once, in the transaction
- * that checks and counts a whole note's limits (../notes/quota.ts). Two requests racing with one
+ * that checks and counts a whole note's limits (./quota.ts). Two requests racing with one
  * note end as one note: the loser drops its copy and answers as a retry would.
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -9,7 +9,7 @@ import type { NoteReceipt } from '../../src/shared/api.js';
 import type { NewNote, NoteRow, Repository } from '../db/repository.js';
 import { ApiProblem } from '../http/problem.js';
 import { refusal } from '../http/refusals.js';
-import type { UploadQuota } from '../notes/quota.js';
+import type { UploadQuota } from './quota.js';
 import { queueNote } from '../races/note-deadlines.js';
 import type { CheckedNote } from './checks.js';
 

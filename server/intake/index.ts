@@ -1,12 +1,12 @@
 /**
  * The one way in for a note, whichever way its bytes come: whole in one PUT (./whole.ts), or as a
- * resumable upload created by that PUT and continued by PATCH (../uploads/). Both pass the same
+ * resumable upload created by that PUT and continued by PATCH (./resumable/). Both pass the same
  * checks (./checks.ts), store bytes the same way (./audio.ts) and commit the same way
  * (./commit.ts); every refusal they answer with is ../http/refusals.ts's. The routes call this.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { NoteReceipt } from '../../src/shared/api.js';
-import { createUploadService, type UploadService } from '../uploads/service.js';
+import { createUploadService, type UploadService } from './resumable/service.js';
 import { receiveWhole, type IntakeDeps, type WholeNote } from './whole.js';
 
 export type { IntakeDeps, WholeNote };

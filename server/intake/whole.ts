@@ -9,7 +9,7 @@ import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
 import type { Repository } from '../db/repository.js';
 import { ApiProblem } from '../http/problem.js';
 import { refusal } from '../http/refusals.js';
-import type { UploadQuota } from '../notes/quota.js';
+import type { UploadQuota } from './quota.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { storageFaultOf } from '../storage/faults.js';
 import { newOriginalKey } from '../storage/keys.js';

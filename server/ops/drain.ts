@@ -9,7 +9,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { Repository } from '../db/repository.js';
 import { isNoteUpload } from '../http/note-upload-mark.js';
 import { refusal } from '../http/refusals.js';
-import type { ConversionWorker } from '../worker/conversion.js';
+import type { ConversionWorker } from '../conversion/worker.js';
 
 const RETRY_AFTER_SECONDS = 5;
 

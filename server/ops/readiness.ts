@@ -6,7 +6,7 @@
  */
 import type { Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import type { WorkerHeartbeat } from '../worker/conversion.js';
+import type { WorkerHeartbeat } from '../conversion/worker.js';
 import { lowOnSpace, type SpaceWatch } from './free-space.js';
 
 export interface Readiness {

@@ -14,7 +14,7 @@ import { storageFaultMarkOf } from '../http/storage-faults.js';
 import { secondsSinceWoken } from '../sync/woken-mark.js';
 import type { QueueDeadlines } from '../db/job-store.js';
 import type { PushEvents } from '../push/index.js';
-import type { ConversionEvents } from '../worker/conversion.js';
+import type { ConversionEvents } from '../conversion/worker.js';
 
 export interface MetricsOptions {
   /** METRICS=on: anyone who can reach the server may read /metrics. */

@@ -12,7 +12,7 @@ import type { Repository } from '../db/repository.js';
 import { createDevices } from '../devices/index.js';
 import { installApiErrors } from '../plugins/api-errors.js';
 import type { Intake } from '../intake/index.js';
-import type { OpenUploads } from '../notes/open-uploads.js';
+import type { OpenUploads } from '../intake/open-uploads.js';
 import type { Push } from '../push/index.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { NoteChangeHub } from '../sync/note-changes.js';

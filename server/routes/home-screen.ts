@@ -15,7 +15,7 @@ import { startDeviceSweep, type Devices, type PhoneLink } from '../devices/index
 import { emptyAnswer, refusals } from '../http/contract.js';
 import { deviceLinkNotFound } from '../http/problem.js';
 import { refusal } from '../http/refusals.js';
-import { addressKey } from '../notes/address-key.js';
+import { addressKey } from '../http/client-key.js';
 import { publicRace } from '../races/public-race.js';
 
 export interface HomeScreenApiOptions {

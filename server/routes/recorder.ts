@@ -20,12 +20,12 @@ import { refusal } from '../http/refusals.js';
 import type { Intake } from '../intake/index.js';
 import type { Clock } from '../clock.js';
 import { linkIdOf } from '../links.js';
-import { addressKey } from '../notes/address-key.js';
-import { capOpenUploads, type OpenUploads } from '../notes/open-uploads.js';
+import { addressKey } from '../http/client-key.js';
+import { capOpenUploads, type OpenUploads } from '../intake/open-uploads.js';
 import type { Push } from '../push/index.js';
 import { publicRace } from '../races/public-race.js';
 import { linkProgress } from '../races/tracking.js';
-import { CreationHeadersSchema } from '../uploads/protocol.js';
+import { CreationHeadersSchema } from '../intake/resumable/protocol.js';
 import { pushRoutes } from './push.js';
 import { BYTES_REFUSALS, CREATED_UPLOAD_HEADERS, createUpload, isUploadCreation, lengthOf, readAhead, uploadRoutes } from './uploads.js';
 
@@ -51,7 +51,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
 
   // A first line against a runaway client, counted in this process's memory (per server). The
   // limits that must hold across servers (notes per link, uploads per address) are counted in
-  // the database by server/notes/quota.ts.
+  // the database by server/intake/quota.ts.
   await app.register(rateLimit, {
     max: opts.rateLimitPerMinute,
     timeWindow: 60_000,

@@ -1,7 +1,7 @@
 /**
  * Resumable note uploads on the wire: the upload resource /api/r/:token/uploads/:noteId (HEAD,
  * PATCH, DELETE), and creation through the note's PUT when it carries Upload-Complete. Headers are
- * read through the schemas of ../uploads/protocol.ts; every refusal takes the API's one error path.
+ * read through the schemas of ../intake/resumable/protocol.ts; every refusal takes the API's one error path.
  */
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
@@ -13,10 +13,10 @@ import type { LinkView } from '../db/repository.js';
 import { NOTE_UPLOAD } from '../http/note-upload-mark.js';
 import { emptyAnswer, refusals, type HeaderDocs } from '../http/contract.js';
 import { refusal } from '../http/refusals.js';
-import { APPEND_IDLE_MS } from '../uploads/append.js';
-import { cutTolerant, type CutTolerantBody } from '../uploads/body.js';
-import { AppendHeadersSchema, sfInteger, uploadLimit } from '../uploads/protocol.js';
-import type { Creation, UploadOutcome, UploadService } from '../uploads/service.js';
+import { APPEND_IDLE_MS } from '../intake/resumable/append.js';
+import { cutTolerant, type CutTolerantBody } from '../intake/resumable/body.js';
+import { AppendHeadersSchema, sfInteger, uploadLimit } from '../intake/resumable/protocol.js';
+import type { Creation, UploadOutcome, UploadService } from '../intake/resumable/service.js';
 
 /** What a request carrying a note's bytes (the PUT, an append) may be refused for, beyond its own checks. */
 export const BYTES_REFUSALS = [

@@ -2,7 +2,7 @@
  * Owns which errors are storage faults: the database cannot be reached, the disk (or quota) is
  * full, the blob store (S3) fails. These are not our bugs: a request meeting one is refused with
  * 503 + Retry-After and a code of its own (server/http/refusals.ts), and a conversion meeting one
- * is tried again later without counting against the note (server/worker/conversion.ts).
+ * is tried again later without counting against the note (server/conversion/worker.ts).
  *
  * Errors whose code says it wherever they come from (ENOSPC, SQLITE_FULL, a PostgreSQL SQLSTATE
  * of a shut-down server) are read here. A plain network error (ECONNREFUSED, ECONNRESET) is a

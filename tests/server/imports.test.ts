@@ -17,7 +17,7 @@ const STATIC_IMPORT = /(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?\sfrom\s*)?['"](
 const DYNAMIC_IMPORT = /\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
 /** The rooms of server/ that hold domain rules or call them: the storage layer imports none of them. */
-const DOMAIN_ROOMS = ['races', 'push', 'routes', 'intake', 'uploads', 'notes', 'devices', 'auth', 'audio', 'worker', 'cli', 'runner', 'sync', 'ops'];
+const DOMAIN_ROOMS = ['races', 'push', 'routes', 'intake', 'devices', 'auth', 'audio', 'conversion', 'cli', 'runner', 'sync', 'ops'];
 /**
  * Known exception, for now: the push stores may still import server/push/ while their move is under
  * way on another branch (issue 41, "the push queue's store owns every write to its table"). To be

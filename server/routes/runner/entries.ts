@@ -13,7 +13,7 @@ import { ApiProblem, entryNotFound } from '../../http/problem.js';
 import { raceRefusal } from '../../http/refusals.js';
 import { linkIdOf, newToken } from '../../links.js';
 import { publicRace } from '../../races/public-race.js';
-import { cleanRunnerName } from '../../notes/sanitize.js';
+import { cleanRunnerName } from '../../intake/sanitize.js';
 import type { Entry } from '../../db/repository.js';
 import { requireRunner, BEARER, type RunnerContext } from './context.js';
 

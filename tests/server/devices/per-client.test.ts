@@ -1,5 +1,5 @@
 /**
- * A client is an IPv4 address or an IPv6 /64 (server/notes/address-key.ts), for the recorder's and
+ * A client is an IPv4 address or an IPv6 /64 (server/http/client-key.ts), for the recorder's and
  * the device routes' per-minute limits as for the note limits: a phone holds a whole /64 and changes
  * its address inside it at will, so thirty addresses of one /64 share one budget. And a client is
  * given at most DEVICE_COOKIES_PER_HOUR new device cookies: past it the link still opens, without

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { StorageFaultKind } from '../../../server/storage/faults.js';
-import { MAX_ATTEMPTS, startConversionWorker, type ConversionWorker } from '../../../server/worker/conversion.js';
+import { MAX_ATTEMPTS, startConversionWorker, type ConversionWorker } from '../../../server/conversion/worker.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { makeSpeech } from '../support/audio.js';
 import { mountSmallDisk, type SmallDisk } from '../support/small-disk.js';

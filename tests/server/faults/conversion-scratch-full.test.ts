@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startConverter, type Converter } from '../../../server/audio/converter.js';
 import { MediaToolError } from '../../../server/audio/ffmpeg.js';
 import { StorageFault, type StorageFaultKind } from '../../../server/storage/faults.js';
-import { startConversionWorker, type ConversionWorker } from '../../../server/worker/conversion.js';
+import { startConversionWorker, type ConversionWorker } from '../../../server/conversion/worker.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { decodedSeconds, makeSpeech } from '../support/audio.js';
 import { BACKENDS } from '../support/backends.js';

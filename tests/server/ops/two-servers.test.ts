@@ -61,7 +61,7 @@ beforeAll(async () => {
     APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, PUBLIC_URL,
     CONVERT_WORKER: 'on', CONVERT_LEASE_MS: String(LEASE_MS), METRICS: 'on',
     // Every phone here is 127.0.0.1: the per-address limits (tested across servers in
-    // tests/server/notes/quota.test.ts) would refuse most uploads of this test, which is about sharing work.
+    // tests/server/intake/quota.test.ts) would refuse most uploads of this test, which is about sharing work.
     UPLOADS_PER_ADDRESS: '1000', OPEN_UPLOADS_PER_ADDRESS: '100',
   };
   for (const name of ['a', 'b']) servers.push(await startServerProcess({ ...env, DATA_DIR: path.join(dir, name) }, 60_000));

@@ -9,11 +9,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Slowest first, as measured in a full run (seconds on this 2-core machine). */
 const LONG_WAITS = [
-  'tests/server/notes/slow-clients.test.ts', // 82
+  'tests/server/intake/slow-clients.test.ts', // 82
   'tests/bench/load/raceday.test.ts', // 78
-  'tests/server/worker/lease-takeover.test.ts', // 69
-  'tests/server/notes/crowd-limits.test.ts', // 49
-  'tests/server/uploads/resumable-crash.test.ts', // 45
+  'tests/server/conversion/lease-takeover.test.ts', // 69
+  'tests/server/intake/crowd-limits.test.ts', // 49
+  'tests/server/intake/resumable/resumable-crash.test.ts', // 45
   'tests/server/audio/converter.test.ts', // 40
   'tests/server/sync/held-requests.test.ts', // 39
   'tests/server/ops/graceful-stop.test.ts', // 38

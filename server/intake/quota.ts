@@ -1,6 +1,6 @@
 /**
  * The upload limits as people meet them: room per link (notes and bytes) and notes per address
- * (an IPv4 address, or an IPv6 /64: ./address-key.ts) in any span of the window, decided by the
+ * (an IPv4 address, or an IPv6 /64: ../http/client-key.ts) in any span of the window, decided by the
  * database (server/db/quota-store.ts) so several servers share them, refused with 429, a
  * Retry-After and a sentence the recorder shows as it is.
  *
@@ -14,7 +14,7 @@ import type { UploadLimits } from '../config.js';
 import type { AddressCount, LinkUsage, QuotaStore, Taken } from '../db/quota-store.js';
 import type { QueuedNote } from '../db/types.js';
 import { refusal } from '../http/refusals.js';
-import { addressKey } from './address-key.js';
+import { addressKey } from '../http/client-key.js';
 
 /** A reservation outlives any honest upload (3 MB at 2.5 KB/s is 20 minutes) and frees itself after a crash. */
 const RESERVATION_MS = 60 * 60_000;

@@ -10,7 +10,7 @@ import type { ClaimedJob, NoteRow, Repository } from '../../../server/db/reposit
 import { linkIdOf } from '../../../server/links.js';
 import type { BlobStore } from '../../../server/storage/blob-store.js';
 import { openBlobStore } from '../../../server/storage/index.js';
-import { MAX_ATTEMPTS, startConversionWorker, type ConversionWorker } from '../../../server/worker/conversion.js';
+import { MAX_ATTEMPTS, startConversionWorker, type ConversionWorker } from '../../../server/conversion/worker.js';
 import { queueNote as queueWithDeadline } from '../../../server/races/note-deadlines.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
 import { FORMATS, makeSpeech } from '../support/audio.js';

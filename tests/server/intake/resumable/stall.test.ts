@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDLE_TIMEOUT_DEFAULT_MS } from '../../../server/config.js';
-import { APPEND_IDLE_MS } from '../../../server/uploads/append.js';
-import { BACKENDS } from '../support/backends.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { creation, trickle } from '../support/resumable.js';
-import { fakeWebm, makeLink } from '../support/uploads.js';
+import { IDLE_TIMEOUT_DEFAULT_MS } from '../../../../server/config.js';
+import { APPEND_IDLE_MS } from '../../../../server/intake/resumable/append.js';
+import { BACKENDS } from '../../support/backends.js';
+import { startTestApp, type TestApp } from '../../support/app.js';
+import { creation, trickle } from '../../support/resumable.js';
+import { fakeWebm, makeLink } from '../../support/uploads.js';
 
 /** How long a one-bar phone's upload goes silent and then goes on (issue 21, measured at venues). */
 const ONE_BAR_STALL_MS = 20_000;

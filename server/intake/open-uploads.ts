@@ -5,7 +5,7 @@
 import type { onRequestAsyncHookHandler } from 'fastify';
 import { isNoteUpload } from '../http/note-upload-mark.js';
 import { refusal } from '../http/refusals.js';
-import { addressKey } from './address-key.js';
+import { addressKey } from '../http/client-key.js';
 
 export interface OpenUploads {
   /** Takes a slot for the address; false when it already holds `max`. `release` must follow a true. */

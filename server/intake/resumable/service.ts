@@ -5,15 +5,15 @@
  * continue an upload another one began, and a restart loses nothing that was reported.
  */
 import { randomUUID } from 'node:crypto';
-import type { NoteReceipt } from '../../src/shared/api.js';
-import { PARTIAL_UPLOAD_TYPE, UPLOAD_PROBLEM } from '../../src/shared/uploadProtocol.js';
-import type { LinkView } from '../db/repository.js';
-import type { UploadRow } from '../db/upload-store.js';
-import { isRefusal, refusal } from '../http/refusals.js';
-import { checkNote, checkSize, holdRoom, mediaTypeOf, type NoteRequest } from '../intake/checks.js';
-import { answerForExisting } from '../intake/commit.js';
-import type { IntakeDeps } from '../intake/whole.js';
-import { uploadPartKey } from '../storage/keys.js';
+import type { NoteReceipt } from '../../../src/shared/api.js';
+import { PARTIAL_UPLOAD_TYPE, UPLOAD_PROBLEM } from '../../../src/shared/uploadProtocol.js';
+import type { LinkView } from '../../db/repository.js';
+import type { UploadRow } from '../../db/upload-store.js';
+import { isRefusal, refusal } from '../../http/refusals.js';
+import { checkNote, checkSize, holdRoom, mediaTypeOf, type NoteRequest } from '../checks.js';
+import { answerForExisting } from '../commit.js';
+import type { IntakeDeps } from '../whole.js';
+import { uploadPartKey } from '../../storage/keys.js';
 import type { CutTolerantBody } from './body.js';
 import { appendPart, createLocalHolders, LEASE_MS, takeLease, type AppendResult, type Lease } from './append.js';
 import { completeUpload, discardUpload } from './complete.js';

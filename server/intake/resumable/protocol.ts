@@ -3,8 +3,8 @@
  * shared facts): the schemas its headers are read through, and the Upload-Limit it announces.
  */
 import { Type } from 'typebox';
-import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
-import { UPLOAD_HEADER } from '../../src/shared/uploadProtocol.js';
+import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
+import { UPLOAD_HEADER } from '../../../src/shared/uploadProtocol.js';
 
 /** A Structured Fields Boolean, as Upload-Complete carries it. */
 const SfBoolean = (description: string) => Type.Union([Type.Literal('?1'), Type.Literal('?0')], { description });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { contentDigestHeader } from '../../../src/shared/contentDigest.js';
-import { sha256FromContentDigest } from '../../../server/notes/digest.js';
+import { sha256FromContentDigest } from '../../../server/intake/digest.js';
 
 describe('reading Content-Digest', () => {
   it('should read back the hex SHA-256 the page and the tests write with contentDigestHeader', () => {

@@ -14,7 +14,7 @@ import type { BlobStore } from '../../../server/storage/blob-store.js';
 import { createLocalBlobStore } from '../../../server/storage/local.js';
 import { createS3BlobStore } from '../../../server/storage/s3.js';
 import { convertedKey } from '../../../server/storage/keys.js';
-import { sweepOrphans } from '../../../server/worker/orphans.js';
+import { sweepOrphans } from '../../../server/ops/orphans.js';
 import { queueNote } from '../../../server/races/note-deadlines.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
 import { startServerProcess, stopGracefully } from '../../../kit/serverProcess.js';
@@ -22,7 +22,7 @@ import { makeLink, sha256Hex } from '../support/uploads.js';
 
 const HOUR = 3_600_000;
 
-/** A conversion's scratch directory (server/worker/scratch.ts) holding a copy of a recording, last changed `ageMs` ago. */
+/** A conversion's scratch directory (server/conversion/scratch.ts) holding a copy of a recording, last changed `ageMs` ago. */
 async function scratchDir(root: string, name: string, ageMs: number): Promise<void> {
   const at = path.join(root, name);
   await mkdir(at);

@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { BlobRefStore } from '../db/blob-refs-store.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { convertedKey, NOTE_AUDIO_PREFIXES } from '../storage/keys.js';
-import { removeStaleScratch, scratchRoot } from './scratch.js';
+import { removeStaleScratch, scratchRoot } from '../conversion/scratch.js';
 
 export interface SweepResult {
   /** Keys of the blobs removed. */

@@ -99,7 +99,7 @@ describe('conversion jobs', () => {
         },
       },
     };
-    const { startConversionWorker } = await import('../../../server/worker/conversion.js');
+    const { startConversionWorker } = await import('../../../server/conversion/worker.js');
     const worker = startConversionWorker({ repo: vanishing, blobs: second.blobs, log: second.log, ffmpegTimeoutMs: 30_000, maxNoteSeconds: 75, pollMs: 50 });
     try {
       await vi.waitFor(() => expect(convertedKey).not.toBe(''), { timeout: 30_000, interval: 50 });

@@ -5,13 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
-import { UPLOAD_PROBLEM } from '../../src/shared/uploadProtocol.js';
-import type { UploadRow, UploadStore } from '../db/upload-store.js';
-import { isRefusal, refusal } from '../http/refusals.js';
-import { storeAudio } from '../intake/audio.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import { uploadPartKey } from '../storage/keys.js';
+import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
+import { UPLOAD_PROBLEM } from '../../../src/shared/uploadProtocol.js';
+import type { UploadRow, UploadStore } from '../../db/upload-store.js';
+import { isRefusal, refusal } from '../../http/refusals.js';
+import { storeAudio } from '../audio.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import { uploadPartKey } from '../../storage/keys.js';
 import { skipBytes, type CutTolerantBody } from './body.js';
 
 const mismatchingOffset = refusal[UPLOAD_PROBLEM.mismatchingOffset];

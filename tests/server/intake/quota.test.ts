@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
 import { linkIdOf } from '../../../server/links.js';
-import { createUploadQuota } from '../../../server/notes/quota.js';
+import { createUploadQuota } from '../../../server/intake/quota.js';
 import { ApiProblem } from '../../../server/http/problem.js';
 import { queueNote } from '../../../server/races/note-deadlines.js';
 import { BACKENDS } from '../support/backends.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressKey } from '../../../server/notes/address-key.js';
+import { addressKey } from '../../../server/http/client-key.js';
 
 describe('the address the limits count', () => {
   it('should keep an IPv4 address as it is, so a carrier NAT counts as one address', () => {

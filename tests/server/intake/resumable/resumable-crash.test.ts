@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openRepository } from '../../../server/db/index.js';
-import { openBlobStore } from '../../../server/storage/index.js';
-import { createBackend, type BackendKind, type TestBackend } from '../support/backends.js';
-import { append, creation, offsetOf, send } from '../support/resumable.js';
-import { startS3, type TestS3 } from '../support/s3.js';
-import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../../../kit/serverProcess.js';
-import { fakeWebm, makeLink, sha256Hex } from '../support/uploads.js';
+import { openRepository } from '../../../../server/db/index.js';
+import { openBlobStore } from '../../../../server/storage/index.js';
+import { createBackend, type BackendKind, type TestBackend } from '../../support/backends.js';
+import { append, creation, offsetOf, send } from '../../support/resumable.js';
+import { startS3, type TestS3 } from '../../support/s3.js';
+import { killHard, startServerProcess, stopGracefully, type ServerProcess } from '../../../../kit/serverProcess.js';
+import { fakeWebm, makeLink, sha256Hex } from '../../support/uploads.js';
 
 let s3: TestS3;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { openRepository } from '../../../server/db/index.js';
 import { loadConfig } from '../../../server/config.js';
 import { ApiProblem } from '../../../server/http/problem.js';
 import { linkIdOf } from '../../../server/links.js';
-import { createUploadQuota } from '../../../server/notes/quota.js';
+import { createUploadQuota } from '../../../server/intake/quota.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
 import { upload, type RawAnswer } from '../support/raw-upload.js';
 import { startServerProcess, stopGracefully, type ServerProcess } from '../../../kit/serverProcess.js';

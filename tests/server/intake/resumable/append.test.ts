@@ -3,16 +3,16 @@ import { PassThrough } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openRepository } from '../../../server/db/index.js';
-import type { Repository } from '../../../server/db/repository.js';
-import { ApiProblem, UploadProblem } from '../../../server/http/problem.js';
-import { linkIdOf } from '../../../server/links.js';
-import { openBlobStore } from '../../../server/storage/index.js';
-import { uploadPartKey } from '../../../server/storage/keys.js';
-import { appendPart, createLocalHolders, LEASE_MS, takeLease, type AppendDeps, type Lease } from '../../../server/uploads/append.js';
-import { cutTolerant } from '../../../server/uploads/body.js';
-import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
-import { fakeWebm, makeLink, sha256Hex } from '../support/uploads.js';
+import { openRepository } from '../../../../server/db/index.js';
+import type { Repository } from '../../../../server/db/repository.js';
+import { ApiProblem, UploadProblem } from '../../../../server/http/problem.js';
+import { linkIdOf } from '../../../../server/links.js';
+import { openBlobStore } from '../../../../server/storage/index.js';
+import { uploadPartKey } from '../../../../server/storage/keys.js';
+import { appendPart, createLocalHolders, LEASE_MS, takeLease, type AppendDeps, type Lease } from '../../../../server/intake/resumable/append.js';
+import { cutTolerant } from '../../../../server/intake/resumable/body.js';
+import { BACKENDS, createBackend, type TestBackend } from '../../support/backends.js';
+import { fakeWebm, makeLink, sha256Hex } from '../../support/uploads.js';
 
 /** A request body we feed by hand, seen by the append as the server sees one: through cutTolerant. */
 function requestBody(idleMs = 60_000) {

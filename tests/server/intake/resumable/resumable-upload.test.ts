@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkIdOf } from '../../../server/links.js';
-import { BACKENDS } from '../support/backends.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { append, creation, offsetOf, send, uploadPathOf, type RawRequest } from '../support/resumable.js';
-import { startS3, type TestS3 } from '../support/s3.js';
-import { digestOf, fakeWebm, makeLink, putNote, sha256Hex } from '../support/uploads.js';
+import { linkIdOf } from '../../../../server/links.js';
+import { BACKENDS } from '../../support/backends.js';
+import { startTestApp, type TestApp } from '../../support/app.js';
+import { append, creation, offsetOf, send, uploadPathOf, type RawRequest } from '../../support/resumable.js';
+import { startS3, type TestS3 } from '../../support/s3.js';
+import { digestOf, fakeWebm, makeLink, putNote, sha256Hex } from '../../support/uploads.js';
 
 let s3: TestS3;
 beforeAll(async () => {
