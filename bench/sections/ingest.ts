@@ -1,8 +1,8 @@
 /**
- * Section 4, ingest: the server issue's benchmark (bench/ingest.ts), called here for its figures:
+ * Section 4, ingest: the server issue's benchmark (bench/load/ingest.ts), called here for its figures:
  * 240 KB uploads 50 at a time into the real server vs a bare node:http server that fsyncs to disk.
  */
-import { runIngest } from '../ingest.js';
+import { runIngest } from '../load/ingest.js';
 import type { Section } from '../report.js';
 import type { BenchContext } from './context.js';
 
