@@ -1,5 +1,5 @@
 /**
-^ * The ingest benchmark (npm run bench:ingest runs it through bench/ingest.ts; the bench's ingest section calls runIngest): 240 KB note uploads, 50 at a time, against the real server (SQLite + disk,
+ * The ingest benchmark (npm run bench:ingest runs it through bench/ingest.ts; the bench's ingest section calls runIngest): 240 KB note uploads, 50 at a time, against the real server (SQLite + disk,
  * conversion off so ffmpeg does not compete for the CPU) and, in the same run, against a bare Node
  * http server that streams the same bodies to disk and fsyncs them. Prints notes/s, p50/p99
  * latency, peak memory of each server process, and the ratio.
@@ -16,7 +16,7 @@ import { freePort } from '../../kit/freePort.js';
 import { openRepository } from '../../server/db/index.js';
 import { linkIdOf, newToken } from '../../server/links.js';
 import { noteHeaders, notePutPath } from '../../stand-ins/friend.js';
-import { median } from '../sections/context.js';
+import { median } from './stats.js';
 
 const NOTE_BYTES = 240 * 1024;
 const CONCURRENCY = 50;

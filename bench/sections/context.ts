@@ -11,14 +11,5 @@ export interface BenchContext {
   log(message: string): void;
 }
 
-export const median = (values: number[]): number => {
-  const s = [...values].sort((a, b) => a - b);
-  if (!s.length) return NaN;
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-
-export const percentile = (values: number[], p: number): number => {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
-};
+/** The samples' figures (../load/stats.ts), for the sections. */
+export { median, percentile } from '../load/stats.js';
