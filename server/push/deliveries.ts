@@ -27,6 +27,8 @@ export interface PushWorkerOptions {
   send: PushSender;
   alerts: MarkerAlerts;
   seal: TokenSeal;
+  /** PUBLIC_URL's origin: where a push's tap goes. */
+  origin: string;
   log: FastifyBaseLogger;
   events: PushEvents;
   pollMs: number;
@@ -61,7 +63,7 @@ export function startPushWorker(opts: PushWorkerOptions): PushWorker {
       if (!push.linkRevoked) events.failed('expired');
       return;
     }
-    const outcome = await opts.send(push.subscription, messageOf(push, noticeOf(push, opts.seal)));
+    const outcome = await opts.send(push.subscription, messageOf(push, noticeOf(push, opts.seal, opts.origin)));
     switch (outcome.kind) {
       case 'sent':
         await repo.pushQueue.finish(push);

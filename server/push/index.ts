@@ -7,6 +7,7 @@
 import { createECDH } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PushState, PushSubscribe } from '../../src/shared/pushApi.js';
+import type { PushEndpointChange } from '../routes/push-change.js';
 import type { Statement } from '../db/driver.js';
 import { queueHeardPushes } from '../db/push-store.js';
 import type { LinkView, Repository } from '../db/repository.js';
@@ -29,6 +30,11 @@ export interface Push {
   /** Saves this phone's subscription on the link (`token`: the link's, sealed for the notice's tap). */
   subscribe(deviceId: string | undefined, link: LinkView, token: string, body: PushSubscribe, now: number): Promise<PushState>;
   unsubscribe(deviceId: string | undefined, link: LinkView): Promise<void>;
+  /**
+   * The browser replaced this phone's subscription (pushsubscriptionchange, issue 42): the row on the
+   * link whose endpoint is `oldEndpoint` takes the new one, keeping its language, alerts and queue.
+   */
+  replaceEndpoint(deviceId: string | undefined, link: LinkView, token: string, body: PushEndpointChange, now: number): Promise<PushState>;
   askAlert(deviceId: string | undefined, link: LinkView, marker: string, now: number): Promise<PushState>;
   dropAlert(deviceId: string | undefined, link: LinkView, marker: string): Promise<void>;
   /** What a note's first play runs in its transaction: the sender's pushes queued ([] when push is off). */
@@ -63,6 +69,7 @@ const OFF: Push = {
   state: () => Promise.reject(pushRefusal.push_off()),
   subscribe: () => Promise.reject(pushRefusal.push_off()),
   unsubscribe: () => Promise.reject(pushRefusal.push_off()),
+  replaceEndpoint: () => Promise.reject(pushRefusal.push_off()),
   askAlert: () => Promise.reject(pushRefusal.push_off()),
   dropAlert: () => Promise.reject(pushRefusal.push_off()),
   onFirstPlay: () => [],
@@ -96,7 +103,7 @@ export async function createPush(deps: PushDeps): Promise<Push> {
   const seal = createTokenSeal(deps.sessionSecret);
   const alerts = createMarkerAlerts(repo);
   const worker: PushWorker = startPushWorker({
-    repo, alerts, seal, log, events: deps.events,
+    repo, alerts, seal, log, events: deps.events, origin: config.origin,
     send: createPushSender({ hosts: config.hosts, keys, subject: config.subject, timeoutMs: SEND_TIMEOUT_MS }),
     pollMs: deps.pollMs ?? 5_000, leaseMs: LEASE_MS, concurrency: CONCURRENCY, raceNow: deps.raceNow,
   });
@@ -116,7 +123,7 @@ export async function createPush(deps: PushDeps): Promise<Push> {
     };
   }
 
-  return {
+  const api: Push = {
     enabled: true,
     state,
     async subscribe(deviceId, link, token, body, now) {
@@ -132,6 +139,11 @@ export async function createPush(deps: PushDeps): Promise<Push> {
       if (saved === 'link_full') throw pushRefusal.push_link_full();
       if (saved === 'phone_full') throw pushRefusal.push_phone_full();
       return state(device, link);
+    },
+    async replaceEndpoint(deviceId, link, token, body, now) {
+      const sub = await repo.push.subscription(phone(deviceId), link.linkId);
+      if (!sub || sub.endpoint !== body.oldEndpoint) throw pushRefusal.push_not_subscribed();
+      return api.subscribe(deviceId, link, token, { endpoint: body.endpoint, keys: body.keys, lang: sub.lang as PushSubscribe['lang'], heard: sub.heard }, now);
     },
     async unsubscribe(deviceId, link) {
       await repo.push.unsubscribe(phone(deviceId), link.linkId);
@@ -157,4 +169,5 @@ export async function createPush(deps: PushDeps): Promise<Push> {
     },
     stop: () => worker.stop(),
   };
+  return api;
 }

@@ -25,6 +25,7 @@ import { capOpenUploads, type OpenUploads } from '../notes/open-uploads.js';
 import type { Push } from '../push/index.js';
 import { linkProgress } from '../races/tracking.js';
 import { CreationHeadersSchema } from '../uploads/protocol.js';
+import { pushChangeRoutes } from './push-change.js';
 import { pushRoutes } from './push.js';
 import { BYTES_REFUSALS, CREATED_UPLOAD_HEADERS, createUpload, isUploadCreation, lengthOf, readAhead, uploadRoutes } from './uploads.js';
 
@@ -138,4 +139,5 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   // The upload resources of resumable uploads, beside the note's PUT (their creation).
   if (uploads) await app.register(uploadRoutes, { uploads, liveLink });
   await app.register(pushRoutes, { push: opts.push, liveLink, clock });
+  await app.register(pushChangeRoutes, { push: opts.push, liveLink });
 };
