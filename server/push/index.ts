@@ -14,7 +14,7 @@ import type { LinkView, Repository } from '../db/repository.js';
 import { createTokenSeal } from '../devices/sealed.js';
 import { createMarkerAlerts } from './alerts.js';
 import type { PushConfig, VapidKeys } from './config.js';
-import { startPushWorker, type PushEvents, type PushWorker } from './deliveries.js';
+import { PUSH_CONCURRENCY, startPushWorker, type PushEvents, type PushWorker } from './deliveries.js';
 import { checkEndpoint } from './hosts.js';
 import { vapidKeysOf } from './keys.js';
 import { PUSH_TTL_SECONDS } from './notice.js';
@@ -61,7 +61,6 @@ export interface PushDeps {
 /** Phones wait about this long for their push service; past it the push is tried again later. */
 const SEND_TIMEOUT_MS = 10_000;
 const LEASE_MS = 60_000;
-const CONCURRENCY = 8;
 
 /** Push off: every route answers push_off, nothing is queued. */
 const OFF: Push = {
@@ -105,7 +104,7 @@ export async function createPush(deps: PushDeps): Promise<Push> {
   const worker: PushWorker = startPushWorker({
     repo, alerts, seal, log, events: deps.events, origin: config.origin,
     send: createPushSender({ hosts: config.hosts, keys, subject: config.subject, timeoutMs: SEND_TIMEOUT_MS }),
-    pollMs: deps.pollMs ?? 5_000, leaseMs: LEASE_MS, concurrency: CONCURRENCY, raceNow: deps.raceNow,
+    pollMs: deps.pollMs ?? 5_000, leaseMs: LEASE_MS, concurrency: PUSH_CONCURRENCY, raceNow: deps.raceNow,
   });
 
   const phone = (deviceId: string | undefined) => {
