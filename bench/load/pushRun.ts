@@ -151,12 +151,13 @@ export async function runPushes(mode: 'queued' | 'inline', events: PushEvent[], 
     const at = Date.now();
     queuedAt.set(topicOf(id), { index, at, sub: event.to });
     const expires = at + (event.kind === 'heard' ? 6 * 3600_000 : 600_000);
-    // As the server queues: only for a subscription still there (a 410 forgot it).
-    const queued = await db.run(
+    // As the server queues, in the play's (durable, group-committed) transaction: only for a
+    // subscription still there (a 410 forgot it).
+    const queued = await db.transaction((tx) => tx.run(
       'INSERT INTO push_deliveries (id, subscription_id, kind, ref, note_id, marker, attempts, due_at, expires_at, locked_until, lease_owner, created_at) ' +
       'SELECT ?, id, ?, ?, NULL, ?, 0, ?, ?, 0, NULL, ? FROM push_subscriptions WHERE id = ?',
       [id, event.kind, event.kind === 'heard' ? randomUUID() : 'mi-20', 'mi-20', at, expires, at, subIds[event.to]!],
-    );
+    ));
     if (queued === 0) return void queuedAt.delete(topicOf(id));
     if (worker) return worker.nudge();
     const claimed: ClaimedPush | undefined = await repo.pushQueue.claim(Date.now(), 60_000);
