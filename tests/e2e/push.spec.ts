@@ -223,14 +223,16 @@ test('a subscription the browser replaced is renewed and told to the server, and
 
     const worker = context.serviceWorkers().find((w) => w.url().startsWith(world.server.url))!;
     const key = await worker.evaluate(async (sub) => {
-      const scope = self as unknown as ServiceWorkerGlobalScope & { __key?: string };
+      // The worker's globals, which this file's DOM types do not name.
+      type Extendable = { new (type: string): Event; prototype: { waitUntil(p: Promise<unknown>): void } };
+      const scope = self as unknown as EventTarget & { __key?: string; ExtendableEvent: Extendable };
       PushManager.prototype.subscribe = async (options?: PushSubscriptionOptionsInit) => {
         scope.__key = btoa(String.fromCharCode(...new Uint8Array(options!.applicationServerKey as ArrayBuffer))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
         return { endpoint: sub.endpoint, toJSON: () => ({ endpoint: sub.endpoint, keys: sub.keys }) } as unknown as PushSubscription;
       };
       let waited: Promise<unknown> = Promise.resolve();
-      ExtendableEvent.prototype.waitUntil = (p: Promise<unknown>) => void (waited = p);
-      scope.dispatchEvent(new ExtendableEvent('pushsubscriptionchange'));
+      scope.ExtendableEvent.prototype.waitUntil = (p: Promise<unknown>) => void (waited = p);
+      scope.dispatchEvent(new scope.ExtendableEvent('pushsubscriptionchange'));
       await waited;
       return scope.__key;
     }, fresh);

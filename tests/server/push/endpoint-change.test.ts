@@ -34,7 +34,7 @@ describe.each(BACKENDS)('a replaced push subscription on %s', (kind) => {
     await Promise.all([service?.close(), elsewhere?.close()]);
   });
 
-  const rows = async () => (await db.all('SELECT link_id, endpoint, p256dh, lang, heard FROM push_subscriptions ORDER BY link_id')).map((r) => ({ ...r, heard: Boolean(Number(r.heard)) }));
+  const rows = async () => (await db.all('SELECT link_id, endpoint, p256dh, lang, heard FROM push_subscriptions ORDER BY link_id')).map((r): Record<string, unknown> => ({ ...r, heard: Boolean(Number(r.heard)) }));
   const change = (token: string, cookie: string | undefined, oldEndpoint: string, sub: StandInSubscription) => t.app.inject({
     method: 'PUT', url: `/api/r/${token}/push/endpoint`, headers: cookie ? { cookie } : {},
     payload: { oldEndpoint, endpoint: sub.endpoint, keys: sub.keys },
