@@ -7,7 +7,6 @@
 import { createECDH } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PushState, PushSubscribe } from '../../src/shared/pushApi.js';
-import type { PushEndpointChange } from '../routes/push-change.js';
 import type { Statement } from '../db/driver.js';
 import { queueHeardPushes } from '../db/push-store.js';
 import type { LinkView, Repository } from '../db/repository.js';
@@ -22,6 +21,9 @@ import { pushRefusal } from './refusals.js';
 import { createPushSender } from './send.js';
 
 export type { PushEvents } from './deliveries.js';
+
+/** A browser's replaced subscription: the endpoint it had, and the new one with its keys (routes/push-change.ts). */
+export type PushEndpointChange = Pick<PushSubscribe, 'endpoint' | 'keys'> & { oldEndpoint: string };
 
 export interface Push {
   readonly enabled: boolean;

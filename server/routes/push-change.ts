@@ -6,7 +6,7 @@
  * alerts and waiting pushes stay. The new endpoint and keys are checked as a subscribe's are.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { MAX_ENDPOINT_LENGTH, PushParamsSchema, PushStateSchema, PushSubscribeSchema } from '../../src/shared/pushApi.js';
 import type { LinkView } from '../db/repository.js';
@@ -24,7 +24,6 @@ export const PushEndpointChangeSchema = Type.Object({
   endpoint: PushSubscribeSchema.properties.endpoint,
   keys: PushSubscribeSchema.properties.keys,
 }, { additionalProperties: false });
-export type PushEndpointChange = Static<typeof PushEndpointChangeSchema>;
 
 export interface PushChangeRouteOptions {
   push: Push;
