@@ -74,8 +74,9 @@ export async function showNotice(registration: ServiceWorkerRegistration, data: 
   await badge;
 }
 
-/** A tap: the recorder already open comes forward, else it opens. */
-export async function openNotice(clients: Clients, origin: string, data: unknown): Promise<void> {
+/** A tap: the badge goes, and the recorder already open comes forward, else it opens. */
+export async function openNotice(clients: Clients, origin: string, data: unknown, nav?: Partial<NavigatorBadge>): Promise<void> {
+  await nav?.clearAppBadge?.().catch(() => undefined);
   const target = new URL(noticeTarget((data as { url?: unknown } | null)?.url, origin), origin).href;
   const open = (await clients.matchAll({ type: 'window', includeUncontrolled: true })) as WindowClient[];
   const same = open.find((client) => client.url === target);
@@ -90,6 +91,6 @@ export function installPush(): void {
   self.addEventListener('push', (event) => event.waitUntil(showNotice(self.registration, event.data, self.location.origin, self.navigator)));
   self.addEventListener('notificationclick', (event) => {
     event.notification.close();
-    event.waitUntil(openNotice(self.clients, self.location.origin, event.notification.data));
+    event.waitUntil(openNotice(self.clients, self.location.origin, event.notification.data, self.navigator));
   });
 }

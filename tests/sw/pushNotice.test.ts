@@ -48,13 +48,15 @@ describe('a push notice', () => {
     expect(showNotification.mock.calls.at(-1)).toEqual(['MileNotes', { icon: '/icons/icon-192.png', data: { url: `/r/${TOKEN}` } }]);
   });
 
-  it('should bring the open recorder forward on a tap, or open it', async () => {
+  it('should bring the open recorder forward on a tap, or open it, and clear the badge', async () => {
     const focus = vi.fn(async () => undefined);
     const openWindow = vi.fn(async () => null);
     const clients = (open: string[]) => ({ matchAll: async () => open.map((url) => ({ url, focus })), openWindow }) as unknown as Clients;
     await openNotice(clients([`${ORIGIN}/r/${TOKEN}`]), ORIGIN, { url: `/r/${TOKEN}` });
     expect([focus.mock.calls.length, openWindow.mock.calls.length]).toEqual([1, 0]);
-    await openNotice(clients([`${ORIGIN}/`]), ORIGIN, { url: `/r/${TOKEN}` });
+    const clearAppBadge = vi.fn(async () => undefined);
+    await openNotice(clients([`${ORIGIN}/`]), ORIGIN, { url: `/r/${TOKEN}` }, { clearAppBadge });
     expect(openWindow.mock.calls).toEqual([[`${ORIGIN}/r/${TOKEN}`]]);
+    expect(clearAppBadge).toHaveBeenCalledTimes(1);
   });
 });
