@@ -57,7 +57,7 @@ export interface PushRunResult {
 const topicOf = (id: string) => createHash('sha256').update(id).digest('base64url').slice(0, 32);
 const SECRET = new TextEncoder().encode('bench-secret-that-is-long-enough-0123456789');
 
-async function startService(count: number, smoke: boolean) {
+async function startService(count: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'push-service.ts')], {
     env: { ...process.env, PUSH_SUBSCRIPTIONS: String(count) }, stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -75,7 +75,6 @@ async function startService(count: number, smoke: boolean) {
     answers.push({ at: Number(at), status: Number(status), topic: topic! });
   });
   const info = JSON.parse(await ready) as { host: string; caPem: string; subs: StandInSubscription[]; gone: string[] };
-  void smoke;
   return {
     ...info, answers, send: (line: string) => child.stdin!.write(`${line}\n`),
     stop: () => new Promise<void>((resolve) => {
@@ -87,7 +86,7 @@ async function startService(count: number, smoke: boolean) {
 
 export async function runPushes(mode: 'queued' | 'inline', events: PushEvent[], opts: { subscriptions: number; stormAt: [number, number]; drainLimitMs: number; smoke: boolean }): Promise<PushRunResult> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-push-bench-'));
-  const service = await startService(opts.subscriptions, opts.smoke);
+  const service = await startService(opts.subscriptions);
   const before = tls.getCACertificates('default');
   tls.setDefaultCACertificates([...before, service.caPem]);
   const db = openDatabase({ dataDir: dir, databaseUrl: undefined });
@@ -143,7 +142,7 @@ export async function runPushes(mode: 'queued' | 'inline', events: PushEvent[], 
   const sampler = setInterval(() => {
     void (mode === 'queued' ? repo.pushQueue.waiting() : Promise.resolve(inflight.size)).then((n) => depth.push([(Date.now() - started) / 1000, n]));
   }, 500);
-  let storm = false;
+  service.send(`storm ${started + opts.stormAt[0]} ${started + opts.stormAt[1]}`);
 
   /** The played report's transaction queues the push; the naive server also sends it before answering. */
   async function fire(event: PushEvent, index: number): Promise<void> {
@@ -169,13 +168,9 @@ export async function runPushes(mode: 'queued' | 'inline', events: PushEvent[], 
   for (const [index, event] of events.entries()) {
     const wait = started + event.at - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const t = Date.now() - started;
-    if (!storm && t >= opts.stormAt[0] && t < opts.stormAt[1]) service.send((storm = true) && 'storm');
-    if (storm && t >= opts.stormAt[1]) service.send((storm = false) || 'calm');
     const p: Promise<void> = fire(event, index).finally(() => inflight.delete(p));
     inflight.add(p);
   }
-  if (storm) service.send('calm');
   const loadEnded = Date.now();
   await Promise.allSettled([...inflight]);
   for (;;) {

@@ -33,7 +33,9 @@ function schedule(smoke: boolean) {
   for (let i = 0; i < seconds * heardRate; i++) events.push({ at: (i * 1000) / heardRate, kind: 'heard', to: i % heardPhones });
   alerts.forEach((a, i) => events.push({ at: (a.fireAt - first) / compression, kind: 'soon', to: heardPhones + i, alert: i }));
   events.sort((a, b) => a.at - b.at);
-  return { seconds, heardRate, alerts, compression, events, subscriptions: heardPhones + alerts.length, stormAt: [seconds * 300, seconds * 450] as [number, number] };
+  return { seconds, heardRate, alerts, compression, events, subscriptions: heardPhones + alerts.length, 
+    // Six seconds of a 40 s run; two of the smoke run's four, so that its few pushes meet the storm too.
+    stormAt: (smoke ? [1000, 3000] : [12_000, 18_000]) as [number, number] };
 }
 
 /** Queued within this long before the storm, a push may still be waiting when it breaks. */
