@@ -320,6 +320,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/r/{token}/push/endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * The browser replaced this phone’s push subscription: the one on the link with `oldEndpoint` takes the new endpoint and keys
+         * @description Sent by the service worker on pushsubscriptionchange, from a phone that opened the link (device_not_linked otherwise). push_not_subscribed when this phone holds no subscription on the link with that endpoint; nothing changes then.
+         */
+        put: operations["replacePushEndpoint"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/r/{token}/uploads/{noteId}": {
         parameters: {
             query?: never;
@@ -2842,6 +2862,162 @@ export interface operations {
             };
             /** @description Refused: `link_not_found`, `push_off`. Show `message` to the person; branch on `error`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `rate_limited`. Show `message` to the person; branch on `error`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `server_error`. Show `message` to the person; branch on `error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `shutting_down`, `storage_full`, `storage_unavailable`. Show `message` to the person; branch on `error`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    replacePushEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The push service URL (https, a host PUSH_HOSTS lists). */
+                    endpoint: string;
+                    keys: {
+                        auth: string;
+                        p256dh: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @description The endpoint the browser replaced, as this phone subscribed with it. */
+                    oldEndpoint: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alerts: {
+                            marker: string;
+                            sent: boolean;
+                        }[];
+                        heard: boolean;
+                        lang?: "en" | "de" | "es" | "fr";
+                        publicKey: string;
+                        subscribed: boolean;
+                    };
+                };
+            };
+            /** @description Refused: `bad_request`, `device_unknown`, `invalid_subscription`, `push_endpoint_refused`. Show `message` to the person; branch on `error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `device_not_linked`. Show `message` to the person; branch on `error`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `link_not_found`, `push_off`. Show `message` to the person; branch on `error`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `push_not_subscribed`. Show `message` to the person; branch on `error`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `too_large`. Show `message` to the person; branch on `error`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: `bad_request`. Show `message` to the person; branch on `error`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

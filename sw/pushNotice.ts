@@ -1,64 +1,83 @@
 /// <reference lib="webworker" />
 /**
- * Owns what the worker does with a push (issue 36): the notice shown, in the language the phone
- * subscribed in ("Alex heard your note at Mile 20"), and a tap opening that link's recorder. The
- * words are the catalogues' notice blocks only (src/recorder/i18n), never a whole catalogue. A push
- * the worker cannot read still shows a plain notice: a browser may stop sending to a worker that
- * takes a push without showing anything.
+ * Owns what the worker does with a push (issues 36, 42): the body is Declarative Web Push JSON
+ * (src/shared/push.ts), which Safari 18.4+ shows without the worker; every other browser hands it
+ * here, and the worker shows the same notice (the server's words, in the phone's language), sets
+ * the badge, and a tap opens the recorder it names. It ALWAYS shows something for a push, inside
+ * waitUntil, even one it cannot read: a browser stops sending to a worker that takes pushes
+ * silently (WebKit after 3).
  */
-import { deNotices } from '../src/recorder/i18n/de.js';
-import { enNotices, type Notices } from '../src/recorder/i18n/en.js';
-import { esNotices } from '../src/recorder/i18n/es.js';
-import { frNotices } from '../src/recorder/i18n/fr.js';
-import { ALERT_LEAD_MINUTES, PUSH_LANGUAGES, type PushLang, type PushNotice } from '../src/shared/push.js';
+import { DECLARATIVE_PUSH, type DeclarativePush } from '../src/shared/push.js';
 
 declare const self: ServiceWorkerGlobalScope;
 
-const NOTICES: Record<PushLang, Notices> = { en: enNotices, de: deNotices, es: esNotices, fr: frNotices };
 const RECORDER_PATH = /^\/r\/[A-Za-z0-9_-]{22,64}$/;
 const ICON = '/icons/icon-192.png';
+const PLAIN_TITLE = 'MileNotes';
 
-/** The notice the server sent, or undefined for anything else. */
-export function readNotice(data: unknown): PushNotice | undefined {
-  if (typeof data !== 'object' || data === null) return undefined;
-  const n = data as Partial<PushNotice>;
-  const ok = n.v === 1 && (n.kind === 'heard' || n.kind === 'soon') && typeof n.runner === 'string' && typeof n.marker === 'string' && typeof n.url === 'string';
-  return ok ? (n as PushNotice) : undefined;
-}
-
-const fill = (sentence: string, values: Record<string, string | number>) => sentence.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
-
-/** The notice's one line, in its language (English for a language we do not speak). */
-export function noticeTitle(notice: PushNotice): string {
-  const words = NOTICES[(PUSH_LANGUAGES as readonly string[]).includes(notice.lang) ? notice.lang : 'en'];
-  const marker = /^(mi|km)-(\d+)$/.exec(notice.marker);
-  const place = notice.marker === 'finish' ? 'finish' : (marker?.[1] as 'mi' | 'km' | undefined);
-  if (!place) return notice.runner;
-  return fill(words[`notice.${notice.kind}.${place}`], { runner: notice.runner, n: marker?.[2] ?? '', minutes: ALERT_LEAD_MINUTES });
-}
-
-/** Where a tap goes: the recorder the notice names, or the home page for anything else. */
-export const noticeTarget = (data: unknown): string => {
-  const url = (data as { url?: unknown } | null)?.url;
-  return typeof url === 'string' && RECORDER_PATH.test(url) ? url : '/';
-};
-
-/** Shows the push as a notice; one per note (or per marker alert), so a push sent twice shows once. */
-export function showNotice(registration: ServiceWorkerRegistration, data: PushMessageData | null): Promise<void> {
-  let notice: PushNotice | undefined;
+/** Where a tap may go: a recorder of this site, else its home page (a path, never another site). */
+export function noticeTarget(navigate: unknown, origin: string): string {
+  if (typeof navigate !== 'string') return '/';
   try {
-    notice = readNotice(data?.json());
+    const url = new URL(navigate, origin);
+    return url.origin === origin && RECORDER_PATH.test(url.pathname) && !url.search && !url.hash ? url.pathname : '/';
   } catch {
-    notice = undefined;
+    return '/';
   }
-  if (!notice) return registration.showNotification('MileNotes', { icon: ICON });
-  const tag = notice.kind === 'heard' ? `heard:${notice.note ?? notice.marker}` : `soon:${notice.url}:${notice.marker}`;
-  return registration.showNotification(noticeTitle(notice), { tag, lang: notice.lang, icon: ICON, data: { url: noticeTarget(notice) } });
 }
 
-/** A tap: the recorder already open comes forward, else it opens. */
-export async function openNotice(clients: Clients, origin: string, data: unknown): Promise<void> {
-  const target = new URL(noticeTarget(data), origin).href;
+/** The push as the server sends it, or undefined for anything else. */
+export function readPush(data: unknown): DeclarativePush | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const push = data as Partial<DeclarativePush>;
+  const n = push.notification;
+  const ok = push.web_push === DECLARATIVE_PUSH && typeof n === 'object' && n !== null && typeof n.title === 'string' && n.title !== '' && typeof n.navigate === 'string';
+  return ok ? (push as DeclarativePush) : undefined;
+}
+
+function parsed(data: PushMessageData | null): unknown {
+  try {
+    return data?.json();
+  } catch {
+    return undefined;
+  }
+}
+
+/** What showNotification is given for a push: one notice per tag, so a push sent twice shows once. */
+export function noticeFor(data: unknown, origin: string): { title: string; options: NotificationOptions; badge?: number } {
+  const push = readPush(data);
+  if (!push) return { title: PLAIN_TITLE, options: { icon: ICON, data: { url: '/' } } };
+  const n = push.notification;
+  const options: NotificationOptions = { icon: ICON, data: { url: noticeTarget(n.navigate, origin) } };
+  if (typeof n.body === 'string') options.body = n.body;
+  if (typeof n.lang === 'string') options.lang = n.lang;
+  if (typeof n.tag === 'string') options.tag = n.tag;
+  const badge = push.app_badge;
+  return { title: n.title.slice(0, 200), options, ...(Number.isSafeInteger(badge) && badge >= 0 && { badge }) };
+}
+
+/** Shows the push as a notice and sets the badge; the notice is shown whatever the badge does. */
+export async function showNotice(registration: ServiceWorkerRegistration, data: PushMessageData | null, origin: string, nav?: Partial<NavigatorBadge>): Promise<void> {
+  let notice: ReturnType<typeof noticeFor>;
+  try {
+    notice = noticeFor(parsed(data), origin);
+  } catch {
+    notice = noticeFor(undefined, origin);
+  }
+  const badge = notice.badge !== undefined && nav?.setAppBadge ? nav.setAppBadge(notice.badge).catch(() => undefined) : undefined;
+  try {
+    await registration.showNotification(notice.title, notice.options);
+  } catch {
+    // Options the browser refused (a language tag it does not take): the plain notice instead.
+    await registration.showNotification(PLAIN_TITLE, { icon: ICON, data: notice.options.data as unknown });
+  }
+  await badge;
+}
+
+/** A tap: the badge goes, and the recorder already open comes forward, else it opens. */
+export async function openNotice(clients: Clients, origin: string, data: unknown, nav?: Partial<NavigatorBadge>): Promise<void> {
+  await nav?.clearAppBadge?.().catch(() => undefined);
+  const target = new URL(noticeTarget((data as { url?: unknown } | null)?.url, origin), origin).href;
   const open = (await clients.matchAll({ type: 'window', includeUncontrolled: true })) as WindowClient[];
   const same = open.find((client) => client.url === target);
   if (same) {
@@ -69,9 +88,9 @@ export async function openNotice(clients: Clients, origin: string, data: unknown
 }
 
 export function installPush(): void {
-  self.addEventListener('push', (event) => event.waitUntil(showNotice(self.registration, event.data)));
+  self.addEventListener('push', (event) => event.waitUntil(showNotice(self.registration, event.data, self.location.origin, self.navigator)));
   self.addEventListener('notificationclick', (event) => {
     event.notification.close();
-    event.waitUntil(openNotice(self.clients, self.location.origin, event.notification.data));
+    event.waitUntil(openNotice(self.clients, self.location.origin, event.notification.data, self.navigator));
   });
 }

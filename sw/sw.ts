@@ -4,7 +4,8 @@
  * recorder offline and the pages' HTML; the rest (pictures, the keepsake screen) is kept on use
  * or fetched later when no note is waiting (laterCache.ts); the outbox sync lives in
  * outboxSync.ts. An update waits until every tab of the old version is closed: it never
- * reloads a page. A push (issue 36) is shown and opened by pushNotice.ts.
+ * reloads a page. A push (issue 36) is shown and opened by pushNotice.ts; a replaced subscription
+ * is renewed by pushChange.ts.
  */
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
@@ -14,6 +15,7 @@ import { isCacheLater } from '../src/shared/messages.js';
 import { allNotes, isPending } from '../src/shared/outbox/index.js';
 import { createLaterCache, type LaterEntry } from './laterCache.js';
 import { installOutboxSync } from './outboxSync.js';
+import { installPushChange } from './pushChange.js';
 import { installPush } from './pushNotice.js';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: LaterEntry[]; __WB_LATER: LaterEntry[] };
@@ -58,3 +60,5 @@ installOutboxSync();
 
 // A push shows its notice; a tap opens the recorder it names (pushNotice.ts).
 installPush();
+// A subscription the browser replaced is renewed and told to each link (pushChange.ts).
+installPushChange((match, handler, method) => registerRoute(({ url }) => match(url), ({ request }) => handler(request), method));

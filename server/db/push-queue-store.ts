@@ -2,7 +2,10 @@
  * Owns the queue of pushes to send (`push_deliveries`, migration 13): each claimed with a lease, as
  * conversion jobs are, so one server sends it while the others leave it alone; a claim carries what
  * the sender needs (the subscription, the runner's name). Each claim gets a random owner id, so a
- * server whose lease ran out and was taken over can no longer finish or move the push.
+ * server whose lease ran out and was taken over can no longer finish or move the push. Claims come
+ * in batches, and claims, finishes and retries commit without waiting for the disk (issue 42: at a
+ * race's peak the fsyncs, not the encryption, held the sends back): a power cut can at worst undo
+ * a finish, and the push is sent again under the same Topic, which the push service replaces.
  */
 import { randomUUID } from 'node:crypto';
 import type { PushKind } from './push-store.js';
@@ -37,6 +40,8 @@ export interface ClaimedPush {
 export interface PushQueueStore {
   /** Takes the push due first whose lease has run out, leasing it until now + leaseMs. */
   claim(now: number, leaseMs: number): Promise<ClaimedPush | undefined>;
+  /** Takes up to `limit` pushes due first, as claim does, in one transaction. */
+  claimMany(now: number, leaseMs: number, limit: number): Promise<ClaimedPush[]>;
   /** Sent or given up: the push leaves the queue (only while the claim is ours). */
   finish(push: ClaimedPush): Promise<void>;
   /** Tried again at `dueAt` (epoch ms), the lease handed back. */
@@ -45,16 +50,19 @@ export interface PushQueueStore {
   waiting(): Promise<number>;
 }
 
+/** At most this many pushes a claim takes (and subscriptions one detail read names). */
+const MAX_CLAIM = 64;
+
 const SQL = {
-  // The inner SELECT picks a candidate; the outer WHERE re-checks the lease, so when two servers
+  // The inner SELECT picks candidates; the outer WHERE re-checks the lease, so when two servers
   // race for one push only one UPDATE matches (PostgreSQL re-evaluates it on the locked row).
   claim:
     'UPDATE push_deliveries SET locked_until = ?, attempts = attempts + 1, lease_owner = ? ' +
-    'WHERE id = (SELECT id FROM push_deliveries WHERE due_at <= ? AND locked_until < ? ORDER BY due_at, id LIMIT 1) ' +
-    'AND locked_until < ? RETURNING id, subscription_id, kind, ref, marker, attempts, expires_at',
-  detail:
-    'SELECT s.endpoint, s.p256dh, s.auth, s.lang, s.link_id, s.sealed_token, u.display_name, l.revoked_at ' +
-    'FROM push_subscriptions s JOIN links l ON l.id = s.link_id JOIN runners u ON u.id = l.runner_id WHERE s.id = ?',
+    'WHERE id IN (SELECT id FROM push_deliveries WHERE due_at <= ? AND locked_until < ? ORDER BY due_at, id LIMIT ?) ' +
+    'AND locked_until < ? RETURNING id, subscription_id, kind, ref, marker, attempts, expires_at, due_at',
+  detail: (n: number) =>
+    'SELECT s.id, s.endpoint, s.p256dh, s.auth, s.lang, s.link_id, s.sealed_token, u.display_name, l.revoked_at ' +
+    `FROM push_subscriptions s JOIN links l ON l.id = s.link_id JOIN runners u ON u.id = l.runner_id WHERE s.id IN (${Array(n).fill('?').join(', ')})`,
   finish: 'DELETE FROM push_deliveries WHERE id = ? AND lease_owner = ?',
   retryAt: 'UPDATE push_deliveries SET due_at = ?, locked_until = 0, lease_owner = NULL WHERE id = ? AND lease_owner = ?',
   drop: 'DELETE FROM push_deliveries WHERE id = ?',
@@ -62,45 +70,62 @@ const SQL = {
 } as const;
 
 export function createPushQueueStore(sql: SqlDriver): PushQueueStore {
-  return {
-    async claim(now, leaseMs) {
-      for (;;) {
-        const owner = randomUUID();
-        const [row] = await sql.all(SQL.claim, [now + leaseMs, owner, now, now, now]);
-        if (!row) return undefined;
-        const [detail] = await sql.all(SQL.detail, [String(row.subscription_id)]);
-        // Its subscription went between the two reads (the cascade takes the push too): the next one.
-        if (!detail) {
-          await sql.run(SQL.drop, [String(row.id)]);
-          continue;
-        }
-        return {
-          id: String(row.id),
-          owner,
-          kind: String(row.kind) as PushKind,
-          ref: String(row.ref),
-          marker: String(row.marker),
-          attempts: Number(row.attempts),
-          expiresAt: Number(row.expires_at),
-          subscription: {
-            id: String(row.subscription_id),
-            endpoint: String(detail.endpoint),
-            p256dh: String(detail.p256dh),
-            auth: String(detail.auth),
-            lang: String(detail.lang),
-            linkId: String(detail.link_id),
-            sealedToken: String(detail.sealed_token),
-          },
-          runnerName: String(detail.display_name),
-          linkRevoked: detail.revoked_at !== null && detail.revoked_at !== undefined,
-        };
+  const quick = { durable: false } as const;
+  async function claimMany(now: number, leaseMs: number, limit: number): Promise<ClaimedPush[]> {
+    for (;;) {
+      const claimed = await claimOnce(now, leaseMs, limit);
+      // Every push taken had lost its subscription meanwhile: look again.
+      if (claimed !== 'all_dropped') return claimed;
+    }
+  }
+  async function claimOnce(now: number, leaseMs: number, limit: number): Promise<ClaimedPush[] | 'all_dropped'> {
+    const owner = randomUUID();
+    const take = Math.max(1, Math.min(MAX_CLAIM, Math.floor(limit)));
+    const rows = (await sql.transaction((tx) => tx.all(SQL.claim, [now + leaseMs, owner, now, now, take, now]), quick))
+      // Due first, as one claim at a time would have taken them (RETURNING keeps no order).
+      .sort((a, b) => Number(a.due_at) - Number(b.due_at) || (String(a.id) < String(b.id) ? -1 : 1));
+    if (rows.length === 0) return [];
+    const ids = [...new Set(rows.map((r) => String(r.subscription_id)))];
+    const details = new Map((await sql.all(SQL.detail(ids.length), ids)).map((d) => [String(d.id), d]));
+    const claimed: ClaimedPush[] = [];
+    for (const row of rows) {
+      const detail = details.get(String(row.subscription_id));
+      // Its subscription went between the two reads (the cascade takes the push too).
+      if (!detail) {
+        await sql.run(SQL.drop, [String(row.id)]);
+        continue;
       }
-    },
+      claimed.push({
+        id: String(row.id),
+        owner,
+        kind: String(row.kind) as PushKind,
+        ref: String(row.ref),
+        marker: String(row.marker),
+        attempts: Number(row.attempts),
+        expiresAt: Number(row.expires_at),
+        subscription: {
+          id: String(row.subscription_id),
+          endpoint: String(detail.endpoint),
+          p256dh: String(detail.p256dh),
+          auth: String(detail.auth),
+          lang: String(detail.lang),
+          linkId: String(detail.link_id),
+          sealedToken: String(detail.sealed_token),
+        },
+        runnerName: String(detail.display_name),
+        linkRevoked: detail.revoked_at !== null && detail.revoked_at !== undefined,
+      });
+    }
+    return claimed.length > 0 ? claimed : 'all_dropped';
+  }
+  return {
+    claimMany,
+    claim: async (now, leaseMs) => (await claimMany(now, leaseMs, 1))[0],
     async finish(push) {
-      await sql.run(SQL.finish, [push.id, push.owner]);
+      await sql.transaction((tx) => tx.run(SQL.finish, [push.id, push.owner]), quick);
     },
     async retryAt(push, dueAt) {
-      await sql.run(SQL.retryAt, [Math.round(dueAt), push.id, push.owner]);
+      await sql.transaction((tx) => tx.run(SQL.retryAt, [Math.round(dueAt), push.id, push.owner]), quick);
     },
     async waiting() {
       const [row] = await sql.all(SQL.waiting);

@@ -22,6 +22,8 @@ export interface PushConfig {
   vapidKeys: VapidKeys | undefined;
   /** VAPID_SUBJECT (RFC 8292's `sub`): how a push service reaches the operator, mailto: or https:. */
   subject: string;
+  /** PUBLIC_URL's origin: where a push's tap goes (its `navigate`). */
+  origin: string;
   /** PUSH_HOSTS: the only hosts a push is sent to. */
   hosts: PushHost[];
   /** PUSH_MAX_PER_LINK phones on one link, PUSH_MAX_PER_PHONE links on one phone. */
@@ -60,6 +62,23 @@ function checkSubject(subject: string): string {
   return subject;
 }
 
+/** A host name only this machine answers to: localhost, *.localhost, loopback addresses. */
+export function isLocalHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1' || host === '0.0.0.0';
+}
+
+/** The subject names localhost (mailto:x@localhost, https://localhost): Apple answers every push 403 BadJwtToken. */
+export function subjectNamesLocalhost(subject: string): boolean {
+  const mail = /^mailto:[^@\s]+@([^@\s>]+)$/.exec(subject);
+  if (mail) return isLocalHost(mail[1]!);
+  try {
+    return isLocalHost(new URL(subject).hostname);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Without VAPID_SUBJECT: the site itself when PUBLIC_URL is https, else a mailto: at its host, fine on
  * a laptop; production must say (Apple refuses a subject it cannot use).
@@ -81,11 +100,16 @@ export function loadPushConfig(env: NodeJS.ProcessEnv, publicUrl: string): PushC
   if ((pub === undefined) !== (priv === undefined)) throw new Error('Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither (a pair is then made and kept in the database)');
   const vapidKeys = pub && priv ? { publicKey: pub, privateKey: priv } : undefined;
   if (enabled && vapidKeys) checkVapidPair(vapidKeys);
-  const subject = env.VAPID_SUBJECT?.trim();
+  const given = env.VAPID_SUBJECT?.trim();
+  const subject = !enabled ? '' : given ? checkSubject(given) : defaultSubject(env, publicUrl);
+  if (enabled && env.NODE_ENV === 'production' && subjectNamesLocalhost(subject)) {
+    throw new Error(`VAPID_SUBJECT names localhost ('${subject}'): Apple's push service refuses every push signed so (403 BadJwtToken). Give a mailto: address or https: URL of yours, or set PUSH=off`);
+  }
   return {
     enabled,
     vapidKeys,
-    subject: !enabled ? '' : subject ? checkSubject(subject) : defaultSubject(env, publicUrl),
+    subject,
+    origin: new URL(publicUrl).origin,
     hosts: parsePushHosts(env.PUSH_HOSTS ?? DEFAULT_PUSH_HOSTS),
     // A runner's link reaches friends and family, a few hundred at most; one phone follows a few runners.
     limits: { perLink: positiveInt(env, 'PUSH_MAX_PER_LINK', 500), perPhone: positiveInt(env, 'PUSH_MAX_PER_PHONE', 20) },

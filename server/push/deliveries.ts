@@ -5,6 +5,7 @@
  * (429/5xx/no answer, ./retry.ts), or given up. It polls, and is nudged when this server queues a
  * push, so a played note is told at once and never waits on the report that played it.
  */
+import { availableParallelism } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClaimedPush, Repository } from '../db/repository.js';
 import type { TokenSeal } from '../devices/sealed.js';
@@ -12,6 +13,13 @@ import type { MarkerAlerts } from './alerts.js';
 import { messageOf, noticeOf } from './notice.js';
 import { nextAttemptAt } from './retry.js';
 import type { PushSender } from './send.js';
+
+/**
+ * Pushes in flight at once on one server. A push is about a millisecond of CPU (encryption and
+ * signature) and a round trip of a few hundred ms to the push service, so a core keeps dozens in
+ * flight (bench push, issue 42); more would only hold sockets open.
+ */
+export const PUSH_CONCURRENCY = 32 * Math.max(1, Math.min(8, availableParallelism()));
 
 /** What the metrics count (server/plugins/metrics.ts). */
 export interface PushEvents {
@@ -27,6 +35,8 @@ export interface PushWorkerOptions {
   send: PushSender;
   alerts: MarkerAlerts;
   seal: TokenSeal;
+  /** PUBLIC_URL's origin: where a push's tap goes. */
+  origin: string;
   log: FastifyBaseLogger;
   events: PushEvents;
   pollMs: number;
@@ -61,7 +71,7 @@ export function startPushWorker(opts: PushWorkerOptions): PushWorker {
       if (!push.linkRevoked) events.failed('expired');
       return;
     }
-    const outcome = await opts.send(push.subscription, messageOf(push, noticeOf(push, opts.seal)));
+    const outcome = await opts.send(push.subscription, messageOf(push, noticeOf(push, opts.seal, opts.origin)));
     switch (outcome.kind) {
       case 'sent':
         await repo.pushQueue.finish(push);
@@ -92,14 +102,17 @@ export function startPushWorker(opts: PushWorkerOptions): PushWorker {
   async function sendQueued(): Promise<void> {
     const inFlight = new Set<Promise<void>>();
     for (;;) {
+      // Claimed in batches of what the free places take: one transaction, not one a push.
       while (inFlight.size < opts.concurrency && !stopped) {
-        const push = await repo.pushQueue.claim(now(), opts.leaseMs);
-        if (!push) break;
-        const sending: Promise<void> = deliver(push)
-          // Its lease runs out and the push is tried again (by any server): nothing is lost.
-          .catch((err: unknown) => log.error({ err }, 'a push could not be handled'))
-          .finally(() => inFlight.delete(sending));
-        inFlight.add(sending);
+        const pushes = await repo.pushQueue.claimMany(now(), opts.leaseMs, opts.concurrency - inFlight.size);
+        for (const push of pushes) {
+          const sending: Promise<void> = deliver(push)
+            // Its lease runs out and the push is tried again (by any server): nothing is lost.
+            .catch((err: unknown) => log.error({ err }, 'a push could not be handled'))
+            .finally(() => inFlight.delete(sending));
+          inFlight.add(sending);
+        }
+        if (pushes.length === 0) break;
       }
       if (inFlight.size === 0) return;
       await Promise.race(inFlight);

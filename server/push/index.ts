@@ -13,7 +13,7 @@ import type { LinkView, Repository } from '../db/repository.js';
 import { createTokenSeal } from '../devices/sealed.js';
 import { createMarkerAlerts } from './alerts.js';
 import type { PushConfig, VapidKeys } from './config.js';
-import { startPushWorker, type PushEvents, type PushWorker } from './deliveries.js';
+import { PUSH_CONCURRENCY, startPushWorker, type PushEvents, type PushWorker } from './deliveries.js';
 import { checkEndpoint } from './hosts.js';
 import { vapidKeysOf } from './keys.js';
 import { PUSH_TTL_SECONDS } from './notice.js';
@@ -23,6 +23,9 @@ import { startPushSweeper } from './sweep.js';
 
 export type { PushEvents } from './deliveries.js';
 
+/** A browser's replaced subscription: the endpoint it had, and the new one with its keys (routes/push-change.ts). */
+export type PushEndpointChange = Pick<PushSubscribe, 'endpoint' | 'keys'> & { oldEndpoint: string };
+
 export interface Push {
   readonly enabled: boolean;
   /** This phone's subscription on the link as the recorder shows it. */
@@ -30,6 +33,11 @@ export interface Push {
   /** Saves this phone's subscription on the link (`token`: the link's, sealed for the notice's tap). */
   subscribe(deviceId: string | undefined, link: LinkView, token: string, body: PushSubscribe, now: number): Promise<PushState>;
   unsubscribe(deviceId: string | undefined, link: LinkView): Promise<void>;
+  /**
+   * The browser replaced this phone's subscription (pushsubscriptionchange, issue 42): the row on the
+   * link whose endpoint is `oldEndpoint` takes the new one, keeping its language, alerts and queue.
+   */
+  replaceEndpoint(deviceId: string | undefined, link: LinkView, token: string, body: PushEndpointChange, now: number): Promise<PushState>;
   askAlert(deviceId: string | undefined, link: LinkView, marker: string, now: number): Promise<PushState>;
   dropAlert(deviceId: string | undefined, link: LinkView, marker: string): Promise<void>;
   /** What a note's first play runs in its transaction: the sender's pushes queued ([] when push is off). */
@@ -58,7 +66,6 @@ export interface PushDeps {
 /** Phones wait about this long for their push service; past it the push is tried again later. */
 const SEND_TIMEOUT_MS = 10_000;
 const LEASE_MS = 60_000;
-const CONCURRENCY = 8;
 const SWEEP_MS = 3_600_000;
 
 /** Push off: every route answers push_off, nothing is queued. */
@@ -67,6 +74,7 @@ const OFF: Push = {
   state: () => Promise.reject(pushRefusal.push_off()),
   subscribe: () => Promise.reject(pushRefusal.push_off()),
   unsubscribe: () => Promise.reject(pushRefusal.push_off()),
+  replaceEndpoint: () => Promise.reject(pushRefusal.push_off()),
   askAlert: () => Promise.reject(pushRefusal.push_off()),
   dropAlert: () => Promise.reject(pushRefusal.push_off()),
   onFirstPlay: () => [],
@@ -100,9 +108,9 @@ export async function createPush(deps: PushDeps): Promise<Push> {
   const seal = createTokenSeal(deps.sessionSecret);
   const alerts = createMarkerAlerts(repo);
   const worker: PushWorker = startPushWorker({
-    repo, alerts, seal, log, events: deps.events,
+    repo, alerts, seal, log, events: deps.events, origin: config.origin,
     send: createPushSender({ hosts: config.hosts, keys, subject: config.subject, timeoutMs: SEND_TIMEOUT_MS }),
-    pollMs: deps.pollMs ?? 5_000, leaseMs: LEASE_MS, concurrency: CONCURRENCY, raceNow: deps.raceNow,
+    pollMs: deps.pollMs ?? 5_000, leaseMs: LEASE_MS, concurrency: PUSH_CONCURRENCY, raceNow: deps.raceNow,
   });
   const sweeper = startPushSweeper({ repo, log, intervalMs: deps.sweepMs ?? SWEEP_MS, raceNow: deps.raceNow });
 
@@ -121,7 +129,7 @@ export async function createPush(deps: PushDeps): Promise<Push> {
     };
   }
 
-  return {
+  const api: Push = {
     enabled: true,
     state,
     async subscribe(deviceId, link, token, body, now) {
@@ -137,6 +145,11 @@ export async function createPush(deps: PushDeps): Promise<Push> {
       if (saved === 'link_full') throw pushRefusal.push_link_full();
       if (saved === 'phone_full') throw pushRefusal.push_phone_full();
       return state(device, link);
+    },
+    async replaceEndpoint(deviceId, link, token, body, now) {
+      const sub = await repo.push.subscription(phone(deviceId), link.linkId);
+      if (!sub || sub.endpoint !== body.oldEndpoint) throw pushRefusal.push_not_subscribed();
+      return api.subscribe(deviceId, link, token, { endpoint: body.endpoint, keys: body.keys, lang: sub.lang as PushSubscribe['lang'], heard: sub.heard }, now);
     },
     async unsubscribe(deviceId, link) {
       await repo.push.unsubscribe(phone(deviceId), link.linkId);
@@ -165,4 +178,5 @@ export async function createPush(deps: PushDeps): Promise<Push> {
       await worker.stop();
     },
   };
+  return api;
 }

@@ -1,11 +1,16 @@
 /**
  * What a queued push says, made when it is sent (so a runner renamed meanwhile is named as now):
- * the runner, the note or the marker, the phone's language and the recorder a tap opens. Never
- * where the runner is. Each kind has its own life: a heard note stays news for hours, "about ten
- * minutes away" is stale once the runner is there.
+ * Declarative Web Push JSON (src/shared/push.ts) that Safari 18.4+ shows by itself and the service
+ * worker shows elsewhere, with the words in the phone's language, the recorder a tap opens and the
+ * badge. Never where the runner is. Each kind has its own life: a heard note stays news for hours,
+ * "about ten minutes away" is stale once the runner is there.
  */
 import { createHash } from 'node:crypto';
-import { ALERT_LEAD_MINUTES, PUSH_LANGUAGES, type PushLang, type PushNotice } from '../../src/shared/push.js';
+import { deNotices } from '../../src/recorder/i18n/de.js';
+import { enNotices, type Notices } from '../../src/recorder/i18n/en.js';
+import { esNotices } from '../../src/recorder/i18n/es.js';
+import { frNotices } from '../../src/recorder/i18n/fr.js';
+import { ALERT_LEAD_MINUTES, DECLARATIVE_PUSH, PUSH_LANGUAGES, type DeclarativePush, type PushLang } from '../../src/shared/push.js';
 import type { ClaimedPush } from '../db/push-queue-store.js';
 import type { PushKind } from '../db/push-store.js';
 import type { TokenSeal } from '../devices/sealed.js';
@@ -14,25 +19,46 @@ import type { PushMessage } from './send.js';
 /** How long a push is worth sending, and waits at the push service for a phone that is off (s). */
 export const PUSH_TTL_SECONDS: Record<PushKind, number> = { heard: 6 * 3600, soon: ALERT_LEAD_MINUTES * 60 };
 const URGENCY: Record<PushKind, PushMessage['urgency']> = { heard: 'normal', soon: 'high' };
+const NOTICES: Record<PushLang, Notices> = { en: enNotices, de: deNotices, es: esNotices, fr: frNotices };
+/** Names are the runner's own: one too long for a notice's line is cut, so the push stays small. */
+const MAX_RUNNER_CHARS = 80;
 
 const langOf = (lang: string): PushLang => ((PUSH_LANGUAGES as readonly string[]).includes(lang) ? (lang as PushLang) : 'en');
+const fill = (sentence: string, values: Record<string, string | number>) => sentence.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
 
-/** The notice for a claimed push; `/` when the link's sealed token does not open (another SESSION_SECRET). */
-export function noticeOf(push: ClaimedPush, seal: TokenSeal): PushNotice {
+/** The notice's one line ("Alex heard your note at Mile 20"), in its language; the runner's name for a marker we cannot word. */
+export function noticeTitle(kind: PushKind, runner: string, marker: string, lang: PushLang): string {
+  const name = [...runner].length > MAX_RUNNER_CHARS ? `${[...runner].slice(0, MAX_RUNNER_CHARS - 1).join('')}…` : runner;
+  const mark = /^(mi|km)-(\d+)$/.exec(marker);
+  const place = marker === 'finish' ? 'finish' : (mark?.[1] as 'mi' | 'km' | undefined);
+  if (!place) return name || 'MileNotes';
+  return fill(NOTICES[lang][`notice.${kind}.${place}`], { runner: name, n: mark?.[2] ?? '', minutes: ALERT_LEAD_MINUTES });
+}
+
+/**
+ * The push for a claimed delivery. `origin` is PUBLIC_URL's: `navigate` is the link's recorder on
+ * it, or the home page when the link's sealed token does not open (another SESSION_SECRET).
+ */
+export function noticeOf(push: ClaimedPush, seal: TokenSeal, origin: string): DeclarativePush {
   const token = seal.open(push.subscription.linkId, push.subscription.sealedToken);
+  const lang = langOf(push.subscription.lang);
   return {
-    v: 1,
-    kind: push.kind,
-    runner: push.runnerName,
-    marker: push.marker,
-    ...(push.kind === 'heard' && { note: push.ref }),
-    url: token ? `/r/${token}` : '/',
-    lang: langOf(push.subscription.lang),
+    web_push: DECLARATIVE_PUSH,
+    notification: {
+      title: noticeTitle(push.kind, push.runnerName, push.marker, lang),
+      navigate: new URL(token ? `/r/${token}` : '/', origin).href,
+      lang,
+      dir: 'auto',
+      tag: push.kind === 'heard' ? `heard:${push.ref}` : `soon:${push.subscription.id}:${push.marker}`,
+      silent: false,
+    },
+    // Something new on this runner: the icon says so until the recorder is opened.
+    app_badge: 1,
   };
 }
 
 /** The push on the wire: its Topic is the delivery's, so a push sent twice (a lease lost mid-send) replaces itself at the service. */
-export function messageOf(push: ClaimedPush, notice: PushNotice): PushMessage {
+export function messageOf(push: ClaimedPush, notice: DeclarativePush): PushMessage {
   return {
     payload: JSON.stringify(notice),
     ttlSeconds: PUSH_TTL_SECONDS[push.kind],

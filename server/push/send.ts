@@ -4,7 +4,8 @@
  * aes128gcm body (RFC 8291). The request is ours (TTL, Urgency, Topic), to the URL the check parsed,
  * never a second parse of the same string (web-push's own sender re-parses it with the legacy
  * url.parse), with a time limit and a cap on the answer read; the answer's status says what happens
- * next, as ./deliveries.ts applies it.
+ * next, as ./deliveries.ts applies it. Connections to a push service are kept open and shared, and
+ * the VAPID signature is made once an hour per push service, not per push (bench push, issue 42).
  */
 import https from 'node:https';
 import webpush from 'web-push';
@@ -51,11 +52,15 @@ export interface SenderOptions {
 
 /** A push service's answer body is a short sentence at most; nothing past this is read. */
 const MAX_ANSWER_BYTES = 4096;
+/** A VAPID signature is good for 12 h (web-push's default); a new one is made well before. */
+const VAPID_REUSE_MS = 3600_000;
+/** Open connections per push service, kept alive between pushes. */
+const SOCKETS_PER_HOST = 64;
 
-function post(url: URL, headers: Record<string, string | number>, body: Buffer, timeoutMs: number) {
+function post(agent: https.Agent, url: URL, headers: Record<string, string | number>, body: Buffer, timeoutMs: number) {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
     const req = https.request({
-      protocol: 'https:', hostname: url.hostname, port: url.port || 443, path: `${url.pathname}${url.search}`, method: 'POST', headers, timeout: timeoutMs,
+      agent, protocol: 'https:', hostname: url.hostname, port: url.port || 443, path: `${url.pathname}${url.search}`, method: 'POST', headers, timeout: timeoutMs,
     }, (res) => {
       let read = 0;
       res.on('data', (chunk: Buffer) => {
@@ -73,7 +78,17 @@ function post(url: URL, headers: Record<string, string | number>, body: Buffer, 
 
 export function createPushSender(opts: SenderOptions): PushSender {
   const now = opts.now ?? Date.now;
-  const vapidDetails = { subject: opts.subject, publicKey: opts.keys.publicKey, privateKey: opts.keys.privateKey };
+  const agent = new https.Agent({ keepAlive: true, maxSockets: SOCKETS_PER_HOST, scheduling: 'lifo' });
+  const signed = new Map<string, { authorization: string; at: number }>();
+  /** The Authorization for a push service's origin, signed again once an hour. */
+  function authorizationFor(audience: string): string {
+    const kept = signed.get(audience);
+    if (kept && now() - kept.at < VAPID_REUSE_MS) return kept.authorization;
+    const { Authorization } = webpush.getVapidHeaders(audience, opts.subject, opts.keys.publicKey, opts.keys.privateKey, 'aes128gcm');
+    // A handful of push services: the map stays small; a stale entry is replaced, never piled up.
+    signed.set(audience, { authorization: Authorization, at: now() });
+    return Authorization;
+  }
   return async (target, message) => {
     const checked = checkEndpoint(opts.hosts, target.endpoint);
     if ('problem' in checked) return { kind: 'refused', problem: checked.problem };
@@ -82,9 +97,8 @@ export function createPushSender(opts: SenderOptions): PushSender {
     try {
       body = webpush.encrypt(target.p256dh, target.auth, message.payload, 'aes128gcm').cipherText;
       // The audience is the origin of the URL the check parsed, never a second parse of the string.
-      const { Authorization } = webpush.getVapidHeaders(checked.url.origin, opts.subject, opts.keys.publicKey, opts.keys.privateKey, 'aes128gcm');
       headers = {
-        Authorization, TTL: message.ttlSeconds, Urgency: message.urgency, Topic: message.topic,
+        Authorization: authorizationFor(checked.url.origin), TTL: message.ttlSeconds, Urgency: message.urgency, Topic: message.topic,
         'Content-Encoding': 'aes128gcm', 'Content-Type': 'application/octet-stream', 'Content-Length': body.length,
       };
     } catch {
@@ -93,7 +107,7 @@ export function createPushSender(opts: SenderOptions): PushSender {
     }
     let answer: Awaited<ReturnType<typeof post>>;
     try {
-      answer = await post(checked.url, headers, body, opts.timeoutMs);
+      answer = await post(agent, checked.url, headers, body, opts.timeoutMs);
     } catch {
       return { kind: 'retry' };
     }

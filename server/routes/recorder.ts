@@ -26,6 +26,7 @@ import type { Push } from '../push/index.js';
 import { publicRace } from '../races/public-race.js';
 import { linkProgress } from '../races/tracking.js';
 import { CreationHeadersSchema } from '../intake/resumable/protocol.js';
+import { pushChangeRoutes } from './push-change.js';
 import { pushRoutes } from './push.js';
 import { BYTES_REFUSALS, CREATED_UPLOAD_HEADERS, createUpload, isUploadCreation, lengthOf, readAhead, uploadRoutes } from './uploads.js';
 
@@ -138,4 +139,5 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   // The upload resources of resumable uploads, beside the note's PUT (their creation).
   if (uploads) await app.register(uploadRoutes, { uploads, liveLink });
   await app.register(pushRoutes, { push: opts.push, liveLink, clock, devices });
+  await app.register(pushChangeRoutes, { push: opts.push, liveLink, devices });
 };

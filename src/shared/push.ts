@@ -11,20 +11,31 @@ export type PushLang = (typeof PUSH_LANGUAGES)[number];
 /** A spectator's alert fires when the runner is expected at the marker in about this many minutes. */
 export const ALERT_LEAD_MINUTES = 10;
 
+/** Declarative Web Push's marker (WebKit, Safari 18.4+): a body with it is shown without running the worker. */
+export const DECLARATIVE_PUSH = 8030;
+
+/** A push's body stays under this (bytes): push services take 4 KB, less their encryption's overhead. */
+export const MAX_PUSH_PAYLOAD_BYTES = 3072;
+
 /**
- * What the service worker receives. It names the runner, the note and the marker, never where the
- * runner is. `url` is the link's recorder (/r/<token>), which a tap opens: only the phone that
- * subscribed on that recorder can decrypt it, and it knew the token already.
+ * What a push carries (issue 42): Declarative Web Push JSON, which Safari 18.4+ shows by itself and
+ * the service worker shows everywhere else. The words are the server's, in the phone's language; it
+ * names the runner and the marker, never where the runner is. `navigate` is the link's recorder
+ * (an absolute URL of this site): only the phone that subscribed on it can decrypt the push, and it
+ * knew the token already.
  */
-export interface PushNotice {
-  v: 1;
-  /** heard: the runner's app played the note. soon: about ALERT_LEAD_MINUTES from the marker. */
-  kind: 'heard' | 'soon';
-  runner: string;
-  /** The marker's id (mi-20, km-30, finish): where the note was heard, or the one asked about. */
-  marker: string;
-  /** heard only: the note's id. */
-  note?: string;
-  url: string;
-  lang: PushLang;
+export interface DeclarativePush {
+  web_push: typeof DECLARATIVE_PUSH;
+  notification: {
+    title: string;
+    body?: string;
+    navigate: string;
+    lang: PushLang;
+    dir: 'auto';
+    /** One per note (heard) or per marker alert (soon): a push sent twice shows once. */
+    tag: string;
+    silent: false;
+  };
+  /** The number the app's icon shows. */
+  app_badge: number;
 }

@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, request, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
 import { contentDigestHeader } from '../../src/shared/contentDigest';
-import type { PushNotice } from '../../src/shared/push';
+import type { DeclarativePush } from '../../src/shared/push';
 import { startPushService, type PushServiceStandIn } from '../../stand-ins/pushService';
 import { speechWav } from '../../stand-ins/speech';
 import { positionAt } from '../server/support/live-race';
@@ -105,7 +105,10 @@ test("a friend is told in their language when the runner hears their note, never
     await played(session, noteId);
     await expect.poll(() => noticesTo(sub.endpoint).length).toBe(1);
     const [push] = noticesTo(sub.endpoint);
-    expect(JSON.parse(push!.text) as PushNotice).toEqual({ v: 1, kind: 'heard', runner: 'Alex', marker: 'mi-20', note: noteId, url: `/r/${token}`, lang: 'de' });
+    expect(JSON.parse(push!.text) as DeclarativePush).toEqual({
+      web_push: 8030, app_badge: 1,
+      notification: { title: 'Alex hat deine Nachricht bei Meile 20 gehört', navigate: `${world.server.url}/r/${token}`, lang: 'de', dir: 'auto', tag: `heard:${noteId}`, silent: false },
+    });
 
     await deliverPush(page, world.server.url, push!.text);
     expect(await noticesShown(page)).toEqual([{ title: 'Alex hat deine Nachricht bei Meile 20 gehört', tag: `heard:${noteId}`, lang: 'de', data: { url: `/r/${token}` } }]);
@@ -169,7 +172,7 @@ test('a spectator is told once when the runner is about ten minutes from a marke
     await speedUp();
     await expect.poll(() => noticesTo(sub.endpoint).length).toBe(1);
     const [push] = noticesTo(sub.endpoint);
-    expect(JSON.parse(push!.text)).toEqual({ v: 1, kind: 'soon', runner: 'Kim', marker: 'mi-14', url: `/r/${token}`, lang: 'en' });
+    expect((JSON.parse(push!.text) as DeclarativePush).notification).toMatchObject({ title: 'Kim is about 10 minutes from Mile 14', navigate: `${world.server.url}/r/${token}`, lang: 'en' });
     await page.evaluate(() => navigator.serviceWorker.ready);
     await deliverPush(page, world.server.url, push!.text);
     expect((await noticesShown(page)).map((n) => n.title)).toEqual(['Kim is about 10 minutes from Mile 14']);
@@ -194,5 +197,57 @@ test('a spectator is told once when the runner is about ten minutes from a marke
     expect((await new AxeBuilder({ page: tab }).analyze()).violations).toEqual([]);
   } finally {
     await Promise.all(contexts.map((c) => c.close()));
+  }
+});
+
+/**
+ * Chromium never fires pushsubscriptionchange itself and CDP cannot, so the test dispatches one in
+ * the real worker (its waitUntil shimmed, as a synthetic event's may not be extended) with the
+ * worker's pushManager.subscribe handing out a second stand-in subscription: the worker asks the
+ * server for the key, re-subscribes, and tells the link; the next push goes to the new endpoint.
+ */
+test('a subscription the browser replaced is renewed and told to the server, and a push the worker cannot read still shows a notice', async ({ browser }) => {
+  const session = await world.signIn();
+  const { link: { token } } = (await world.api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Lee' })).json;
+  const [old, fresh] = [service.subscribe(), service.subscribe()];
+  const context = await browser.newContext({ viewport: PHONE });
+  try {
+    await context.grantPermissions(['notifications'], { origin: world.server.url });
+    const page = await context.newPage();
+    await page.goto(`${world.server.url}/r/${token}`);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    // The recorder's own subscribe, through the worker, which keeps the link and endpoint.
+    const status = await page.evaluate(async ([t, sub]) => (await fetch(`/api/r/${t}/push`, {
+      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...sub, lang: 'en', heard: true }),
+    })).status, [token, old] as const);
+    expect(status).toBe(200);
+
+    const worker = context.serviceWorkers().find((w) => w.url().startsWith(world.server.url))!;
+    const key = await worker.evaluate(async (sub) => {
+      // The worker's globals, which this file's DOM types do not name.
+      type Extendable = { new (type: string): Event; prototype: { waitUntil(p: Promise<unknown>): void } };
+      const scope = self as unknown as EventTarget & { __key?: string; ExtendableEvent: Extendable };
+      PushManager.prototype.subscribe = async (options?: PushSubscriptionOptionsInit) => {
+        scope.__key = btoa(String.fromCharCode(...new Uint8Array(options!.applicationServerKey as ArrayBuffer))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+        return { endpoint: sub.endpoint, toJSON: () => ({ endpoint: sub.endpoint, keys: sub.keys }) } as unknown as PushSubscription;
+      };
+      let waited: Promise<unknown> = Promise.resolve();
+      scope.ExtendableEvent.prototype.waitUntil = (p: Promise<unknown>) => void (waited = p);
+      scope.dispatchEvent(new scope.ExtendableEvent('pushsubscriptionchange'));
+      await waited;
+      return scope.__key;
+    }, fresh);
+    const { publicKey, subscribed } = (await (await context.request.get(`${world.server.url}/api/r/${token}/push`)).json()) as { publicKey: string; subscribed: boolean };
+    expect([key, subscribed]).toEqual([publicKey, true]);
+
+    await played(session, await sendNote(context.request, token));
+    await expect.poll(() => noticesTo(fresh.endpoint).length).toBe(1);
+    expect(noticesTo(old.endpoint)).toEqual([]);
+
+    // A body the worker cannot read (not the server's): a plain notice all the same.
+    await deliverPush(page, world.server.url, 'not json');
+    expect(await noticesShown(page)).toEqual([{ title: 'MileNotes', tag: '', lang: '', data: { url: '/' } }]);
+  } finally {
+    await context.close();
   }
 });

@@ -2,8 +2,10 @@
  * The preflight's push line (issue 36): when push is on, the keys every server signs with are there
  * and readable, with the subject push services reach the operator at and the hosts pushes may go to.
  * A bad setting (half a key pair, a subject that is no mailto:/https:, PUSH_HOSTS that do not parse)
- * already fails the settings line; this one finds keys kept under another SESSION_SECRET.
+ * already fails the settings line; this one finds keys kept under another SESSION_SECRET, and a
+ * subject naming localhost on a public site (Apple answers every push 403 BadJwtToken; issue 42).
  */
+import { isLocalHost, subjectNamesLocalhost } from '../../push/config.js';
 import { keptVapidKeys } from '../../push/keys.js';
 import { fail, ok, type PreflightCheck } from './finding.js';
 
@@ -12,6 +14,10 @@ export const pushCheck: PreflightCheck = {
   async run({ config, repository }) {
     const push = config.push;
     if (!push.enabled) return ok('push is off (PUSH=off): friends are not told when their note is heard.');
+    if (subjectNamesLocalhost(push.subject) && !isLocalHost(new URL(config.publicUrl).hostname)) {
+      return fail(`VAPID_SUBJECT '${push.subject}' names localhost while PUBLIC_URL is public: Apple's push service answers every push 403 BadJwtToken, so no iPhone is told.`,
+        'set VAPID_SUBJECT to a mailto: address or https: URL of yours (mailto:ops@your-domain).');
+    }
     const to = `signed for ${push.subject}, sent only to ${push.hosts.length} host${push.hosts.length === 1 ? '' : 's'} of PUSH_HOSTS`;
     if (push.vapidKeys) return ok(`push on with the VAPID keys of the environment, ${to}.`);
     const kept = await keptVapidKeys((await repository()).push, config.auth.sessionSecret);

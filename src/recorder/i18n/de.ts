@@ -1,7 +1,7 @@
 /** Deutsch: the catalogue, keys and placeholders as in en.ts. Du, as friends and family speak. */
 import type { Catalogue, Notices } from './en.js';
 
-/** Issue 36, was eine Push-Nachricht auf dem Handy zeigt (sw/pushNotice.ts liest nur diesen Block). */
+/** Issue 36, was eine Push-Nachricht auf dem Handy zeigt (server/push/notice.ts liest nur diesen Block). */
 export const deNotices = {
   'notice.heard.mi': '{runner} hat deine Nachricht bei Meile {n} gehört',
   'notice.heard.km': '{runner} hat deine Nachricht bei Kilometer {n} gehört',

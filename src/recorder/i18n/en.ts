@@ -9,8 +9,8 @@ import { KEEPSAKE_TITLE } from '../../keepsake/title.js';
 import { HOME_SCREEN_TITLE, RECORDER_TITLE } from '../../shell.js';
 
 /**
- * Issue 36, what a push shows on the phone, in the sender's language: the service worker
- * (sw/pushNotice.ts) imports only this block, never the catalogue. One sentence per kind of marker,
+ * Issue 36, what a push shows on the phone, in the sender's language: the server words each push
+ * with this block only (server/push/notice.ts, issue 42). One sentence per kind of marker,
  * for the words around it ("at the finish", not "at Finish").
  */
 export const enNotices = {

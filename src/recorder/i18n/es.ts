@@ -1,7 +1,7 @@
 /** Español: the catalogue, keys and placeholders as in en.ts. Tú, as friends and family speak. */
 import type { Catalogue, Notices } from './en.js';
 
-/** Issue 36, lo que muestra una notificación en el teléfono (sw/pushNotice.ts solo lee este bloque). */
+/** Issue 36, lo que muestra una notificación en el teléfono (server/push/notice.ts solo lee este bloque). */
 export const esNotices = {
   'notice.heard.mi': '{runner} escuchó tu mensaje en la milla {n}',
   'notice.heard.km': '{runner} escuchó tu mensaje en el kilómetro {n}',

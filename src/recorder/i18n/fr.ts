@@ -5,7 +5,7 @@
  */
 import type { Catalogue, Notices } from './en.js';
 
-/** Issue 36, ce qu'une notification affiche sur le téléphone (sw/pushNotice.ts ne lit que ce bloc). */
+/** Issue 36, ce qu'une notification affiche sur le téléphone (server/push/notice.ts ne lit que ce bloc). */
 export const frNotices = {
   'notice.heard.mi': '{runner} a entendu votre message au mille {n}',
   'notice.heard.km': '{runner} a entendu votre message au kilomètre {n}',

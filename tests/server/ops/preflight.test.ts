@@ -135,6 +135,8 @@ describe('npm run admin -- check', () => {
       plainHttp: { ...noProbe, PUBLIC_URL: 'http://notes.example.com', VAPID_SUBJECT: 'mailto:ops@example.com' },
       clockOff: { ...noProbe, APPLE_JWKS_URL: `${lateApple.url}/auth/keys` },
       pushKeysOfAnotherSecret: { ...noProbe, DATA_DIR: otherSecret.env.DATA_DIR },
+      // Production refuses to start with it (the settings line); elsewhere the push line says why.
+      localhostSubject: { ...noProbe, NODE_ENV: 'development', VAPID_SUBJECT: 'mailto:push@localhost' },
     };
     await Promise.all([
       ...Object.entries(inChildProcess).map(async ([name, env]) => (runs[name] = await runAdminProcess(env, 'check'))),
@@ -208,6 +210,10 @@ describe('npm run admin -- check', () => {
 
   it("should fail the clock when it is 10 minutes off Apple's", () => {
     expectOnlyFailure(runs.clockOff!, 'clock', /^this machine's clock is (9 min 5\d|10 min [0-5]) s ahead of Apple's keys server's \(5\.0 s allowed\)\.$/, /timedatectl set-ntp true/);
+  });
+
+  it('should fail push when the VAPID subject names localhost on a public site (Apple answers 403 BadJwtToken)', () => {
+    expectOnlyFailure(runs.localhostSubject!, 'push', /^VAPID_SUBJECT 'mailto:push@localhost' names localhost while PUBLIC_URL is public: .*BadJwtToken/, /mailto:ops@your-domain/);
   });
 
   it('should fail push when the keys kept in the database were sealed under another SESSION_SECRET', () => {

@@ -10,14 +10,14 @@ import type { Database } from '../../../server/db/driver.js';
 import type { Repository } from '../../../server/db/repository.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { createMarkerAlerts } from '../../../server/push/alerts.js';
-import type { PushNotice } from '../../../src/shared/push.js';
+import type { DeclarativePush } from '../../../src/shared/push.js';
 import type { Session } from '../../../src/shared/runnerApi.js';
 import { startPushService, type PushServiceStandIn } from '../../../stand-ins/pushService.js';
 import { BACKENDS } from '../support/backends.js';
 import { positionAt, startRace } from '../support/live-race.js';
 import { phoneOpens, pushEnv, subscribe, trustPushService } from '../support/push.js';
 import { UPCOMING } from '../support/races.js';
-import { startRunnerApp, type RunnerTestApp } from '../runner/support.js';
+import { PUBLIC_URL, startRunnerApp, type RunnerTestApp } from '../runner/support.js';
 
 const MILE = 1609.344;
 const MINUTE = 60_000;
@@ -75,7 +75,7 @@ describe.each(BACKENDS)('marker alerts on %s', (kind) => {
     const ask = (marker: string) => t.app.inject({ method: 'PUT', url: `/api/r/${entry.token}/push/alerts/${marker}`, headers: { cookie: phone } });
     return { entry, phone, sub, ask };
   }
-  const noticesTo = (endpoint: string) => service.received().filter((p) => p.endpoint === endpoint).map((p) => JSON.parse(p.text) as PushNotice);
+  const noticesTo = (endpoint: string) => service.received().filter((p) => p.endpoint === endpoint).map((p) => JSON.parse(p.text) as DeclarativePush);
 
   it('should push once when a batch brings the runner within about ten minutes of the marker, and never for a marker passed', async () => {
     const { entry, phone, sub, ask } = await runnerAndSpectator('Alex');
@@ -86,7 +86,10 @@ describe.each(BACKENDS)('marker alerts on %s', (kind) => {
     // The next hour at 6:40 a mile: 13 miles and a bit, past Mile 13, under a mile from Mile 14.
     const batch = await t.call(session, 'POST', `/api/entries/${entry.id}/positions`, { positions: run(40, 99, 4, 6.5).slice(1) });
     expect(batch.json().progress.lastMarker.id).toBe('mi-13');
-    await expect.poll(() => noticesTo(sub.endpoint)).toEqual([{ v: 1, kind: 'soon', runner: 'Alex', marker: 'mi-14', url: `/r/${entry.token}`, lang: 'de' }]);
+    await expect.poll(() => noticesTo(sub.endpoint)).toEqual([{
+      web_push: 8030, app_badge: 1,
+      notification: { title: 'Alex ist etwa 10 Minuten von Meile 14 entfernt', navigate: `${PUBLIC_URL}/r/${entry.token}`, lang: 'de', dir: 'auto', tag: expect.stringMatching(/^soon:.+:mi-14$/), silent: false },
+    }]);
     expect(service.received().find((p) => p.endpoint === sub.endpoint)).toMatchObject({ ttl: 600, urgency: 'high' });
 
     // Fired once; the passed marker's alert is gone unsent.

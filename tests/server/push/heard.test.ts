@@ -11,13 +11,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/driver.js';
 import { openDatabase } from '../../../server/db/index.js';
-import type { PushNotice } from '../../../src/shared/push.js';
+import type { DeclarativePush } from '../../../src/shared/push.js';
 import { startPushService, type PushServiceStandIn } from '../../../stand-ins/pushService.js';
 import { restartOn } from '../support/app.js';
 import { BACKENDS } from '../support/backends.js';
 import { phoneOpens, pushEnv, subscribe, trustPushService } from '../support/push.js';
 import { digestOf, fakeWebm } from '../support/uploads.js';
-import { startRunnerApp, type RunnerTestApp } from '../runner/support.js';
+import { PUBLIC_URL, startRunnerApp, type RunnerTestApp } from '../runner/support.js';
 import type { Session } from '../../../src/shared/runnerApi.js';
 
 describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
@@ -56,7 +56,7 @@ describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
     const res = await t.call(session, 'POST', `/api/notes/${noteId}/played`, { playedAt: new Date().toISOString(), marker });
     expect(res.statusCode, res.body).toBe(200);
   };
-  const noticesTo = (endpoint: string) => service.received().filter((p) => p.endpoint === endpoint).map((p) => JSON.parse(p.text) as PushNotice);
+  const noticesTo = (endpoint: string) => service.received().filter((p) => p.endpoint === endpoint).map((p) => JSON.parse(p.text) as DeclarativePush);
   const metric = async (line: string) => {
     const text = (await t.app.inject({ url: '/metrics' })).body;
     return Number(new RegExp(`^${line.replace(/[{}]/g, '\\$&')} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
@@ -87,7 +87,7 @@ describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
     answer();
 
     await expect.poll(() => noticesTo(sub.endpoint)).toEqual([
-      { v: 1, kind: 'heard', runner: 'Alex', marker: 'mi-20', note: noteId, url: `/r/${entry.token}`, lang: 'fr' },
+      { web_push: 8030, notification: { title: 'Alex a entendu votre message au mille 20', navigate: `${PUBLIC_URL}/r/${entry.token}`, lang: 'fr', dir: 'auto', tag: `heard:${noteId}`, silent: false }, app_badge: 1 },
     ]);
     const [push] = service.received();
     expect(push).toMatchObject({ ttl: 6 * 3600, urgency: 'normal', topic: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) });
@@ -115,7 +115,7 @@ describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
     // Queued with the play or not at all: nothing is.
     expect(await queued()).toEqual([]);
     await played(samNote);
-    await expect.poll(() => noticesTo(sub.endpoint).map((n) => n.note)).toEqual([samNote]);
+    await expect.poll(() => noticesTo(sub.endpoint).map((n) => n.notification.tag)).toEqual([`heard:${samNote}`]);
 
     // Turned off: later plays of this phone's notes are not pushed either.
     const later = await sendFrom(t.app, sam, entry.token);
@@ -158,7 +158,7 @@ describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
     expect(waiting!.dueAt).toBeLessThan(Date.now() + 121_000);
 
     await dueNow();
-    await expect.poll(() => noticesTo(sub.endpoint).map((n) => n.note)).toEqual([noteId]);
+    await expect.poll(() => noticesTo(sub.endpoint).map((n) => n.notification.tag)).toEqual([`heard:${noteId}`]);
     await expect.poll(() => queued()).toEqual([]);
   });
 
@@ -221,7 +221,7 @@ describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
       }));
       await expect.poll(() => noticesTo(sub.endpoint).length).toBe(notes.length);
       await expect.poll(() => queued()).toEqual([]);
-      expect(noticesTo(sub.endpoint).map((n) => n.note).sort()).toEqual([...notes].sort());
+      expect(noticesTo(sub.endpoint).map((n) => n.notification.tag).sort()).toEqual(notes.map((n) => `heard:${n}`).sort());
     } finally {
       await other.close();
     }

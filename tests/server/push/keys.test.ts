@@ -113,4 +113,14 @@ describe('the push settings', () => {
     expect(() => load({ PUSH: 'maybe' })).toThrow(/PUSH must be on or off/);
     expect(() => load({ PUSH_MAX_PER_LINK: '0' })).toThrow(/PUSH_MAX_PER_LINK/);
   });
+
+  it('should refuse to start in production with a subject naming localhost, which Apple answers 403 BadJwtToken', () => {
+    for (const subject of ['mailto:push@localhost', 'https://localhost:8443', 'mailto:ops@127.0.0.1', 'https://notes.localhost']) {
+      expect(() => load({ NODE_ENV: 'production', VAPID_SUBJECT: subject }, 'https://notes.example.com')).toThrow(/names localhost.*BadJwtToken/);
+      expect(load({ VAPID_SUBJECT: subject }).subject).toBe(subject);
+    }
+    expect(() => load({ NODE_ENV: 'production' }, 'https://localhost:8443')).toThrow(/names localhost/);
+    expect(load({ NODE_ENV: 'production', VAPID_SUBJECT: 'mailto:ops@localhost.example.com' }, 'https://notes.example.com').subject).toBe('mailto:ops@localhost.example.com');
+    expect(load({}, 'https://notes.example.com:8443').origin).toBe('https://notes.example.com:8443');
+  });
 });

@@ -5,7 +5,7 @@
  */
 import tls from 'node:tls';
 import webpush from 'web-push';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parsePushHosts } from '../../../server/push/hosts.js';
 import { createPushSender, type PushMessage, type PushSender } from '../../../server/push/send.js';
 import { startPushService, type PushServiceStandIn } from '../../../stand-ins/pushService.js';
@@ -34,6 +34,25 @@ describe('sending a push', () => {
     expect(got).toMatchObject({ endpoint: sub.endpoint, text: MESSAGE.payload, ttl: 600, urgency: 'high', topic: 'abc_DEF-123' });
     expect(got!.claims).toMatchObject({ aud: service.origin, sub: 'mailto:ops@milenotes.test' });
     expect(got!.claims.exp! - Date.now() / 1000).toBeLessThanOrEqual(24 * 3600);
+    expect(service.refusals()).toEqual([]);
+  });
+
+  it('should sign once for many pushes to one service, and again an hour later', async () => {
+    let clock = Date.now();
+    const timed = createPushSender({ hosts: parsePushHosts(service.host), keys, subject: 'mailto:ops@milenotes.test', timeoutMs: 5_000, now: () => clock });
+    const sub = service.subscribe();
+    const target = { endpoint: sub.endpoint, ...sub.keys };
+    const signs = vi.spyOn(webpush, 'getVapidHeaders');
+    try {
+      expect(await timed(target, MESSAGE)).toEqual({ kind: 'sent' });
+      expect(await timed(target, MESSAGE)).toEqual({ kind: 'sent' });
+      expect(signs).toHaveBeenCalledTimes(1);
+      clock += 3600_000 + 1000;
+      expect(await timed(target, MESSAGE)).toEqual({ kind: 'sent' });
+      expect(signs).toHaveBeenCalledTimes(2);
+    } finally {
+      signs.mockRestore();
+    }
     expect(service.refusals()).toEqual([]);
   });
 
