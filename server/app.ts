@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { realClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openRepository } from './db/index.js';
+import { createDevices } from './devices/index.js';
 import type { Repository } from './db/repository.js';
 import { createDrain, stopWorker, type Drain } from './ops/drain.js';
 import { createReadiness } from './ops/readiness.js';
@@ -132,7 +133,9 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   });
   await app.register(raceImages, { races: repo.races, blobs });
   const home = createHomePage({ distDir: config.distDir, races: repo.races, cacheMs: config.homePageCacheMs, log: app.log.child({ component: 'home' }), raceNow: clock.now });
-  await app.register(site, { distDir: config.distDir, home });
+  // The page at /r/:token remembers the link for the phone as the API does: the same devices, made the same way.
+  const devices = createDevices(repo, config.auth.sessionSecret);
+  await app.register(site, { distDir: config.distDir, home, recorder: { repo, clock, devices, rateLimitPerMinute: config.rateLimitPerMinute } });
   const built: FastifyInstance = app;
   return Object.assign(built, { repo, blobs, drain, uploads, noteChanges, clock, push });
 }
