@@ -24,7 +24,7 @@ export function scriptSafeJson(value: unknown): string {
 export const linkDataBlock = (data: LinkData): string => `<script type="application/json" id="${LINK_DATA_ID}">${scriptSafeJson(data)}</script>`;
 
 /** The block the page carries, read once and taken out; undefined when there is none (the worker's shell) or it is not ours. */
-export function takeLinkData(doc: Pick<Document, 'getElementById'>): LinkData | undefined {
+export function takeLinkData(doc: { getElementById(id: string): { textContent: string | null; remove(): void } | null }): LinkData | undefined {
   const block = doc.getElementById(LINK_DATA_ID);
   if (!block) return undefined;
   block.remove();
