@@ -2,7 +2,7 @@
  * npm run bench: every benchmark against the production build, each figure beside a baseline
  * measured in the same run. Prints the table and writes bench/report.md and one SVG per section.
  *   BENCH_SMOKE=1        tiny sizes, for the smoke test (figures are not meaningful)
- *   BENCH_SECTIONS=a,b   only these sections (pages, audio, delivery, ingest, growth, raceday, racemorning, capacity, overload, twoservers)
+ *   BENCH_SECTIONS=a,b   only these sections (pages, pagesab, audio, delivery, ingest, growth, raceday, racemorning, capacity, overload, twoservers)
  *   BENCH_OUT=dir        where the report goes (default bench/)
  */
 import { rm } from 'node:fs/promises';
@@ -18,6 +18,7 @@ import { growthSection } from './sections/growth.js';
 import { ingestSection } from './sections/ingest.js';
 import { overloadSection } from './sections/overload.js';
 import { pagesSection } from './sections/pages.js';
+import { pagesAbSection } from './sections/pagesAB.js';
 import { racedaySection } from './sections/raceday.js';
 import { racemorningSection } from './sections/racemorning.js';
 import { twoServersSection } from './sections/twoServers.js';
@@ -25,6 +26,7 @@ import { ensureBuilt, prepareSite, root } from './site.js';
 
 const SECTIONS: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   pages: pagesSection,
+  pagesab: pagesAbSection,
   audio: audioSection,
   delivery: deliverySection,
   ingest: ingestSection,
