@@ -10,7 +10,7 @@ import type { Page, Request, Route } from '@playwright/test';
 import { TAGLINE } from '../../src/shared/config';
 import { RACES } from '../../src/shared/races';
 import { expect, speechWav, test } from './fixtures';
-import { UPCOMING_RACE } from './support/races';
+import { addUpcomingRace, UPCOMING_RACE } from './support/races';
 import { fillDetails, launchPhone, noteStates, openRecorder, record } from './support/recorder';
 import { waitForControllingWorker } from './support/worker';
 
@@ -231,6 +231,10 @@ test.describe('what shows only after a note is delivered', () => {
       });
       return !window.dispatchEvent(event);
     });
+
+  test.beforeAll(async ({ server }) => {
+    await addUpcomingRace(server);
+  });
 
   test('comes in a chunk of its own, asked for once a note is delivered and not before, offline too after a reload', async ({ server }) => {
     const token = await server.createLink('Max', UPCOMING_RACE);
