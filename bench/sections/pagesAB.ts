@@ -32,7 +32,9 @@ interface Side {
 /** The base commit's checkout, built, and its server started; `stop` takes it all down. */
 async function startBase(commit: string, log: (m: string) => void): Promise<{ side: Side; stop: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-bench-base-'));
-  await run('bash', ['-c', `git -C "${root}" archive "${commit}" | tar -x -C "${dir}"`]);
+  await run('bash', ['-c', `set -o pipefail; git -C "${root}" archive "${commit}" | tar -x -C "${dir}"`]).catch((error: unknown) => {
+    throw new Error(`pagesab: no checkout of ${commit} (BENCH_BASE) from this repository's history (a shallow clone?): ${(error as Error).message}`);
+  });
   await symlink(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
   log(`pagesab: building ${commit} in ${dir}`);
   await run(process.execPath, ['scripts/build.mjs'], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
