@@ -1,8 +1,8 @@
 /**
  * Owns /r/:token as sent (issue 43): the build's shell (dist/r.html) with the link's data in it as
  * a JSON data block (src/shared/linkData.ts), so a friend's first visit records with no request
- * before; `no-store`, since it names the runner and the server's clock. A live link is remembered
- * for the phone here as GET /api/r/:token does (server/devices); an unknown or revoked one carries
+ * before; `no-store`, since it names the runner and the server's clock. A live link opened in a
+ * browser is remembered for the phone here as GET /api/r/:token does (server/devices); an unknown or revoked one carries
  * the API's 404, and the page says so. Over the per-client limit, or when the data cannot be read,
  * the shell goes as it is and the page asks the API, as it did before.
  */
@@ -65,13 +65,20 @@ export const recorderPage: FastifyPluginAsync<RecorderPageOptions> = async (app,
   const limited = app.createRateLimit();
   const shell = shellReader(path.join(distDir, PAGES.recorder.file));
 
-  /** What GET /api/r/:token would answer now; the phone remembers a live link as it does there. */
+  /**
+   * What GET /api/r/:token would answer now; the phone remembers a live link as it does there, when
+   * a browser opens the page (Sec-Fetch-Dest: document). A messaging app's link preview fetches the
+   * page too, and is no phone; a browser that does not say so is remembered by the page's next ask
+   * of the API (the recorder asks every minute).
+   */
   async function linkData(req: FastifyRequest, reply: FastifyReply, token: string): Promise<LinkData> {
     if (!TOKEN.test(token)) return notFound();
     const link = await repo.links.find(linkIdOf(token));
     if (!link || link.revoked) return notFound();
     const body = await recorderLinkOf(repo, clock, link);
-    await devices.opened(req, reply, link, token, Date.now()).catch((err: unknown) => req.log.warn({ err }, 'could not remember the link for this phone'));
+    if (req.method === 'GET' && req.headers['sec-fetch-dest'] === 'document') {
+      await devices.opened(req, reply, link, token, Date.now()).catch((err: unknown) => req.log.warn({ err }, 'could not remember the link for this phone'));
+    }
     return { status: 200, body };
   }
 

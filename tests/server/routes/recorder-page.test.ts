@@ -22,6 +22,8 @@ const dataOf = (html: string): LinkData | undefined => {
   const match = BLOCK.exec(html);
   return match ? (JSON.parse(match[1]!) as LinkData) : undefined;
 };
+/** What a browser says when it opens a page (a link preview's fetch does not). */
+const BROWSER = { 'sec-fetch-dest': 'document', 'sec-fetch-mode': 'navigate' };
 const cookieOf = (setCookie: string | string[] | undefined) =>
   [setCookie ?? []].flat().find((c) => c.startsWith(`${DEVICE_COOKIE}=`))?.split(';')[0];
 
@@ -41,7 +43,7 @@ describe.each(BACKENDS)('GET /r/:token (the recorder\'s page) on %s', (kind) => 
 
   it('should carry what GET /api/r/:token answers, never stored, and remember the link for the phone', async () => {
     const token = await makeLink(t.app.repo, 'chicago-2025', 'Alex');
-    const res = await t.app.inject({ url: `/r/${token}` });
+    const res = await t.app.inject({ url: `/r/${token}`, headers: BROWSER });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-store');
@@ -57,6 +59,17 @@ describe.each(BACKENDS)('GET /r/:token (the recorder\'s page) on %s', (kind) => 
     expect(cookie).toMatch(new RegExp(`^${DEVICE_COOKIE}=[A-Za-z0-9_-]{32}$`));
     const listed = (await t.app.inject({ url: '/api/device/links', headers: { cookie } })).json();
     expect(listed.links.map((l: { token: string }) => l.token)).toEqual([token]);
+  });
+
+  it('should carry the data to a link preview\'s fetch too, but remember no phone for it', async () => {
+    const token = await makeLink(t.app.repo, 'chicago-2025', 'Alex');
+    for (const res of [await t.app.inject({ url: `/r/${token}` }), await t.app.inject({ url: `/r/${token}`, headers: { 'sec-fetch-dest': 'empty' } })]) {
+      expect(dataOf(res.body)).toMatchObject({ status: 200, body: { runner: { displayName: 'Alex' } } });
+      expect(cookieOf(res.headers['set-cookie'])).toBeUndefined();
+    }
+    const head = await t.app.inject({ method: 'HEAD', url: `/r/${token}`, headers: BROWSER });
+    expect(head.statusCode).toBe(200);
+    expect(cookieOf(head.headers['set-cookie'])).toBeUndefined();
   });
 
   it('should keep a runner\'s name built to break out of the script element as data', async () => {
@@ -76,7 +89,7 @@ describe.each(BACKENDS)('GET /r/:token (the recorder\'s page) on %s', (kind) => 
     const revoked = await makeLink(t.app.repo);
     await t.app.repo.links.revoke(linkIdOf(revoked), new Date().toISOString());
     for (const token of [revoked, 'A'.repeat(32), 'not-a-token!']) {
-      const res = await t.app.inject({ url: `/r/${encodeURIComponent(token)}` });
+      const res = await t.app.inject({ url: `/r/${encodeURIComponent(token)}`, headers: BROWSER });
       expect(res.statusCode, token).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
       expect(dataOf(res.body), token).toEqual({ status: 404, body: { error: 'link_not_found', message: expect.any(String) } });
