@@ -67,9 +67,10 @@ export const recorderPage: FastifyPluginAsync<RecorderPageOptions> = async (app,
 
   /**
    * What GET /api/r/:token would answer now; the phone remembers a live link as it does there, when
-   * a browser opens the page (Sec-Fetch-Dest: document). A messaging app's link preview fetches the
-   * page too, and is no phone; a browser that does not say so is remembered by the page's next ask
-   * of the API (the recorder asks every minute).
+   * a browser opens the page (Sec-Fetch-Dest: document, sent by every browser since 2023). A
+   * messaging app's link preview fetches the page too, and is no phone. A browser too old to say so
+   * is remembered the next time its recorder asks the API: every minute while the race is live, and
+   * at once on a visit the worker answers with its shell.
    */
   async function linkData(req: FastifyRequest, reply: FastifyReply, token: string): Promise<LinkData> {
     if (!TOKEN.test(token)) return notFound();
