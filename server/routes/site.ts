@@ -1,5 +1,6 @@
 /**
- * Serves the built site from distDir: prerendered pages, the /r/:token shell, hashed assets
+ * Serves the built site from distDir: prerendered pages, the /r/:token shell (with the link's data
+ * in it: ./recorder-page.ts), hashed assets
  * (cached for a year), the service worker (never cached), and a 404 page for other paths.
  * Text files go out as the .br or .gz sibling the build wrote (scripts/precompress.mjs), chosen
  * by Accept-Encoding, with `Vary: Accept-Encoding` and a strong ETag per encoding.
