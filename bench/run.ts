@@ -2,8 +2,9 @@
  * npm run bench: every benchmark against the production build, each figure beside a baseline
  * measured in the same run. Prints the table and writes bench/report.md and one SVG per section.
  *   BENCH_SMOKE=1        tiny sizes, for the smoke test (figures are not meaningful)
- *   BENCH_SECTIONS=a,b   only these sections (pages, audio, delivery, ingest, growth, raceday, racemorning, capacity, overload, twoservers, push)
+ *   BENCH_SECTIONS=a,b   only these sections (pages, pagesab, audio, delivery, ingest, growth, raceday, racemorning, capacity, overload, twoservers, push)
  *   BENCH_OUT=dir        where the report goes (default bench/)
+ *   BENCH_BASE=commit    what pagesab measures the first visit against (default 2122d22); the smoke run leaves pagesab out
  */
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -18,6 +19,7 @@ import { growthSection } from './sections/growth.js';
 import { ingestSection } from './sections/ingest.js';
 import { overloadSection } from './sections/overload.js';
 import { pagesSection } from './sections/pages.js';
+import { pagesAbSection } from './sections/pagesAB.js';
 import { pushSection } from './sections/push.js';
 import { racedaySection } from './sections/raceday.js';
 import { racemorningSection } from './sections/racemorning.js';
@@ -26,6 +28,7 @@ import { ensureBuilt, prepareSite, root } from './site.js';
 
 const SECTIONS: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   pages: pagesSection,
+  pagesab: pagesAbSection,
   audio: audioSection,
   delivery: deliverySection,
   ingest: ingestSection,
@@ -44,7 +47,9 @@ const log = (message: string) => console.log(`[${elapsed()} s] ${message}`);
 
 async function main(): Promise<void> {
   const smoke = process.env.BENCH_SMOKE === '1';
-  const wanted = (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+  // pagesab builds a second checkout from the repository's history: not in the smoke run unless named.
+  const all = Object.keys(SECTIONS).filter((id) => !(smoke && id === 'pagesab'));
+  const wanted = (process.env.BENCH_SECTIONS ?? all.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = wanted.filter((s) => !(s in SECTIONS));
   if (unknown.length) throw new Error(`unknown section(s) ${unknown.join(', ')}; choose from ${Object.keys(SECTIONS).join(', ')}`);
   const outDir = path.resolve(process.env.BENCH_OUT ?? path.join(root, 'bench'));

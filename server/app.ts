@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { realClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openRepository } from './db/index.js';
+import { createDevices } from './devices/index.js';
 import type { Repository } from './db/repository.js';
 import { createDrain, stopWorker, type Drain } from './ops/drain.js';
 import { createReadiness } from './ops/readiness.js';
@@ -119,7 +120,10 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   await app.register(securityHeaders, { inlineStyles: inlineStylesOf(config.distDir) });
   await app.register(compression);
   await app.register(openApi, { publicUrl: config.publicUrl });
+  // The phones links are opened on: one for the API and /r/:token's page, so the bound on new cookies is one count.
+  const devices = createDevices(repo, config.auth.sessionSecret, { cookiesPerHour: config.deviceCookiesPerHour });
   await app.register(api, {
+    devices,
     prefix: '/api',
     repo,
     blobs,
@@ -132,7 +136,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   });
   await app.register(raceImages, { races: repo.races, blobs });
   const home = createHomePage({ distDir: config.distDir, races: repo.races, cacheMs: config.homePageCacheMs, log: app.log.child({ component: 'home' }), raceNow: clock.now });
-  await app.register(site, { distDir: config.distDir, home });
+  await app.register(site, { distDir: config.distDir, home, recorder: { repo, clock, devices, rateLimitPerMinute: config.rateLimitPerMinute } });
   const built: FastifyInstance = app;
   return Object.assign(built, { repo, blobs, drain, uploads, noteChanges, clock, push });
 }

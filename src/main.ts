@@ -2,9 +2,10 @@
  * The script of the screens' shells (/r/:token, /s/:token, /home-screen): once the shell has
  * painted, it runs the screen's on-demand chunk (React's and the screen's, preloaded by the shell's <head>).
  * Marketing pages are prerendered HTML and load no script file; every page registers the service
- * worker with an inline script (src/shared/registerWorker.ts). The recorder's link data is asked
- * for here, beside its chunk, not after it. Chromium's offer to install is kept from here on
- * (src/installPrompt.ts), before any screen's chunk has loaded, so it is not missed.
+ * worker with an inline script (src/shared/registerWorker.ts). The recorder's link data is taken
+ * from the page here (issue 43), or, in the worker's shell, asked for beside its chunk, not after
+ * it. Chromium's offer to install is kept from here on (src/installPrompt.ts), before any screen's
+ * chunk has loaded, so it is not missed.
  */
 import { showChunkError } from './chunkError';
 import { keepInstallPrompt } from './installPrompt';

@@ -9,7 +9,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Repository } from '../db/repository.js';
-import { createDevices } from '../devices/index.js';
+import type { Devices } from '../devices/index.js';
 import { installApiErrors } from '../plugins/api-errors.js';
 import type { Intake } from '../intake/index.js';
 import type { OpenUploads } from '../intake/open-uploads.js';
@@ -23,7 +23,9 @@ import { runnerApi } from './runner/index.js';
 export interface ApiOptions {
   repo: Repository;
   blobs: BlobStore;
-  config: Pick<Config, 'auth' | 'publicUrl' | 'rateLimitPerMinute' | 'idleTimeoutMs' | 'deviceCookiesPerHour'>;
+  config: Pick<Config, 'auth' | 'publicUrl' | 'rateLimitPerMinute' | 'idleTimeoutMs'>;
+  /** The phones links are opened on (server/devices): one for the server, shared with /r/:token's page. */
+  devices: Devices;
   /** Held sync requests of the runner's app (server/sync). */
   noteChanges: NoteChangeHub;
   openUploads: OpenUploads;
@@ -35,7 +37,7 @@ export interface ApiOptions {
   push: Push;
 }
 
-export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, openUploads, intake, noteChanges, clock, push }) => {
+export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, openUploads, intake, noteChanges, clock, push, devices }) => {
   installApiErrors(app);
   // An unknown /api path is a 404 whatever its body: the not-found answer reads none.
   app.removeAllContentTypeParsers();
@@ -46,7 +48,6 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
   });
   // The device cookie (server/devices): the recorder sets it, the home screen's list reads it.
   await app.register(cookie);
-  const devices = createDevices(repo, config.auth.sessionSecret, { cookiesPerHour: config.deviceCookiesPerHour });
   await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake, devices, clock, push });
   await app.register(homeScreenApi, { devices, rateLimitPerMinute: config.rateLimitPerMinute, clock });
   await app.register(runnerApi, { repo, blobs, config, noteChanges, clock, push });

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import {
   MAX_NOTE_BYTES, NoteParamsSchema, NoteQuerySchema, NoteReceiptSchema, RecorderLinkSchema, TokenParamsSchema,
 } from '../../src/shared/api.js';
-import { markerLabel, markersFor } from '../../src/shared/markers.js';
+import { markerLabel } from '../../src/shared/markers.js';
 import { NoteHeardSchema, type NoteHeard } from '../../src/shared/runnerApi.js';
 import type { LinkView, Repository } from '../db/repository.js';
 import type { Devices } from '../devices/index.js';
@@ -23,11 +23,10 @@ import { linkIdOf } from '../links.js';
 import { addressKey } from '../http/client-key.js';
 import { capOpenUploads, type OpenUploads } from '../intake/open-uploads.js';
 import type { Push } from '../push/index.js';
-import { publicRace } from '../races/public-race.js';
-import { linkProgress } from '../races/tracking.js';
 import { CreationHeadersSchema } from '../intake/resumable/protocol.js';
 import { pushChangeRoutes } from './push-change.js';
 import { pushRoutes } from './push.js';
+import { recorderLinkOf } from './recorder-link.js';
 import { BYTES_REFUSALS, CREATED_UPLOAD_HEADERS, createUpload, isUploadCreation, lengthOf, readAhead, uploadRoutes } from './uploads.js';
 
 export interface RecorderApiOptions {
@@ -80,18 +79,10 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
     },
   }, async (req, reply) => {
     const link = liveLink(req);
-    const { linkId, runnerName, race } = link;
-    const now = clock.now();
-    const tracked = await linkProgress(repo, linkId, race, now);
+    const body = await recorderLinkOf(repo, clock, link);
     // The phone remembers the link (its installed app lists it); a failure to remember never keeps the recorder from opening.
     await devices.opened(req, reply, link, req.params.token, Date.now()).catch((err: unknown) => req.log.warn({ err }, 'could not remember the link for this phone'));
-    return {
-      runner: { displayName: runnerName },
-      race: publicRace(race, now),
-      markers: markersFor(race.units),
-      ...tracked,
-      clock: { now: new Date(now).toISOString(), rate: clock.rate },
-    };
+    return body;
   });
 
   app.put('/r/:token/notes/:noteId', {

@@ -1,5 +1,6 @@
 /**
- * Serves the built site from distDir: prerendered pages, the /r/:token shell, hashed assets
+ * Serves the built site from distDir: prerendered pages, the /r/:token shell (with the link's data
+ * in it: ./recorder-page.ts), hashed assets
  * (cached for a year), the service worker (never cached), and a 404 page for other paths.
  * Text files go out as the .br or .gz sibling the build wrote (scripts/precompress.mjs), chosen
  * by Accept-Encoding, with `Vary: Accept-Encoding` and a strong ETag per encoding.
@@ -10,6 +11,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { NOT_FOUND_PAGE, PAGES } from '../../src/shared/pages.js';
 import type { HomePage } from './home-page.js';
+import { recorderPage, type RecorderPageOptions } from './recorder-page.js';
 
 /**
  * The <style> blocks of the built pages (the screens' shells carry the stylesheet inline, see
@@ -30,8 +32,11 @@ function cacheControlFor(sentPath: string): string {
   return 'public, max-age=3600';
 }
 
-/** `home`: the home page with the catalogue's races (./home-page.ts); without it, the build's file as it is. */
-export const site: FastifyPluginAsync<{ distDir: string; home?: HomePage }> = async (app, { distDir, home }) => {
+/**
+ * `home`: the home page with the catalogue's races (./home-page.ts); `recorder`: /r/:token with the
+ * link's data in it (./recorder-page.ts). Without them, the build's files as they are.
+ */
+export const site: FastifyPluginAsync<{ distDir: string; home?: HomePage; recorder?: Omit<RecorderPageOptions, 'distDir'> }> = async (app, { distDir, home, recorder }) => {
   const built = existsSync(path.join(distDir, 'index.html'));
   if (!built) app.log.warn({ distDir }, 'site is not built: run `npm run build` (npm start does it for you)');
 
@@ -54,7 +59,9 @@ export const site: FastifyPluginAsync<{ distDir: string; home?: HomePage }> = as
     return reply.code(status).sendFile(file);
   };
 
+  if (recorder) await app.register(recorderPage, { distDir, ...recorder });
   for (const { route, file } of Object.values(PAGES)) {
+    if (file === PAGES.recorder.file && recorder) continue;
     if (file === PAGES.home.file && home && built) {
       let told = false;
       app.get(route, async (req, reply) => {

@@ -5,15 +5,13 @@ import { EstimateLines, useEta, useRaceTime } from './Estimates.js';
 import { FAILED, describeFailure, type FailedKey } from './failures.js';
 import { t } from './i18n/index.js';
 import { useLanguage } from './i18n/useLanguage.js';
-import { InstallOffer } from './InstallOffer.js';
 import { NoteList } from './NoteList.js';
 import { RaceClock } from './RaceClock.js';
 import { ProgressChoice, ProgressLine, usePassedMarkers, useProgress } from './Progress.js';
-import { HeardPush, MarkerAlert } from './push/PushControls.js';
-import { usePush } from './push/usePush.js';
 import { RecordPanel } from './RecordPanel.js';
 import { StatusLine } from './StatusLine.js';
 import { useHeard } from './useHeard.js';
+import { useLaterControls } from './useLaterControls.js';
 import { useOutbox } from './useOutbox.js';
 import { useOnline } from './useOnline.js';
 import { useRecorder } from './useRecorder.js';
@@ -42,10 +40,13 @@ export function RecorderScreen({ token, link, heardAt, onFresh }: {
   const passed = usePassedMarkers(link.markers, progress);
   const eta = useEta(link.markers, estimates, clock);
   const timeOf = useRaceTime(link.race.timezone);
-  // Asked of the server only once a control could show: a note delivered (never beside a note still
-  // going up a one-bar link), or the runner's times to be told ahead of.
+  // The push controls and the install offer (issue 43) load, and the push state is asked of the
+  // server, only once a control could show: a note delivered (never beside a note still going up a
+  // one-bar link), or the runner's times to be told ahead of.
   const delivered = outbox.notes.some((n) => n.state === 'delivered');
-  const push = usePush(token, runner, delivered || eta.times.size > 0);
+  const wanted = delivered || eta.times.size > 0;
+  const Later = useLaterControls(wanted);
+  const [alertSlot, setAlertSlot] = useState<HTMLDivElement | null>(null);
   const [marker, setMarker] = useState('');
   // The first suggestion is preselected once (issue 31), then the choice stays put as the clock
   // moves: a note goes where the picker showed, and a warning says when that is no longer in time.
@@ -110,10 +111,7 @@ export function RecorderScreen({ token, link, heardAt, onFresh }: {
           markerNote={<EstimateLines runner={runner} marker={marker} markers={link.markers} eta={eta} timeZone={link.race.timezone} />}
         />
         <ProgressChoice runner={runner} marker={marker} markers={link.markers} passed={passed} />
-        <MarkerAlert
-          runner={runner} marker={marker} label={link.markers.find((m) => m.id === marker)?.label}
-          expectedAt={eta.times.get(marker)} now={eta.now} push={push}
-        />
+        <div ref={setAlertSlot} className="rec-push-slot" />
         {[storageWarning, outbox.failure && t(outbox.failure), recorder.warning, problem?.(), state.phase === 'blocked' ? state.message : undefined]
           .filter(Boolean)
           .map((text) => (
@@ -144,8 +142,12 @@ export function RecorderScreen({ token, link, heardAt, onFresh }: {
         onRetry={(id) => act(() => outbox.retry(id), FAILED.retry)}
         onDelete={(id) => act(() => outbox.remove(id), FAILED.delete)}
       />
-      {delivered ? <HeardPush runner={runner} push={push} /> : null}
-      <InstallOffer runner={runner} notes={outbox.notes} />
+      {Later ? (
+        <Later
+          token={token} runner={runner} notes={outbox.notes} wanted={wanted} delivered={delivered} alertSlot={alertSlot}
+          marker={marker} label={link.markers.find((m) => m.id === marker)?.label} expectedAt={eta.times.get(marker)} now={eta.now}
+        />
+      ) : null}
     </>
   );
 }

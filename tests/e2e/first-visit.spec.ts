@@ -1,6 +1,7 @@
 /**
- * The first visit to a link: the link's data travels beside the recorder's JavaScript and either
- * may arrive first; the service worker's install fetches only what opens the recorder, compressed;
+ * The first visit to a link: the link's data comes in the page's HTML (issue 43), so nothing is
+ * asked of the API before Record works; the worker's shell carries none, and then the data travels
+ * beside the recorder's JavaScript and either may arrive first; the service worker's install fetches only what opens the recorder, compressed;
  * the rest of the site is cached later, and every page opens offline after a visit.
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -8,7 +9,9 @@ import path from 'node:path';
 import type { Page, Request, Route } from '@playwright/test';
 import { TAGLINE } from '../../src/shared/config';
 import { RACES } from '../../src/shared/races';
-import { expect, test } from './fixtures';
+import { expect, speechWav, test } from './fixtures';
+import { addUpcomingRace, UPCOMING_RACE } from '../../kit/races';
+import { fillDetails, launchPhone, noteStates, openRecorder, record } from '../../kit/browser/recorder';
 import { waitForControllingWorker } from './support/worker';
 
 const RECORDER_JS = /\/assets\/(recorder|react)-[^/]+\.js$/;
@@ -34,27 +37,34 @@ test.describe('the recorder on a first visit', () => {
   // page.route cannot see the worker's requests; these tests are about the page alone.
   test.use({ serviceWorkers: 'block' });
 
-  test('should work when the link data arrives before the JavaScript, asking for it once', async ({ page, server }) => {
+  /** Every request the page makes to the API, as paths. */
+  const apiRequests = (page: Page) => {
+    const paths: string[] = [];
+    page.on('request', (r) => void (new URL(r.url()).pathname.startsWith('/api/') && paths.push(new URL(r.url()).pathname)));
+    return paths;
+  };
+
+  test("should draw and record from the link's data in its HTML, asking nothing of the API before Record works", async ({ page, server }) => {
     const token = await server.createLink('Alex', 'chicago-2025');
-    const linkRequests: string[] = [];
-    page.on('request', (r) => void (r.url().includes('/api/r/') && linkRequests.push(r.url())));
+    const asked = apiRequests(page);
     const scripts = await hold(page, RECORDER_JS);
-    const linkAnswered = page.waitForResponse((r) => r.url().endsWith(`/api/r/${token}`));
 
     await page.goto(`/r/${token}`, { waitUntil: 'domcontentloaded' });
-    await linkAnswered;
     await expect.poll(() => scripts.held.length).toBeGreaterThan(0);
     await expect(page.getByText('Loading...', { exact: true })).toBeVisible();
     await scripts.release();
 
     await expect(page.getByRole('heading', { name: 'Alex' })).toBeVisible();
     await expect(recordButton(page)).toBeEnabled();
-    expect(linkRequests).toHaveLength(1);
+    expect(asked).toEqual([]);
+    // The block is read once and taken out of the page.
+    await expect(page.locator('#link-data')).toHaveCount(0);
   });
 
-  test("should ask for the recorder files from the shell's HTML, before its first paint, and the link data beside them, all together", async ({ page, server }) => {
+  test("should ask for the recorder files from the shell's HTML, before its first paint, all together, and nothing else", async ({ page, server }) => {
     const token = await server.createLink('Casey', 'chicago-2025');
-    const isScreenFile = (path: string) => /^\/assets\/(recorder|react|recorderApp)-/.test(path) || path === `/api/r/${token}`;
+    const asked = apiRequests(page);
+    const isScreenFile = (path: string) => /^\/assets\/(recorder|react|recorderApp)-/.test(path);
     const named = (path: string) => path.replace(/^(\/assets\/[a-zA-Z]+)-[^/]+\.(js|css)$/, '$1.$2');
     const files = await hold(page, (url) => isScreenFile(url.pathname));
 
@@ -65,27 +75,31 @@ test.describe('the recorder on a first visit', () => {
       .poll(() => files.held.map((route) => named(new URL(route.request().url()).pathname)).sort())
       // Three recorder chunks: the screen's own, the one it shares with the installed app's start page
       // (the outbox, issue 36), and the one it shares with the keepsake too (the API client, the words).
-      .toEqual(['/api/r/' + token, '/assets/react.js', '/assets/recorder.js', '/assets/recorder.js', '/assets/recorder.js', '/assets/recorderApp.css'].sort());
+      .toEqual(['/assets/react.js', '/assets/recorder.js', '/assets/recorder.js', '/assets/recorder.js', '/assets/recorderApp.css'].sort());
     await files.release();
     await expect(recordButton(page)).toBeEnabled();
+    expect(asked).toEqual([]);
 
     // From the HTML: the preloads in the shell's <head> ask for the files while it is parsed, before
     // its first paint, so the Record button works sooner (issue 21: held until the paint, it came
-    // later on both bench profiles). The link data is asked for by the shell's script, beside them.
+    // later on both bench profiles). The link's data came in the HTML itself (issue 43).
     const timings = await page.evaluate(() => ({
       paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
       files: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => ({ path: new URL(e.name).pathname, start: e.startTime })),
     }));
     const screenFiles = timings.files.filter((f) => isScreenFile(f.path));
-    expect(screenFiles).toHaveLength(6);
+    expect(screenFiles).toHaveLength(5);
     expect(timings.paint).toBeGreaterThan(0);
-    for (const f of screenFiles.filter((x) => x.path.startsWith('/assets/'))) expect(f.start, f.path).toBeLessThan(timings.paint);
+    for (const f of screenFiles) expect(f.start, f.path).toBeLessThan(timings.paint);
+    // Nothing shown only after a note is delivered came with them (issue 43).
+    expect(timings.files.filter((f) => /^\/assets\/later-/.test(f.path))).toEqual([]);
   });
 
-  test('should work when the link data arrives after the JavaScript', async ({ page, server }) => {
+  test("should ask for the link's data once, beside the JavaScript, when the page carries none (the worker's shell), and work when it arrives after", async ({ page, server }) => {
     const token = await server.createLink('Blair', 'berlin-2025');
-    const linkRequests: string[] = [];
-    page.on('request', (r) => void (r.url().includes('/api/r/') && linkRequests.push(r.url())));
+    const asked = apiRequests(page);
+    // The shell the worker answers a link with offline and on later visits: r.html as built, no data in it.
+    await page.route(`**/r/${token}`, async (route) => route.fulfill({ response: await route.fetch({ url: `${server.url}/r.html` }) }));
     const link = await hold(page, `**/api/r/${token}`);
     const recorderLoaded = page.waitForResponse((r) => /\/assets\/recorder-[^/]+\.js$/.test(r.url()));
 
@@ -99,7 +113,31 @@ test.describe('the recorder on a first visit', () => {
 
     await expect(page.getByRole('heading', { name: 'Blair' })).toBeVisible();
     await expect(recordButton(page)).toBeEnabled();
-    expect(linkRequests).toHaveLength(1);
+    expect(asked).toEqual([`/api/r/${token}`]);
+  });
+
+  test("should say a revoked link no longer works without asking the API", async ({ page, server }) => {
+    const token = await server.createLink('Dana', 'chicago-2025');
+    await server.admin('revoke-link', `--token=${token}`);
+    const asked = apiRequests(page);
+    await page.goto(`/r/${token}`);
+    await expect(page.getByRole('heading', { name: 'This link is not active' })).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveText('It may have been mistyped or turned off by the runner. Ask them to send it again.');
+    expect(asked).toEqual([]);
+  });
+
+  test("should show a runner's name built to break out of the page's script as the name, running nothing", async ({ page, server }) => {
+    const name = '</script><script>alert(1)</script>\u2028Kim';
+    const token = await server.createLink(name, 'chicago-2025');
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => void dialog.dismiss().then(() => dialogs.push(dialog.message())));
+    const html = await (await page.request.get(`/r/${token}`)).text();
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).not.toContain('\u2028');
+    await page.goto(`/r/${token}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+    await expect(recordButton(page)).toBeEnabled();
+    expect(dialogs).toEqual([]);
   });
 });
 
@@ -178,6 +216,56 @@ test.describe('the service worker on a first visit', () => {
       await expect(recordButton(page)).toBeEnabled();
     } finally {
       await context.setOffline(false);
+    }
+  });
+});
+
+test.describe('what shows only after a note is delivered', () => {
+  const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
+
+  /** A synthetic beforeinstallprompt, as Chromium fires it (tests/e2e/home-screen.spec.ts says why). */
+  const offerToInstall = (page: Page) =>
+    page.evaluate(() => {
+      const event = Object.assign(new Event('beforeinstallprompt', { cancelable: true }), {
+        synthetic: true, prompt: async () => undefined, userChoice: Promise.resolve({ outcome: 'dismissed' }),
+      });
+      return !window.dispatchEvent(event);
+    });
+
+  test.beforeAll(async ({ server }) => {
+    await addUpcomingRace(server);
+  });
+
+  test('comes in a chunk of its own, asked for once a note is delivered and not before, offline too after a reload', async ({ server }) => {
+    const token = await server.createLink('Max', UPCOMING_RACE);
+    const { context } = await launchPhone(await speechWav(), undefined, { userAgent: ANDROID });
+    await context.addInitScript(() => {
+      addEventListener('beforeinstallprompt', (event) => void (!('synthetic' in event) && event.stopImmediatePropagation()), { capture: true });
+    });
+    const later: string[] = [];
+    context.on('request', (r) => void (/\/assets\/later-[^/]+\.js$/.test(r.url()) && later.push(r.serviceWorker() ? 'worker' : 'page')));
+    try {
+      const page = await openRecorder(context, server, token);
+      const offer = page.getByTestId('install-offer');
+      await expect(recordButton(page)).toBeEnabled();
+      expect(await offerToInstall(page)).toBe(true);
+      await fillDetails(page, 'Mile 20', 'Sam');
+      await record(page, 2);
+      await page.getByRole('button', { name: 'Send' }).click();
+      // Until the note is delivered nothing of it is asked for: a note going up one bar has the link to itself.
+      expect(later).toEqual([]);
+      await expect(noteStates(page)).toHaveText(['Delivered']);
+      await expect(offer).toContainText('Install MileNotes to be told when Max hears your note');
+      // Asked for by the page, and taken by the worker (its cache of files kept on use).
+      expect(later.filter((by) => by === 'page')).toHaveLength(1);
+
+      await context.setOffline(true);
+      await page.reload();
+      await expect(noteStates(page)).toHaveText(['Delivered']);
+      expect(await offerToInstall(page)).toBe(true);
+      await expect(offer).toContainText('Install MileNotes to be told when Max hears your note');
+    } finally {
+      await context.close();
     }
   });
 });
