@@ -20,13 +20,13 @@ export default defineConfig({
         // shares with the keepsake (the API client, the words), are named for what they are,
         // assets/recorder-<hash>.js, so the bench's size of the recorder (bench/sections/pages.ts) counts them.
         chunkFileNames: (chunk) => {
-          if (/\/src\/recorder\/i18n\/[a-z]{2}\.ts$/.test(chunk.facadeModuleId ?? '')) return 'assets/lang-[name]-[hash].js';
+          if (/\/src\/i18n\/[a-z]{2}\.ts$/.test(chunk.facadeModuleId ?? '')) return 'assets/lang-[name]-[hash].js';
           // The home screen (issue 36) by its own name, so it never counts as the recorder.
           if (/\/src\/homeScreenApp\.tsx$/.test(chunk.facadeModuleId ?? '')) return 'assets/home-screen-[hash].js';
           // The recorder's controls for after a first note (issue 43), loaded once one could show: never
           // on a first visit's path to Record, so never counted as the recorder, nor precached at install.
           if (/\/src\/recorder\/laterControls\.tsx$/.test(chunk.facadeModuleId ?? '')) return 'assets/later-[hash].js';
-          return chunk.moduleIds.some((id) => /\/src\/(recorder\/|recorderApp)/.test(id)) ? 'assets/recorder-[hash].js' : 'assets/[name]-[hash].js';
+          return chunk.moduleIds.some((id) => /\/src\/(recorder\/|recorderApp|i18n\/|serverClock|xhrTransport)/.test(id)) ? 'assets/recorder-[hash].js' : 'assets/[name]-[hash].js';
         },
       },
     },

@@ -68,7 +68,7 @@ function screenPreloads(manifest, entry) {
 }
 
 /**
- * The recorder's languages other than English (src/recorder/i18n/languages.ts), a chunk each: a
+ * The recorder's languages other than English (src/i18n/languages.ts), a chunk each: a
  * page loads only its own, but the worker keeps them all, so the recorder opens offline in any
  * language and its menu still works there.
  */

@@ -14,7 +14,7 @@ import { notePath } from './shared/uploadProtocol.js';
  * PUT /api/r/:token/notes/:id: the page's note upload, handed to the outbox's replay
  * (src/shared/outbox/replay.ts), which owns the request and what each answer means.
  */
-export { xhrTransport as uploadNote } from './recorder/xhrTransport.js';
+export { xhrTransport as uploadNote } from './xhrTransport.js';
 
 export type ApiAnswer<T> =
   | { ok: true; value: T }

@@ -11,7 +11,7 @@ import { showChunkError } from './chunkError';
 import { keepInstallPrompt } from './installPrompt';
 import { loadChunk } from './lazyChunk';
 import { prefetchLink } from './linkPrefetch';
-import { preloadLanguage } from './recorder/i18n/languages';
+import { preloadLanguage } from './i18n/languages';
 import './styles/site.css';
 
 /** `token`: the path's one parameter, '' for a screen without one. */

@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import Recorder from './recorder/index';
-import { startLanguage } from './recorder/i18n/index';
-import { Titled } from './recorder/i18n/useLanguage';
+import { startLanguage } from './i18n/index';
+import { Titled } from './i18n/useLanguage';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 
 /**

@@ -1,8 +1,11 @@
-/** Names shared by the prerendered /r/:token shell and the scripts that take it over. */
+/** Names shared by the prerendered shells (/r/:token, /s/:token, /home-screen) and the scripts that take them over. */
 export const RECORDER_TITLE = 'Record a voice note · MileNotes';
 
 /** What the /r/:token screen is for, said while it loads. */
 export const RECORDER_LEAD = "You're about to record a short voice note for a marathon runner. On race day it plays in their ears when they reach the mile you choose.";
+
+/** The keepsake page's title, shared by the prerendered shell and the screen that takes it over. */
+export const KEEPSAKE_TITLE = 'Shared voice notes · MileNotes';
 
 /** The home screen (/home-screen): its title while its list loads. */
 export const HOME_SCREEN_TITLE = 'Your runners · MileNotes';

@@ -6,10 +6,10 @@
  * "about ten minutes away" is stale once the runner is there.
  */
 import { createHash } from 'node:crypto';
-import { deNotices } from '../../src/recorder/i18n/de.js';
-import { enNotices, type Notices } from '../../src/recorder/i18n/en.js';
-import { esNotices } from '../../src/recorder/i18n/es.js';
-import { frNotices } from '../../src/recorder/i18n/fr.js';
+import { deNotices } from '../../src/i18n/de.js';
+import { enNotices, type Notices } from '../../src/i18n/en.js';
+import { esNotices } from '../../src/i18n/es.js';
+import { frNotices } from '../../src/i18n/fr.js';
 import { ALERT_LEAD_MINUTES, DECLARATIVE_PUSH, PUSH_LANGUAGES, type DeclarativePush, type PushLang } from '../../src/shared/push.js';
 import type { ClaimedPush } from '../db/push-queue-store.js';
 import type { PushKind } from '../db/push-store.js';

@@ -1,7 +1,7 @@
 /**
  * Refusals of the recorder's push routes (issue 36): status, code and English sentence, written once
  * here. Not in the note refusals (src/shared/refusals.ts): they are never a note's reason, and the
- * recorder words them itself by code in its push block (src/recorder/i18n, push.refusal.*).
+ * recorder words them itself by code in its push block (src/i18n, push.refusal.*).
  */
 import { ALERT_LEAD_MINUTES } from '../../src/shared/push.js';
 import { ApiProblem } from '../http/problem.js';

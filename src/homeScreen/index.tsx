@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { LoadingScreen } from '../components/LoadingScreen.js';
-import { raceDate, tn, type Translate } from '../recorder/i18n/index.js';
-import { LanguageMenu } from '../recorder/i18n/LanguageMenu.js';
-import { useT } from '../recorder/i18n/useLanguage.js';
+import { raceDate, tn, type Translate } from '../i18n/index.js';
+import { LanguageMenu } from '../i18n/LanguageMenu.js';
+import { useT } from '../i18n/useLanguage.js';
 import { onlyRecorder, type RunnerRow } from './runners.js';
 import { useRunners } from './useRunners.js';
 import './homeScreen.css';

@@ -8,7 +8,7 @@
 import type { HomeScreenLink } from '../shared/homeScreenApi.js';
 import type { CachedLink, OutboxNote } from '../shared/notes.js';
 import { raceWhen, type RaceWhen } from '../shared/raceClock.js';
-import { pageClock } from '../recorder/serverClock.js';
+import { pageClock } from '../serverClock.js';
 
 /** A link kept on the phone, with its id (the SHA-256 of its token, as the server names it). */
 export interface KeptLink extends CachedLink {

@@ -1,6 +1,6 @@
-import { markerName, raceDate } from '../recorder/i18n/index.js';
-import { LanguageMenu } from '../recorder/i18n/LanguageMenu.js';
-import { useT } from '../recorder/i18n/useLanguage.js';
+import { markerName, raceDate } from '../i18n/index.js';
+import { LanguageMenu } from '../i18n/LanguageMenu.js';
+import { useT } from '../i18n/useLanguage.js';
 import type { Keepsake as KeepsakeData } from '../shared/runnerApi.js';
 import { useKeepsake } from './useKeepsake.js';
 import './keepsake.css';

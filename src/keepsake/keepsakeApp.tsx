@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { startLanguage } from '../recorder/i18n/index.js';
-import { Titled } from '../recorder/i18n/useLanguage.js';
+import { startLanguage } from '../i18n/index.js';
+import { Titled } from '../i18n/useLanguage.js';
 import Keepsake from './index.js';
 
 /** Replaces the prerendered /s/:token spinner with the keepsake screen (the on-demand chunk's entry), in this phone's language. */

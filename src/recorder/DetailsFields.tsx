@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import type { LinkInfo } from '../shared/notes.js';
 import { MAX_FROM_LENGTH } from '../shared/limits.js';
-import { markerName } from './i18n/index.js';
-import { useT } from './i18n/useLanguage.js';
+import { markerName } from '../i18n/index.js';
+import { useT } from '../i18n/useLanguage.js';
 
 interface Props {
   markers: LinkInfo['markers'];

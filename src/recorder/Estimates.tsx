@@ -8,11 +8,11 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Estimates } from '../shared/api.js';
 import type { LinkInfo } from '../shared/notes.js';
 import { expectedTimes, minutesOld, STALE_AFTER_MINUTES, suggestedMarker, tooNear } from './estimates.js';
-import { LANGUAGE_RULES } from './i18n/format.js';
-import { markerName, tn } from './i18n/index.js';
-import { useLanguage, useT } from './i18n/useLanguage.js';
+import { LANGUAGE_RULES } from '../i18n/format.js';
+import { markerName, tn } from '../i18n/index.js';
+import { useLanguage, useT } from '../i18n/useLanguage.js';
 import { raceClockTime } from './raceTime.js';
-import { phoneMs, type PageClock } from './serverClock.js';
+import { phoneMs, type PageClock } from '../serverClock.js';
 
 /** How often the advice looks at the clock again, in the race's time: a marker is minutes apart, and the age is said in minutes. */
 export const ETA_TICK_MS = 30_000;

@@ -1,8 +1,8 @@
 import type { NoteNews, OutboxNote } from '../shared/notes.js';
-import { clockTime, markerName, type Translate } from './i18n/index.js';
-import { useT } from './i18n/useLanguage.js';
+import { clockTime, markerName, type Translate } from '../i18n/index.js';
+import { useT } from '../i18n/useLanguage.js';
 import { nextTry, noteReason } from './noteWords.js';
-import type { PageClock } from './serverClock.js';
+import type { PageClock } from '../serverClock.js';
 
 interface Props {
   runner: string;

@@ -15,11 +15,11 @@ import { getLink } from '../apiClient.js';
 import type { Estimates, Progress } from '../shared/api.js';
 import type { LinkInfo } from '../shared/notes.js';
 import { saveLink } from '../shared/outbox/index.js';
-import { markerName } from './i18n/index.js';
-import { LANGUAGE_RULES } from './i18n/format.js';
-import { useLanguage, useT } from './i18n/useLanguage.js';
+import { markerName } from '../i18n/index.js';
+import { LANGUAGE_RULES } from '../i18n/format.js';
+import { useLanguage, useT } from '../i18n/useLanguage.js';
 import { raceClockTime } from './raceTime.js';
-import { pageClock, phoneMs, type PageClock } from './serverClock.js';
+import { pageClock, phoneMs, type PageClock } from '../serverClock.js';
 import { useRaceWhen } from './useRaceWhen.js';
 
 /** How often an open, visible recorder asks where the runner is, in the race's time: a marker is 6 to 12 minutes apart at marathon paces. */

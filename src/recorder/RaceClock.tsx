@@ -1,8 +1,8 @@
 import { isoDateParts } from '../shared/dates.js';
 import type { LinkInfo } from '../shared/notes.js';
-import type { Translate } from './i18n/index.js';
-import { useT } from './i18n/useLanguage.js';
-import type { PageClock } from './serverClock.js';
+import type { Translate } from '../i18n/index.js';
+import { useT } from '../i18n/useLanguage.js';
+import type { PageClock } from '../serverClock.js';
 import { useRaceWhen } from './useRaceWhen.js';
 
 /**

@@ -1,9 +1,9 @@
 import { useEffect, useState, type RefObject } from 'react';
 import type { RecordingDraft } from '../shared/notes.js';
 import { MAX_RECORDING_MS } from '../shared/limits.js';
-import { clockTime } from './i18n/index.js';
-import type { PageClock } from './serverClock.js';
-import { useT } from './i18n/useLanguage.js';
+import { clockTime } from '../i18n/index.js';
+import type { PageClock } from '../serverClock.js';
+import { useT } from '../i18n/useLanguage.js';
 import type { RecorderState } from './useRecorder.js';
 
 interface Props {

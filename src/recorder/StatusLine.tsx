@@ -1,5 +1,5 @@
-import { tn } from './i18n/index.js';
-import { useT } from './i18n/useLanguage.js';
+import { tn } from '../i18n/index.js';
+import { useT } from '../i18n/useLanguage.js';
 
 interface Props {
   online: boolean;

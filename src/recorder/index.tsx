@@ -1,8 +1,8 @@
 import { LoadingScreen } from '../components/LoadingScreen.js';
 import { RECORDER_LEAD } from '../shell.js';
-import { raceDate } from './i18n/index.js';
-import { LanguageMenu } from './i18n/LanguageMenu.js';
-import { useT } from './i18n/useLanguage.js';
+import { raceDate } from '../i18n/index.js';
+import { LanguageMenu } from '../i18n/LanguageMenu.js';
+import { useT } from '../i18n/useLanguage.js';
 import { RecorderScreen } from './RecorderScreen.js';
 import { useLink } from './useLink.js';
 import './recorder.css';

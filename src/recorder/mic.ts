@@ -1,6 +1,6 @@
 /** Microphone and MediaRecorder capabilities, and plain explanations when they are missing. */
 import { MAX_NOTE_BYTES } from '../shared/limits.js';
-import { t } from './i18n/index.js';
+import { t } from '../i18n/index.js';
 
 /** FIELD-NOTES order: Opus in WebM, then MP4 (Safari), then Ogg, then the browser's default. */
 const PREFERRED_TYPES = ['audio/webm;codecs=opus', 'audio/mp4', 'audio/ogg;codecs=opus'];

@@ -5,7 +5,7 @@
  */
 import type { OutboxNote } from '../shared/notes.js';
 import { OUTBOX_CODE, type OutboxCode } from '../shared/outbox/index.js';
-import { clockTime, refusal, t, type Key } from './i18n/index.js';
+import { clockTime, refusal, t, type Key } from '../i18n/index.js';
 
 /** The catalogue key of each of the outbox's own reasons (src/shared/outbox/codes.ts). */
 export const OUTBOX_KEYS = {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { LIVE_HOURS, raceWhen, type RaceWhen } from '../shared/raceClock.js';
-import { phoneMs, type PageClock } from './serverClock.js';
+import { phoneMs, type PageClock } from '../serverClock.js';
 
 const LIVE_MS = LIVE_HOURS * 3600_000;
 /** setTimeout waits at most 2^31-1 ms (24.8 days): a race further off is looked at again then. */

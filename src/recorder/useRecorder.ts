@@ -6,8 +6,8 @@ import {
 } from './mic.js';
 import { FAILED, describeFailure } from './failures.js';
 import { startLevelMeter } from './levelMeter.js';
-import { t } from './i18n/index.js';
-import { useLanguage } from './i18n/useLanguage.js';
+import { t } from '../i18n/index.js';
+import { useLanguage } from '../i18n/useLanguage.js';
 
 export type RecorderState =
   | { phase: 'idle' }

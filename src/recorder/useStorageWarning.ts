@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useT } from './i18n/useLanguage.js';
+import { useT } from '../i18n/useLanguage.js';
 
 /** Below this a few notes could no longer be saved; warn before recording, not after. */
 const LOW_STORAGE_BYTES = 10 * 1024 * 1024;

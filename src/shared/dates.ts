@@ -1,6 +1,6 @@
 /**
  * Dates as the site prints them, in American English, written out by hand (the recorder and the
- * keepsake write theirs in the sender's language the same way, src/recorder/i18n/format.ts): the first
+ * keepsake write theirs in the sender's language the same way, src/i18n/format.ts): the first
  * toLocaleDateString on a page loads ICU's locale data, measured at 45–55 ms of main thread here
  * (about 200 ms on Lighthouse's slowed phone), the longest task of a first visit to a link.
  */

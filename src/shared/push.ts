@@ -4,7 +4,7 @@
  * the few numbers they share. No imports: any runtime may use it.
  */
 
-/** The languages a notice can speak: the recorder's (src/recorder/i18n/languages.ts; a test keeps them equal). */
+/** The languages a notice can speak: the recorder's (src/i18n/languages.ts; a test keeps them equal). */
 export const PUSH_LANGUAGES = ['en', 'de', 'es', 'fr'] as const;
 export type PushLang = (typeof PUSH_LANGUAGES)[number];
 

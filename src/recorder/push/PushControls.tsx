@@ -6,8 +6,8 @@
  */
 import type { ReactNode } from 'react';
 import { ALERT_LEAD_MINUTES } from '../../shared/push.js';
-import { markerName } from '../i18n/index.js';
-import { useT } from '../i18n/useLanguage.js';
+import { markerName } from '../../i18n/index.js';
+import { useT } from '../../i18n/useLanguage.js';
 import type { PushControl, PushControlKind } from './usePush.js';
 
 /** The hint and the problem that belong under one control. */

@@ -1,6 +1,6 @@
 /** What a push route's refusal says to the person (issue 36), by its code: the page's own words, in the language in use. */
 import { ALERT_LEAD_MINUTES } from '../../shared/push.js';
-import { markerName, t } from '../i18n/index.js';
+import { markerName, t } from '../../i18n/index.js';
 
 /** `marker`: the marker asked about, for the alerts' refusals. */
 export function pushRefusalWords(code: string | undefined, runner: string, marker = ''): string {

@@ -7,8 +7,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { addMarkerAlert, getPushState, removeMarkerAlert, subscribePush, unsubscribePush, type PushAnswer } from '../../apiClient.js';
 import type { PushState } from '../../shared/pushApi.js';
-import { t } from '../i18n/index.js';
-import { useLanguage } from '../i18n/useLanguage.js';
+import { t } from '../../i18n/index.js';
+import { useLanguage } from '../../i18n/useLanguage.js';
 import { browserSubscription } from './browserPush.js';
 import { pushSupport, thisPlatform, type PushSupport } from './platform.js';
 import { pushRefusalWords } from './pushWords.js';

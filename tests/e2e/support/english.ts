@@ -5,10 +5,10 @@
  * '20 km') are not counted, nor a sentence of placeholders only (a date's order).
  */
 import type { Page } from '@playwright/test';
-import de from '../../../src/recorder/i18n/de';
-import { en, type Catalogue, type Key } from '../../../src/recorder/i18n/en';
-import es from '../../../src/recorder/i18n/es';
-import fr from '../../../src/recorder/i18n/fr';
+import de from '../../../src/i18n/de';
+import { en, type Catalogue, type Key } from '../../../src/i18n/en';
+import es from '../../../src/i18n/es';
+import fr from '../../../src/i18n/fr';
 
 const OTHERS: Record<string, Catalogue> = { de, es, fr };
 

@@ -3,9 +3,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DetailsFields } from '../../../src/recorder/DetailsFields.js';
 import { EstimateLines, type Eta } from '../../../src/recorder/Estimates.js';
 import { expectedTimes, suggestedMarker } from '../../../src/recorder/estimates.js';
-import { chooseLanguage, LANGUAGES, type Lang } from '../../../src/recorder/i18n/index.js';
+import { chooseLanguage, LANGUAGES, type Lang } from '../../../src/i18n/index.js';
 import { raceClockTime } from '../../../src/recorder/raceTime.js';
-import { LANGUAGE_RULES } from '../../../src/recorder/i18n/format.js';
+import { LANGUAGE_RULES } from '../../../src/i18n/format.js';
 
 const ZONE = 'America/Chicago';
 // 10:41 in Chicago: the estimate is made now; Alex is expected at mile 19 in 3 minutes, mile 20 in 11.

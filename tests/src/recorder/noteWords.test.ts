@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { chooseLanguage, clockTime } from '../../../src/recorder/i18n/index.js';
+import { chooseLanguage, clockTime } from '../../../src/i18n/index.js';
 import { nextTry, noteReason } from '../../../src/recorder/noteWords.js';
 import type { OutboxNote } from '../../../src/shared/notes.js';
 import { OUTBOX_CODE } from '../../../src/shared/outbox/codes.js';

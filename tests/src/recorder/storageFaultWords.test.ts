@@ -5,8 +5,8 @@
  */
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chooseLanguage, clockTime } from '../../../src/recorder/i18n/index.js';
-import type { Lang } from '../../../src/recorder/i18n/languages.js';
+import { chooseLanguage, clockTime } from '../../../src/i18n/index.js';
+import type { Lang } from '../../../src/i18n/languages.js';
 import { nextTry, noteReason } from '../../../src/recorder/noteWords.js';
 import { getNote, readAudio, replayOutbox } from '../../../src/shared/outbox/index.js';
 import { clock, freshDb, queuedNote } from '../../shared/outbox/helpers.js';

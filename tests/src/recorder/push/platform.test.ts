@@ -1,6 +1,6 @@
 /** Which phones the push controls ask, and which they tell to add MileNotes to the Home Screen first (issue 36). */
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES } from '../../../../src/recorder/i18n/languages.js';
+import { LANGUAGES } from '../../../../src/i18n/languages.js';
 import { pushSupport } from '../../../../src/recorder/push/platform.js';
 import { PUSH_LANGUAGES } from '../../../../src/shared/push.js';
 

@@ -1,7 +1,7 @@
 /** Every refusal a push route can give a friend is said in the page's own words, not the generic failure. */
 import { describe, expect, it } from 'vitest';
 import { pushRefusalWords } from '../../../../src/recorder/push/pushWords.js';
-import { t } from '../../../../src/recorder/i18n/index.js';
+import { t } from '../../../../src/i18n/index.js';
 
 // The codes of server/push/refusals.ts a friend can meet on a phone that has push (push_off hides the controls;
 // invalid_subscription and push_not_subscribed are the browser's or the page's own trouble: "try again" fits).

@@ -4,15 +4,15 @@
  * English fallback for a code the page was told about.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import de from '../../../../src/recorder/i18n/de.js';
-import { en, type Catalogue } from '../../../../src/recorder/i18n/en.js';
-import es from '../../../../src/recorder/i18n/es.js';
-import fr from '../../../../src/recorder/i18n/fr.js';
-import { chooseLanguage } from '../../../../src/recorder/i18n/index.js';
-import { LANGUAGES, type Lang } from '../../../../src/recorder/i18n/languages.js';
-import { OUTBOX_KEYS, noteReason } from '../../../../src/recorder/noteWords.js';
-import { OUTBOX_CODE } from '../../../../src/shared/outbox/codes.js';
-import { RECORDER_REFUSALS } from '../../../../src/shared/refusals.js';
+import de from '../../../src/i18n/de.js';
+import { en, type Catalogue } from '../../../src/i18n/en.js';
+import es from '../../../src/i18n/es.js';
+import fr from '../../../src/i18n/fr.js';
+import { chooseLanguage } from '../../../src/i18n/index.js';
+import { LANGUAGES, type Lang } from '../../../src/i18n/languages.js';
+import { OUTBOX_KEYS, noteReason } from '../../../src/recorder/noteWords.js';
+import { OUTBOX_CODE } from '../../../src/shared/outbox/codes.js';
+import { RECORDER_REFUSALS } from '../../../src/shared/refusals.js';
 
 const CATALOGUES: Record<Lang, Catalogue> = { en, de, es, fr };
 const sentence = (lang: Lang, key: string) => (CATALOGUES[lang] as unknown as Record<string, string | undefined>)[key];

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import de from '../../../../src/recorder/i18n/de.js';
-import { en, type Catalogue } from '../../../../src/recorder/i18n/en.js';
-import es from '../../../../src/recorder/i18n/es.js';
-import { clockTime, fill, markerName, plural, raceDate, refusal, translator } from '../../../../src/recorder/i18n/format.js';
-import fr from '../../../../src/recorder/i18n/fr.js';
-import { LANGUAGES, type Lang } from '../../../../src/recorder/i18n/languages.js';
-import { formatRaceDate } from '../../../../src/shared/dates.js';
-import { MAX_NOTE_BYTES } from '../../../../src/shared/limits.js';
-import { markerLabel, markersFor } from '../../../../src/shared/markers.js';
+import de from '../../../src/i18n/de.js';
+import { en, type Catalogue } from '../../../src/i18n/en.js';
+import es from '../../../src/i18n/es.js';
+import { clockTime, fill, markerName, plural, raceDate, refusal, translator } from '../../../src/i18n/format.js';
+import fr from '../../../src/i18n/fr.js';
+import { LANGUAGES, type Lang } from '../../../src/i18n/languages.js';
+import { formatRaceDate } from '../../../src/shared/dates.js';
+import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
+import { markerLabel, markersFor } from '../../../src/shared/markers.js';
 
 const CATALOGUES: Record<Lang, Catalogue> = { en, de, es, fr };
 const LOCALES: Record<Lang, string> = { en: 'en-US', de: 'de-DE', es: 'es-ES', fr: 'fr-FR' };

@@ -1,11 +1,11 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { chooseLanguage, currentLanguage, markerName, raceDate, refusal, startLanguage, t, tn } from '../../../../src/recorder/i18n/index.js';
-import { LANGUAGE_KEY, phoneLanguage, pickLanguage } from '../../../../src/recorder/i18n/languages.js';
-import { describeFailure, FAILED } from '../../../../src/recorder/failures.js';
-import { microphoneErrorMessage } from '../../../../src/recorder/mic.js';
-import { StatusLine } from '../../../../src/recorder/StatusLine.js';
-import { StorageFullError } from '../../../../src/shared/outbox/index.js';
+import { chooseLanguage, currentLanguage, markerName, raceDate, refusal, startLanguage, t, tn } from '../../../src/i18n/index.js';
+import { LANGUAGE_KEY, phoneLanguage, pickLanguage } from '../../../src/i18n/languages.js';
+import { describeFailure, FAILED } from '../../../src/recorder/failures.js';
+import { microphoneErrorMessage } from '../../../src/recorder/mic.js';
+import { StatusLine } from '../../../src/recorder/StatusLine.js';
+import { StorageFullError } from '../../../src/shared/outbox/index.js';
 
 describe("choosing the language from the phone's", () => {
   it("should take the first of the browser's languages that the recorder speaks, in the browser's order", () => {
@@ -90,12 +90,12 @@ describe('the language in use', () => {
     let arrive = () => {};
     const arrived = new Promise<void>((resolve) => (arrive = resolve));
     vi.resetModules();
-    vi.doMock('../../../../src/recorder/i18n/fr.js', async () => {
+    vi.doMock('../../../src/i18n/fr.js', async () => {
       await arrived;
-      return vi.importActual('../../../../src/recorder/i18n/fr.js');
+      return vi.importActual('../../../src/i18n/fr.js');
     });
     try {
-      const fresh = await import('../../../../src/recorder/i18n/index.js');
+      const fresh = await import('../../../src/i18n/index.js');
       await fresh.startLanguage(10);
       expect(fresh.currentLanguage()).toBe('en');
       expect(document.documentElement.lang).toBe('en');
@@ -103,7 +103,7 @@ describe('the language in use', () => {
       await vi.waitFor(() => expect(fresh.currentLanguage()).toBe('fr'));
       expect(fresh.t('record.send')).toBe('Envoyer');
     } finally {
-      vi.doUnmock('../../../../src/recorder/i18n/fr.js');
+      vi.doUnmock('../../../src/i18n/fr.js');
     }
   });
 

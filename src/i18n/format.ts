@@ -4,8 +4,8 @@
  * thread: src/shared/dates.ts). Pure functions of a catalogue and a language; index.ts applies
  * them to the language in use.
  */
-import { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from '../../shared/limits.js';
-import { isoDateParts } from '../../shared/dates.js';
+import { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from '../shared/limits.js';
+import { isoDateParts } from '../shared/dates.js';
 import type { Catalogue, en, Key } from './en.js';
 import type { Lang } from './languages.js';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import de from '../../../../src/recorder/i18n/de.js';
-import { en, type Catalogue } from '../../../../src/recorder/i18n/en.js';
-import es from '../../../../src/recorder/i18n/es.js';
-import { placeholdersOf } from '../../../../src/recorder/i18n/format.js';
-import fr from '../../../../src/recorder/i18n/fr.js';
-import { LANGUAGES, type Lang } from '../../../../src/recorder/i18n/languages.js';
+import de from '../../../src/i18n/de.js';
+import { en, type Catalogue } from '../../../src/i18n/en.js';
+import es from '../../../src/i18n/es.js';
+import { placeholdersOf } from '../../../src/i18n/format.js';
+import fr from '../../../src/i18n/fr.js';
+import { LANGUAGES, type Lang } from '../../../src/i18n/languages.js';
 
 const CATALOGUES: Record<Lang, Catalogue> = { en, de, es, fr };
 const OTHERS = LANGUAGES.filter((lang) => lang !== 'en');

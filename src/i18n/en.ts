@@ -2,11 +2,11 @@
  * The English catalogue: every word of the recorder and the keepsake page, and the source of the
  * keys. It is built into the recorder's chunk (English is also the fallback); the other languages
  * are chunks of their own, loaded only when chosen. `{name}` is a placeholder: every language has
- * the same ones for a key (tests/src/recorder/i18n/catalogues.test.ts). Keys ending in `.one` and
+ * the same ones for a key (tests/src/i18n/catalogues.test.ts). Keys ending in `.one` and
  * `.other` are the two plural forms of one sentence (see `pluralOne` in languages.ts).
  */
-import { KEEPSAKE_TITLE } from '../../keepsake/title.js';
-import { HOME_SCREEN_TITLE, RECORDER_TITLE } from '../../shell.js';
+import { KEEPSAKE_TITLE } from '../shell.js';
+import { HOME_SCREEN_TITLE, RECORDER_TITLE } from '../shell.js';
 
 /**
  * Issue 36, what a push shows on the phone, in the sender's language: the server words each push

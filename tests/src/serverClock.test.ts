@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageClock, phoneMs } from '../../../src/recorder/serverClock.js';
+import { pageClock, phoneMs } from '../../src/serverClock.js';
 
 const SERVER = Date.parse('2026-10-11T15:41:00Z');
 const MINUTE = 60_000;
