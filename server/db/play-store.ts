@@ -1,16 +1,21 @@
-/** Owns heard receipts (`note_plays`): the first time the runner's app played a note, and where. */
-import type { SqlDriver, Statement } from './driver.js';
+/**
+ * Owns heard receipts (`note_plays`): the first time the runner's app played a note, and where. The
+ * first play queues its sender's pushes in its own transaction, through the queue's store.
+ */
+import type { SqlDriver } from './driver.js';
+import { queueHeardPushes } from './push-queue-store.js';
 import { toEntryNote } from './rows.js';
-import type { EntryNote, Play } from './types.js';
+import type { EntryNote, Play, PushTimes } from './types.js';
 
 export interface PlayStore {
   /** The note with its play, if it was heard. */
   noteWithPlay(noteId: string): Promise<EntryNote | undefined>;
   /**
-   * The first play is the one the sender hears about; later replays keep it. `onFirst` runs in the
-   * same transaction only when this is the first play (the sender's pushes, server/push).
+   * The first play is the one the sender hears about; later replays keep it. With `heardPushes`
+   * (push is on), the first play queues the sender's pushes in the same transaction, so a play
+   * recorded twice queues them once.
    */
-  record(noteId: string, play: Play, onFirst?: readonly Statement[]): Promise<Play>;
+  record(noteId: string, play: Play, heardPushes?: PushTimes): Promise<Play>;
 }
 
 /** A note's columns with its play's, for `FROM notes n ${PLAY_JOIN}`: read by rows.ts's toEntryNote. */
@@ -29,10 +34,10 @@ export function createPlayStore(sql: SqlDriver): PlayStore {
   };
   return {
     noteWithPlay,
-    async record(noteId, play, onFirst = []) {
+    async record(noteId, play, heardPushes) {
       await sql.transaction(async (tx) => {
         if ((await tx.run(SQL.insert, [noteId, play.playedAt, play.marker])) === 0) return;
-        for (const [statement, params] of onFirst) await tx.run(statement, params);
+        if (heardPushes) await queueHeardPushes(tx, noteId, play.marker, heardPushes);
       });
       return (await noteWithPlay(noteId))!.play!;
     },

@@ -4,9 +4,11 @@
  * however many phones asked, since they all follow that link's runner). A position batch writes a
  * link's times, never each alert; the poll fires a link's alerts on a marker in one transaction.
  * Every waiting alert has its time row (made with the ask); a time row whose alerts all went is
- * dropped when it comes due. Part of the push store (./push-store.ts).
+ * dropped when it comes due. Part of the push store (./push-store.ts); the pushes a firing queues are
+ * the queue's (./push-queue-store.ts).
  */
 import type { SqlDriver, Statement } from './driver.js';
+import { queueAlertPushes } from './push-queue-store.js';
 
 export interface PushAlertRow {
   marker: string;
@@ -52,10 +54,6 @@ export interface PushAlertStore {
   sweepAlerts(startedBefore: string): Promise<number>;
 }
 
-const INSERT_DELIVERY =
-  'INSERT INTO push_deliveries (id, subscription_id, kind, ref, note_id, marker, attempts, due_at, expires_at, locked_until, lease_owner, created_at) ';
-/** Rows of pushes queued per statement: within both databases' limit on parameters. */
-const QUEUE_CHUNK = 200;
 const WAITING_OF_LINK = 'fired_at IS NULL AND subscription_id IN (SELECT id FROM push_subscriptions WHERE link_id = ?)';
 const RACES_OVER = 'SELECT l.id FROM links l JOIN races r ON r.id = l.race_id WHERE r.starts_at < ?';
 
@@ -141,14 +139,7 @@ export function createPushAlertStore(sql: SqlDriver): PushAlertStore {
         await tx.run(SQL.removeTime, [linkId, marker]);
         // Only the alerts this statement marked: those another server fired are its to queue.
         const fired = (await tx.all(SQL.fireAlerts, [now, linkId, marker])).map((r) => String(r.subscription_id));
-        for (let i = 0; i < fired.length; i += QUEUE_CHUNK) {
-          const chunk = fired.slice(i, i + QUEUE_CHUNK);
-          await tx.run(
-            `${INSERT_DELIVERY}VALUES ${chunk.map(() => "(?, ?, 'soon', ?, NULL, ?, 0, ?, ?, 0, NULL, ?)").join(', ')} ON CONFLICT (id) DO NOTHING`,
-            // The id is deliveryId(id, 'soon', marker) (./push-store.ts): one push per alert, whichever server queues it.
-            chunk.flatMap((id) => [`${id}:soon:${marker}`, id, marker, marker, now, expiresAt, now]),
-          );
-        }
+        await queueAlertPushes(tx, fired, marker, { now, expiresAt });
         return fired.length;
       });
     },

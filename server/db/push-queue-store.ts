@@ -1,5 +1,7 @@
 /**
- * Owns the queue of pushes to send (`push_deliveries`, migration 13): each claimed with a lease, as
+ * Owns the queue of pushes to send (`push_deliveries`, migration 13), every write to it: the pushes
+ * queued, inside the transaction of the store whose change they tell (a first play, ./play-store.ts;
+ * alerts fired, ./push-alert-store.ts), and the queue's own work. Each is claimed with a lease, as
  * conversion jobs are, so one server sends it while the others leave it alone; a claim carries what
  * the sender needs (the subscription, the runner's name). Each claim gets a random owner id, so a
  * server whose lease ran out and was taken over can no longer finish or move the push. Claims come
@@ -8,8 +10,8 @@
  * a finish, and the push is sent again under the same Topic, which the push service replaces.
  */
 import { randomUUID } from 'node:crypto';
-import type { PushKind } from './push-store.js';
 import type { SqlDriver } from './driver.js';
+import type { PushKind, PushTimes } from './types.js';
 
 /** A push this server holds the lease of, with what sending it needs. */
 export interface ClaimedPush {
@@ -50,10 +52,25 @@ export interface PushQueueStore {
   waiting(): Promise<number>;
 }
 
+/** A delivery's id: one push per subscription, kind and note (or marker), whichever server queues it. */
+export const deliveryId = (subscriptionId: string, kind: PushKind, ref: string) => `${subscriptionId}:${kind}:${ref}`;
+
 /** At most this many pushes a claim takes (and subscriptions one detail read names). */
 const MAX_CLAIM = 64;
 
+const INSERT_DELIVERY =
+  'INSERT INTO push_deliveries (id, subscription_id, kind, ref, note_id, marker, attempts, due_at, expires_at, locked_until, lease_owner, created_at) ';
+/** Rows of pushes queued per statement: within both databases' limit on parameters. */
+const QUEUE_CHUNK = 200;
+
 const SQL = {
+  // The id is deliveryId(s.id, 'heard', n.id), spelled in SQL.
+  queueHeard:
+    `${INSERT_DELIVERY}SELECT s.id || ':heard:' || n.id, s.id, 'heard', n.id, n.id, ?, 0, ?, ?, 0, NULL, ? ` +
+    'FROM notes n JOIN push_subscriptions s ON s.device_id = n.device_id AND s.link_id = n.link_id ' +
+    'WHERE n.id = ? AND s.heard = 1 ON CONFLICT (id) DO NOTHING',
+  queueSoon: (n: number) =>
+    `${INSERT_DELIVERY}VALUES ${Array.from({ length: n }, () => "(?, ?, 'soon', ?, NULL, ?, 0, ?, ?, 0, NULL, ?)").join(', ')} ON CONFLICT (id) DO NOTHING`,
   // The inner SELECT picks candidates; the outer WHERE re-checks the lease, so when two servers
   // race for one push only one UPDATE matches (PostgreSQL re-evaluates it on the locked row).
   claim:
@@ -68,6 +85,26 @@ const SQL = {
   drop: 'DELETE FROM push_deliveries WHERE id = ?',
   waiting: 'SELECT COUNT(*) AS n FROM push_deliveries',
 } as const;
+
+/**
+ * Queues the heard pushes of a note just played for the first time: one to each subscription of the
+ * phone it came from on its link, if that subscription asked. Run in the play's own transaction
+ * (`tx`, ./play-store.ts), so a play is pushed once, and never for a note of another phone.
+ */
+export async function queueHeardPushes(tx: SqlDriver, noteId: string, marker: string, { now, expiresAt }: PushTimes): Promise<void> {
+  await tx.run(SQL.queueHeard, [marker, now, expiresAt, now, noteId]);
+}
+
+/**
+ * Queues the pushes of the alerts on `marker` just fired, one per subscription, in the transaction
+ * that fired them (`tx`, ./push-alert-store.ts); one already queued is not queued again.
+ */
+export async function queueAlertPushes(tx: SqlDriver, subscriptionIds: readonly string[], marker: string, { now, expiresAt }: PushTimes): Promise<void> {
+  for (let i = 0; i < subscriptionIds.length; i += QUEUE_CHUNK) {
+    const chunk = subscriptionIds.slice(i, i + QUEUE_CHUNK);
+    await tx.run(SQL.queueSoon(chunk.length), chunk.flatMap((id) => [deliveryId(id, 'soon', marker), id, marker, marker, now, expiresAt, now]));
+  }
+}
 
 export function createPushQueueStore(sql: SqlDriver): PushQueueStore {
   const quick = { durable: false } as const;

@@ -1,8 +1,9 @@
 /**
  * Owns Web Push's standing rows (migrations 13 and 17): the VAPID key pair kept for every server,
  * each phone's subscription for a link (and when it last took a push), and, by way of
- * ./push-alert-store.ts, spectators' marker alerts; and when they end (the sweep). The queue of pushes to send is
- * ./push-queue-store.ts's; what a push says and when it goes is server/push's.
+ * ./push-alert-store.ts, spectators' marker alerts; and when they end (the sweep). The queue of pushes to send, and
+ * every write to it, is ./push-queue-store.ts's (a subscription that goes takes its pushes along: ON DELETE CASCADE);
+ * what a push says and when it goes is server/push's.
  */
 import { randomUUID } from 'node:crypto';
 import type { SqlDriver, Statement } from './driver.js';
@@ -77,26 +78,6 @@ export interface PushSweepCutoffs {
   idleRaceStartedBefore: string;
   idleSince: number;
 }
-
-/** A delivery's id: one push per subscription, kind and note (or marker), whichever server queues it. */
-export const deliveryId = (subscriptionId: string, kind: PushKind, ref: string) => `${subscriptionId}:${kind}:${ref}`;
-
-export type PushKind = 'heard' | 'soon';
-
-const INSERT_DELIVERY =
-  'INSERT INTO push_deliveries (id, subscription_id, kind, ref, note_id, marker, attempts, due_at, expires_at, locked_until, lease_owner, created_at) ';
-
-/**
- * The heard pushes of a note just played for the first time: one to each subscription of the phone
- * it came from on its link, if that subscription asked. Run in the play's own transaction
- * (server/db/play-store.ts), so a play is pushed once, and never for a note of another phone.
- */
-export const queueHeardPushes = (noteId: string, marker: string, now: number, expiresAt: number): Statement => [
-  `${INSERT_DELIVERY}SELECT s.id || ':heard:' || n.id, s.id, 'heard', n.id, n.id, ?, 0, ?, ?, 0, NULL, ? ` +
-    'FROM notes n JOIN push_subscriptions s ON s.device_id = n.device_id AND s.link_id = n.link_id ' +
-    'WHERE n.id = ? AND s.heard = 1 ON CONFLICT (id) DO NOTHING',
-  [marker, now, expiresAt, now, noteId],
-];
 
 /** Revoking one link takes its subscriptions (and so their alerts and pushes) with it. */
 export const dropPushOfLink = (linkId: string): Statement => ['DELETE FROM push_subscriptions WHERE link_id = ?', [linkId]];

@@ -281,3 +281,12 @@ export interface NoteBlobs {
   original: RecordedBlob;
   converted?: RecordedBlob;
 }
+
+/** What a queued push tells: a sender's note was heard, or a spectator's runner is soon at a marker. */
+export type PushKind = 'heard' | 'soon';
+
+/** When pushes are queued (epoch ms), and after when they are stale and dropped unsent (their life is server/push's). */
+export interface PushTimes {
+  now: number;
+  expiresAt: number;
+}

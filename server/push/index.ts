@@ -7,9 +7,7 @@
 import { createECDH } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PushState, PushSubscribe } from '../../src/shared/pushApi.js';
-import type { Statement } from '../db/driver.js';
-import { queueHeardPushes } from '../db/push-store.js';
-import type { LinkView, Repository } from '../db/repository.js';
+import type { LinkView, PushTimes, Repository } from '../db/repository.js';
 import { createTokenSeal } from '../devices/sealed.js';
 import { createMarkerAlerts } from './alerts.js';
 import type { PushConfig, VapidKeys } from './config.js';
@@ -40,8 +38,11 @@ export interface Push {
   replaceEndpoint(deviceId: string | undefined, link: LinkView, token: string, body: PushEndpointChange, now: number): Promise<PushState>;
   askAlert(deviceId: string | undefined, link: LinkView, marker: string, now: number): Promise<PushState>;
   dropAlert(deviceId: string | undefined, link: LinkView, marker: string): Promise<void>;
-  /** What a note's first play runs in its transaction: the sender's pushes queued ([] when push is off). */
-  onFirstPlay(noteId: string, marker: string, now: number): Statement[];
+  /**
+   * When a note's first play at `now` queues its sender's pushes, and how long they are worth
+   * sending (for repo.plays.record); undefined when push is off: nothing is queued.
+   */
+  heardPushes(now: number): PushTimes | undefined;
   /** After the first play committed: send now rather than at the next poll. */
   played(): void;
   /** After an accepted position batch; never throws, never holds the batch up. */
@@ -77,7 +78,7 @@ const OFF: Push = {
   replaceEndpoint: () => Promise.reject(pushRefusal.push_off()),
   askAlert: () => Promise.reject(pushRefusal.push_off()),
   dropAlert: () => Promise.reject(pushRefusal.push_off()),
-  onFirstPlay: () => [],
+  heardPushes: () => undefined,
   played: () => undefined,
   positionsMoved: () => undefined,
   stop: async () => undefined,
@@ -165,7 +166,7 @@ export async function createPush(deps: PushDeps): Promise<Push> {
       const sub = await repo.push.subscription(phone(deviceId), link.linkId);
       if (sub) await repo.push.removeAlert(sub.id, marker);
     },
-    onFirstPlay: (noteId, marker, now) => [queueHeardPushes(noteId, marker, now, now + PUSH_TTL_SECONDS.heard * 1000)],
+    heardPushes: (now) => ({ now, expiresAt: now + PUSH_TTL_SECONDS.heard * 1000 }),
     played: () => worker.nudge(),
     positionsMoved(entryId, now) {
       alerts.positionsMoved(entryId, now).then(

@@ -12,7 +12,7 @@ import { esNotices } from '../../src/i18n/es.js';
 import { frNotices } from '../../src/i18n/fr.js';
 import { ALERT_LEAD_MINUTES, DECLARATIVE_PUSH, PUSH_LANGUAGES, type DeclarativePush, type PushLang } from '../../src/shared/push.js';
 import type { ClaimedPush } from '../db/push-queue-store.js';
-import type { PushKind } from '../db/push-store.js';
+import type { PushKind } from '../db/types.js';
 import type { TokenSeal } from '../devices/sealed.js';
 import type { PushMessage } from './send.js';
 

@@ -57,7 +57,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     // The sender's pushes are queued with the first play, in its transaction; the push worker sends
     // them after this answer, so the report never waits on a push service.
     const play = await repo.plays.record(note.id, { playedAt: new Date(req.body.playedAt).toISOString(), marker: req.body.marker },
-      ctx.push.onFirstPlay(note.id, req.body.marker, Date.now()));
+      ctx.push.heardPushes(Date.now()));
     ctx.push.played();
     return { id: note.id, heardAt: play.playedAt, heardAtMarker: play.marker };
   });
