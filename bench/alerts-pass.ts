@@ -12,7 +12,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../server/config.js';
+import { loadConfig } from '../server/config/index.js';
 import { openRepository } from '../server/db/index.js';
 import type { Repository } from '../server/db/repository.js';
 import { createMarkerAlerts } from '../server/push/alerts.js';

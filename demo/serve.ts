@@ -9,7 +9,7 @@
  * The clock reads the real time at `origin` and runs `rate` times as fast from then on.
  */
 import { compressedClock, type Clock } from '../server/clock.js';
-import { loadConfig } from '../server/config.js';
+import { loadConfig } from '../server/config/index.js';
 import { serve } from '../server/serve.js';
 
 /** The clock the command line names; throws a sentence when it names none or a bad one. */

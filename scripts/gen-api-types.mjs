@@ -25,7 +25,7 @@ export async function servedDocument() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-openapi-'));
   try {
     const { buildApp } = await import('../server/app.ts');
-    const { loadConfig } = await import('../server/config.ts');
+    const { loadConfig } = await import('../server/config/index.ts');
     const app = await buildApp(loadConfig({
       DATA_DIR: dir, DIST_DIR: path.join(dir, 'no-dist'), LOG_LEVEL: 'error', CONVERT_WORKER: 'off', PUBLIC_URL: 'https://milenotes.example',
     }));

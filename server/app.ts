@@ -1,7 +1,7 @@
 /** Builds the Fastify app: the API and the built site. Tests build it too; index.ts only listens. */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { realClock, type Clock } from './clock.js';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import { openRepository } from './db/index.js';
 import { createDevices } from './devices/index.js';
 import type { Repository } from './db/repository.js';

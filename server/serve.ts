@@ -5,7 +5,7 @@
  * real clock; the demo (demo/serve.ts) gives it a compressed one.
  */
 import { buildApp, type AppParts } from './app.js';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 
 /**
  * Once the uploads are done, what still runs (an audio download, which resumes by Range) has this

@@ -21,7 +21,7 @@ import { createRepository } from '../../server/db/repository.js';
 import { createTokenSeal } from '../../server/devices/sealed.js';
 import type { MarkerAlerts } from '../../server/push/alerts.js';
 import { PUSH_CONCURRENCY, startPushWorker } from '../../server/push/deliveries.js';
-import { parsePushHosts } from '../../server/push/hosts.js';
+import { parsePushHosts } from '../../server/config/push-hosts.js';
 import { messageOf, noticeOf } from '../../server/push/notice.js';
 import { createPushSender } from '../../server/push/send.js';
 import { friendNote } from '../../stand-ins/friend.js';

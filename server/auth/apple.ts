@@ -6,7 +6,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
-import { APPLE_ISSUER } from './config.js';
+import { APPLE_ISSUER } from '../config/auth.js';
 
 export interface AppleIdentity {
   /** Apple's stable user id for our team: the runner's identity. */

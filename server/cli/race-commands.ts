@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { canonicalTimeZone, raceWhen, resolveStart } from '../../src/shared/raceClock.js';
 import type { DistanceUnit } from '../../src/shared/races.js';
-import { loadStorageConfig } from '../config.js';
+import { loadStorageConfig } from '../config/index.js';
 import type { Race, RaceImage, Repository, StoredCourse } from '../db/repository.js';
 import { readGpxFile } from '../races/gpx-file.js';
 import { ImageRefused, MAX_RACE_IMAGE_BYTES, readRaceImage, type RaceImageFile } from '../races/race-image.js';

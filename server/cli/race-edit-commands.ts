@@ -12,7 +12,7 @@ import { raceRowOf } from '../db/rows.js';
 import { EDIT_OPTIONS, changedFields, editedRace, moveProblem, type EditedRace } from '../races/race-edit.js';
 import { editRace } from '../races/note-deadlines.js';
 import { courseFor } from '../races/stored-course.js';
-import { loadStorageConfig } from '../config.js';
+import { loadStorageConfig } from '../config/index.js';
 import { openBlobStore } from '../storage/index.js';
 import { ImageRefused, makeRaceImage, MAX_RACE_IMAGE_INPUT_BYTES } from '../races/race-image.js';
 import { BlobTooLargeError, isBlobMissing, type BlobStore } from '../storage/blob-store.js';

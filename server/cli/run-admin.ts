@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
-import { loadConfig, loadStorageConfig } from '../config.js';
+import { loadConfig, loadStorageConfig } from '../config/index.js';
 import { openRepository } from '../db/index.js';
 import type { Repository } from '../db/repository.js';
 import { receiptOf } from '../intake/commit.js';

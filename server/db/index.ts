@@ -1,7 +1,7 @@
 /** Opens the database the configuration names (PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR), migrated. */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { Database } from './driver.js';
 import { openPostgres } from './postgres-driver.js';
 import { createRepository, type Repository } from './repository.js';

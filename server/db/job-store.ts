@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { LIVE_HOURS } from '../../src/shared/raceClock.js';
-import type { ConvertOrder } from '../config.js';
+import type { ConvertOrder } from '../config/index.js';
 import type { SqlDriver, Statement } from './driver.js';
 import { noteChanged } from './note-change-sql.js';
 import type { ClaimedJob, JobDeadline, Row, WaitingJob } from './types.js';

@@ -2,7 +2,7 @@
  * The repository: everything the routes, the worker and the CLI may ask of the database, as one
  * store per concern over one driver, each under its own name. A new store joins here the same way.
  */
-import type { ConvertOrder } from '../config.js';
+import type { ConvertOrder } from '../config/index.js';
 import { createAccountStore, type AccountStore } from './account-store.js';
 import { createBlobRefStore, type BlobRefStore } from './blob-refs-store.js';
 import { createDeletionStore, type DeletionStore } from './deletion-store.js';

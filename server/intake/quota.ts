@@ -10,7 +10,7 @@
  * or expires, so unfinished uploads count against the link.
  */
 import { randomUUID } from 'node:crypto';
-import type { UploadLimits } from '../config.js';
+import type { UploadLimits } from '../config/index.js';
 import type { AddressCount, LinkUsage, QuotaStore, Taken } from '../db/quota-store.js';
 import type { QueuedNote } from '../db/types.js';
 import { refusal } from '../http/refusals.js';

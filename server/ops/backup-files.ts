@@ -5,7 +5,7 @@ import { copyFile, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
-import { DEV_SECRET_FILE } from '../auth/config.js';
+import { DEV_SECRET_FILE } from '../config/auth.js';
 import { SQLITE_FILE } from '../db/index.js';
 import { BackupRefused } from './backup-refused.js';
 

@@ -22,8 +22,8 @@
  */
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DEV_SECRET_FILE } from '../auth/config.js';
-import type { Config } from '../config.js';
+import { DEV_SECRET_FILE } from '../config/auth.js';
+import type { Config } from '../config/index.js';
 import { serverMajorVersion, userRelations, withExportedSnapshot } from '../db/backup-store.js';
 import { createBlobRefStore } from '../db/blob-refs-store.js';
 import { openDatabase, SQLITE_FILE } from '../db/index.js';

@@ -11,7 +11,7 @@ import { constants } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { SQLITE_FILE } from '../db/index.js';
 import { LOCAL_BLOBS_DIR } from '../storage/index.js';
 import { checkSqliteIntegrity, copySecret, isEmptyOrMissing, MANIFEST, snapshotSqlite } from './backup-files.js';

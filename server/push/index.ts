@@ -10,7 +10,7 @@ import type { PushState, PushSubscribe } from '../../src/shared/pushApi.js';
 import type { LinkView, PushTimes, Repository } from '../db/repository.js';
 import { createTokenSeal } from '../devices/sealed.js';
 import { createMarkerAlerts } from './alerts.js';
-import type { PushConfig, VapidKeys } from './config.js';
+import type { PushConfig, VapidKeys } from '../config/push.js';
 import { PUSH_CONCURRENCY, startPushWorker, type PushEvents, type PushWorker } from './deliveries.js';
 import { checkEndpoint } from './hosts.js';
 import { vapidKeysOf } from './keys.js';

@@ -8,7 +8,7 @@
 import webpush from 'web-push';
 import { createTokenSeal } from '../devices/sealed.js';
 import type { PushStore } from '../db/push-store.js';
-import type { VapidKeys } from './config.js';
+import type { VapidKeys } from '../config/push.js';
 
 /** What the seal binds the private key to, so no other sealed value can stand in for it. */
 const SEAL_LABEL = 'push:vapid-private-key';

@@ -9,8 +9,9 @@
  */
 import https from 'node:https';
 import webpush from 'web-push';
-import type { VapidKeys } from './config.js';
-import { checkEndpoint, type EndpointProblem, type PushHost } from './hosts.js';
+import type { VapidKeys } from '../config/push.js';
+import type { PushHost } from '../config/push-hosts.js';
+import { checkEndpoint, type EndpointProblem } from './hosts.js';
 import { retryAfterMs } from './retry.js';
 
 export interface PushTarget {

@@ -7,7 +7,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { Repository } from '../db/repository.js';
 import type { Devices } from '../devices/index.js';
 import { installApiErrors } from '../plugins/api-errors.js';

@@ -1,6 +1,6 @@
 /** Picks the blob store from the configuration: S3 when S3_BUCKET is set, else DATA_DIR/blobs on local disk. */
 import path from 'node:path';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { BlobStore } from './blob-store.js';
 import { createLocalBlobStore } from './local.js';
 import { createS3BlobStore } from './s3.js';

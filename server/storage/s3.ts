@@ -16,7 +16,7 @@ import {
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import type { S3Config } from '../config.js';
+import type { S3Config } from '../config/index.js';
 import { assertSafeKey, Meter, removeOldFiles, type BlobStore } from './blob-store.js';
 import { StorageFault } from './faults.js';
 

@@ -7,7 +7,7 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import { LOCAL_BLOBS_DIR } from '../../storage/index.js';
 import { preflightProbeKey } from '../../storage/keys.js';
 import { fail, ok, reasonOf, type Finding, type PreflightCheck } from './finding.js';

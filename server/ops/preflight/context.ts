@@ -1,5 +1,5 @@
 /** Owns what one preflight run opens on the server's configuration (the database, the blob store, Apple's keys), each once, and closes it. */
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import { openDatabase } from '../../db/index.js';
 import { createRepository, type Repository } from '../../db/repository.js';
 import { openBlobStore } from '../../storage/index.js';

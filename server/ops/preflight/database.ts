@@ -4,7 +4,7 @@
  * MileNotes has run on it and this older one would write to a schema it does not understand.
  */
 import path from 'node:path';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import { SQLITE_FILE } from '../../db/index.js';
 import { MIGRATIONS } from '../../db/migrate.js';
 import { fail, ok, reasonOf, type PreflightCheck } from './finding.js';

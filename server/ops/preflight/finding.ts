@@ -1,5 +1,5 @@
 /** What a preflight check is (npm run admin -- check, ./run.ts) and what it answers: one line, OK or what is wrong and how to fix it. */
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import type { Repository } from '../../db/repository.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 

@@ -5,7 +5,7 @@
  * already fails the settings line; this one finds keys kept under another SESSION_SECRET, and a
  * subject naming localhost on a public site (Apple answers every push 403 BadJwtToken; issue 42).
  */
-import { isLocalHost, subjectNamesLocalhost } from '../../push/config.js';
+import { isLocalHost, subjectNamesLocalhost } from '../../config/push.js';
 import { keptVapidKeys } from '../../push/keys.js';
 import { fail, ok, type PreflightCheck } from './finding.js';
 

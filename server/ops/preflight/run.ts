@@ -3,7 +3,7 @@
  * each, OK or what is wrong and how to fix it. Exit code 0 when nothing failed (warnings allowed),
  * 1 when anything did, so a deploy can gate on it.
  */
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/index.js';
 import { PREFLIGHT_CHECKS } from './checks.js';
 import { openPreflightContext } from './context.js';
 import { fail, ok, reasonOf, warn, type Finding, type PreflightCheck, type PreflightContext } from './finding.js';

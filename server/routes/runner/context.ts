@@ -1,7 +1,7 @@
 /** What the runner routes share: the stores, the auth settings, and who is asking. */
 import type { FastifyRequest } from 'fastify';
 import type { AppleVerifier } from '../../auth/apple.js';
-import type { AuthConfig } from '../../auth/config.js';
+import type { AuthConfig } from '../../config/auth.js';
 import type { Clock } from '../../clock.js';
 import { readAccessToken } from '../../auth/tokens.js';
 import type { Account, Repository } from '../../db/repository.js';

@@ -6,7 +6,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { createAppleVerifier } from '../../auth/apple.js';
 import type { Clock } from '../../clock.js';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import type { Repository } from '../../db/repository.js';
 import type { Push } from '../../push/index.js';
 import type { BlobStore } from '../../storage/blob-store.js';

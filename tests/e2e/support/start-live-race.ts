@@ -3,7 +3,7 @@
  * given number of minutes ago (through the race catalogue, adding the race if it is missing), and
  * prints its start (epoch ms).
  */
-import { loadConfig } from '../../../server/config';
+import { loadConfig } from '../../../server/config/index';
 import { openRepository } from '../../../server/db/index';
 import { startRace } from '../../server/support/live-race';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { audioSignatureValid, signAudio } from '../../../server/auth/audio-url.js';
-import { APPLE_JWKS_DEFAULT, DEV_SECRET_FILE, loadAuthConfig } from '../../../server/auth/config.js';
+import { APPLE_JWKS_DEFAULT, DEV_SECRET_FILE, loadAuthConfig } from '../../../server/config/auth.js';
 import { issueAccessToken, readAccessToken } from '../../../server/auth/tokens.js';
 
 describe('runner auth settings', () => {

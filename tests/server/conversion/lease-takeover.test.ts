@@ -9,7 +9,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../server/config.js';
+import { loadConfig } from '../../../server/config/index.js';
 import type { Database } from '../../../server/db/driver.js';
 import { openDatabase, openRepository } from '../../../server/db/index.js';
 import type { Repository } from '../../../server/db/repository.js';

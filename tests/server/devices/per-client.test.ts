@@ -6,7 +6,7 @@
  * one (issue 40).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../server/config.js';
+import { loadConfig } from '../../../server/config/index.js';
 import { LOCAL_DEVICE_COOKIE } from '../../../server/devices/cookie.js';
 import { createIssueLimit, ISSUE_WINDOW_MS } from '../../../server/devices/issue-limit.js';
 import { BACKENDS } from '../support/backends.js';

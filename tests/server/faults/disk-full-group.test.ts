@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app.js';
-import { loadConfig } from '../../../server/config.js';
+import { loadConfig } from '../../../server/config/index.js';
 import type { Database } from '../../../server/db/driver.js';
 import { SQLITE_FILE } from '../../../server/db/index.js';
 import { createRepository } from '../../../server/db/repository.js';

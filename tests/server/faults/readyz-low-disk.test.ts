@@ -4,7 +4,7 @@
  * Before issue 30 it stayed 200 on a full disk.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../server/config.js';
+import { loadConfig } from '../../../server/config/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { mountSmallDisk, type SmallDisk } from '../support/small-disk.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRepository } from '../../../server/db/index.js';
-import { loadConfig } from '../../../server/config.js';
+import { loadConfig } from '../../../server/config/index.js';
 import { ApiProblem } from '../../../server/http/problem.js';
 import { linkIdOf } from '../../../server/links.js';
 import { createUploadQuota } from '../../../server/intake/quota.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app.js';
-import { loadConfig } from '../../../server/config.js';
+import { loadConfig } from '../../../server/config/index.js';
 import { linkIdOf } from '../../../server/links.js';
 import { createUploadQuota } from '../../../server/intake/quota.js';
 import { ApiProblem } from '../../../server/http/problem.js';

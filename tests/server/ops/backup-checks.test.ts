@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadStorageConfig } from '../../../server/config.js';
+import { loadStorageConfig } from '../../../server/config/index.js';
 import { openBlobStore } from '../../../server/storage/index.js';
 import { anyBlob } from '../../../server/storage/listing.js';
 import { convertedKey, raceImageKey } from '../../../server/storage/keys.js';

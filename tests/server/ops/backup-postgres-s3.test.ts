@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntryNotes, Session } from '../../../src/shared/runnerApi.js';
 import { buildApp } from '../../../server/app.js';
-import { loadConfig } from '../../../server/config.js';
+import { loadConfig } from '../../../server/config/index.js';
 import { openBlobStore } from '../../../server/storage/index.js';
 import { anyBlob } from '../../../server/storage/listing.js';
 import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../../stand-ins/fakeApple.js';

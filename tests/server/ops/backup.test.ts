@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../server/config.js';
+import { loadConfig } from '../../../server/config/index.js';
 import { openRepository } from '../../../server/db/index.js';
 import { openBlobStore } from '../../../server/storage/index.js';
 import { decodedSeconds, FORMATS, makeSpeech } from '../support/audio.js';

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NoteReceipt } from '../../../src/shared/api.js';
-import { IDLE_TIMEOUT_DEFAULT_MS, loadConfig } from '../../../server/config.js';
+import { IDLE_TIMEOUT_DEFAULT_MS, loadConfig } from '../../../server/config/index.js';
 import { openRepository } from '../../../server/db/index.js';
 import { createBackend, type TestBackend } from '../support/backends.js';
 import { uploadStream } from '../support/remote-uploads.js';

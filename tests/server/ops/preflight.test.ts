@@ -22,7 +22,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRepository } from '../../../server/db/index.js';
 import { vapidKeysOf } from '../../../server/push/keys.js';
-import { loadConfig } from '../../../server/config.js';
+import { loadConfig } from '../../../server/config/index.js';
 import { startFakeApple, type FakeApple } from '../../../stand-ins/fakeApple.js';
 import { createBackend, type TestBackend } from '../support/backends.js';
 import { runAdmin, runAdminProcess, type AdminRun } from '../support/cli.js';

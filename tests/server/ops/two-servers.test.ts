@@ -19,7 +19,7 @@ import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../../stand
 import { decodedSeconds, FORMATS, makeSpeech } from '../support/audio.js';
 import { createBackend, type TestBackend } from '../support/backends.js';
 import { addUpcomingRaces, UPCOMING } from '../support/races.js';
-import { loadConfig } from '../../../server/config.js';
+import { loadConfig } from '../../../server/config/index.js';
 import { openRepository } from '../../../server/db/index.js';
 import { runAdmin } from '../support/cli.js';
 import { uploadTo } from '../support/remote-uploads.js';

@@ -1,6 +1,7 @@
-/** PUSH_HOSTS and the check every endpoint meets before the server calls it (server/push/hosts.ts). */
+/** PUSH_HOSTS (server/config/push-hosts.ts) and the check every endpoint meets before the server calls it (server/push/hosts.ts). */
 import { describe, expect, it } from 'vitest';
-import { checkEndpoint, DEFAULT_PUSH_HOSTS, parsePushHosts } from '../../../server/push/hosts.js';
+import { DEFAULT_PUSH_HOSTS, parsePushHosts } from '../../../server/config/push-hosts.js';
+import { checkEndpoint } from '../../../server/push/hosts.js';
 
 const allowed = (hosts: string, endpoint: string) => {
   const checked = checkEndpoint(parsePushHosts(hosts), endpoint);

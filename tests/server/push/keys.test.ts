@@ -7,7 +7,7 @@ import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/driver.js';
 import { openDatabase } from '../../../server/db/index.js';
-import { loadPushConfig } from '../../../server/push/config.js';
+import { loadPushConfig } from '../../../server/config/push.js';
 import { keptVapidKeys } from '../../../server/push/keys.js';
 import { restartOn, startTestApp, type TestApp } from '../support/app.js';
 import { BACKENDS } from '../support/backends.js';

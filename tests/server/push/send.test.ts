@@ -6,7 +6,7 @@
 import tls from 'node:tls';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parsePushHosts } from '../../../server/push/hosts.js';
+import { parsePushHosts } from '../../../server/config/push-hosts.js';
 import { createPushSender, type PushMessage, type PushSender } from '../../../server/push/send.js';
 import { startPushService, type PushServiceStandIn } from '../../../stand-ins/pushService.js';
 

@@ -1,7 +1,7 @@
 /** Builds the real app on a test backend and tears both down. */
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOps, type AppParts } from '../../../server/app.js';
-import { loadConfig } from '../../../server/config.js';
+import { loadConfig } from '../../../server/config/index.js';
 import { createBackend, type BackendKind, type TestBackend } from './backends.js';
 
 export interface TestApp {

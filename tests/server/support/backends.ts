@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { loadConfig, type Config } from '../../../server/config.js';
+import { loadConfig, type Config } from '../../../server/config/index.js';
 
 export type BackendKind = 'sqlite' | 'postgres';
 export const BACKENDS: BackendKind[] = ['sqlite', 'postgres'];

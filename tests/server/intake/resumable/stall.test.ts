@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDLE_TIMEOUT_DEFAULT_MS } from '../../../../server/config.js';
+import { IDLE_TIMEOUT_DEFAULT_MS } from '../../../../server/config/index.js';
 import { APPEND_IDLE_MS } from '../../../../server/intake/resumable/append.js';
 import { BACKENDS } from '../../support/backends.js';
 import { startTestApp, type TestApp } from '../../support/app.js';

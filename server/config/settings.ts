@@ -1,6 +1,6 @@
 /**
- * Owns how a number is read from the environment: every config file (config.ts, auth/config.ts,
- * push/config.ts) parses its settings with these, so a bad value is refused with one sentence,
+ * Owns how a number is read from the environment: every settings file of ./ (index.ts, auth.ts,
+ * push.ts) parses its settings with these, so a bad value is refused with one sentence,
  * naming the setting and what it was given, whichever file reads it. Unset or empty: the default.
  */
 

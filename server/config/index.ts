@@ -1,9 +1,9 @@
 /** Server configuration, read once from the environment. The CLI reads the same. */
 import os from 'node:os';
 import path from 'node:path';
-import { MAX_NOTE_BYTES } from '../src/shared/limits.js';
-import { loadAuthConfig, type AuthConfig } from './auth/config.js';
-import { loadPushConfig, type PushConfig } from './push/config.js';
+import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
+import { loadAuthConfig, type AuthConfig } from './auth.js';
+import { loadPushConfig, type PushConfig } from './push.js';
 import { positiveInt } from './settings.js';
 
 export interface S3Config {
@@ -98,7 +98,7 @@ export interface Config {
    * at most 60): a race added on any server shows on every server within it.
    */
   homePageCacheMs: number;
-  /** Web Push (issue 36): on unless PUSH=off; keys, subject, the hosts pushes may go to, limits (server/push/config.ts). */
+  /** Web Push (issue 36): on unless PUSH=off; keys, subject, the hosts pushes may go to, limits (./push.ts). */
   push: PushConfig;
 }
 

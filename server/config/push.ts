@@ -1,12 +1,12 @@
 /**
- * Web Push settings, read once from the environment (server/config.ts joins them in). Push is on
+ * Web Push settings, read once from the environment (./index.ts joins them in). Push is on
  * unless PUSH=off: without VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY the first server makes a pair and
  * keeps it in the database for every server (./keys.ts), so turning push on needs nothing more than
  * a subject in production.
  */
 import { createECDH } from 'node:crypto';
-import { positiveInt } from '../settings.js';
-import { DEFAULT_PUSH_HOSTS, parsePushHosts, type PushHost } from './hosts.js';
+import { positiveInt } from './settings.js';
+import { DEFAULT_PUSH_HOSTS, parsePushHosts, type PushHost } from './push-hosts.js';
 
 export interface VapidKeys {
   /** The uncompressed P-256 point (65 bytes), base64url: the recorder's applicationServerKey. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadAuthConfig } from '../../server/auth/config.js';
-import { loadConfig } from '../../server/config.js';
-import { loadPushConfig } from '../../server/push/config.js';
+import { loadAuthConfig } from '../../../server/config/auth.js';
+import { loadConfig } from '../../../server/config/index.js';
+import { loadPushConfig } from '../../../server/config/push.js';
 
 describe('a number read from the environment', () => {
   it('should take the default when unset or empty, and the number when given', () => {

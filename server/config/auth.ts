@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { wholeSeconds } from '../settings.js';
+import { wholeSeconds } from './settings.js';
 
 export const APPLE_ISSUER = 'https://appleid.apple.com';
 export const APPLE_JWKS_DEFAULT = 'https://appleid.apple.com/auth/keys';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseTrustProxy } from '../../server/config.js';
+import { loadConfig, parseTrustProxy } from '../../../server/config/index.js';
 
 describe('TRUST_PROXY', () => {
   it('should trust no proxy by default', () => {
