@@ -1,4 +1,4 @@
-// npm test: every test. Type-checks (beside the next step), runs the unit and server tests (vitest, with real
+// npm test: every test. Lints and checks the format (Biome), type-checks (beside the next step), runs the unit and server tests (vitest, with real
 // SQLite, PostgreSQL and ffmpeg), builds the site, then runs the browser tests in Chromium and the
 // recorder's journey in WebKit and Firefox (tests/engines).
 // Each step runs even when an earlier one failed (except the browser tests, which need the
@@ -72,6 +72,9 @@ function count(file, read) {
   return found ? read(found) : { passed: 0, failed: 0 };
 }
 
+// Biome: the formatter's layout and the lint rules that catch real faults here (floating promises, unused
+// code, `any`); a few seconds, so it runs first and alone.
+const lintOk = await run('lint and format (Biome)', bin('biome'), ['ci', '--max-diagnostics=50', '.']);
 const typeCheck = runBeside('type check', bin('tsc'), ['-b']);
 const unitOk = await run('unit and server tests (vitest)', bin('vitest'), [
   'run',
@@ -90,7 +93,7 @@ const enginesOk =
 const vitest = count('vitest.json', (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }));
 const e2e = count('e2e.json', (r) => ({ passed: r.stats.expected, failed: r.stats.unexpected + r.stats.flaky }));
 const engines = count('engines.json', (r) => ({ passed: r.stats.expected, failed: r.stats.unexpected + r.stats.flaky }));
-const failedSteps = [typesOk, unitOk, buildOk, e2eOk, enginesOk].filter((ok) => !ok).length;
+const failedSteps = [lintOk, typesOk, unitOk, buildOk, e2eOk, enginesOk].filter((ok) => !ok).length;
 
 // CI shows only the end of this output: name every failed test there, with the first line of why.
 const firstLine = (text) => String(text ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
@@ -122,5 +125,5 @@ console.log(
     `engines: ${engines.passed} passed, ${engines.failed} failed`,
 );
 console.log(`steps: ${took.join(', ')}`);
-console.log(`tests: ${vitest.passed + e2e.passed + engines.passed} passed, ${vitest.failed + e2e.failed + engines.failed + (typesOk ? 0 : 1)} failed`);
+console.log(`tests: ${vitest.passed + e2e.passed + engines.passed} passed, ${vitest.failed + e2e.failed + engines.failed + (typesOk ? 0 : 1) + (lintOk ? 0 : 1)} failed`);
 process.exit(failedSteps === 0 ? 0 : 1);
