@@ -7,7 +7,7 @@
  */
 import { Type, type TSchema } from 'typebox';
 import { ApiErrorSchema } from '../../src/shared/api.js';
-import { ApiProblem, UploadProblem } from './problem.js';
+import { type ApiProblem, UploadProblem } from './problem.js';
 
 /** A factory of a refusal, as refusals.ts (and the runner's few) write them; called with no values to read its status and code. */
 export type RefusalMaker = (...args: never[]) => ApiProblem;

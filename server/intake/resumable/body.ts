@@ -33,7 +33,7 @@ export function cutTolerant(source: Readable, idleMs: number): CutTolerantBody {
     out.end();
   };
   // A phone that lost its signal leaves the socket open with nothing arriving: treat silence as a cut.
-  let idle = setTimeout(() => stop(), idleMs);
+  const idle = setTimeout(() => stop(), idleMs);
   const stop = () => {
     end(true);
     source.destroy();
