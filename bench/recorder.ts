@@ -43,7 +43,7 @@ async function defaultsBytesPerSecond(page: Page, seconds: number): Promise<{ by
     await new Promise((resolve) => setTimeout(resolve, ms));
     recorder.stop();
     await stopped;
-    stream.getTracks().forEach((t) => t.stop());
+    for (const t of stream.getTracks()) t.stop();
     return { bytes, mimeType: recorder.mimeType, bitsPerSecond: recorder.audioBitsPerSecond };
   }, seconds * 1000);
 }

@@ -96,6 +96,7 @@ const engines = count('engines.json', (r) => ({ passed: r.stats.expected, failed
 const failedSteps = [lintOk, typesOk, unitOk, buildOk, e2eOk, enginesOk].filter((ok) => !ok).length;
 
 // CI shows only the end of this output: name every failed test there, with the first line of why.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the ANSI colour codes this strips from a failure's first line.
 const firstLine = (text) => String(text ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
 const failures = [
   ...(report('vitest.json')?.testResults ?? []).flatMap((file) => {

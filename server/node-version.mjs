@@ -8,7 +8,7 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 
 /** The versions package.json asks for ('>=22.12.0'), and the lowest one as numbers. */
 export function nodeWanted() {
-  const range = String((pkg.engines && pkg.engines.node) || '').trim();
+  const range = String(pkg.engines?.node || '').trim();
   const match = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range);
   // The one form read here; another (a ^ or an ||) would need a real semver reader.
   if (!match) throw new Error(`package.json "engines.node" must read ">=X.Y.Z" (server/node-version.mjs reads it), not "${range}"`);

@@ -103,8 +103,8 @@ export const getPushState = (token: string) => sendJson<PushState>(pushPath(toke
 /** PUT /api/r/:token/push: this browser's subscription, for this phone on the link. */
 export const subscribePush = (token: string, body: PushSubscribe) => sendJson<PushState>(pushPath(token), 'PUT', body);
 /** DELETE /api/r/:token/push: this phone's notifications on the link off. */
-export const unsubscribePush = (token: string) => sendJson<void>(pushPath(token), 'DELETE');
+export const unsubscribePush = (token: string) => sendJson<undefined>(pushPath(token), 'DELETE');
 /** PUT /api/r/:token/push/alerts/:marker: told once when the runner is about ten minutes from the marker. */
 export const addMarkerAlert = (token: string, marker: string) => sendJson<PushState>(`${pushPath(token)}/alerts/${part(marker)}`, 'PUT');
 /** DELETE /api/r/:token/push/alerts/:marker. */
-export const removeMarkerAlert = (token: string, marker: string) => sendJson<void>(`${pushPath(token)}/alerts/${part(marker)}`, 'DELETE');
+export const removeMarkerAlert = (token: string, marker: string) => sendJson<undefined>(`${pushPath(token)}/alerts/${part(marker)}`, 'DELETE');

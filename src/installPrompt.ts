@@ -14,7 +14,9 @@ export interface InstallPromptEvent extends Event {
 
 let kept: InstallPromptEvent | undefined;
 const listeners = new Set<() => void>();
-const changed = () => listeners.forEach((listener) => listener());
+const changed = () => {
+  for (const listener of listeners) listener();
+};
 
 /** Whether the browser offered to install the site and the offer is still kept. */
 export const canPromptInstall = (): boolean => kept !== undefined;

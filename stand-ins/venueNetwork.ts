@@ -243,11 +243,13 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
     start() {
       startedAt = performance.now();
       // The signal drops: whatever is in flight dies with it.
-      for (const w of schedule.offline) timers.push(setTimeout(() => sockets.forEach((s) => s.destroy()), w.fromMs));
+      for (const w of schedule.offline) timers.push(setTimeout(() => {
+        for (const s of sockets) s.destroy();
+      }, w.fromMs));
     },
     async close() {
-      timers.forEach(clearTimeout);
-      sockets.forEach((s) => s.destroy());
+      for (const timer of timers) clearTimeout(timer);
+      for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

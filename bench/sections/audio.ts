@@ -27,7 +27,7 @@ async function recordWithDefaults(page: Page, seconds: number): Promise<{ audio:
     await new Promise((resolve) => setTimeout(resolve, ms));
     recorder.stop();
     await stopped;
-    stream.getTracks().forEach((t) => t.stop());
+    for (const t of stream.getTracks()) t.stop();
     const bytes = new Uint8Array(await new Blob(chunks).arrayBuffer());
     let binary = '';
     for (const b of bytes) binary += String.fromCharCode(b);

@@ -122,7 +122,6 @@ export async function overloadSection(ctx: BenchContext): Promise<Section> {
       const r = runners[who]!;
       const here = (now - startsAt - r.waveMs) / r.pace;
       let marker = 'mi-13';
-      let passage: number | undefined;
       if (kind === 'later') {
         const ids = { deadline: byDeadline.send(laterLink(byDeadline), note, marker, `Friend ${i}`), arrival: byArrival.send(laterLink(byArrival), note, marker, `Friend ${i}`) };
         sent.push({ kind, ids, sentAt: now });
@@ -139,7 +138,7 @@ export async function overloadSection(ctx: BenchContext): Promise<Section> {
         if (!ahead) continue;
         marker = ahead.id;
       }
-      passage = passageAt(startsAt, r, MILES.find((m) => m.id === marker)!.distanceMeters);
+      const passage = passageAt(startsAt, r, MILES.find((m) => m.id === marker)!.distanceMeters);
       const ids = {
         deadline: byDeadline.send(byDeadline.liveApps[who]!.token, note, marker, `Friend ${i}`),
         arrival: byArrival.send(byArrival.liveApps[who]!.token, note, marker, `Friend ${i}`),

@@ -31,7 +31,9 @@ function schedule(smoke: boolean) {
   const compression = span / (seconds * 1000);
   const events: PushEvent[] = [];
   for (let i = 0; i < seconds * heardRate; i++) events.push({ at: (i * 1000) / heardRate, kind: 'heard', to: i % heardPhones });
-  alerts.forEach((a, i) => events.push({ at: (a.fireAt - first) / compression, kind: 'soon', to: heardPhones + i, alert: i }));
+  alerts.forEach((a, i) => {
+    events.push({ at: (a.fireAt - first) / compression, kind: 'soon', to: heardPhones + i, alert: i });
+  });
   events.sort((a, b) => a.at - b.at);
   return { seconds, heardRate, alerts, compression, events, subscriptions: heardPhones + alerts.length, 
     // Six seconds of a 40 s run; two of the smoke run's four, so that its few pushes meet the storm too.

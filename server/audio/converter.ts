@@ -125,7 +125,7 @@ export function startConverter(log: FastifyBaseLogger): Converter {
   return {
     convert(input, container, output, { timeoutMs, maxSeconds, signal }) {
       return new Promise((resolve, reject) => {
-        if (closing) throw new Error('the converter is closed');
+        if (closing !== undefined) throw new Error('the converter is closed');
         signal?.throwIfAborted();
         if (!helper?.child.connected) helper = start();
         const to = helper;

@@ -93,15 +93,24 @@ export class AudioSniffer extends Transform {
   private headLength = 0;
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    if (this.container) return done(null, chunk);
+    if (this.container) {
+      done(null, chunk);
+      return;
+    }
     this.head.push(chunk);
     this.headLength += chunk.length;
-    if (this.headLength < SNIFF_BYTES) return done();
+    if (this.headLength < SNIFF_BYTES) {
+      done();
+      return;
+    }
     this.decide(done);
   }
 
   override _flush(done: TransformCallback): void {
-    if (this.container) return done();
+    if (this.container) {
+      done();
+      return;
+    }
     this.decide(done);
   }
 
@@ -110,7 +119,10 @@ export class AudioSniffer extends Transform {
     const head = this.head.length === 1 ? this.head[0]! : Buffer.concat(this.head);
     this.head = [];
     this.container = sniffAudio(head);
-    if (!this.container) return done(new NotAudioError(head.length === 0));
+    if (!this.container) {
+      done(new NotAudioError(head.length === 0));
+      return;
+    }
     done(null, head);
   }
 }

@@ -5,7 +5,7 @@
  * audience, still fresh) could be replayed here.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
+import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import { APPLE_ISSUER } from '../config/auth.js';
 
 export interface AppleIdentity {
@@ -66,7 +66,7 @@ export function createAppleVerifier(opts: AppleVerifierOptions): AppleVerifier {
   });
 
   return async (identityToken, nonce) => {
-    let payload;
+    let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(identityToken, jwks, {
         issuer: APPLE_ISSUER,

@@ -14,7 +14,7 @@ import { editRace } from '../races/note-deadlines.js';
 import { courseFor } from '../races/stored-course.js';
 import { loadStorageConfig } from '../config/index.js';
 import { openBlobStore } from '../storage/index.js';
-import { ImageRefused, makeRaceImage, MAX_RACE_IMAGE_INPUT_BYTES } from '../races/race-image.js';
+import { ImageRefused, makeRaceImage, MAX_RACE_IMAGE_INPUT_BYTES, type RaceImageFile } from '../races/race-image.js';
 import { BlobTooLargeError, isBlobMissing, type BlobStore } from '../storage/blob-store.js';
 import { isMadeRaceImage, raceImageUrl } from '../storage/keys.js';
 import { optionsOf, Refused, UsageError, type Command } from './options.js';
@@ -89,7 +89,7 @@ async function storedBytes(blobs: BlobStore, key: string, cap: number): Promise<
  * does not decode, or is past the limits, is taken off (the card shows the generic picture).
  */
 async function remadePicture(repo: Repository, blobs: BlobStore, raceId: string, key: string, warn: (line: string) => void, now: number) {
-  let made;
+  let made: RaceImageFile;
   try {
     made = await makeRaceImage(await storedBytes(blobs, key, MAX_RACE_IMAGE_INPUT_BYTES));
   } catch (err) {

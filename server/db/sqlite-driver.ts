@@ -148,7 +148,7 @@ export function openSqlite(file: string): Database {
   // while it syncs, so under load the next group gathers by itself.
   let waiting: Waiting[] = [];
   async function commitGroup(): Promise<void> {
-    while (held) await held;
+    while (held !== undefined) await held;
     const members = waiting;
     waiting = [];
     const release = hold();
@@ -207,11 +207,11 @@ export function openSqlite(file: string): Database {
   return {
     kind: 'sqlite',
     async all(sql, params) {
-      while (held) await held;
+      while (held !== undefined) await held;
       return allNow(sql, params);
     },
     async run(sql, params) {
-      while (held) await held;
+      while (held !== undefined) await held;
       return runNow(sql, params);
     },
     batch: (statements) => transaction((tx) => runBatch(tx, statements)),
@@ -224,7 +224,7 @@ export function openSqlite(file: string): Database {
       return async () => void signals.off(channel, listener);
     },
     async close() {
-      while (held || waiting.length > 0) await (held ?? new Promise((resolve) => setImmediate(resolve)));
+      while (held !== undefined || waiting.length > 0) await (held ?? new Promise((resolve) => setImmediate(resolve)));
       db.close();
     },
   };

@@ -8,6 +8,7 @@ import { MAX_FROM_LENGTH, MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits
  * inserts the marks on its own, and a refusal would strand an honest note under 'Needs attention'
  * for a character the sender never saw. Stripping them removes nothing a reader could see.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the C0/C1 controls is this pattern's purpose: they are stripped from names.
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** A name as stored: NFC, hidden characters removed, trimmed, at most `max` characters. Empty when nothing visible is left. */

@@ -13,7 +13,7 @@ import type { UploadQuota } from './quota.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { storageFaultOf } from '../storage/faults.js';
 import { newOriginalKey } from '../storage/keys.js';
-import { storeAudio } from './audio.js';
+import { storeAudio, type StoredAudio } from './audio.js';
 import { checkRoom, validateNote, type NoteRequest } from './checks.js';
 import { answerForExisting, commitNote, type CommitDeps } from './commit.js';
 
@@ -44,7 +44,7 @@ export async function receiveWhole(deps: IntakeDeps, upload: WholeNote): Promise
   const refused = await room;
   if (refused) throw refused.err;
   const key = newOriginalKey(checked.noteId, checked.sha256);
-  let stored;
+  let stored: StoredAudio;
   try {
     stored = await storeAudio(blobs, body, { key, maxBytes: MAX_NOTE_BYTES, contentType: checked.contentType, sniff: true, limit: 'note' });
   } catch (err) {

@@ -10,7 +10,7 @@ import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { BlobRefStore, NoteBlobs, RecordedBlob } from '../db/repository.js';
-import { BlobTooLargeError, type BlobStore } from '../storage/blob-store.js';
+import { BlobTooLargeError, type BlobStore, type PutResult } from '../storage/blob-store.js';
 import { BackupRefused } from './backup-refused.js';
 
 /** One line of objects.jsonl. */
@@ -168,7 +168,7 @@ export async function copyObjectsIn(manifestFile: string, from: BlobStore, to: B
     await eachLimited(batch, AT_ONCE, async (entry) => {
       const body = await read(from, entry.key);
       if (!body) throw new BackupRefused(`The backup lacks the object ${entry.key} its objects.jsonl lists.`);
-      let stored;
+      let stored: PutResult;
       try {
         stored = await to.put(entry.key, body, { maxBytes: entry.bytes });
       } catch (err) {

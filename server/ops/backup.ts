@@ -7,7 +7,7 @@
  * checked against the rows. Restore: into an empty DATA_DIR only, through a sibling folder
  * renamed into place.
  */
-import { constants } from 'node:fs';
+import { constants, type Dirent } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -41,7 +41,7 @@ const isShared = (config: StorageConfig) => Boolean(config.databaseUrl || config
 async function copyTree(from: string, to: string): Promise<{ files: number; bytes: number }> {
   let files = 0;
   let bytes = 0;
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(from, { withFileTypes: true });
   } catch (err) {

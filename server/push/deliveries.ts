@@ -139,7 +139,7 @@ export function startPushWorker(opts: PushWorkerOptions): PushWorker {
   }
 
   function run(): void {
-    if (running) {
+    if (running !== undefined) {
       again = true;
       return;
     }

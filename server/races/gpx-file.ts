@@ -1,5 +1,5 @@
 /** Reads an operator's GPX file from disk, never more than a course may be, whatever the path names. */
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { MAX_GPX_BYTES, tooLarge } from './gpx.js';
 import { CourseRefused } from './refused.js';
 
@@ -9,7 +9,7 @@ import { CourseRefused } from './refused.js';
  * read to its end. A path that cannot be read is a sentence, not a stack trace.
  */
 export async function readGpxFile(path: string): Promise<Uint8Array> {
-  let file;
+  let file: FileHandle;
   try {
     file = await open(path, 'r');
   } catch (err) {

@@ -7,7 +7,7 @@
  * PNG or WebP, does not decode cleanly, or whose real frame is past the limit is refused with a
  * sentence that says what to give.
  */
-import { open, stat } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import type { Metadata, OutputInfo } from 'sharp';
 
 /** The operator's file, read whole: a phone's photo is 2-8 MB. Nothing past this is read. */
@@ -95,7 +95,7 @@ export async function makeRaceImage(input: Buffer): Promise<RaceImageFile> {
 
 /** Reads `file`, no more than the cap allows whatever its size, and makes the card's picture of it. */
 export async function readRaceImage(file: string): Promise<RaceImageFile> {
-  let handle;
+  let handle: FileHandle;
   try {
     if (!(await stat(file)).isFile()) throw new ImageRefused('is not a file.');
     handle = await open(file, 'r');

@@ -98,7 +98,9 @@ export async function recordPositions(
     const moved = accepted === 0 || (await repo.progress.advance(entryId, current.placed, placed, passages.map((p) => ({ markerId: p.markerId, passedAt: p.passedAt }))));
     if (!moved && attempt < ATTEMPTS) continue;
     if (!moved) throw new Error(`progress of entry ${entryId} kept changing under ${ATTEMPTS} attempts`);
-    outcomes.forEach((outcome, i) => outcome !== 'accepted' && ignored.push({ index: fixes[i]!.index, reason: outcome }));
+    outcomes.forEach((outcome, i) => {
+      if (outcome !== 'accepted') ignored.push({ index: fixes[i]!.index, reason: outcome });
+    });
     // A passage (or the first placement) is what moves the estimate: the waiting notes' deadlines follow.
     // Not on every batch: race morning's 33 a second would each rewrite the same deadlines by seconds.
     if (accepted > 0 && (passages.length > 0 || !current.placed)) await rescheduleNotes(repo, entryId);

@@ -126,7 +126,7 @@ export function createHomePage({ distDir, races, cacheMs, log, now = Date.now, r
       const etag = rendered.etags[encoding];
       reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding').header('etag', etag);
       const match = req.headers['if-none-match'];
-      if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) return reply.code(304).send();
+      if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) return reply.code(304).send();
       reply.type('text/html; charset=utf-8');
       if (encoding !== 'identity') reply.header('content-encoding', encoding);
       return reply.send(rendered.bodies[encoding]);

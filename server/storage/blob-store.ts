@@ -91,7 +91,10 @@ export class Meter extends Transform {
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
-    if (this.bytes > this.maxBytes) return done(new BlobTooLargeError(this.maxBytes));
+    if (this.bytes > this.maxBytes) {
+      done(new BlobTooLargeError(this.maxBytes));
+      return;
+    }
     this.hash.update(chunk);
     done(null, chunk);
   }

@@ -53,7 +53,7 @@ export function storageFaultOf(err: unknown, depth = 0): StorageFaultKind | unde
     if (FULL_CODES.has(code)) return 'disk_full';
     if (SQLITE_UNAVAILABLE.test(code) || PG_UNAVAILABLE.test(code)) return 'database_unavailable';
   }
-  const nested = [(err as { cause?: unknown }).cause, ...((err as { errors?: unknown }).errors instanceof Array ? (err as { errors: unknown[] }).errors : [])];
+  const nested = [(err as { cause?: unknown }).cause, ...(Array.isArray((err as { errors?: unknown }).errors) ? (err as { errors: unknown[] }).errors : [])];
   for (const inner of nested) {
     const kind = storageFaultOf(inner, depth + 1);
     if (kind) return kind;

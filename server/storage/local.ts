@@ -1,6 +1,6 @@
 /** Owns the audio files under DATA_DIR/blobs: temp file, fsync, rename, fsync the folder, so a stored blob survives a crash. */
 import { randomUUID } from 'node:crypto';
-import { close, createReadStream, createWriteStream, fsync, open as openCallback, write, writev } from 'node:fs';
+import { close, createReadStream, createWriteStream, type Dirent, fsync, open as openCallback, write, writev } from 'node:fs';
 import { promisify } from 'node:util';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -40,7 +40,7 @@ function folderSyncer(fsyncFolder: (dir: string) => Promise<void>) {
   return (dir: string): Promise<void> => {
     const s = state.get(dir) ?? {};
     state.set(dir, s);
-    if (s.next) return s.next;
+    if (s.next !== undefined) return s.next;
     const start = (): Promise<void> => {
       const run = fsyncFolder(dir).finally(() => {
         if (s.running === run) s.running = undefined;
@@ -60,7 +60,7 @@ function folderSyncer(fsyncFolder: (dir: string) => Promise<void>) {
 
 /** Files under root whose key starts with prefix; the temp folder is not part of the store's keys. */
 async function* walk(root: string, prefix: string, dir = root): AsyncGenerator<ListedBlob> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (err) {

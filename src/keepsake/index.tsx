@@ -21,6 +21,7 @@ function NoteList({ notes }: { notes: KeepsakeData['notes'] }) {
               {t('keepsake.from', { from: note.from })}
               <span className="ks-muted">{seconds(note.durationMs)}</span>
             </p>
+            {/* biome-ignore lint/a11y/useMediaCaption: a friend's voice note: there is no caption track for a recording people make. */}
             <audio className="ks-audio" controls preload="metadata" src={note.audioUrl} aria-label={t('keepsake.audioLabel', { from: note.from, marker })} />
           </li>
         );

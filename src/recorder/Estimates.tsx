@@ -32,6 +32,7 @@ export function useEta(markers: LinkInfo['markers'], estimates: Estimates | unde
   const [now, setNow] = useState(clock.now);
   const times = useMemo(() => expectedTimes(estimates), [estimates]);
   const any = times.size > 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new estimates are judged at once against the clock now, not at the next tick.
   useEffect(() => {
     if (!any) return undefined;
     setNow(clock.now());

@@ -27,6 +27,7 @@ function useInstallOffer(notes: readonly OutboxNote[]): [Offer, () => void] {
   const [dismissed, setDismissed] = useState(() => offerDismissed(localStore()));
   const [waiting, setWaiting] = useState(0);
   // Safari's outbox as a whole, every runner's notes: what stays behind in Safari if the person installs now.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a change in this runner's notes is when the whole outbox is counted again.
   useEffect(() => {
     let live = true;
     notesNotDelivered().then((n) => live && setWaiting(n), () => undefined);

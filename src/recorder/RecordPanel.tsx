@@ -65,6 +65,7 @@ export function RecordPanel({ state, meter, leftover, clock, sending, onRecord, 
           <p className="rec-notice">{t('record.recovered')}</p>
         ) : null}
         <p className="rec-muted">{t('record.yourNote', { length: seconds(state.durationMs) })}</p>
+        {/* biome-ignore lint/a11y/useMediaCaption: the person's own voice note, just recorded: there is no caption track for a recording. */}
         <audio className="rec-audio" controls src={state.url} preload="metadata" aria-label={t('record.audioLabel')} />
         <div className="rec-actions">
           <button type="button" className="rec-button is-quiet" onClick={() => onRecordAgain(state.draftId)} disabled={sending}>

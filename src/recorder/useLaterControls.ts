@@ -27,6 +27,7 @@ function load(): Promise<LaterControls> {
 export function useLaterControls(wanted: boolean): LaterControls | undefined {
   const [component, setComponent] = useState<LaterControls | undefined>(() => loaded);
   const [attempt, setAttempt] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt is the retry: coming back online bumps it and the load is tried again.
   useEffect(() => {
     if (!wanted || component) return;
     let live = true;

@@ -17,6 +17,7 @@ export function useRaceWhen(startsAt: string, clock: PageClock): RaceWhen {
   useEffect(() => {
     setNow(clock.now());
   }, [clock]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a wait capped at MAX_WAIT_MS ends by setting now, which must start the next wait.
   useEffect(() => {
     if (when === 'past') return undefined;
     const next = Date.parse(startsAt) + (when === 'live' ? LIVE_MS : 0);

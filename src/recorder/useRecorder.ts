@@ -72,7 +72,7 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
     try {
       recorder = new MediaRecorder(stream, { ...(mimeType ? { mimeType } : {}), audioBitsPerSecond: bitsPerSecondFor(mimeType) });
     } catch (error) {
-      stream.getTracks().forEach((t) => t.stop());
+      for (const track of stream.getTracks()) track.stop();
       return setState({ phase: 'blocked', say: () => t('record.cannotStart', { name: (error as Error).name }) });
     }
     const id = crypto.randomUUID();
@@ -80,7 +80,7 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
     try {
       await startRecording({ id, token, contentType: recorder.mimeType || mimeType || 'audio/webm', startedAt, updatedAt: startedAt });
     } catch (error) {
-      stream.getTracks().forEach((t) => t.stop());
+      for (const track of stream.getTracks()) track.stop();
       setWarning(() => () => (error instanceof StorageFullError ? t('error.storageFull') : t('record.cannotSave')));
       return setState({ phase: 'idle' });
     }
@@ -113,7 +113,7 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
       const heardUntil = Date.now();
       clearTimeout(current.limit);
       current.stopMeter();
-      current.stream.getTracks().forEach((t) => t.stop());
+      for (const track of current.stream.getTracks()) track.stop();
       void current.writes.then(async () => {
         const durationMs = Math.min(heardUntil - current.heardFrom, MAX_RECORDING_MS, current.stored * 1000);
         session.current = undefined;
@@ -156,6 +156,7 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
   }, []);
 
   // Said now, in the language in use (lang), so a change of language shows at once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: state.say() reads the language in use; lang is what says it changed.
   const shown = useMemo<RecorderState>(() => (state.phase === 'blocked' ? { phase: 'blocked', message: state.say() } : state), [state, lang]);
   return { state: shown, warning: warning?.(), activeId: session.current?.id, start, stop, discard, reset, review: show };
 }

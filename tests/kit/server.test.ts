@@ -18,7 +18,9 @@ const dataDirs = () => new Set(readdirSync(os.tmpdir()).filter((d) => d.startsWi
 
 describe('startServer', () => {
   const blockers: Server[] = [];
-  afterAll(() => blockers.forEach((b) => b.close()));
+  afterAll(() => {
+    for (const b of blockers) b.close();
+  });
 
   it('should wait on the PORT it was given and serve there', async () => {
     const port = await freePort();

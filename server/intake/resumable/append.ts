@@ -9,7 +9,7 @@ import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
 import { UPLOAD_PROBLEM } from '../../../src/shared/uploadProtocol.js';
 import type { UploadRow, UploadStore } from '../../db/upload-store.js';
 import { isRefusal, refusal } from '../../http/refusals.js';
-import { storeAudio } from '../audio.js';
+import { storeAudio, type StoredAudio } from '../audio.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { uploadPartKey } from '../../storage/keys.js';
 import { skipBytes, type CutTolerantBody } from './body.js';
@@ -126,7 +126,7 @@ export async function appendPart(deps: AppendDeps, lease: Lease, req: AppendRequ
   try {
     let stream: Readable = body.stream;
     if (req.bodyOffset < start) stream = stream.pipe(skipBytes(start - req.bodyOffset));
-    let stored;
+    let stored: StoredAudio;
     try {
       // The first bytes decide whether this is audio at all, as for a whole PUT.
       stored = await storeAudio(deps.blobs, stream, { key, maxBytes: Math.max(0, room), contentType: upload.contentType, sniff: start === 0, limit: 'part' });

@@ -34,7 +34,7 @@ async function findingOf(check: PreflightCheck, ctx: PreflightContext): Promise<
 
 /** The settings line: the server's configuration as it reads it, or why it cannot. */
 function settingsOf(env: NodeJS.ProcessEnv): { finding: Finding; config?: ReturnType<typeof loadConfig> } {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(env);
   } catch (err) {

@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MAX_RUNNER_NAME_LENGTH } from '../../../src/shared/limits.js';
-import { markersFor } from '../../../src/shared/markers.js';
 import { raceWhen } from '../../../src/shared/raceClock.js';
 import {
   EntryListSchema, EntrySchema, IdParamsSchema, LinkSchema, NewEntrySchema,

@@ -16,7 +16,7 @@ import { emptyAnswer, refusals, withHeaders, type HeaderDocs } from '../../http/
 import { entryNotFound } from '../../http/problem.js';
 import { runnerRefusal } from '../../http/refusals.js';
 import { decodeCursor, encodeCursor } from '../../sync/cursor.js';
-import { spreadHold, TooManyHeld } from '../../sync/note-changes.js';
+import { spreadHold, TooManyHeld, type Hold } from '../../sync/note-changes.js';
 import { markWoken } from '../../sync/woken-mark.js';
 import { notSignedIn, requireRunner, BEARER, type RunnerContext } from './context.js';
 
@@ -80,7 +80,7 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
     const until = Date.now() + holdMs;
     let wokenAt: number | undefined;
     for (;;) {
-      let hold;
+      let hold: Hold | undefined;
       try {
         // Held before reading, so a change committed between the read and the hold still wakes it.
         hold = holdMs > 0 && Date.now() < until ? sync.hub.hold(entry.runnerId, accountId, until) : undefined;

@@ -42,7 +42,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     }
     const note = allowed ? await repo.entries.findOwnedNote(id) : undefined;
     // Another runner's note and a missing note answer alike, so ids reveal nothing.
-    if (!note || note.status !== 'converted' || !note.convertedKey) throw refusal.note_not_found();
+    if (note?.status !== 'converted' || !note.convertedKey) throw refusal.note_not_found();
     const audio = await ctx.repo.jobs.convertedAudio(note.id);
     if (!audio) throw refusal.note_not_found();
     return sendAudio(req, reply, ctx.blobs, audio);

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import swagger from '@fastify/swagger';
+import type { FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES, REQUIRED_HEADER, refusals, type RefusalMaker } from '../../http/contract.js';
 import { refusal } from '../../http/refusals.js';
@@ -17,18 +18,36 @@ import { BEARER, notSignedIn } from './context.js';
 /** The contract's major version: bump it (and the path) only for a change old apps cannot survive. */
 const CONTRACT_MAJOR = 1;
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+/*
+ * The document as this file (and the contract tests) walk it: JSON from @fastify/swagger with the
+ * fields read here named and typed; every other field passes through as it is (`unknown`).
+ */
+export interface SchemaNode { [field: string]: unknown }
+export interface MediaNode { schema?: SchemaNode; [field: string]: unknown }
+export interface HeaderNode { required?: boolean; schema?: SchemaNode; [field: string]: unknown }
+/** A documented response, or a route's answer schema before @fastify/swagger makes it one. */
+export interface ResponseNode { description?: string; content?: Record<string, MediaNode>; headers?: Record<string, HeaderNode>; [field: string]: unknown }
+export interface OperationNode { operationId?: string; summary?: string; security?: unknown[]; responses?: Record<string, ResponseNode>; [field: string]: unknown }
+/** A path's operations by method (@fastify/swagger writes nothing else on a path). */
+export type PathNode = Partial<Record<string, OperationNode>>;
+export interface OpenApiDoc { paths?: Record<string, PathNode>; info: { version?: string; [field: string]: unknown }; servers?: unknown; [field: string]: unknown }
+/** A route's schema as Fastify hands it to the transform. */
+interface RouteSchema extends FastifySchema { response?: Record<string, ResponseNode>; [field: string]: unknown }
+
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /** Every operation of a document, with its path and method. */
-export function operationsOf(doc: Json): Array<{ path: string; method: string; op: Json }> {
-  return Object.entries<Json>(doc.paths ?? {}).flatMap(([path, item]) =>
-    METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] as Json })));
+export function operationsOf(doc: OpenApiDoc): Array<{ path: string; method: string; op: OperationNode }> {
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    METHODS.flatMap((method) => {
+      const op = item[method];
+      return op ? [{ path, method, op }] : [];
+    }));
 }
 
 /** Refusals no route writes because a plugin gives them: every route may meet these. */
-function ambientRefusals(schema: Json, method: string): RefusalMaker[] {
+function ambientRefusals(schema: RouteSchema, method: string): RefusalMaker[] {
   // Every route reads the database, so any may find it (or the blob store) unreachable, or its disk
   // full (SQLite on a full disk refuses some reads too): server/storage/faults.ts.
   const makers: RefusalMaker[] = [refusal.server_error, refusal.shutting_down, refusal.storage_unavailable, refusal.storage_full];
@@ -40,13 +59,13 @@ function ambientRefusals(schema: Json, method: string): RefusalMaker[] {
   return makers;
 }
 
-const codesOf = (s: Json | undefined): string[] => (s?.[ERROR_CODES] as string[] | undefined) ?? [];
-const withCodes = (s: Json, codes: string[]) => ({ ...s, [ERROR_CODES]: [...new Set([...codesOf(s), ...codes])].sort() });
+const codesOf = (s: SchemaNode | undefined): string[] => (s?.[ERROR_CODES] as string[] | undefined) ?? [];
+const withCodes = <T extends SchemaNode>(s: T, codes: string[]): T => ({ ...s, [ERROR_CODES]: [...new Set([...codesOf(s), ...codes])].sort() });
 
 /** The route's answers with the ambient refusals merged in: their codes join a status the route already documents. */
-function withAmbient(schema: Json, method: string): Json {
-  const response: Json = { ...(schema.response ?? {}) };
-  for (const [status, added] of Object.entries<Json>(refusals(...ambientRefusals(schema, method)))) {
+function withAmbient(schema: RouteSchema, method: string): RouteSchema {
+  const response: Record<string, ResponseNode> = { ...(schema.response ?? {}) };
+  for (const [status, added] of Object.entries(refusals(...ambientRefusals(schema, method)) as Record<string, ResponseNode>)) {
     const have = response[status];
     if (!have) response[status] = added;
     else if (have.content) {
@@ -58,34 +77,34 @@ function withAmbient(schema: Json, method: string): Json {
 }
 
 /** Lifts the codes off the schemas onto the response (with a sentence listing them) and `x-required` onto headers. */
-function liftResponse(response: Json): void {
-  const schemas = Object.values<Json>(response.content ?? {}).map((media) => media.schema as Json);
+function liftResponse(response: ResponseNode): void {
+  const schemas = Object.values(response.content ?? {}).flatMap((media) => (media.schema ? [media.schema] : []));
   const codes = [...new Set(schemas.flatMap(codesOf))].sort();
   for (const s of schemas) delete s[ERROR_CODES];
   if (codes.length > 0) {
     response[ERROR_CODES] = codes;
     response.description = `Refused: ${codes.map((c) => `\`${c}\``).join(', ')}. Show \`message\` to the person; branch on \`error\`.`;
   }
-  for (const header of Object.values<Json>(response.headers ?? {})) {
+  for (const header of Object.values(response.headers ?? {})) {
     if (header.schema?.[REQUIRED_HEADER]) header.required = true;
     delete header.schema?.[REQUIRED_HEADER];
   }
 }
 
 /** The document's version: the major, then the hash of everything but the version and the servers. */
-export function contractVersion(doc: Json): string {
+export function contractVersion(doc: OpenApiDoc): string {
   const { info, servers: _servers, ...rest } = doc;
   const hash = createHash('sha256').update(JSON.stringify({ ...rest, info: { ...info, version: undefined } })).digest('hex');
   return `${CONTRACT_MAJOR}.0.0+${hash.slice(0, 12)}`;
 }
 
-function finish(doc: Json): Json {
+function finish(doc: OpenApiDoc): OpenApiDoc {
   for (const { path, method, op } of operationsOf(doc)) {
     // No security named means none needed: say so, or generators assume the global default.
     op.security ??= [];
     // @fastify/swagger suffixes a HEAD route's id in case a GET shares it; ours stand alone.
-    if (method === 'head' && !doc.paths[path].get) op.operationId = op.operationId?.replace(/-head$/, '');
-    for (const response of Object.values<Json>(op.responses ?? {})) liftResponse(response);
+    if (method === 'head' && !doc.paths?.[path]?.get) op.operationId = op.operationId?.replace(/-head$/, '');
+    for (const response of Object.values(op.responses ?? {})) liftResponse(response);
   }
   doc.info.version = contractVersion(doc);
   return doc;
@@ -115,11 +134,15 @@ export const openApi = fp<{ publicUrl: string }>(async (app, { publicUrl }) => {
       },
     },
     transform: ({ schema, url, route }) => {
-      const s = (schema ?? {}) as Json;
+      const s = (schema ?? {}) as RouteSchema;
       const method = [route.method].flat()[0] ?? 'GET';
       return { schema: !url.startsWith('/api/') ? { ...s, hide: true } : s.hide ? s : withAmbient(s, method), url };
     },
-    transformObject: (documentObject) => finish(structuredClone((documentObject as { openapiObject: Json }).openapiObject)),
+    transformObject: (documentObject) => {
+      const doc = structuredClone((documentObject as Extract<typeof documentObject, { openapiObject: unknown }>).openapiObject);
+      finish(doc as OpenApiDoc);
+      return doc;
+    },
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 });

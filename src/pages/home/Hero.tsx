@@ -2,7 +2,8 @@ import { APP_STORE_URL, TAGLINE } from '../../shared/config';
 
 /**
  * The video is decoration over a poster that is also the section's CSS background, so the first
- * paint never waits for it; under reduced motion the CSS hides it and the still stays.
+ * paint never waits for it; under reduced motion the CSS hides it and the still stays. Hidden from
+ * screen readers, it is kept out of the tab order too (no controls, nothing to reach).
  */
 export function Hero() {
   return (
@@ -17,6 +18,7 @@ export function Hero() {
         poster="/media/hero-poster.webp"
         width="854"
         height="480"
+        tabIndex={-1}
         aria-hidden="true"
       >
         <source src="/media/hero.mp4" type="video/mp4" />

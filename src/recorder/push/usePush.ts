@@ -69,7 +69,7 @@ export function usePush(token: string, runner: string, wanted: boolean): PushCon
     void save(state.heard, false).then((answer) => answer !== 'denied' && answer.ok && setState(answer.value), () => undefined);
   }, [lang, state, save]);
 
-  const act = (on: PushControlKind, work: () => Promise<PushAnswer<PushState | void> | 'denied'>, marker?: string) => {
+  const act = (on: PushControlKind, work: () => Promise<PushAnswer<PushState | undefined> | 'denied'>, marker?: string) => {
     if (support === 'install-first') return setInstallHint(on);
     setProblem(undefined);
     setBusy(true);

@@ -12,9 +12,9 @@ import fr from '../../../src/i18n/fr';
 
 const OTHERS: Record<string, Catalogue> = { de, es, fr };
 
-const escape = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 /** A sentence as a pattern for a whole text: '{runner}' and its kind stand for any words. */
-const pattern = (sentence: string) => new RegExp(`^${escape(sentence).replace(/\{\w+\}/g, '.+')}$`, 's');
+const pattern = (sentence: string) => new RegExp(`^${escapeRegExp(sentence).replace(/\{\w+\}/g, '.+')}$`, 's');
 
 /** Every text of the page a person reads, trimmed: text nodes, placeholders, labels, the title. */
 function readableTexts(page: Page): Promise<string[]> {

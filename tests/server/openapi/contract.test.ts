@@ -4,18 +4,16 @@
  * follows the content. The document does not depend on the database, so one backend serves.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractVersion, operationsOf } from '../../../server/routes/runner/openapi.js';
+import { contractVersion, operationsOf, type OpenApiDoc } from '../../../server/routes/runner/openapi.js';
 import { RECORDER_REFUSALS } from '../../../src/shared/refusals.js';
 import { PUBLIC_URL, startRunnerApp, type RunnerTestApp } from '../runner/support.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
 describe('the OpenAPI document', () => {
   let t: RunnerTestApp;
-  let doc: Json;
+  let doc: OpenApiDoc;
   beforeAll(async () => {
     t = await startRunnerApp('sqlite');
-    doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
+    doc = (await t.app.inject({ url: '/api/openapi.json' })).json<OpenApiDoc>();
   });
   afterAll(() => t?.close());
 
@@ -43,16 +41,17 @@ describe('the OpenAPI document', () => {
   it('should give every refusal the shared error shape and the list of its codes', () => {
     const uncoded: string[] = [];
     for (const { op } of operationsOf(doc)) {
-      for (const [status, response] of Object.entries<Json>(op.responses)) {
+      for (const [status, response] of Object.entries(op.responses!)) {
         // 416 (a range past the end) is an empty answer with Content-Range, not a refusal with a body.
         if (Number(status) < 400 || !response.content) continue;
-        if (!Array.isArray(response['x-error-codes']) || response['x-error-codes'].length === 0) uncoded.push(`${op.operationId} ${status}`);
+        const listed = response['x-error-codes'];
+        if (!Array.isArray(listed) || listed.length === 0) uncoded.push(`${op.operationId} ${status}`);
         expect(response.content?.['application/json']?.schema?.required ?? response.content?.['application/problem+json']?.schema?.required)
           .toEqual(expect.arrayContaining(['error', 'message']));
       }
     }
     expect(uncoded, 'error answers without x-error-codes').toEqual([]);
-    const codes = new Set(operationsOf(doc).flatMap(({ op }) => Object.values<Json>(op.responses).flatMap((r) => r['x-error-codes'] ?? [])));
+    const codes = new Set(operationsOf(doc).flatMap(({ op }) => Object.values(op.responses!).flatMap((r) => (r['x-error-codes'] as string[] | undefined) ?? [])));
     // The recorder's codes all appear somewhere, written by the one owner (server/http/refusals.ts).
     expect(RECORDER_REFUSALS.filter((c) => !codes.has(c) && c !== 'not_found')).toEqual([]);
   });
@@ -60,22 +59,22 @@ describe('the OpenAPI document', () => {
   it('should type every success answer: JSON by schema, audio as binary with its range headers, empty answers by their headers', () => {
     const op = (id: string) => operationsOf(doc).find(({ op }) => op.operationId === id)!.op;
     for (const { op: o } of operationsOf(doc)) {
-      const success = Object.keys(o.responses).filter((s) => s.startsWith('2'));
+      const success = Object.keys(o.responses!).filter((s) => s.startsWith('2'));
       expect(success.length, `${o.operationId} documents a success`).toBeGreaterThan(0);
     }
-    const audio = op('getNoteAudio').responses;
-    expect(audio['200'].content['audio/mp4'].schema).toEqual({ type: 'string', format: 'binary' });
-    expect(audio['206'].headers['content-range'].required).toBe(true);
-    expect(op('getUpload').responses['204'].headers['upload-offset'].required).toBe(true);
-    expect(op('appendUpload').responses['204'].headers['upload-offset'].required).toBe(true);
-    expect(op('cancelUpload').responses['204']).toBeDefined();
+    const audio = op('getNoteAudio').responses!;
+    expect(audio['200']!.content!['audio/mp4']!.schema).toEqual({ type: 'string', format: 'binary' });
+    expect(audio['206']!.headers!['content-range']!.required).toBe(true);
+    expect(op('getUpload').responses!['204']!.headers!['upload-offset']!.required).toBe(true);
+    expect(op('appendUpload').responses!['204']!.headers!['upload-offset']!.required).toBe(true);
+    expect(op('cancelUpload').responses!['204']).toBeDefined();
   });
 
   it('should name the servers from PUBLIC_URL and version the document by its content', () => {
     expect(doc.servers).toEqual([{ url: PUBLIC_URL }]);
     expect(doc.info.version).toBe(contractVersion(doc));
     const changed = structuredClone(doc);
-    changed.paths['/api/races'].get.summary += '!';
+    changed.paths!['/api/races']!.get!.summary += '!';
     expect(contractVersion(changed)).not.toBe(doc.info.version);
     expect(contractVersion({ ...doc, servers: [{ url: 'https://elsewhere.test' }] })).toBe(doc.info.version);
   });

@@ -11,8 +11,7 @@ import { channel } from 'node:diagnostics_channel';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { OpenApiDoc, OperationNode, ResponseNode } from '../../../server/routes/runner/openapi.js';
 
 const violations: string[] = [];
 const exercised = new Set<string>();
@@ -45,18 +44,18 @@ function bodyText(payload: unknown): string | undefined {
 }
 
 /** The problems of one answer against its operation, as sentences. */
-export function answerProblems(op: Json, req: FastifyRequest, reply: FastifyReply, payload: unknown): string[] {
+export function answerProblems(op: OperationNode, req: FastifyRequest, reply: FastifyReply, payload: unknown): string[] {
   const status = reply.statusCode;
-  const response: Json | undefined = op.responses?.[String(status)] ?? op.responses?.[`${String(status)[0]}XX`] ?? op.responses?.default;
+  const response: ResponseNode | undefined = op.responses?.[String(status)] ?? op.responses?.[`${String(status)[0]}XX`] ?? op.responses?.default;
   if (!response) return [`status ${status} is not documented (documented: ${Object.keys(op.responses ?? {}).join(', ')})`];
   const problems: string[] = [];
-  for (const [name, header] of Object.entries<Json>(response.headers ?? {})) {
+  for (const [name, header] of Object.entries(response.headers ?? {})) {
     if (header.required && !reply.hasHeader(name)) problems.push(`header ${name} is documented as always sent but is missing`);
   }
   // Node sends no body with these, whatever the route handed over.
   if (isEmpty(payload) || req.method === 'HEAD' || status === 204 || status === 304) return problems;
   const mediaType = (String(reply.getHeader('content-type') ?? '').split(';')[0] ?? '').trim().toLowerCase();
-  const media: Json | undefined = response.content?.[mediaType];
+  const media = response.content?.[mediaType];
   if (!media) {
     problems.push(`a ${mediaType || 'typeless'} body is not documented (documented: ${Object.keys(response.content ?? {}).join(', ') || 'no body'})`);
     return problems;
@@ -80,15 +79,15 @@ export function answerProblems(op: Json, req: FastifyRequest, reply: FastifyRepl
 }
 
 function watch(app: FastifyInstance): void {
-  let doc: Json | undefined;
+  let doc: OpenApiDoc | undefined;
   app.addHook('onSend', async (req, reply, payload) => {
     const url = req.routeOptions.url;
     if (!url?.startsWith('/api/') || !('swagger' in app)) return payload;
     if (!doc) {
-      doc = (app as unknown as { swagger(): Json }).swagger();
-      for (const item of Object.values<Json>(doc.paths ?? {})) for (const op of Object.values<Json>(item)) if (op?.operationId) documented.add(op.operationId);
+      doc = (app as unknown as { swagger(): OpenApiDoc }).swagger();
+      for (const item of Object.values(doc.paths ?? {})) for (const op of Object.values(item)) if (op?.operationId) documented.add(op.operationId);
     }
-    const op: Json | undefined = doc.paths?.[url.replace(/:(\w+)/g, '{$1}')]?.[req.method.toLowerCase()];
+    const op = doc.paths?.[url.replace(/:(\w+)/g, '{$1}')]?.[req.method.toLowerCase()];
     // Hidden routes (the document itself) and the HEAD Fastify adds to every GET are not in the contract.
     if (!op) return payload;
     exercised.add(op.operationId ?? `${req.method} ${url}`);

@@ -13,7 +13,7 @@
  * 1.2 s of CPU per run, and the good run already shows the probe passing.
  */
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, rmdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';

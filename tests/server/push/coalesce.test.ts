@@ -60,7 +60,7 @@ describe('one alerts pass per entry at a time', () => {
     const two = passes.request('entry-2', 1);
     await held.untilStarted(2);
     expect(held.started.map((s) => s.key)).toEqual(['entry-1', 'entry-2']);
-    held.waiting.forEach((w) => w.release());
+    for (const w of held.waiting) w.release();
     await Promise.all([one, two]);
   });
 

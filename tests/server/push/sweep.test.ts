@@ -99,6 +99,7 @@ describe.each(BACKENDS)('the push sweep on %s', (kind) => {
     // Saved months before a race still to come: kept until that race has been over long enough.
     const upcoming = await subscription(repo, await raceWithLink(repo, now + 60 * DAY), now - 200 * DAY);
     expect(await queuedFor(db)).toEqual(new Set([idle]));
+    expect(await subscriptions(db)).toEqual(new Set([idle, pushedLongAgo, pushedLately, savedLately, recentRace, upcoming]));
 
     expect(await sweepPush(repo, now)).toEqual({ alerts: 6, subscriptions: 2 });
     expect(await subscriptions(db)).toEqual(new Set([pushedLately, savedLately, recentRace, upcoming]));

@@ -123,7 +123,11 @@ describe.each([['sqlite', 'disk'], ['postgres', 'S3']] as const)('DELETE /api/me
     expect(filesAfter.sort()).toEqual(filesBefore.filter((f) => !isLeavingNote(f)).sort());
     const rowsAfter = await allRows(t, kind);
     expect(rowsAfter.filter((r) => !rowsBefore.includes(r))).toEqual([]);
-    const perTable = (rows: string[]) => rows.reduce<Record<string, number>>((n, r) => ({ ...n, [r.split(':')[0]!]: (n[r.split(':')[0]!] ?? 0) + 1 }), {});
+    const perTable = (rows: string[]) => {
+      const n: Record<string, number> = {};
+      for (const r of rows) n[r.split(':')[0]!] = (n[r.split(':')[0]!] ?? 0) + 1;
+      return n;
+    };
     // Exactly one runner's worth went: account, session, entry, its runners row, old and new link, two notes, the receipt,
     // three shares, and the unfinished upload with its part.
     const removed = { accounts: 1, sessions: 1, entries: 1, runners: 1, links: 2, notes: 2, note_plays: 1, shares: 3, uploads: 1, upload_parts: 1 };

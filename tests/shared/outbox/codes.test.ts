@@ -10,7 +10,7 @@ const answer = (status: number, body: unknown): UploadResponse => ({
 });
 
 /** The note after one replay in which the server gave this answer. */
-async function after(response: UploadResponse) {
+async function noteAfter(response: UploadResponse) {
   const note = await queuedNote();
   await replayOutbox(async () => response, base);
   return (await getNote(note.id))!;
@@ -19,16 +19,16 @@ async function after(response: UploadResponse) {
 describe('why a note is not delivered, as a code beside the sentence', () => {
   it("should keep the server's code and sentence when it refuses a note", async () => {
     const message = 'This recording is too big to send. Please record a shorter note.';
-    expect(await after(answer(413, { error: 'too_large', message }))).toMatchObject({ state: 'failed', lastCode: 'too_large', lastError: message });
-    expect(await after(answer(400, { error: 'digest_mismatch', message: 'x' }))).toMatchObject({ state: 'failed', lastCode: 'digest_mismatch' });
+    expect(await noteAfter(answer(413, { error: 'too_large', message }))).toMatchObject({ state: 'failed', lastCode: 'too_large', lastError: message });
+    expect(await noteAfter(answer(400, { error: 'digest_mismatch', message: 'x' }))).toMatchObject({ state: 'failed', lastCode: 'digest_mismatch' });
   });
 
   it("should keep the server's code when a full link's 429 needs the person", async () => {
-    expect(await after(answer(429, { error: 'link_full', message: 'Ask Alex for a new link.' }))).toMatchObject({ state: 'failed', lastCode: 'link_full' });
+    expect(await noteAfter(answer(429, { error: 'link_full', message: 'Ask Alex for a new link.' }))).toMatchObject({ state: 'failed', lastCode: 'link_full' });
   });
 
   it("should keep the server's code for an answer worth waiting for, beside the outbox's own sentence", async () => {
-    const note = await after(answer(429, { error: 'rate_limited', message: 'Too many requests in a short time.' }));
+    const note = await noteAfter(answer(429, { error: 'rate_limited', message: 'Too many requests in a short time.' }));
     expect(note).toMatchObject({ state: 'waiting', lastCode: 'rate_limited', lastError: 'The server is busy (error 429). Trying again soon.' });
   });
 
@@ -40,13 +40,13 @@ describe('why a note is not delivered, as a code beside the sentence', () => {
 
   it('should say the server is busy for a retryable status without a code, as a gateway gives', async () => {
     for (const status of [502, 503, 500]) {
-      expect(await after(answer(status, '<html>Bad Gateway</html>'))).toMatchObject({ state: 'waiting', lastCode: OUTBOX_CODE.serverBusy });
+      expect(await noteAfter(answer(status, '<html>Bad Gateway</html>'))).toMatchObject({ state: 'waiting', lastCode: OUTBOX_CODE.serverBusy });
     }
-    expect(await after(answer(503, { error: '', message: '' }))).toMatchObject({ lastCode: OUTBOX_CODE.serverBusy });
+    expect(await noteAfter(answer(503, { error: '', message: '' }))).toMatchObject({ lastCode: OUTBOX_CODE.serverBusy });
   });
 
   it('should say refused for a refusal without a code', async () => {
-    const note = await after(answer(403, '<html>Forbidden</html>'));
+    const note = await noteAfter(answer(403, '<html>Forbidden</html>'));
     expect(note).toMatchObject({ state: 'failed', lastCode: OUTBOX_CODE.refused, lastError: 'The server could not accept this note (error 403).' });
   });
 
