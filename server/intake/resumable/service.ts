@@ -72,9 +72,11 @@ export function createUploadService(deps: UploadServiceDeps) {
   const holders = createLocalHolders();
   const appendDeps = { uploads: repo.uploads, blobs, log, now };
   /**
-   * Creations this server is checking, by note id, until their upload resource exists (or they were
-   * refused). A phone whose creation was cut asks HEAD at once, and the server may still be checking
-   * the note then: a HEAD answering 'no upload' would have the phone send the whole note again.
+   * Creations this server is checking, by note id, until their upload resource exists and they hold
+   * its lease (or they were refused). A phone whose creation was cut asks HEAD at once, and the server
+   * may still be checking the note then: a HEAD answering 'no upload' would have the phone send the
+   * whole note again. Waiting for the lease too makes the HEAD end the creation's append and report
+   * what it stored, rather than take the lease first and report 0.
    */
   const creating = new Map<string, Promise<void>>();
 
@@ -150,8 +152,9 @@ export function createUploadService(deps: UploadServiceDeps) {
     if (!upload || upload.sha256 !== checked.sha256) throw refusal.note_conflict();
     await settleLength(upload, c.uploadLength ?? (c.complete ? c.contentLength : undefined));
     c.onResource?.(upload);
-    recorded();
     const lease = await takeLease(appendDeps, holders, checked.noteId);
+    // Only now: a HEAD let go before this creation holds the lease could take it first and answer 0.
+    recorded();
     try {
       return await run(lease, body, 0, true, c.complete);
     } finally {

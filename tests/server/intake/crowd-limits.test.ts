@@ -12,6 +12,11 @@ import { fakeWebm, makeLink } from '../support/uploads.js';
 
 const count = (answers: RawAnswer[], status: number, error?: string) =>
   answers.filter((a) => a.status === status && (error === undefined || a.error === error)).length;
+/** What came back, for a failure's message: how many of each status and code. */
+const tally = (answers: RawAnswer[]) => JSON.stringify(answers.reduce<Record<string, number>>((seen, a) => {
+  const key = `${a.status} ${a.error ?? ''}`.trim();
+  return { ...seen, [key]: (seen[key] ?? 0) + 1 };
+}, {}));
 
 /** Sends `jobs` `lanes` at a time, as a crowd does: many phones at once, each one note after another. */
 async function inLanes<T>(jobs: (() => Promise<T>)[], lanes: number): Promise<T[]> {
@@ -71,8 +76,8 @@ describe.each(BACKENDS)('limits a crowd passes and a flood does not, on %s', (ki
     proc = await startServerProcess(backend.env);
     const base = proc.base;
     const answers = await inLanes(Array.from({ length: 115 }, () => () => upload({ base, token: token!, body: fakeWebm(2048), localAddress: '127.0.0.3' })), 5);
-    expect(count(answers, 201)).toBe(100);
-    expect(count(answers, 429, 'link_full')).toBe(15);
+    expect(count(answers, 201), tally(answers)).toBe(100);
+    expect(count(answers, 429, 'link_full'), tally(answers)).toBe(15);
     expect(await storedNotes([token!])).toBe(100);
   });
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,6 +111,21 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
       }
       return find(id);
     };
+    // The HEAD must look for the upload only once the creation holds its lease: one that takes the lease
+    // first reports 0 while the creation then stores what arrived (on PostgreSQL it did, now and then).
+    const inHead = new AsyncLocalStorage<true>();
+    const { lease, find: findUpload } = t.app.repo.uploads;
+    let creationLeased = false;
+    const headLookups: boolean[] = [];
+    t.app.repo.uploads.lease = async (id, ...rest) => {
+      const taken = await lease(id, ...rest);
+      if (id === noteId && taken && !inHead.getStore()) creationLeased = true;
+      return taken;
+    };
+    t.app.repo.uploads.find = (id) => {
+      if (id === noteId && inHead.getStore()) headLookups.push(creationLeased);
+      return findUpload(id);
+    };
     try {
       const creationDone = send(base, creation(token, noteId, body, 8_000));
       await checked;
@@ -120,7 +136,7 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
       const headArrived = new Promise<void>((resolve) => (asked = resolve));
       uploads.state = (...args) => {
         asked();
-        return state(...args);
+        return inHead.run(true, () => state(...args));
       };
       const head = offsetOf(base, token, noteId);
       await headArrived;
@@ -129,9 +145,12 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
       const held = await head;
       expect(held.status).toBe(204);
       expect(Number(held.headers['upload-offset'])).toBeGreaterThan(0);
+      expect(headLookups.length).toBeGreaterThan(0);
+      expect(headLookups, 'the HEAD looked for the upload before the creation held its lease').not.toContain(false);
       await creationDone;
     } finally {
       t.app.repo.notes.find = find;
+      Object.assign(t.app.repo.uploads, { lease, find: findUpload });
       release();
     }
   });
