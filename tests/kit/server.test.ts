@@ -3,7 +3,7 @@
  * start that fails leaves no server process and no data folder behind.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,10 +39,19 @@ describe('startServer', () => {
     const blocker = createServer().listen(port, '127.0.0.1');
     blockers.push(blocker);
     await new Promise((r) => blocker.once('listening', r));
-    const before = dataDirs();
-    await expect(startServer({ PORT: String(port), CONVERT_WORKER: 'off' })).rejects.toThrow(/EADDRINUSE|exited/);
-    expect(serverChildren()).toEqual([]);
-    const left = [...dataDirs()].filter((d) => !before.has(d) && existsSync(path.join(os.tmpdir(), d)));
-    expect(left).toEqual([]);
+    // A temp folder of this test's own: other test files start servers (and make data folders) at the same time.
+    const shared = process.env.TMPDIR;
+    process.env.TMPDIR = mkdtempSync(path.join(os.tmpdir(), 'kit-server-test-'));
+    try {
+      const before = dataDirs();
+      await expect(startServer({ PORT: String(port), CONVERT_WORKER: 'off' })).rejects.toThrow(/EADDRINUSE|exited/);
+      expect(serverChildren()).toEqual([]);
+      const left = [...dataDirs()].filter((d) => !before.has(d) && existsSync(path.join(os.tmpdir(), d)));
+      expect(left).toEqual([]);
+    } finally {
+      rmSync(os.tmpdir(), { recursive: true, force: true });
+      if (shared === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = shared;
+    }
   });
 });

@@ -13,10 +13,14 @@ import { fakeWebm, makeLink } from '../support/uploads.js';
 const count = (answers: RawAnswer[], status: number, error?: string) =>
   answers.filter((a) => a.status === status && (error === undefined || a.error === error)).length;
 /** What came back, for a failure's message: how many of each status and code. */
-const tally = (answers: RawAnswer[]) => JSON.stringify(answers.reduce<Record<string, number>>((seen, a) => {
-  const key = `${a.status} ${a.error ?? ''}`.trim();
-  return { ...seen, [key]: (seen[key] ?? 0) + 1 };
-}, {}));
+const tally = (answers: RawAnswer[]) => {
+  const seen: Record<string, number> = {};
+  for (const a of answers) {
+    const key = `${a.status} ${a.error ?? ''}`.trim();
+    seen[key] = (seen[key] ?? 0) + 1;
+  }
+  return JSON.stringify(seen);
+};
 
 /** Sends `jobs` `lanes` at a time, as a crowd does: many phones at once, each one note after another. */
 async function inLanes<T>(jobs: (() => Promise<T>)[], lanes: number): Promise<T[]> {
