@@ -5,7 +5,7 @@
  * subscribed is sent along, so notices speak the language the person reads.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { addMarkerAlert, getPushState, removeMarkerAlert, subscribePush, unsubscribePush, type PushAnswer } from '../../apiClient.js';
+import { addMarkerAlert, getPushState, removeMarkerAlert, subscribePush, unsubscribePush, type PushAnswer } from './pushClient.js';
 import type { PushState } from '../../shared/pushApi.js';
 import { t } from '../../i18n/index.js';
 import { useLanguage } from '../../i18n/useLanguage.js';
