@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import HomeScreen from './homeScreen/index';
-import { enHome } from './i18n/enHome';
-import { addEnglish, startLanguage } from './i18n/index';
+import './homeScreen/words';
+import { startLanguage } from './i18n/index';
 import { Titled } from './i18n/useLanguage';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 
@@ -11,8 +11,6 @@ import { RouteErrorBoundary } from './RouteErrorBoundary';
  * this phone's runners, in its language once the words are in (the shell asked for them beside this chunk).
  */
 export async function mountHomeScreen(root: HTMLElement): Promise<void> {
-  // The home screen's English words are its own (issue 43): the recorder's chunk does not carry them.
-  addEnglish(enHome);
   await startLanguage();
   createRoot(root).render(
     <StrictMode>

@@ -1,13 +1,13 @@
 /**
- * The English catalogue: every word of the recorder and the keepsake page, and the source of the
- * keys. It is built into the recorder's chunk (English is also the fallback); the other languages
+ * The English catalogue: every word of the recorder, and with ./enPush.ts, ./enHome.ts and
+ * ./enKeepsake.ts (loaded with the chunks that speak them) the source of the keys. It is built into the recorder's chunk (English is also the fallback); the other languages
  * are chunks of their own, loaded only when chosen. `{name}` is a placeholder: every language has
  * the same ones for a key (tests/src/i18n/catalogues.test.ts). Keys ending in `.one` and
  * `.other` are the two plural forms of one sentence (see `pluralOne` in languages.ts).
  */
-import { KEEPSAKE_TITLE } from '../shell.js';
 import { RECORDER_TITLE } from '../shell.js';
 import type { enHome } from './enHome.js';
+import type { enKeepsake } from './enKeepsake.js';
 import type { enPush } from './enPush.js';
 
 /**
@@ -27,7 +27,6 @@ export const enNotices = {
 export const en = {
   'language.label': 'Language',
   'title.recorder': RECORDER_TITLE,
-  'title.keepsake': KEEPSAKE_TITLE,
 
   // Dates and markers, written by hand (src/shared/dates.ts says why not Intl).
   'date.race': '{month} {day}, {year}',
@@ -217,21 +216,11 @@ export const en = {
   // Issue 19, the runner removes a note: a sender's phone sending it again is told why it stops.
   'refusal.note_removed': 'The runner removed this note, so it will not be sent again.',
 
-  // The keepsake page (src/keepsake/).
-  'keepsake.loading': 'Loading...',
-  'keepsake.eyebrow': 'Voice notes for',
-  'keepsake.none': 'No notes are shared here yet.',
-  'keepsake.from': 'From {from}',
-  'keepsake.audioLabel': 'Voice note from {from} at {marker}',
-  'keepsake.goneTitle': "These notes aren't shared",
-  'keepsake.gone': "These notes aren't shared any more, or the link is incomplete. Ask the runner to share them again.",
-  'keepsake.unreachableTitle': "Can't load these notes",
-  'keepsake.unreachable': "We can't load these notes right now. Check your connection and reload the page.",
 
 } as const;
 
-/** All of English: the part above, and the parts the later chunk and the home screen bring (enPush.ts, enHome.ts). */
-export type English = typeof en & typeof enPush & typeof enHome;
+/** All of English: the part above, and the parts the later chunk, the home screen and the keepsake bring (enPush.ts, enHome.ts, enKeepsake.ts). */
+export type English = typeof en & typeof enPush & typeof enHome & typeof enKeepsake;
 export type Key = keyof English;
 
 /** What every other language must give: a sentence for each key (placeholders checked by the test). */

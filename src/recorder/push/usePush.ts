@@ -4,6 +4,7 @@
  * outside the Home Screen app a tap only explains how to get there. A change of language while
  * subscribed is sent along, so notices speak the language the person reads.
  */
+import '../laterWords.js';
 import { useCallback, useEffect, useState } from 'react';
 import { addMarkerAlert, getPushState, removeMarkerAlert, subscribePush, unsubscribePush, type PushAnswer } from './pushClient.js';
 import type { PushState } from '../../shared/pushApi.js';

@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import de, { deNotices } from '../../../src/i18n/de.js';
 import { en as enCore, enNotices, type Catalogue } from '../../../src/i18n/en.js';
 import { enHome } from '../../../src/i18n/enHome.js';
+import { enKeepsake } from '../../../src/i18n/enKeepsake.js';
 import { enPush } from '../../../src/i18n/enPush.js';
 import es, { esNotices } from '../../../src/i18n/es.js';
 import { placeholdersOf } from '../../../src/i18n/format.js';
 import fr, { frNotices } from '../../../src/i18n/fr.js';
 import { LANGUAGES, type Lang } from '../../../src/i18n/languages.js';
 
-/** All of English: the recorder's part and the two that come with later chunks. */
-const en = { ...enCore, ...enPush, ...enHome };
+/** All of English: the recorder's part and those that come with other chunks. */
+const en = { ...enCore, ...enPush, ...enHome, ...enKeepsake };
 
 const CATALOGUES: Record<Lang, Catalogue> = { en, de, es, fr };
 const OTHERS = LANGUAGES.filter((lang) => lang !== 'en');
