@@ -4,18 +4,15 @@
  * (./useLaterControls.ts), so a first visit's path to the Record button never carries them. The
  * marker alert belongs under the marker picker: it is drawn there, into the slot the screen keeps.
  * The controls' state and taps stay ./push/usePush.ts's, one for both controls, as before. Their
- * English words are a part of the catalogue of their own (src/i18n/enPush.ts), added here.
+ * English words are a part of the catalogue of their own (src/i18n/enPush.ts, put in by ./laterWords.ts).
  */
+import './laterWords.js';
 import { createPortal } from 'react-dom';
-import { enPush } from '../i18n/enPush.js';
-import { addEnglish } from '../i18n/index.js';
 import type { OutboxNote } from '../shared/notes.js';
 import { InstallOffer } from './InstallOffer.js';
 import { HeardPush, MarkerAlert } from './push/PushControls.js';
 import { usePush } from './push/usePush.js';
-
-// Their English words came with them (issue 43): the recorder's chunk does not carry them.
-addEnglish(enPush);
+import './later.css';
 
 export interface LaterControlsProps {
   token: string;
