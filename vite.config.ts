@@ -3,6 +3,12 @@ import { defineConfig } from 'vitest/config';
 import LongWaitsFirst from './tests/server/support/sequencer.js';
 
 // The page build. The service worker and the prerender step are built by scripts/build.mjs.
+/** The recorder's own modules, and those it shares with the home screen only. */
+const RECORDER_CHUNK =
+  /[\\/]src[\\/](recorderApp\.tsx|recorder[\\/]|shared[\\/]outbox[\\/]|components[\\/](LoadingScreen|ChunkErrorScreen)\.tsx|RouteErrorBoundary\.tsx|serverClock\.ts|xhrTransport\.ts|shared[\\/](raceClock|contentDigest|refusals|messages|badge|delivery)\.ts)|[\\/]node_modules[\\/]idb[\\/]/;
+/** The recorder's controls for after a first note: a chunk of their own, loaded later (below). */
+const LATER_CHUNK = /[\\/]src[\\/]recorder[\\/](laterControls\.tsx|later\.css|laterWords\.ts|InstallOffer\.tsx|installOffer\.ts|push[\\/])/;
+
 export default defineConfig({
   plugins: [react()],
   build: {
@@ -14,7 +20,19 @@ export default defineConfig({
       output: {
         // React changes less often than our screens: its own file stays cached across releases.
         // (react-router is only used to prerender the pages; no screen in the browser needs it.)
-        advancedChunks: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] },
+        // The recorder's screen and what it shares with the home screen (the outbox, the loading and
+        // error screens, the server's clock) in one file (issue 43): as a chunk of their own they were
+        // one more request on a first visit's path to Record (6 at once over HTTP/1.1) and 0.7 KB of
+        // imports and exports. The home screen loads it whole; the installed app has it cached anyway.
+        // Only the modules named (their own dependencies stay where they are), so the keepsake never
+        // loads it and the later chunk stays apart.
+        advancedChunks: {
+          includeDependenciesRecursively: false,
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: 'recorderApp', test: (id: string) => RECORDER_CHUNK.test(id) && !LATER_CHUNK.test(id) },
+          ],
+        },
         // Each language but English (built into the recorder) is a chunk of its own, loaded only
         // when chosen: assets/lang-<code>-<hash>.js. The lazily loaded screen, and the chunk it
         // shares with the keepsake (the API client, the words), are named for what they are,
@@ -23,6 +41,8 @@ export default defineConfig({
           if (/\/src\/i18n\/[a-z]{2}\.ts$/.test(chunk.facadeModuleId ?? '')) return 'assets/lang-[name]-[hash].js';
           // The home screen (issue 36) by its own name, so it never counts as the recorder.
           if (/\/src\/homeScreenApp\.tsx$/.test(chunk.facadeModuleId ?? '')) return 'assets/home-screen-[hash].js';
+          // The keepsake's, which carries its own English words (src/i18n/enKeepsake.ts), never counts as the recorder either.
+          if (/\/src\/keepsake\/keepsakeApp\.tsx$/.test(chunk.facadeModuleId ?? '')) return 'assets/keepsakeApp-[hash].js';
           // The recorder's controls for after a first note (issue 43), loaded once one could show: never
           // on a first visit's path to Record, so never counted as the recorder, nor precached at install.
           if (/\/src\/recorder\/laterControls\.tsx$/.test(chunk.facadeModuleId ?? '')) return 'assets/later-[hash].js';

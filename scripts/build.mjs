@@ -37,12 +37,21 @@ export async function buildSite() {
 /** The on-demand screen behind each prerendered shell: its files are preloaded from the shell. */
 const SCREEN_OF_SHELL = { 'r.html': 'src/recorderApp.tsx', 's.html': 'src/keepsake/keepsakeApp.tsx', 'home-screen.html': 'src/homeScreenApp.tsx' };
 
+/**
+ * The chunk a screen's entry module went into when vite.config.ts groups it with what it shares (the
+ * recorder's, issue 43): the manifest then has no key for the module, and the chunk bears its name.
+ */
+function groupChunkOf(manifest, entry) {
+  const name = path.basename(entry).replace(/\.[jt]sx?$/, '');
+  return Object.values(manifest).find((chunk) => chunk.name === name && !chunk.src && !chunk.isEntry);
+}
+
 /** A screen's chunks (without the shell's entry) and stylesheets, from Vite's manifest. */
 function screenFiles(manifest, entry) {
   const scripts = new Set();
   const styles = new Set();
   const visit = (key) => {
-    const chunk = manifest[key];
+    const chunk = manifest[key] ?? (key === entry ? groupChunkOf(manifest, entry) : undefined);
     if (!chunk || chunk.isEntry || scripts.has(chunk.file)) return;
     scripts.add(chunk.file);
     for (const css of chunk.css ?? []) styles.add(css);

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import HomeScreen from './homeScreen/index';
+import './homeScreen/words';
 import { startLanguage } from './i18n/index';
 import { Titled } from './i18n/useLanguage';
 import { RouteErrorBoundary } from './RouteErrorBoundary';

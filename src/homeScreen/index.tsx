@@ -1,3 +1,4 @@
+import './words.js';
 import { useEffect, useState } from 'react';
 import { LoadingScreen } from '../components/LoadingScreen.js';
 import { raceDate, tn, type Translate } from '../i18n/index.js';

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { forgetHomeScreenLink, getHomeScreenLinks, getLink, uploadNote } from '../apiClient.js';
+import { getLink, uploadNote } from '../apiClient.js';
+import { forgetHomeScreenLink, getHomeScreenLinks } from './linksClient.js';
 import { showWaitingOnBadge } from '../shared/badge.js';
 import type { HomeScreenLink } from '../shared/homeScreenApi.js';
 import { OUTBOX_CHANNEL, type OutboxBroadcast } from '../shared/messages.js';

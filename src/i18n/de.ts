@@ -233,7 +233,6 @@ const de: Catalogue = {
   'install.iosSteps': 'Tippe auf „Teilen“ und dann auf „Zum Home-Bildschirm“.',
   'install.iosWaiting.one': '{count} Nachricht, die noch auf diesem Handy wartet, wird aus Safari gesendet: Öffne diese Seite in Safari, bis sie gesendet ist.',
   'install.iosWaiting.other': '{count} Nachrichten, die noch auf diesem Handy warten, werden aus Safari gesendet: Öffne diese Seite in Safari, bis sie gesendet sind.',
-  ...deNotices,
   'push.heard.ask': 'Sag mir, wenn {runner} sie hört',
   'push.heard.on': 'Du erfährst es, wenn {runner} deine Nachrichten hört.',
   'push.turnOff': 'Ausschalten',

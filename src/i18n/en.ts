@@ -1,12 +1,14 @@
 /**
- * The English catalogue: every word of the recorder and the keepsake page, and the source of the
- * keys. It is built into the recorder's chunk (English is also the fallback); the other languages
+ * The English catalogue: every word of the recorder, and with ./enPush.ts, ./enHome.ts and
+ * ./enKeepsake.ts (loaded with the chunks that speak them) the source of the keys. It is built into the recorder's chunk (English is also the fallback); the other languages
  * are chunks of their own, loaded only when chosen. `{name}` is a placeholder: every language has
  * the same ones for a key (tests/src/i18n/catalogues.test.ts). Keys ending in `.one` and
  * `.other` are the two plural forms of one sentence (see `pluralOne` in languages.ts).
  */
-import { KEEPSAKE_TITLE } from '../shell.js';
-import { HOME_SCREEN_TITLE, RECORDER_TITLE } from '../shell.js';
+import { RECORDER_TITLE } from '../shell.js';
+import type { enHome } from './enHome.js';
+import type { enKeepsake } from './enKeepsake.js';
+import type { enPush } from './enPush.js';
 
 /**
  * Issue 36, what a push shows on the phone, in the sender's language: the server words each push
@@ -25,7 +27,6 @@ export const enNotices = {
 export const en = {
   'language.label': 'Language',
   'title.recorder': RECORDER_TITLE,
-  'title.keepsake': KEEPSAKE_TITLE,
 
   // Dates and markers, written by hand (src/shared/dates.ts says why not Intl).
   'date.race': '{month} {day}, {year}',
@@ -215,68 +216,12 @@ export const en = {
   // Issue 19, the runner removes a note: a sender's phone sending it again is told why it stops.
   'refusal.note_removed': 'The runner removed this note, so it will not be sent again.',
 
-  // The keepsake page (src/keepsake/).
-  'keepsake.loading': 'Loading...',
-  'keepsake.eyebrow': 'Voice notes for',
-  'keepsake.none': 'No notes are shared here yet.',
-  'keepsake.from': 'From {from}',
-  'keepsake.audioLabel': 'Voice note from {from} at {marker}',
-  'keepsake.goneTitle': "These notes aren't shared",
-  'keepsake.gone': "These notes aren't shared any more, or the link is incomplete. Ask the runner to share them again.",
-  'keepsake.unreachableTitle': "Can't load these notes",
-  'keepsake.unreachable': "We can't load these notes right now. Check your connection and reload the page.",
 
-  // Issue 36, the installed app: its start page (src/homeScreen/), and installing offered in the recorder (InstallOffer.tsx).
-  'title.homeScreen': HOME_SCREEN_TITLE,
-  'home.title': 'Your runners',
-  'home.lead': 'The runners you record voice notes for on this phone.',
-  'home.empty': 'No runners yet. Open the link a runner sent you, and they appear here.',
-  'home.offline': "You're offline. This is the list kept on this phone; your notes wait here until there is signal.",
-  'home.race.upcoming': '{race} on {date}',
-  'home.race.live': '{race} · running now',
-  'home.race.past': '{race} · over',
-  'home.gone': 'This link no longer works. Ask {runner} for a new one.',
-  'home.open': 'Record for {runner}',
-  'home.waiting.one': '{count} note waiting on this phone',
-  'home.waiting.other': '{count} notes waiting on this phone',
-  'home.leaving': 'Comes off this list once its notes are sent.',
-  'home.remove': 'Remove',
-  'home.removeLabel': 'Remove {runner} from this list',
-  'home.confirmRemove': 'Take {runner} off this list? Opening their link again brings them back.',
-  'home.confirmRemoveWaiting.one': '{count} note for {runner} has not been sent yet. It stays on this phone and will still be sent; {runner} comes off the list once it has gone. Take {runner} off the list?',
-  'home.confirmRemoveWaiting.other': '{count} notes for {runner} have not been sent yet. They stay on this phone and will still be sent; {runner} comes off the list once they have gone. Take {runner} off the list?',
-  'home.confirmRemoveGone.one': "{count} note for {runner} waits on this phone, but the link no longer works, so it can't be sent. Delete it and take {runner} off the list?",
-  'home.confirmRemoveGone.other': "{count} notes for {runner} wait on this phone, but the link no longer works, so they can't be sent. Delete them and take {runner} off the list?",
-  'home.removeFailed': "{runner} couldn't be taken off the list. Try again when you have signal.",
-  'install.title': 'Keep MileNotes on this phone',
-  'install.why': "Install MileNotes to be told when {runner} hears your note, and to open {runner}'s page from its icon, even without signal.",
-  'install.button': 'Install MileNotes',
-  'install.notNow': 'Not now',
-  'install.iosWhy': 'To be told when {runner} hears your note, add MileNotes to your Home Screen: on iPhone, only the app there can tell you.',
-  'install.iosSteps': 'Tap Share, then “Add to Home Screen”.',
-  'install.iosWaiting.one': '{count} note still waiting on this phone goes from Safari: open this page in Safari until it has gone.',
-  'install.iosWaiting.other': '{count} notes still waiting on this phone go from Safari: open this page in Safari until they have gone.',
-  // Issue 36, notifications (src/recorder/push/): asked for only on a tap; on iPhone, from the Home Screen app.
-  ...enNotices,
-  'push.heard.ask': 'Tell me when {runner} hears it',
-  'push.heard.on': "You'll be told when {runner} hears your notes.",
-  'push.turnOff': 'Turn off',
-  'push.alert.ask': 'Tell me when {runner} is about {minutes} minutes from {marker}',
-  'push.alert.on': "You'll be told when {runner} is about {minutes} minutes from {marker}.",
-  'push.alert.cancel': "Don't tell me",
-  'push.installFirst': 'On iPhone, notifications come through MileNotes on your Home Screen: tap Share, then Add to Home Screen, and open it from there.',
-  'push.denied': 'Notifications are blocked for this site. Allow them in your browser settings, then try again.',
-  'push.failed': "Notifications couldn't be turned on. Please try again.",
-  'push.refusal.push_endpoint_refused': "MileNotes can't send notifications to this browser.",
-  'push.refusal.push_link_full': 'Too many phones asked to be told on this link.',
-  'push.refusal.push_phone_full': 'This phone asked to be told on too many links. Turn some off first.',
-  'push.refusal.device_not_linked': "This phone isn't known on this link yet. Reload the page, then try again.",
-  'push.refusal.progress_not_shared': "{runner} isn't sharing progress right now.",
-  'push.refusal.marker_passed': '{runner} has already passed {marker}.',
-  'push.refusal.marker_too_near': '{runner} is already less than {minutes} minutes from {marker}.',
 } as const;
 
-export type Key = keyof typeof en;
+/** All of English: the part above, and the parts the later chunk, the home screen and the keepsake bring (enPush.ts, enHome.ts, enKeepsake.ts). */
+export type English = typeof en & typeof enPush & typeof enHome & typeof enKeepsake;
+export type Key = keyof English;
 
 /** What every other language must give: a sentence for each key (placeholders checked by the test). */
 export type Catalogue = { readonly [K in Key]: string };

@@ -233,7 +233,6 @@ const es: Catalogue = {
   'install.iosSteps': 'Toca Compartir y luego «Añadir a pantalla de inicio» (o «Agregar a inicio», según el idioma de tu iPhone).',
   'install.iosWaiting.one': '{count} mensaje que aún espera en este teléfono se envía desde Safari: abre esta página en Safari hasta que se haya enviado.',
   'install.iosWaiting.other': '{count} mensajes que aún esperan en este teléfono se envían desde Safari: abre esta página en Safari hasta que se hayan enviado.',
-  ...esNotices,
   'push.heard.ask': 'Avísame cuando {runner} lo escuche',
   'push.heard.on': 'Te avisaremos cuando {runner} escuche tus mensajes.',
   'push.turnOff': 'Desactivar',

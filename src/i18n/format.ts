@@ -6,17 +6,17 @@
  */
 import { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from '../shared/limits.js';
 import { isoDateParts } from '../shared/dates.js';
-import type { Catalogue, en, Key } from './en.js';
+import type { Catalogue, English, Key } from './en.js';
 import type { Lang } from './languages.js';
 
 type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | Placeholders<Rest> : never;
-type Values<K extends Key> = Record<Placeholders<(typeof en)[K]>, string | number>;
+type Values<K extends Key> = Record<Placeholders<English[K]>, string | number>;
 /** A key's placeholders, from the English sentence: t('notes.title', { runner }) must name each one. */
-export type Args<K extends Key> = [Placeholders<(typeof en)[K]>] extends [never] ? [] : [values: Values<K>];
+export type Args<K extends Key> = [Placeholders<English[K]>] extends [never] ? [] : [values: Values<K>];
 
 /** The sentences with both plural forms, by the part before `.one` / `.other`. */
 export type PluralKey = { [K in Key]: K extends `${infer Base}.one` ? Base : never }[Key];
-export type PluralArgs<B extends PluralKey> = [Exclude<Placeholders<(typeof en)[`${B}.other`]>, 'count'>] extends [never]
+export type PluralArgs<B extends PluralKey> = [Exclude<Placeholders<English[`${B}.other`]>, 'count'>] extends [never]
   ? []
   : [values: Omit<Values<`${B}.other`>, 'count'>];
 

@@ -237,7 +237,6 @@ const fr: Catalogue = {
   'install.iosSteps': "Touchez Partager, puis « Sur l'écran d'accueil ».",
   'install.iosWaiting.one': "{count} message qui attend encore sur ce téléphone partira depuis Safari : gardez cette page ouverte dans Safari jusqu'à son envoi.",
   'install.iosWaiting.other': "{count} messages qui attendent encore sur ce téléphone partiront depuis Safari : gardez cette page ouverte dans Safari jusqu'à leur envoi.",
-  ...frNotices,
   'push.heard.ask': "Prévenez-moi quand {runner} l'entend",
   'push.heard.on': 'Vous serez prévenu quand {runner} entendra vos messages.',
   'push.turnOff': 'Désactiver',

@@ -15,9 +15,15 @@ export { LANGUAGES, LANGUAGE_NAMES, type Lang } from './languages.js';
 /** After the screen's own files are in, the longest it waits for its language before showing English. */
 const CATALOGUE_WAIT_MS = 10_000;
 
+/**
+ * English as far as this page has it: the recorder's and keepsake's words (en.ts), and the parts a
+ * later chunk or the home screen adds when it loads (addEnglish). Only code in those chunks reads
+ * their keys (tests/src/i18n/parts.test.ts), so a key is always here when it is asked for.
+ */
+let english = en as Catalogue;
 let lang: Lang = 'en';
-let catalogue: Catalogue = en;
-let words: format.Translate = format.translator(en);
+let catalogue: Catalogue = english;
+let words: format.Translate = format.translator(english);
 const listeners = new Set<() => void>();
 
 function use(next: Lang, nextCatalogue: Catalogue): void {
@@ -57,8 +63,14 @@ export const markerName = (id: string, fallback?: string): string => format.mark
 export const refusal = (code: string | undefined, serverSentence: string | undefined, context: format.RefusalContext): string | undefined =>
   format.refusal(catalogue, code, serverSentence, context);
 
+/** A chunk's own English words (./enPush.ts, ./enHome.ts), added when it loads; shown at once if English is in use. */
+export function addEnglish(part: Partial<Catalogue>): void {
+  english = { ...english, ...part };
+  if (lang === 'en') use('en', english);
+}
+
 async function catalogueOf(next: Lang): Promise<Catalogue> {
-  return next === 'en' ? en : loadCatalogue(next);
+  return next === 'en' ? english : loadCatalogue(next);
 }
 
 /**
@@ -68,7 +80,7 @@ async function catalogueOf(next: Lang): Promise<Catalogue> {
  */
 export async function startLanguage(waitMs = CATALOGUE_WAIT_MS): Promise<void> {
   const wanted = phoneLanguage();
-  if (wanted === 'en') return use('en', en);
+  if (wanted === 'en') return use('en', english);
   const arriving = catalogueOf(wanted).then(
     (found) => {
       // The person may have picked another language meanwhile: theirs stands.
@@ -81,7 +93,7 @@ export async function startLanguage(waitMs = CATALOGUE_WAIT_MS): Promise<void> {
   const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
   const arrived = await Promise.race([arriving, late]);
   clearTimeout(timer);
-  if (!arrived) use('en', en);
+  if (!arrived) use('en', english);
 }
 
 /** The menu's choice: kept on this phone, applied once its catalogue is in. Rejects if it cannot be loaded. */

@@ -1,3 +1,4 @@
+import './words.js';
 import { markerName, raceDate } from '../i18n/index.js';
 import { LanguageMenu } from '../i18n/LanguageMenu.js';
 import { useT } from '../i18n/useLanguage.js';

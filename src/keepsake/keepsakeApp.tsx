@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './words.js';
 import { startLanguage } from '../i18n/index.js';
 import { Titled } from '../i18n/useLanguage.js';
 import Keepsake from './index.js';

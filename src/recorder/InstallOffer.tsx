@@ -1,3 +1,4 @@
+import './laterWords.js';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { canPromptInstall, promptInstall, subscribeInstallPrompt } from '../installPrompt.js';
 import { notesNotDelivered } from '../shared/badge.js';

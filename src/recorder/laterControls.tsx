@@ -3,13 +3,16 @@
  * offer, a chunk of their own (assets/later-<hash>.js) that RecorderScreen loads once one could show
  * (./useLaterControls.ts), so a first visit's path to the Record button never carries them. The
  * marker alert belongs under the marker picker: it is drawn there, into the slot the screen keeps.
- * The controls' state and taps stay ./push/usePush.ts's, one for both controls, as before.
+ * The controls' state and taps stay ./push/usePush.ts's, one for both controls, as before. Their
+ * English words are a part of the catalogue of their own (src/i18n/enPush.ts, put in by ./laterWords.ts).
  */
+import './laterWords.js';
 import { createPortal } from 'react-dom';
 import type { OutboxNote } from '../shared/notes.js';
 import { InstallOffer } from './InstallOffer.js';
 import { HeardPush, MarkerAlert } from './push/PushControls.js';
 import { usePush } from './push/usePush.js';
+import './later.css';
 
 export interface LaterControlsProps {
   token: string;

@@ -4,6 +4,7 @@
  * than that. Each shows only when push is on and this phone can be told, or (iPhone outside the Home
  * Screen app) can learn how; the state and the taps are ./usePush.ts's.
  */
+import '../laterWords.js';
 import type { ReactNode } from 'react';
 import { ALERT_LEAD_MINUTES } from '../../shared/push.js';
 import { markerName } from '../../i18n/index.js';

@@ -1,4 +1,5 @@
 /** What a push route's refusal says to the person (issue 36), by its code: the page's own words, in the language in use. */
+import '../laterWords.js';
 import { ALERT_LEAD_MINUTES } from '../../shared/push.js';
 import { markerName, t } from '../../i18n/index.js';
 

@@ -4,8 +4,9 @@
  * outside the Home Screen app a tap only explains how to get there. A change of language while
  * subscribed is sent along, so notices speak the language the person reads.
  */
+import '../laterWords.js';
 import { useCallback, useEffect, useState } from 'react';
-import { addMarkerAlert, getPushState, removeMarkerAlert, subscribePush, unsubscribePush, type PushAnswer } from '../../apiClient.js';
+import { addMarkerAlert, getPushState, removeMarkerAlert, subscribePush, unsubscribePush, type PushAnswer } from './pushClient.js';
 import type { PushState } from '../../shared/pushApi.js';
 import { t } from '../../i18n/index.js';
 import { useLanguage } from '../../i18n/useLanguage.js';

@@ -6,11 +6,16 @@
  */
 import type { Page } from '@playwright/test';
 import de from '../../../src/i18n/de';
-import { en, type Catalogue, type Key } from '../../../src/i18n/en';
+import { en as enCore, type Catalogue, type Key } from '../../../src/i18n/en';
+import { enHome } from '../../../src/i18n/enHome';
+import { enKeepsake } from '../../../src/i18n/enKeepsake';
+import { enPush } from '../../../src/i18n/enPush';
 import es from '../../../src/i18n/es';
 import fr from '../../../src/i18n/fr';
 
 const OTHERS: Record<string, Catalogue> = { de, es, fr };
+/** All of English: the recorder's part and those that come with other chunks. */
+const en: Catalogue = { ...enCore, ...enPush, ...enHome, ...enKeepsake };
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 /** A sentence as a pattern for a whole text: '{runner}' and its kind stand for any words. */

@@ -5,7 +5,10 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import de from '../../../src/i18n/de.js';
-import { en, type Catalogue } from '../../../src/i18n/en.js';
+import { en as enCore, type Catalogue } from '../../../src/i18n/en.js';
+import { enHome } from '../../../src/i18n/enHome.js';
+import { enKeepsake } from '../../../src/i18n/enKeepsake.js';
+import { enPush } from '../../../src/i18n/enPush.js';
 import es from '../../../src/i18n/es.js';
 import fr from '../../../src/i18n/fr.js';
 import { chooseLanguage } from '../../../src/i18n/index.js';
@@ -13,6 +16,9 @@ import { LANGUAGES, type Lang } from '../../../src/i18n/languages.js';
 import { OUTBOX_KEYS, noteReason } from '../../../src/recorder/noteWords.js';
 import { OUTBOX_CODE } from '../../../src/shared/outbox/codes.js';
 import { RECORDER_REFUSALS } from '../../../src/shared/refusals.js';
+
+/** All of English: the recorder's part and those that come with other chunks. */
+const en = { ...enCore, ...enPush, ...enHome, ...enKeepsake };
 
 const CATALOGUES: Record<Lang, Catalogue> = { en, de, es, fr };
 const sentence = (lang: Lang, key: string) => (CATALOGUES[lang] as unknown as Record<string, string | undefined>)[key];

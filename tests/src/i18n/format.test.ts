@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import de from '../../../src/i18n/de.js';
-import { en, type Catalogue } from '../../../src/i18n/en.js';
+import { en as enCore, type Catalogue } from '../../../src/i18n/en.js';
+import { enHome } from '../../../src/i18n/enHome.js';
+import { enKeepsake } from '../../../src/i18n/enKeepsake.js';
+import { enPush } from '../../../src/i18n/enPush.js';
 import es from '../../../src/i18n/es.js';
 import { clockTime, fill, markerName, plural, raceDate, refusal, translator } from '../../../src/i18n/format.js';
 import fr from '../../../src/i18n/fr.js';
@@ -8,6 +11,9 @@ import { LANGUAGES, type Lang } from '../../../src/i18n/languages.js';
 import { formatRaceDate } from '../../../src/shared/dates.js';
 import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
 import { markerLabel, markersFor } from '../../../src/shared/markers.js';
+
+/** All of English: the recorder's part and those that come with other chunks. */
+const en = { ...enCore, ...enPush, ...enHome, ...enKeepsake };
 
 const CATALOGUES: Record<Lang, Catalogue> = { en, de, es, fr };
 const LOCALES: Record<Lang, string> = { en: 'en-US', de: 'de-DE', es: 'es-ES', fr: 'fr-FR' };

@@ -1,0 +1,40 @@
+/**
+ * The push routes' client (issue 36): this phone's notifications and marker alerts on a link. In
+ * the later chunk with the push controls, apart from src/apiClient.ts, so the recorder's chunk
+ * does not carry it (issue 43).
+ */
+import { part } from '../../apiClient.js';
+import type { PushState, PushSubscribe } from '../../shared/pushApi.js';
+
+/** A push route's answer (issue 36): its value, or the refusal's code (none: no answer we can use). */
+export type PushAnswer<T> = { ok: true; value: T } | { ok: false; code: string | undefined };
+
+async function sendJson<T>(path: string, method: string, body?: unknown): Promise<PushAnswer<T>> {
+  try {
+    const response = await fetch(path, {
+      method,
+      cache: 'no-store',
+      headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (response.status === 204) return { ok: true, value: undefined as T };
+    const json = (await response.json().catch(() => undefined)) as { error?: unknown } | undefined;
+    if (!response.ok) return { ok: false, code: typeof json?.error === 'string' ? json.error : undefined };
+    return json === undefined ? { ok: false, code: undefined } : { ok: true, value: json as T };
+  } catch {
+    return { ok: false, code: undefined };
+  }
+}
+
+const pushPath = (token: string) => `/api/r/${part(token)}/push`;
+
+/** GET /api/r/:token/push: this phone's notifications on the link, and the key to subscribe with. */
+export const getPushState = (token: string) => sendJson<PushState>(pushPath(token), 'GET');
+/** PUT /api/r/:token/push: this browser's subscription, for this phone on the link. */
+export const subscribePush = (token: string, body: PushSubscribe) => sendJson<PushState>(pushPath(token), 'PUT', body);
+/** DELETE /api/r/:token/push: this phone's notifications on the link off. */
+export const unsubscribePush = (token: string) => sendJson<undefined>(pushPath(token), 'DELETE');
+/** PUT /api/r/:token/push/alerts/:marker: told once when the runner is about ten minutes from the marker. */
+export const addMarkerAlert = (token: string, marker: string) => sendJson<PushState>(`${pushPath(token)}/alerts/${part(marker)}`, 'PUT');
+/** DELETE /api/r/:token/push/alerts/:marker. */
+export const removeMarkerAlert = (token: string, marker: string) => sendJson<undefined>(`${pushPath(token)}/alerts/${part(marker)}`, 'DELETE');
