@@ -16,9 +16,11 @@ import tls from 'node:tls';
 import Fastify from 'fastify';
 import { startConverter } from '../../server/audio/converter.js';
 import { openDatabase } from '../../server/db/index.js';
-import type { ClaimedPush } from '../../server/db/push-queue-store.js';
+import { deliveryId, queueAlertPushes, type ClaimedPush } from '../../server/db/push-queue-store.js';
 import { createRepository } from '../../server/db/repository.js';
 import { createTokenSeal } from '../../server/devices/sealed.js';
+import { queueNote } from '../../server/races/note-deadlines.js';
+import { newOriginalKey } from '../../server/storage/keys.js';
 import type { MarkerAlerts } from '../../server/push/alerts.js';
 import { PUSH_CONCURRENCY, startPushWorker } from '../../server/push/deliveries.js';
 import { parsePushHosts } from '../../server/config/push-hosts.js';
@@ -99,24 +101,36 @@ export async function runPushes(mode: 'queued' | 'inline', events: PushEvent[], 
   const note = path.join(dir, 'note.webm');
   await writeFile(note, (await friendNote(opts.smoke ? 5 : 30)).audio);
 
-  // The race's phones: a runner and link for every 20, each phone subscribed on one.
+  // The race's phones: a link (and its runner) for every 20, each phone subscribed on one, as
+  // PUT /api/r/:token/push saves them (server/push/index.ts).
   const subIds: string[] = [];
+  const linkOf = (i: number) => `link-${i - (i % 20)}`;
   const now = new Date().toISOString();
-  await db.transaction(async (tx) => {
-    for (const [i, sub] of service.subs.entries()) {
-      if (i % 20 === 0) {
-        await tx.run('INSERT INTO runners (id, display_name, created_at) VALUES (?, ?, ?)', [`runner-${i}`, `Runner ${i}`, now]);
-        await tx.run("INSERT INTO links (id, runner_id, race_id, created_at) VALUES (?, ?, 'chicago-2025', ?)", [`link-${i - (i % 20)}`, `runner-${i}`, now]);
-      }
-      const id = randomUUID();
-      const linkId = `link-${i - (i % 20)}`;
-      await tx.run(
-        'INSERT INTO push_subscriptions (id, device_id, link_id, endpoint, p256dh, auth, lang, heard, sealed_token, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, 0, 0)',
-        [id, `device-${i}`, linkId, sub.endpoint, sub.keys.p256dh, sub.keys.auth, ['en', 'de', 'es', 'fr'][i % 4], seal.seal(linkId, randomBytes(24).toString('base64url'))],
-      );
-      subIds.push(id);
-    }
-  });
+  for (const [i, sub] of service.subs.entries()) {
+    if (i % 20 === 0) await repo.links.create({ linkId: linkOf(i), runnerName: `Runner ${i}`, raceId: 'chicago-2025', createdAt: now });
+    const linkId = linkOf(i);
+    const saved = await repo.push.subscribe({
+      deviceId: `device-${i}`, linkId, endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth, lang: ['en', 'de', 'es', 'fr'][i % 4]!,
+      heard: true, sealedToken: seal.seal(linkId, randomBytes(24).toString('base64url')), at: 0,
+    }, { perLink: 20, perPhone: 1 });
+    const id = (await repo.push.subscription(`device-${i}`, linkId))?.id;
+    if (saved !== 'saved' || !id) throw new Error(`phone ${i} could not subscribe: ${saved}`);
+    subIds.push(id);
+  }
+  // Each heard push is a note from that phone on its link, played: the notes are stored before the
+  // run, so the timed part queues as the played report does (the play's transaction) and no more.
+  const noteOf = new Map<number, string>();
+  for (const [index, event] of events.entries()) {
+    if (event.kind !== 'heard') continue;
+    const id = randomUUID();
+    const sha256 = createHash('sha256').update(id).digest('hex');
+    const stored = await queueNote(repo, {
+      id, linkId: linkOf(event.to), marker: 'mi-20', from: 'Bench', contentType: 'audio/webm', bytes: 8192, sha256,
+      originalKey: newOriginalKey(id, sha256), receivedAt: now, deviceId: `device-${event.to}`,
+    }, (queued) => repo.notes.insert(queued));
+    if (!stored) throw new Error('a heard note was not stored');
+    noteOf.set(index, id);
+  }
 
   const counted = { sent: 0, failed: 0, gone: 0 };
   const worker = mode === 'queued' ? startPushWorker({
@@ -144,20 +158,24 @@ export async function runPushes(mode: 'queued' | 'inline', events: PushEvent[], 
   }, 500);
   service.send(`storm ${started + opts.stormAt[0]} ${started + opts.stormAt[1]}`);
 
+  const goneEndpoints = new Set(service.gone);
+  const forgotten = async (phone: number) =>
+    goneEndpoints.has(service.subs[phone]!.endpoint) && !(await repo.push.subscription(`device-${phone}`, linkOf(phone)));
   /** The played report's transaction queues the push; the naive server also sends it before answering. */
   async function fire(event: PushEvent, index: number): Promise<void> {
-    const id = randomUUID();
     const at = Date.now();
-    queuedAt.set(topicOf(id), { index, at, sub: event.to });
-    const expires = at + (event.kind === 'heard' ? 6 * 3600_000 : 600_000);
-    // As the server queues, in the play's (durable, group-committed) transaction: only for a
-    // subscription still there (a 410 forgot it).
-    const queued = await db.transaction((tx) => tx.run(
-      'INSERT INTO push_deliveries (id, subscription_id, kind, ref, note_id, marker, attempts, due_at, expires_at, locked_until, lease_owner, created_at) ' +
-      'SELECT ?, id, ?, ?, NULL, ?, 0, ?, ?, 0, NULL, ? FROM push_subscriptions WHERE id = ?',
-      [id, event.kind, event.kind === 'heard' ? randomUUID() : 'mi-20', 'mi-20', at, expires, at, subIds[event.to]!],
-    ));
-    if (queued === 0) return void queuedAt.delete(topicOf(id));
+    const subId = subIds[event.to]!;
+    // The store's delivery id (server/db/push-queue-store.ts deliveryId) is what the Topic is made of:
+    // one a note, and one an alert phone (push.ts gives each alert a phone of its own) on 'mi-20'.
+    const id = event.kind === 'heard' ? deliveryId(subId, 'heard', noteOf.get(index)!) : deliveryId(subId, 'soon', 'mi-20');
+    if (queuedAt.has(topicOf(id))) throw new Error(`push ${id} was queued twice by the bench: it would be counted once`);
+    // Only a subscription still there gets one (a 410 forgot it); only a gone endpoint's can be forgotten.
+    const still = !(await forgotten(event.to));
+    if (still) queuedAt.set(topicOf(id), { index, at, sub: event.to });
+    // As the server queues: heard in the play's (durable, group-committed) transaction, an alert in the one that fires it.
+    if (event.kind === 'heard') await repo.plays.record(noteOf.get(index)!, { playedAt: new Date(at).toISOString(), marker: 'mi-20' }, { now: at, expiresAt: at + 6 * 3600_000 });
+    else if (still) await db.transaction((tx) => queueAlertPushes(tx, [subId], 'mi-20', { now: at, expiresAt: at + 600_000 }));
+    if (!still) return;
     if (worker) return worker.nudge();
     const claimed: ClaimedPush | undefined = await repo.pushQueue.claim(Date.now(), 60_000);
     if (!claimed) return;
