@@ -92,7 +92,8 @@ describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
     const [push] = service.received();
     expect(push).toMatchObject({ ttl: 6 * 3600, urgency: 'normal', topic: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) });
     await expect.poll(() => queued()).toEqual([]);
-    expect(await metric('milenotes_push_sent_total')).toBeGreaterThanOrEqual(1);
+    // Counted once the subscription's last push is written (server/push/deliveries.ts), after the queue row goes.
+    await expect.poll(() => metric('milenotes_push_sent_total')).toBeGreaterThanOrEqual(1);
     // Taken by the push service: the subscription is alive, and the push sweep keeps it (server/push/sweep.ts).
     const pushedAt = async () => (await db.all('SELECT last_pushed_at FROM push_subscriptions WHERE endpoint = ?', [sub.endpoint]))[0]?.last_pushed_at;
     await expect.poll(async () => Number(await pushedAt())).toBeGreaterThan(Date.now() - 60_000);
