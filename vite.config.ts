@@ -46,7 +46,9 @@ export default defineConfig({
           // The recorder's controls for after a first note (issue 43), loaded once one could show: never
           // on a first visit's path to Record, so never counted as the recorder, nor precached at install.
           if (/\/src\/recorder\/laterControls\.tsx$/.test(chunk.facadeModuleId ?? '')) return 'assets/later-[hash].js';
-          return chunk.moduleIds.some((id) => /\/src\/(recorder\/|recorderApp|i18n\/|serverClock|xhrTransport)/.test(id)) ? 'assets/recorder-[hash].js' : 'assets/[name]-[hash].js';
+          return chunk.moduleIds.some((id) => /\/src\/(recorder\/|recorderApp|i18n\/|serverClock|xhrTransport)/.test(id))
+            ? 'assets/recorder-[hash].js'
+            : 'assets/[name]-[hash].js';
         },
       },
     },

@@ -26,7 +26,10 @@ import { startOwnPostgres } from '../kit/postgres.js';
 
 const PHONES = Number(process.env.ALERTS_PHONES ?? 500);
 const PASSES = Number(process.env.ALERTS_PASSES ?? 5);
-const BACKENDS = (process.env.ALERTS_BACKENDS ?? 'sqlite,postgres').split(',').map((s) => s.trim()).filter(Boolean);
+const BACKENDS = (process.env.ALERTS_BACKENDS ?? 'sqlite,postgres')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const MILE = 1609.344;
 const MINUTE = 60_000;
 const RACE = 'bench-alerts-2099';
@@ -34,12 +37,18 @@ const RACE = 'bench-alerts-2099';
 /** The repository with every store method call counted (the figure the issue gave: 11,722 for 300 x 20). */
 function counted(repo: Repository): { repo: Repository; calls: () => number } {
   let calls = 0;
-  const wrapped = Object.fromEntries(Object.entries(repo).map(([name, store]) => {
-    if (typeof store !== 'object' || store === null) return [name, store];
-    const methods = Object.fromEntries(Object.entries(store as Record<string, unknown>).map(([m, f]) =>
-      [m, typeof f === 'function' ? (...args: unknown[]) => (calls++, (f as (...a: unknown[]) => unknown).apply(store, args)) : f]));
-    return [name, methods];
-  })) as unknown as Repository;
+  const wrapped = Object.fromEntries(
+    Object.entries(repo).map(([name, store]) => {
+      if (typeof store !== 'object' || store === null) return [name, store];
+      const methods = Object.fromEntries(
+        Object.entries(store as Record<string, unknown>).map(([m, f]) => [
+          m,
+          typeof f === 'function' ? (...args: unknown[]) => (calls++, (f as (...a: unknown[]) => unknown).apply(store, args)) : f,
+        ]),
+      );
+      return [name, methods];
+    }),
+  ) as unknown as Repository;
   return { repo: wrapped, calls: () => calls };
 }
 
@@ -51,21 +60,38 @@ async function prepare(repo: Repository): Promise<{ entryId: string; start: numb
   const race = (await repo.races.get(RACE))!;
   const account = await repo.accounts.forAppleSub('bench-alerts', new Date().toISOString());
   const entry = await repo.entries.create({
-    id: 'bench-entry', accountId: account.id, raceId: RACE, displayName: 'Alex', linkId: 'bench-link', createdAt: new Date().toISOString(),
+    id: 'bench-entry',
+    accountId: account.id,
+    raceId: RACE,
+    displayName: 'Alex',
+    linkId: 'bench-link',
+    createdAt: new Date().toISOString(),
   });
   await repo.progress.setSharing(entry.id, true);
   const course = (await repo.races.course(RACE))!;
   // The first ten minutes at 8 minutes a mile: Mile 1 is passed, every other marker is ahead with an estimate.
   const fixes = Array.from({ length: 10 }, (_, i) => positionAt((i / 8) * MILE, start + i * MINUTE));
   await recordPositions(repo, entry.id, race, course, { positions: fixes }, Date.now());
-  const markers = markersFor(['mi', 'km']).filter((m) => m.distanceMeters > (9 / 8) * MILE).map((m) => m.id);
+  const markers = markersFor(['mi', 'km'])
+    .filter((m) => m.distanceMeters > (9 / 8) * MILE)
+    .map((m) => m.id);
   const limits = { perLink: PHONES, perPhone: 20 };
   for (let phone = 0; phone < PHONES; phone++) {
     const deviceId = `bench-phone-${phone}`;
-    const saved = await repo.push.subscribe({
-      deviceId, linkId: 'bench-link', endpoint: `https://push.example/${phone}`, p256dh: 'p256dh', auth: 'auth', lang: 'en', heard: true,
-      sealedToken: 'sealed', at: Date.now(),
-    }, limits);
+    const saved = await repo.push.subscribe(
+      {
+        deviceId,
+        linkId: 'bench-link',
+        endpoint: `https://push.example/${phone}`,
+        p256dh: 'p256dh',
+        auth: 'auth',
+        lang: 'en',
+        heard: true,
+        sealedToken: 'sealed',
+        at: Date.now(),
+      },
+      limits,
+    );
     if (saved !== 'saved') throw new Error(`phone ${phone} was not subscribed: ${saved}`);
     const sub = (await repo.push.subscription(deviceId, 'bench-link'))!;
     for (const marker of markers) await repo.push.setAlert(sub.id, marker, Date.now() + 3600_000, Date.now());

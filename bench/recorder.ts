@@ -15,7 +15,10 @@ const QUEUED_NOTES = 10;
 
 async function recordFor(page: Page, seconds: number): Promise<void> {
   await page.getByRole('button', { name: 'Record' }).click();
-  await page.getByTestId('elapsed').filter({ hasText: `0:${String(seconds).padStart(2, '0')}` }).waitFor({ timeout: (seconds + 10) * 1000 });
+  await page
+    .getByTestId('elapsed')
+    .filter({ hasText: `0:${String(seconds).padStart(2, '0')}` })
+    .waitFor({ timeout: (seconds + 10) * 1000 });
   await page.getByRole('button', { name: 'Stop' }).click();
   await page.getByRole('button', { name: 'Send' }).waitFor();
 }
@@ -86,10 +89,16 @@ async function main(): Promise<void> {
 
     const kb = (b: number) => (b / 1000).toFixed(2);
     console.log(`Recorder benchmark (speech WAV from espeak-ng, ${RECORD_SECONDS} s recordings, Chromium ${context.browser()?.version() ?? ''})`);
-    console.log(`  ours     (${ours!.contentType}, 24 kbps hint, mono, voice processing): ${ours!.bytes} B over ${decoded.seconds.toFixed(2)} s decoded = ${kb(oursPerSecond)} KB/s (speech share ${decoded.activeShare.toFixed(2)})`);
-    console.log(`  defaults (${defaults.mimeType}, ${defaults.bitsPerSecond} bps): ${defaults.bytes} B over ${RECORD_SECONDS} s = ${kb(defaultsPerSecond)} KB/s`);
+    console.log(
+      `  ours     (${ours!.contentType}, 24 kbps hint, mono, voice processing): ${ours!.bytes} B over ${decoded.seconds.toFixed(2)} s decoded = ${kb(oursPerSecond)} KB/s (speech share ${decoded.activeShare.toFixed(2)})`,
+    );
+    console.log(
+      `  defaults (${defaults.mimeType}, ${defaults.bitsPerSecond} bps): ${defaults.bytes} B over ${RECORD_SECONDS} s = ${kb(defaultsPerSecond)} KB/s`,
+    );
     console.log(`  ours / defaults: ${(oursPerSecond / defaultsPerSecond).toFixed(2)}; aim <= 4 KB/s: ${oursPerSecond <= 4000 ? 'met' : 'NOT met'}`);
-    console.log(`  back online -> ${QUEUED_NOTES} queued notes delivered (page open): ${drainMs.toFixed(0)} ms; notes on server: ${onServer} (expected ${QUEUED_NOTES + 1})`);
+    console.log(
+      `  back online -> ${QUEUED_NOTES} queued notes delivered (page open): ${drainMs.toFixed(0)} ms; notes on server: ${onServer} (expected ${QUEUED_NOTES + 1})`,
+    );
     if (onServer !== QUEUED_NOTES + 1) process.exitCode = 1;
   } finally {
     await context.close();

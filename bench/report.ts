@@ -67,7 +67,12 @@ export function markdown(sections: Section[], meta: { started: Date; seconds: nu
   ];
   for (const s of sections) {
     out.push(`## ${s.title}`, '', `Baseline: ${s.baseline}`, '', `| ${HEADER.join(' | ')} |`, `|${HEADER.map(() => ' --- ').join('|')}|`);
-    for (const r of s.rows) out.push(`| ${cells(r).map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`);
+    for (const r of s.rows)
+      out.push(
+        `| ${cells(r)
+          .map((c) => c.replace(/\|/g, '\\|'))
+          .join(' | ')} |`,
+      );
     out.push('', `![${s.title}](${s.id}.svg)`, '');
     for (const n of s.notes) out.push(`- ${n}`);
     out.push('');

@@ -49,7 +49,10 @@ async function main(): Promise<void> {
   const smoke = process.env.BENCH_SMOKE === '1';
   // pagesab builds a second checkout from the repository's history: not in the smoke run unless named.
   const all = Object.keys(SECTIONS).filter((id) => !(smoke && id === 'pagesab'));
-  const wanted = (process.env.BENCH_SECTIONS ?? all.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = (process.env.BENCH_SECTIONS ?? all.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = wanted.filter((s) => !(s in SECTIONS));
   if (unknown.length) throw new Error(`unknown section(s) ${unknown.join(', ')}; choose from ${Object.keys(SECTIONS).join(', ')}`);
   const outDir = path.resolve(process.env.BENCH_OUT ?? path.join(root, 'bench'));
@@ -71,11 +74,15 @@ async function main(): Promise<void> {
     if (smoke) {
       // The smoke run only proves every step works and writes numbers: run the sections side by
       // side to keep it short. A real run measures one thing at a time on a quiet machine.
-      sections.push(...(await Promise.all(wanted.map(async (id) => {
-        const section = await SECTIONS[id]!(ctx);
-        log(`section ${id} done after ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s`);
-        return section;
-      }))));
+      sections.push(
+        ...(await Promise.all(
+          wanted.map(async (id) => {
+            const section = await SECTIONS[id]!(ctx);
+            log(`section ${id} done after ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s`);
+            return section;
+          }),
+        )),
+      );
     } else {
       for (const id of wanted) {
         log(`section ${id}`);

@@ -33,9 +33,7 @@ export async function ensureBuilt(log: (m: string) => void): Promise<void> {
 
 /** The home page with every script and module preload taken out: what a no-JavaScript site would serve. */
 export function staticCopyOf(html: string): string {
-  return html
-    .replace(/<script\b[^>]*>[\s\S]*?<\/script>\s*/gi, '')
-    .replace(/<link\b[^>]*rel="modulepreload"[^>]*>\s*/gi, '');
+  return html.replace(/<script\b[^>]*>[\s\S]*?<\/script>\s*/gi, '').replace(/<link\b[^>]*rel="modulepreload"[^>]*>\s*/gi, '');
 }
 
 const BLANK_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title></head><body><p>bench</p></body></html>';
@@ -50,7 +48,9 @@ export async function prepareSite(): Promise<BenchSite> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-bench-site-'));
   await cp(path.join(root, 'dist'), dir, { recursive: true });
   const home = await readFile(path.join(dir, 'index.html'), 'utf8');
-  const scripts = [...home.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g), ...home.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1]!);
+  const scripts = [...home.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g), ...home.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map(
+    (m) => m[1]!,
+  );
   const styles = [...home.matchAll(/<link\b[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => m[1]!);
   for (const asset of [...scripts, ...styles]) {
     await stat(path.join(dir, asset)).catch(() => {

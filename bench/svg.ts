@@ -83,7 +83,9 @@ function bars(chart: BarChart): string {
         return;
       }
       const h = (v / max) * plotH;
-      body.push(`<rect x="${x}" y="${M.top + plotH - h}" width="${barW - 2}" height="${h}" fill="${COLORS[si % COLORS.length]}"><title>${esc(`${chart.series[si]}: ${v}`)}</title></rect>`);
+      body.push(
+        `<rect x="${x}" y="${M.top + plotH - h}" width="${barW - 2}" height="${h}" fill="${COLORS[si % COLORS.length]}"><title>${esc(`${chart.series[si]}: ${v}`)}</title></rect>`,
+      );
       body.push(`<text x="${x + barW / 2 - 1}" y="${M.top + plotH - h - 4}" text-anchor="middle" font-size="10">${short(v)}</text>`);
     });
     body.push(`<text x="${M.left + gi * groupW + groupW / 2}" y="${M.top + plotH + 18}" text-anchor="middle">${esc(g.label)}</text>`);

@@ -24,11 +24,12 @@ import { startWatchServer, type WatchServer } from './watch.js';
 /** After the finish: notes on their way get this long to reach the phone. */
 const AFTER_FINISH_MS = 60_000;
 
-const portFreeOn = (port: number, host?: string) => new Promise<boolean>((resolve) => {
-  const probe = createServer();
-  probe.once('error', () => resolve(false));
-  probe.listen(port, host, () => probe.close(() => resolve(true)));
-});
+const portFreeOn = (port: number, host?: string) =>
+  new Promise<boolean>((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
+  });
 /** Free for the server (which binds 127.0.0.1) and for anything listening on every address. */
 const portFree = async (port: number) => (await portFreeOn(port, '127.0.0.1')) && (await portFreeOn(port));
 
@@ -82,8 +83,11 @@ async function main(opts: DemoOptions): Promise<void> {
     const clockArgs = { origin: Date.now(), rate: demoRate(runner.finishMs, opts.minutes) };
     const clock = compressedClock(clockArgs);
     started.server = await startDemoServer(opts.port, clockArgs, {
-      PUBLIC_URL: local, APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience,
-      SESSION_SECRET: randomBytes(32).toString('hex'), CONVERT_WORKER: 'on',
+      PUBLIC_URL: local,
+      APPLE_JWKS_URL: apple.jwksUrl,
+      APPLE_AUDIENCE: apple.audience,
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      CONVERT_WORKER: 'on',
     });
     const server = started.server;
     const sub = `demo-runner-${randomUUID()}`;
@@ -93,21 +97,32 @@ async function main(opts: DemoOptions): Promise<void> {
       const schedule = venueSchedule(false, race.realMs + AFTER_FINISH_MS);
       // Seed 15: the first note's first try is stored by the server but its answer is cut, so a tester
       // sees the recorder send it again and the server keep it once; a phone's page loads at 400 kbit/s.
-      const proxy = await startChaosProxy(opts.port, { ...schedule, seed: 15, bitsPerSecond: 400_000 }, {
-        heldBefore: async () => {
-          if (proxy.now() < 0) proxy.start();
-          return undefined;
+      const proxy = await startChaosProxy(
+        opts.port,
+        { ...schedule, seed: 15, bitsPerSecond: 400_000 },
+        {
+          heldBefore: async () => {
+            if (proxy.now() < 0) proxy.start();
+            return undefined;
+          },
         },
-      });
+      );
       started.proxy = proxy;
     }
     const proxy = started.proxy;
     const linkBase = proxy ? proxy.url.replace('127.0.0.1', 'localhost') : local;
     const tracker = (started.tracker = new NoteTracker({
-      serverUrl: server.url, entryId: race.entryId, identityToken: () => apple.token({ sub }), nonce: FAKE_APPLE_NONCE, app: race.app, venue: proxy, now: clock.now,
+      serverUrl: server.url,
+      entryId: race.entryId,
+      identityToken: () => apple.token({ sub }),
+      nonce: FAKE_APPLE_NONCE,
+      app: race.app,
+      venue: proxy,
+      now: clock.now,
     }));
     const body = courseBody(course, race.markers);
-    const venueNow = () => proxy && { online: !proxy.schedule.offline.some((w) => proxy.now() >= w.fromMs && proxy.now() < w.toMs), requests: proxy.log.length };
+    const venueNow = () =>
+      proxy && { online: !proxy.schedule.offline.some((w) => proxy.now() >= w.fromMs && proxy.now() < w.toMs), requests: proxy.log.length };
     const timeZone = localTimeZone();
     const state = (): DemoState => demoState(race, course, tracker, venueNow() ?? null, done, timeZone);
     started.watch = await startWatchServer(opts.watchPort, {
@@ -126,22 +141,24 @@ async function main(opts: DemoOptions): Promise<void> {
     // The links once the race is on: a recorder opened before the gun would show a race still to come.
     await untilTheGun(race, () => stopping);
     if (stopping) return;
-    console.log([
-      '',
-      `MileNotes demo: Alex runs the Demo Marathon (${timeZone}) in ${minutes} minutes, ${clock.rate.toFixed(1)}x as fast as a 4:05 marathon.`,
-      `  The gun went at ${gun} on the demo's clock, which runs ${clock.rate.toFixed(1)}x as fast as this computer's from when the demo started.`,
-      '  The server, Alex\'s phone, the recorder and the watch page all read it: every time they show is on it.',
-      '',
-      `  Recorder link for a friend: ${linkBase}/r/${race.token}`,
-      `  Watch page (the runner's phone): ${started.watch.url}`,
-      '',
-      '  Open the recorder link, record a note for a marker ahead of Alex, and watch it travel to the phone and play there.',
-      `  On this computer the link works as it is. A phone's microphone needs a secure context: reach port ${proxy ? new URL(proxy.url).port : opts.port} over HTTPS,`,
-      '  e.g. through an HTTPS tunnel of your own or `ssh -R` to a host with a certificate.',
-      ...(proxy ? ['  --venue: the link goes through a venue\'s network (offline windows, cut connections, a gateway\'s 502s) from the first note sent.'] : []),
-      `  Data folder: ${server.dataDir}${opts.keep ? ' (kept at the end)' : ' (removed at the end; --keep keeps it)'}. Ctrl-C stops the demo.`,
-      '',
-    ].join('\n'));
+    console.log(
+      [
+        '',
+        `MileNotes demo: Alex runs the Demo Marathon (${timeZone}) in ${minutes} minutes, ${clock.rate.toFixed(1)}x as fast as a 4:05 marathon.`,
+        `  The gun went at ${gun} on the demo's clock, which runs ${clock.rate.toFixed(1)}x as fast as this computer's from when the demo started.`,
+        "  The server, Alex's phone, the recorder and the watch page all read it: every time they show is on it.",
+        '',
+        `  Recorder link for a friend: ${linkBase}/r/${race.token}`,
+        `  Watch page (the runner's phone): ${started.watch.url}`,
+        '',
+        '  Open the recorder link, record a note for a marker ahead of Alex, and watch it travel to the phone and play there.',
+        `  On this computer the link works as it is. A phone's microphone needs a secure context: reach port ${proxy ? new URL(proxy.url).port : opts.port} over HTTPS,`,
+        '  e.g. through an HTTPS tunnel of your own or `ssh -R` to a host with a certificate.',
+        ...(proxy ? ["  --venue: the link goes through a venue's network (offline windows, cut connections, a gateway's 502s) from the first note sent."] : []),
+        `  Data folder: ${server.dataDir}${opts.keep ? ' (kept at the end)' : ' (removed at the end; --keep keeps it)'}. Ctrl-C stops the demo.`,
+        '',
+      ].join('\n'),
+    );
 
     tracker.start();
     const tty = process.stdout.isTTY;
@@ -160,14 +177,22 @@ async function main(opts: DemoOptions): Promise<void> {
     const plans = planFriends(opts.friends, race.markers, race.runner.distanceAt(race.runner.finishMs));
     const sends: Promise<void>[] = [];
     const friendsUrl = proxy?.url ?? server.url;
-    await runCourse(race, plans, (plan) => {
-      sends.push(sendFriendNote(friendsUrl, race.token, plan, (id) => tracker.sent(id, plan.marker, plan.from)).catch(() => undefined));
-    }, () => stopping);
+    await runCourse(
+      race,
+      plans,
+      (plan) => {
+        sends.push(sendFriendNote(friendsUrl, race.token, plan, (id) => tracker.sent(id, plan.marker, plan.from)).catch(() => undefined));
+      },
+      () => stopping,
+    );
     // Ctrl-C: the handler stops everything and exits; nothing more to say.
     if (stopping) return;
     // The finish: notes already stored get a minute to reach the phone (and play at once there), then their sound its length.
     await Promise.race([Promise.all(sends), new Promise((r) => setTimeout(r, AFTER_FINISH_MS))]);
-    const waiting = tracker.snapshot().filter((n) => n.stored !== undefined && !n.played && !n.failed).map((n) => n.id);
+    const waiting = tracker
+      .snapshot()
+      .filter((n) => n.stored !== undefined && !n.played && !n.failed)
+      .map((n) => n.id);
     await race.app.awaitNotes(waiting, AFTER_FINISH_MS);
     const notes = tracker.snapshot();
     // Played on the demo's clock; each sound lasts its real length.
@@ -178,7 +203,9 @@ async function main(opts: DemoOptions): Promise<void> {
     if (tty) process.stdout.write('\n');
     console.log(statusLine(state()));
     const played = notes.filter((n) => n.played);
-    console.log(`Alex finished. ${played.length} of ${notes.length} notes played${played.length ? `: ${played.map((n) => `${n.from || 'a friend'} at ${n.heardAt}`).join(', ')}` : ''}.`);
+    console.log(
+      `Alex finished. ${played.length} of ${notes.length} notes played${played.length ? `: ${played.map((n) => `${n.from || 'a friend'} at ${n.heardAt}`).join(', ')}` : ''}.`,
+    );
     // The watch page reads the last state once more before the demo's server goes.
     await new Promise((r) => setTimeout(r, 1_500));
   } finally {
@@ -193,10 +220,13 @@ try {
   console.error(`${(err as Error).message}\n\n${USAGE}`);
   process.exit(2);
 }
-main(options).then(() => {
-  if (!interrupting) process.exit(0);
-}, (err: unknown) => {
-  if (interrupting) return;
-  console.error(`\nThe demo stopped: ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
-});
+main(options).then(
+  () => {
+    if (!interrupting) process.exit(0);
+  },
+  (err: unknown) => {
+    if (interrupting) return;
+    console.error(`\nThe demo stopped: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -46,12 +46,22 @@ export interface DemoRace {
 export const raceElapsed = (race: DemoRace): number => Math.min(Math.max(0, race.clock.now() - race.startsAt), race.runner.finishMs);
 
 /** Adds the race, starting at the next whole minute on the demo's clock, and gets the runner's phone ready at the start line. */
-export async function setUpRace(server: AdminCli & { url: string }, apple: FakeApple, course: Position[], runner: RunnerOnCourse, clock: Clock, sub: string): Promise<DemoRace> {
+export async function setUpRace(
+  server: AdminCli & { url: string },
+  apple: FakeApple,
+  course: Position[],
+  runner: RunnerOnCourse,
+  clock: Clock,
+  sub: string,
+): Promise<DemoRace> {
   const startsAt = Math.ceil(clock.now() / 60_000) * 60_000;
   const raceId = await addDemoRace(server, course, startsAt);
   const app = new ReferenceApp({
-    baseUrl: server.url, identityToken: await apple.token({ sub }), nonce: FAKE_APPLE_NONCE,
-    waitSeconds: Math.max(1, Math.round(25 / Math.max(1, clock.rate / 4))), now: clock.now,
+    baseUrl: server.url,
+    identityToken: await apple.token({ sub }),
+    nonce: FAKE_APPLE_NONCE,
+    waitSeconds: Math.max(1, Math.round(25 / Math.max(1, clock.rate / 4))),
+    now: clock.now,
   });
   await app.signIn();
   const { entryId, token } = await app.enter(raceId, 'Alex');

@@ -31,7 +31,13 @@ export async function startDemoServer(port: number, clock: ClockArgs, extraEnv: 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-demo-'));
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
-    ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DIST_DIR: path.join(root, 'dist'), LOG_LEVEL: 'warn', ...extraEnv,
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DIST_DIR: path.join(root, 'dist'),
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
   };
   const clockArgs = ['--clock-origin', String(clock.origin), '--clock-rate', String(clock.rate)];
   // The server's own warnings go to the demo's stderr only if it fails; a demo's terminal shows the race.

@@ -41,7 +41,14 @@ export interface DemoState {
   done: boolean;
 }
 
-export function demoState(race: DemoRace, course: readonly Position[], tracker: NoteTracker, venue: DemoState['venue'], done: boolean, timeZone: string): DemoState {
+export function demoState(
+  race: DemoRace,
+  course: readonly Position[],
+  tracker: NoteTracker,
+  venue: DemoState['venue'],
+  done: boolean,
+  timeZone: string,
+): DemoState {
   const { runner, clock } = race;
   const at = raceElapsed(race);
   const km = runner.distanceAt(at) / 1000;
@@ -49,14 +56,19 @@ export function demoState(race: DemoRace, course: readonly Position[], tracker: 
   const position = runner.fixAt(at);
   return {
     runner: {
-      name: 'Alex', km: Math.round(km * 10) / 10, lastMarker: passed ? markerLabel(passed.id) : null,
-      at: projector(course)([position.lon, position.lat]), finished: at >= runner.finishMs,
+      name: 'Alex',
+      km: Math.round(km * 10) / 10,
+      lastMarker: passed ? markerLabel(passed.id) : null,
+      at: projector(course)([position.lon, position.lat]),
+      finished: at >= runner.finishMs,
     },
     raceClock: new Date(clock.now()).toISOString(),
     timeZone,
     compression: Math.round(clock.rate * 10) / 10,
     realSeconds: { elapsed: Math.round(at / clock.rate / 1000), total: Math.round(race.realMs / 1000) },
-    venue, notes: tracker.snapshot(), done,
+    venue,
+    notes: tracker.snapshot(),
+    done,
   };
 }
 
@@ -67,8 +79,10 @@ export const clockOf = (iso: string | number, timeZone: string) => new Date(iso)
 export function statusLine(s: DemoState): string {
   const count = (step: keyof NoteWay) => s.notes.filter((n) => n[step] !== undefined).length;
   const where = s.runner.finished ? 'finished' : `${s.runner.km.toFixed(1)} km${s.runner.lastMarker ? ` (past ${s.runner.lastMarker})` : ''}`;
-  const notes = s.notes.length === 0 ? 'no notes yet'
-    : `notes: ${s.notes.length} sent, ${count('stored')} stored, ${count('converted')} converted, ${count('onPhone')} on the phone, ${count('played')} played`;
+  const notes =
+    s.notes.length === 0
+      ? 'no notes yet'
+      : `notes: ${s.notes.length} sent, ${count('stored')} stored, ${count('converted')} converted, ${count('onPhone')} on the phone, ${count('played')} played`;
   const venue = s.venue ? ` · venue link ${s.venue.online ? 'up' : 'OFFLINE'}` : '';
   return `Alex ${where} · race clock ${clockOf(s.raceClock, s.timeZone)} · ${notes}${venue}`;
 }

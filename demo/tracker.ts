@@ -50,17 +50,19 @@ export class NoteTracker {
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
 
-  constructor(private readonly opts: {
-    serverUrl: string;
-    entryId: string;
-    /** A fresh identity token of the runner's account (the fake Apple signs one per sign-in). */
-    identityToken(): Promise<string>;
-    nonce: string;
-    app: ReferenceApp;
-    venue?: ChaosProxy;
-    /** The demo's clock, which the steps are stamped on. */
-    now: () => number;
-  }) {}
+  constructor(
+    private readonly opts: {
+      serverUrl: string;
+      entryId: string;
+      /** A fresh identity token of the runner's account (the fake Apple signs one per sign-in). */
+      identityToken(): Promise<string>;
+      nonce: string;
+      app: ReferenceApp;
+      venue?: ChaosProxy;
+      /** The demo's clock, which the steps are stamped on. */
+      now: () => number;
+    },
+  ) {}
 
   /** A simulated friend began sending this note. */
   sent(id: string, marker: string, from: string): void {
@@ -84,9 +86,11 @@ export class NoteTracker {
 
   start(): void {
     const tick = () => {
-      this.polling = this.poll().catch(() => undefined).finally(() => {
-        if (this.timer !== undefined) this.timer = setTimeout(tick, 1_000);
-      });
+      this.polling = this.poll()
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.timer !== undefined) this.timer = setTimeout(tick, 1_000);
+        });
     };
     this.timer = setTimeout(tick, 0);
   }

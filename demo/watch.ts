@@ -32,9 +32,12 @@ export interface WatchServer {
 }
 
 export async function startWatchServer(port: number, source: WatchSource): Promise<WatchServer> {
-  const server = http.createServer((req, res) => void answer(req, res).catch(() => {
-    if (!res.headersSent) res.writeHead(500).end();
-  }));
+  const server = http.createServer(
+    (req, res) =>
+      void answer(req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+      }),
+  );
   const answer = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://watch');
     const headers = { 'content-security-policy': CSP, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
@@ -59,9 +62,10 @@ export async function startWatchServer(port: number, source: WatchSource): Promi
   const { port: bound } = server.address() as AddressInfo;
   return {
     url: `http://localhost:${bound}/`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

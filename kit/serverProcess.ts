@@ -69,8 +69,14 @@ async function listenersOn(port: number): Promise<Set<string> | undefined> {
     return undefined;
   }
   const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
-  return new Set(table.split('\n').slice(1).map((line) => line.trim().split(/\s+/))
-    .filter((f) => f[1] === local && f[3] === '0A').map((f) => `socket:[${f[9]}]`));
+  return new Set(
+    table
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((f) => f[1] === local && f[3] === '0A')
+      .map((f) => `socket:[${f[9]}]`),
+  );
 }
 
 /**

@@ -116,19 +116,25 @@ export class ReferenceApp {
 
   /** The contract's retry rule (./network.ts), with this session's refresh on a 401. */
   private retry<T>(what: string, call: ClientCall<T>, deadline?: number): Promise<T> {
-    return retrying(what, call, {
-      stopped: () => this.stopped,
-      refresh: async () => {
-        if (!this.refreshToken) return false;
-        await this.refresh();
-        return true;
+    return retrying(
+      what,
+      call,
+      {
+        stopped: () => this.stopped,
+        refresh: async () => {
+          if (!this.refreshToken) return false;
+          await this.refresh();
+          return true;
+        },
       },
-    }, deadline);
+      deadline,
+    );
   }
 
   async signIn(): Promise<void> {
     const session = await this.retry('sign in', () =>
-      this.client.POST('/api/auth/apple', { body: { identityToken: this.opts.identityToken, nonce: this.opts.nonce } }));
+      this.client.POST('/api/auth/apple', { body: { identityToken: this.opts.identityToken, nonce: this.opts.nonce } }),
+    );
     this.accessToken = session.accessToken;
     this.refreshToken = session.refreshToken;
   }
@@ -144,8 +150,7 @@ export class ReferenceApp {
   async enter(raceId: string, displayName: string): Promise<{ entryId: string; token: string }> {
     const entry = await this.retry('enter the race', () => this.client.POST('/api/entries', { body: { raceId, displayName } }));
     this.entryId = entry.id;
-    await this.retry('share progress', () =>
-      this.client.PATCH('/api/entries/{id}', { params: { path: { id: this.entryId } }, body: { shareProgress: true } }));
+    await this.retry('share progress', () => this.client.PATCH('/api/entries/{id}', { params: { path: { id: this.entryId } }, body: { shareProgress: true } }));
     return { entryId: entry.id, token: entry.link!.token };
   }
 
@@ -167,23 +172,32 @@ export class ReferenceApp {
   /** One sync request: the whole list the first time, then what changed since the cursor, held up to `wait` s until a note is playable or removed. */
   private async syncOnce(waitSeconds: number): Promise<void> {
     const query = this.cursor === undefined ? {} : { after: this.cursor, wait: waitSeconds, until: 'playable' as const };
-    const list = await this.retry('sync', () => {
-      const openedAt = Date.now();
-      return this.client.GET('/api/entries/{id}/notes', { params: { path: { id: this.entryId }, query } }).then((r) => {
-        this.opts.watch?.synced?.({ openedAt, endedAt: Date.now(), outcome: String(r.response.status) });
-        return r;
-      }, (err: unknown) => {
-        this.opts.watch?.synced?.({ openedAt, endedAt: Date.now(), outcome: err instanceof Error ? err.name : 'failed' });
-        throw err;
-      });
-    }, Number.POSITIVE_INFINITY);
+    const list = await this.retry(
+      'sync',
+      () => {
+        const openedAt = Date.now();
+        return this.client.GET('/api/entries/{id}/notes', { params: { path: { id: this.entryId }, query } }).then(
+          (r) => {
+            this.opts.watch?.synced?.({ openedAt, endedAt: Date.now(), outcome: String(r.response.status) });
+            return r;
+          },
+          (err: unknown) => {
+            this.opts.watch?.synced?.({ openedAt, endedAt: Date.now(), outcome: err instanceof Error ? err.name : 'failed' });
+            throw err;
+          },
+        );
+      },
+      Number.POSITIVE_INFINITY,
+    );
     for (const id of list.removed ?? []) {
       this.removed.add(id);
       this.downloads.drop(id);
       this.player!.remove(id);
       this.downloaded.delete(id);
     }
-    const playable = list.markers.flatMap((m) => (m.notes ?? []).filter((n) => n.status === 'converted' && n.audioUrl).map((n) => ({ ...n, marker: m.marker })));
+    const playable = list.markers.flatMap((m) =>
+      (m.notes ?? []).filter((n) => n.status === 'converted' && n.audioUrl).map((n) => ({ ...n, marker: m.marker })),
+    );
     const listedAt = Date.now();
     for (const n of playable) {
       if (!this.listed.has(n.id)) this.listed.set(n.id, listedAt);
@@ -249,7 +263,11 @@ export class ReferenceApp {
         this.client.POST('/api/notes/{id}/played', {
           params: { path: { id: play.noteId } },
           body: { playedAt: new Date(play.at).toISOString(), marker: play.heardAtMarker },
-        })).then(() => undefined, (err: unknown) => void this.errors.push(String(err)));
+        }),
+      ).then(
+        () => undefined,
+        (err: unknown) => void this.errors.push(String(err)),
+      );
       this.reports.add(report);
       void report.finally(() => this.reports.delete(report));
     }

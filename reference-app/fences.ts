@@ -28,7 +28,10 @@ export class MarkerFences {
   private readonly markers: FencedMarker[];
   private readonly passed = new Set<string>();
 
-  constructor(markers: readonly FencedMarker[], private readonly radiusMeters = FENCE_RADIUS_METERS) {
+  constructor(
+    markers: readonly FencedMarker[],
+    private readonly radiusMeters = FENCE_RADIUS_METERS,
+  ) {
     this.markers = [...markers].sort((a, b) => a.distanceMeters - b.distanceMeters);
   }
 
@@ -40,7 +43,10 @@ export class MarkerFences {
       if (!this.passed.has(m.id) && distance([fix.lon, fix.lat], [m.lon, m.lat], { units: 'meters' }) <= this.radiusMeters) inside = i;
     });
     if (inside < 0) return [];
-    const newly = this.markers.slice(0, inside + 1).filter((m) => !this.passed.has(m.id)).map((m) => m.id);
+    const newly = this.markers
+      .slice(0, inside + 1)
+      .filter((m) => !this.passed.has(m.id))
+      .map((m) => m.id);
     for (const id of newly) this.passed.add(id);
     return newly;
   }

@@ -82,7 +82,9 @@ function screenPreloads(manifest, entry) {
  * language and its menu still works there.
  */
 function languageFiles(manifest) {
-  const files = Object.values(manifest).filter((chunk) => /^assets\/lang-[a-z]{2}-/.test(chunk.file)).map((chunk) => chunk.file);
+  const files = Object.values(manifest)
+    .filter((chunk) => /^assets\/lang-[a-z]{2}-/.test(chunk.file))
+    .map((chunk) => chunk.file);
   if (files.length === 0) throw new Error("Vite's manifest has no assets/lang-*.js: the recorder's languages were not found");
   return files;
 }
@@ -96,10 +98,22 @@ function languageFiles(manifest) {
 function installSet(manifest) {
   const shell = manifest['index.html'];
   const screens = ['r.html', 'home-screen.html'].map((file) => screenFiles(manifest, SCREEN_OF_SHELL[file]));
-  return [...new Set([
-    'r.html', 'home-screen.html', 'index.html', 'terms.html', 'privacy.html', '404.html', 'manifest.webmanifest', 'icons/icon.svg',
-    shell.file, ...(shell.css ?? []), ...screens.flatMap((screen) => [...screen.scripts, ...screen.styles]), ...languageFiles(manifest),
-  ])];
+  return [
+    ...new Set([
+      'r.html',
+      'home-screen.html',
+      'index.html',
+      'terms.html',
+      'privacy.html',
+      '404.html',
+      'manifest.webmanifest',
+      'icons/icon.svg',
+      shell.file,
+      ...(shell.css ?? []),
+      ...screens.flatMap((screen) => [...screen.scripts, ...screen.styles]),
+      ...languageFiles(manifest),
+    ]),
+  ];
 }
 
 async function prerender(manifest) {

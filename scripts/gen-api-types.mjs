@@ -26,9 +26,15 @@ export async function servedDocument() {
   try {
     const { buildApp } = await import('../server/app.ts');
     const { loadConfig } = await import('../server/config/index.ts');
-    const app = await buildApp(loadConfig({
-      DATA_DIR: dir, DIST_DIR: path.join(dir, 'no-dist'), LOG_LEVEL: 'error', CONVERT_WORKER: 'off', PUBLIC_URL: 'https://milenotes.example',
-    }));
+    const app = await buildApp(
+      loadConfig({
+        DATA_DIR: dir,
+        DIST_DIR: path.join(dir, 'no-dist'),
+        LOG_LEVEL: 'error',
+        CONVERT_WORKER: 'off',
+        PUBLIC_URL: 'https://milenotes.example',
+      }),
+    );
     try {
       const res = await app.inject({ url: '/api/openapi.json' });
       if (res.statusCode !== 200) throw new Error(`GET /api/openapi.json answered ${res.statusCode}`);
@@ -51,7 +57,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const next = await apiTypes(await servedDocument());
   const current = await readFile(API_TYPES, 'utf8').catch(() => '');
   if (process.argv.includes('--check')) {
-    console.log(current === next ? `${path.relative(root, API_TYPES)} is current` : `${path.relative(root, API_TYPES)} is stale: run node scripts/gen-api-types.mjs`);
+    console.log(
+      current === next ? `${path.relative(root, API_TYPES)} is current` : `${path.relative(root, API_TYPES)} is stale: run node scripts/gen-api-types.mjs`,
+    );
     process.exit(current === next ? 0 : 1);
   }
   await writeFile(API_TYPES, next);

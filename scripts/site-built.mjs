@@ -5,7 +5,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCES = ['src', 'sw', 'public', 'index.html', 'vite.config.ts', 'package-lock.json', 'scripts/build.mjs', 'scripts/precompress.mjs', 'server/precompression.mjs'];
+const SOURCES = [
+  'src',
+  'sw',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'package-lock.json',
+  'scripts/build.mjs',
+  'scripts/precompress.mjs',
+  'server/precompression.mjs',
+];
 
 async function newestMtime(p) {
   const info = await stat(p).catch(() => undefined);

@@ -88,7 +88,12 @@ const e2eOk = buildOk && (await run('browser tests (Playwright, Chromium)', bin(
 // Chromium's journey is covered above; `npx playwright test -c playwright.engines.config.ts --project=chromium` runs it here too.
 const enginesOk =
   buildOk &&
-  (await run('recorder in WebKit and Firefox (tests/engines)', bin('playwright'), ['test', '-c', 'playwright.engines.config.ts', '--project=webkit', '--project=firefox'], { CI: 'true' }));
+  (await run(
+    'recorder in WebKit and Firefox (tests/engines)',
+    bin('playwright'),
+    ['test', '-c', 'playwright.engines.config.ts', '--project=webkit', '--project=firefox'],
+    { CI: 'true' },
+  ));
 
 const vitest = count('vitest.json', (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }));
 const e2e = count('e2e.json', (r) => ({ passed: r.stats.expected, failed: r.stats.unexpected + r.stats.flaky }));
@@ -96,8 +101,12 @@ const engines = count('engines.json', (r) => ({ passed: r.stats.expected, failed
 const failedSteps = [lintOk, typesOk, unitOk, buildOk, e2eOk, enginesOk].filter((ok) => !ok).length;
 
 // CI shows only the end of this output: name every failed test there, with the first line of why.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the ANSI colour codes this strips from a failure's first line.
-const firstLine = (text) => String(text ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+const firstLine = (text) =>
+  String(text ?? '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the ANSI colour codes this strips from a failure's first line.
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .find((l) => l.trim()) ?? '';
 const failures = [
   ...(report('vitest.json')?.testResults ?? []).flatMap((file) => {
     const where = path.relative(root, file.name);
@@ -126,5 +135,7 @@ console.log(
     `engines: ${engines.passed} passed, ${engines.failed} failed`,
 );
 console.log(`steps: ${took.join(', ')}`);
-console.log(`tests: ${vitest.passed + e2e.passed + engines.passed} passed, ${vitest.failed + e2e.failed + engines.failed + (typesOk ? 0 : 1) + (lintOk ? 0 : 1)} failed`);
+console.log(
+  `tests: ${vitest.passed + e2e.passed + engines.passed} passed, ${vitest.failed + e2e.failed + engines.failed + (typesOk ? 0 : 1) + (lintOk ? 0 : 1)} failed`,
+);
 process.exit(failedSteps === 0 ? 0 : 1);

@@ -62,7 +62,11 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   const clock = parts?.clock ?? realClock;
 
   let noteChanges: NoteChangeHub | undefined;
-  const metrics = createMetrics(() => repo.ops.queueDepth(), () => noteChanges?.held() ?? 0, () => repo.jobs.deadlineStats(clock.now()));
+  const metrics = createMetrics(
+    () => repo.ops.queueDepth(),
+    () => noteChanges?.held() ?? 0,
+    () => repo.jobs.deadlineStats(clock.now()),
+  );
   const drain = createDrain();
   const pollMs = 2_000;
   let worker: ConversionWorker | undefined;
@@ -70,25 +74,52 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   let sweeper: OrphanSweeper | undefined;
   if (config.convertWorker) {
     sweeper = startOrphanSweeper({
-      blobs, refs: repo.blobRefs, log: app.log.child({ component: 'orphans' }),
-      minAgeMs: config.orphanMinAgeMs, intervalMs: config.orphanSweepIntervalMs,
+      blobs,
+      refs: repo.blobRefs,
+      log: app.log.child({ component: 'orphans' }),
+      minAgeMs: config.orphanMinAgeMs,
+      intervalMs: config.orphanSweepIntervalMs,
       scratchMinAgeMs: scratchMinAgeMs(config.ffmpegTimeoutMs),
     });
     worker = startConversionWorker({
-      repo, blobs, log: app.log.child({ component: 'convert' }),
-      ffmpegTimeoutMs: config.ffmpegTimeoutMs, maxNoteSeconds: config.maxNoteSeconds, concurrency: config.convertConcurrency,
-      pollMs, leaseMs: config.convertLeaseMs, heartbeatMs: config.convertHeartbeatMs, events: metrics.conversion, clock,
+      repo,
+      blobs,
+      log: app.log.child({ component: 'convert' }),
+      ffmpegTimeoutMs: config.ffmpegTimeoutMs,
+      maxNoteSeconds: config.maxNoteSeconds,
+      concurrency: config.convertConcurrency,
+      pollMs,
+      leaseMs: config.convertLeaseMs,
+      heartbeatMs: config.convertHeartbeatMs,
+      events: metrics.conversion,
+      clock,
     });
   }
   const intake = createIntake(
-    { repo, blobs, quota: createUploadQuota(repo.quota, config.uploads), log: app.log.child({ component: 'intake' }), onAccepted: () => worker?.nudge(), raceNow: clock.now },
+    {
+      repo,
+      blobs,
+      quota: createUploadQuota(repo.quota, config.uploads),
+      log: app.log.child({ component: 'intake' }),
+      onAccepted: () => worker?.nudge(),
+      raceNow: clock.now,
+    },
     config.resumableUploads ? { expiryMs: config.uploadExpiryMs } : undefined,
   );
   const { uploads } = intake;
   const push = await createPush({
-    repo, config: config.push, sessionSecret: config.auth.sessionSecret, log: app.log.child({ component: 'push' }), events: metrics.push, raceNow: clock.now,
+    repo,
+    config: config.push,
+    sessionSecret: config.auth.sessionSecret,
+    log: app.log.child({ component: 'push' }),
+    events: metrics.push,
+    raceNow: clock.now,
   });
-  noteChanges = await startNoteChanges(repo.notes, { maxHeld: config.syncMaxHeld, maxHeldPerAccount: MAX_HELD_PER_ACCOUNT }, app.log.child({ component: 'sync' }));
+  noteChanges = await startNoteChanges(
+    repo.notes,
+    { maxHeld: config.syncMaxHeld, maxHeldPerAccount: MAX_HELD_PER_ACCOUNT },
+    app.log.child({ component: 'sync' }),
+  );
   // Before the server waits for requests in flight: held ones answer now instead of holding the stop up.
   app.addHook('preClose', async () => noteChanges?.stop());
   const stopSweeping = uploads?.startSweeping(Math.min(config.uploadExpiryMs / 4, 10 * 60_000));
@@ -135,7 +166,13 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     push,
   });
   await app.register(raceImages, { races: repo.races, blobs });
-  const home = createHomePage({ distDir: config.distDir, races: repo.races, cacheMs: config.homePageCacheMs, log: app.log.child({ component: 'home' }), raceNow: clock.now });
+  const home = createHomePage({
+    distDir: config.distDir,
+    races: repo.races,
+    cacheMs: config.homePageCacheMs,
+    log: app.log.child({ component: 'home' }),
+    raceNow: clock.now,
+  });
   await app.register(site, { distDir: config.distDir, home, recorder: { repo, clock, devices, rateLimitPerMinute: config.rateLimitPerMinute } });
   const built: FastifyInstance = app;
   return Object.assign(built, { repo, blobs, drain, uploads, noteChanges, clock, push });

@@ -18,7 +18,10 @@ export function nodeWanted() {
 
 /** Whether `version` ('20.20.2') is one package.json accepts. */
 export function nodeSupported(version = process.versions.node) {
-  const have = version.replace(/^v/, '').split('.').map((part) => parseInt(part, 10) || 0);
+  const have = version
+    .replace(/^v/, '')
+    .split('.')
+    .map((part) => parseInt(part, 10) || 0);
   const { lowest } = nodeWanted();
   for (let i = 0; i < 3; i++) {
     if ((have[i] || 0) !== lowest[i]) return (have[i] || 0) > lowest[i];
@@ -35,9 +38,10 @@ function commandName() {
 
 /** How to get a Node that will do, in a sentence or two. */
 export function nodeHowToGet() {
-  const here = process.platform === 'linux' && process.arch === 'x64'
-    ? '\n  or, in this shell, `source scripts/node24.sh` (Node 24 from the npm registry, kept in .tools/),'
-    : '';
+  const here =
+    process.platform === 'linux' && process.arch === 'x64'
+      ? '\n  or, in this shell, `source scripts/node24.sh` (Node 24 from the npm registry, kept in .tools/),'
+      : '';
   return (
     'Get Node 24 (the long-term-support line, what CI runs): https://nodejs.org/en/download or `nvm install 24`,' +
     `${here}\n  then \`npm ci\` again, so its native modules are built for that Node.`

@@ -39,10 +39,10 @@ function afterFirstPaint(): Promise<void> {
  * input between, instead of one long one (the files are already loading, in parallel). Every
  * screen is a React screen.
  */
-const reactFirst = <T>(load: () => Promise<T>) => (): Promise<T> =>
-  import('react-dom/client')
-    .then(() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
-    .then(load);
+const reactFirst =
+  <T>(load: () => Promise<T>) =>
+  (): Promise<T> =>
+    import('react-dom/client').then(() => new Promise<void>((resolve) => setTimeout(resolve, 0))).then(load);
 
 /** A token as the address bar spells it; a mangled escape is kept as typed (the API will say no). */
 function decodeToken(raw: string): string {

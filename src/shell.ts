@@ -2,7 +2,8 @@
 export const RECORDER_TITLE = 'Record a voice note · MileNotes';
 
 /** What the /r/:token screen is for, said while it loads. */
-export const RECORDER_LEAD = "You're about to record a short voice note for a marathon runner. On race day it plays in their ears when they reach the mile you choose.";
+export const RECORDER_LEAD =
+  "You're about to record a short voice note for a marathon runner. On race day it plays in their ears when they reach the mile you choose.";
 
 /** The keepsake page's title, shared by the prerendered shell and the screen that takes it over. */
 export const KEEPSAKE_TITLE = 'Shared voice notes · MileNotes';

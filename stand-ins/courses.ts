@@ -66,7 +66,10 @@ export function gpxText({ tracks = [], routes = [], waypoints = [] }: { tracks?:
     '<gpx version="1.1" creator="MileNotes tests" xmlns="http://www.topografix.com/GPX/1/1">',
     ...waypoints.map((point) => pointTag('wpt', point)),
     ...routes.map((route) => `<rte><name>Route</name>${route.map((point) => pointTag('rtept', point)).join('')}</rte>`),
-    ...tracks.map((segments) => `<trk><name>Course</name>${segments.map((segment) => `<trkseg>${segment.map((point) => pointTag('trkpt', point)).join('\n')}</trkseg>`).join('')}</trk>`),
+    ...tracks.map(
+      (segments) =>
+        `<trk><name>Course</name>${segments.map((segment) => `<trkseg>${segment.map((point) => pointTag('trkpt', point)).join('\n')}</trkseg>`).join('')}</trk>`,
+    ),
     '</gpx>',
   ].join('\n');
 }

@@ -33,8 +33,24 @@ async function makeSpeech(seconds: number): Promise<string> {
   // Another process may make the same file: each writes its own part, and the rename is atomic.
   const part = `${file}.${process.pid}.${randomUUID()}.part`;
   await promisify(execFile)('ffmpeg', [
-    '-y', '-loglevel', 'error', '-stream_loop', '-1', '-i', wav, '-t', String(seconds),
-    '-c:a', 'libopus', '-b:a', '24k', '-ac', '1', '-f', 'webm', part,
+    '-y',
+    '-loglevel',
+    'error',
+    '-stream_loop',
+    '-1',
+    '-i',
+    wav,
+    '-t',
+    String(seconds),
+    '-c:a',
+    'libopus',
+    '-b:a',
+    '24k',
+    '-ac',
+    '1',
+    '-f',
+    'webm',
+    part,
   ]);
   await rename(part, file);
   return file;
@@ -68,7 +84,12 @@ export function noteHeaders(note: { contentType: string; audio: Uint8Array }): R
 
 /** Sends the note once, as the recorder does (one PUT with Content-Digest); the answer's body is the caller's to read. */
 export function putNote(
-  baseUrl: string, token: string, note: Pick<FriendNote, 'id' | 'contentType' | 'audio'>, marker: string, from: string, signal?: AbortSignal,
+  baseUrl: string,
+  token: string,
+  note: Pick<FriendNote, 'id' | 'contentType' | 'audio'>,
+  marker: string,
+  from: string,
+  signal?: AbortSignal,
 ): Promise<Response> {
   const url = `${baseUrl}${notePutPath(token, note.id, marker, from)}`;
   return fetch(url, { method: 'PUT', headers: noteHeaders(note), body: new Uint8Array(note.audio), signal });

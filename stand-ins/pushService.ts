@@ -82,8 +82,23 @@ async function certificate(dir: string): Promise<{ key: string; cert: string; ce
   const keyFile = path.join(dir, 'key.pem');
   const certFile = path.join(dir, 'cert.pem');
   await run('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', certFile,
-    '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    keyFile,
+    '-out',
+    certFile,
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
   ]);
   return { key: await readFile(keyFile, 'utf8'), cert: await readFile(certFile, 'utf8'), certFile };
 }
@@ -114,15 +129,20 @@ export function decryptPush(body: Buffer, browser: { ecdh: ReturnType<typeof cre
 
 /** RFC 8292: `vapid t=<JWT>, k=<P-256 public key>`; the claims when the JWT is the key's and for us. */
 async function checkVapid(authorization: string | undefined, origin: string): Promise<JWTPayload> {
-  const fields = Object.fromEntries((/^vapid (.+)$/i.exec(authorization ?? '')?.[1] ?? '').split(',').map((f) => {
-    const i = f.indexOf('=');
-    return [f.slice(0, i).trim(), f.slice(i + 1).trim()];
-  }));
+  const fields = Object.fromEntries(
+    (/^vapid (.+)$/i.exec(authorization ?? '')?.[1] ?? '').split(',').map((f) => {
+      const i = f.indexOf('=');
+      return [f.slice(0, i).trim(), f.slice(i + 1).trim()];
+    }),
+  );
   if (!fields.t || !fields.k) throw new Error('no vapid t= and k=');
   const point = Buffer.from(fields.k, 'base64url');
   if (point.length !== 65 || point[0] !== 4) throw new Error('k= is not an uncompressed P-256 point');
   if (decodeProtectedHeader(fields.t).alg !== 'ES256') throw new Error('the JWT is not ES256');
-  const key = await importJWK({ kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') }, 'ES256');
+  const key = await importJWK(
+    { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') },
+    'ES256',
+  );
   const { payload } = await jwtVerify(fields.t, key, { audience: origin, algorithms: ['ES256'] });
   if (typeof payload.exp !== 'number' || payload.exp > Date.now() / 1000 + 24 * 3600) throw new Error('exp missing or more than 24 h ahead');
   if (typeof payload.sub !== 'string' || !/^(mailto:|https:)/.test(payload.sub)) throw new Error('sub is not a mailto: or https: URL');

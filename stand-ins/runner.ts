@@ -17,7 +17,11 @@ export interface RunnerOnCourse {
 
 const METERS_PER_DEGREE = 111_320;
 
-export function runnerOnCourse(line: readonly Position[], secondsPerKm: number, opts: { seed?: number; noiseMeters?: number; accuracy?: number } = {}): RunnerOnCourse {
+export function runnerOnCourse(
+  line: readonly Position[],
+  secondsPerKm: number,
+  opts: { seed?: number; noiseMeters?: number; accuracy?: number } = {},
+): RunnerOnCourse {
   const path = measure(line);
   const length = path.cumulative.at(-1)!;
   const random = seededRandom(opts.seed ?? 1);

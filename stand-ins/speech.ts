@@ -6,8 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 const SENTENCE =
-  "You've got this! Keep going, every mile is one step closer. We are so proud of you. " +
-  'Breathe, smile, and run your race. See you at the finish line!';
+  "You've got this! Keep going, every mile is one step closer. We are so proud of you. " + 'Breathe, smile, and run your race. See you at the finish line!';
 
 export async function speechWav(): Promise<string> {
   const file = path.join(os.tmpdir(), 'milenotes-speech.wav');

@@ -94,7 +94,15 @@ class Link {
 const PIECE = 1024;
 
 /** Copies source to dest through the link (when slow() says so), stopping after `limit` bytes. */
-async function pump(source: Readable, dest: Writable | undefined, link: Link, slow: () => boolean, count: (n: number) => void, limit = Infinity, onWrite?: () => void): Promise<boolean> {
+async function pump(
+  source: Readable,
+  dest: Writable | undefined,
+  link: Link,
+  slow: () => boolean,
+  count: (n: number) => void,
+  limit = Infinity,
+  onWrite?: () => void,
+): Promise<boolean> {
   let sent = 0;
   for await (const chunk of source as AsyncIterable<Buffer>) {
     for (let i = 0; i < chunk.length; i += PIECE) {
@@ -137,15 +145,25 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
 
   const server = http.createServer(async (req, res) => {
     const entry: ProxyLogEntry = {
-      atMs: now(), method: req.method ?? 'GET', path: req.url ?? '/', fate: 'passed',
-      bodyBytesUp: 0, headerBytesUp: headerBytes(req), bytesDown: 0,
-      offset: Number(req.headers['upload-offset'] ?? 0) || 0, maxSilentMs: 0,
+      atMs: now(),
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      fate: 'passed',
+      bodyBytesUp: 0,
+      headerBytesUp: headerBytes(req),
+      bytesDown: 0,
+      offset: Number(req.headers['upload-offset'] ?? 0) || 0,
+      maxSilentMs: 0,
     };
     log.push(entry);
     // Asked at once, beside the latency: what the server held when the phone chose to send this.
-    const held = BODY_METHODS.has(entry.method) && hooks.heldBefore
-      ? hooks.heldBefore(entry.method, entry.path).then((h) => void (entry.heldBefore = h), () => undefined)
-      : undefined;
+    const held =
+      BODY_METHODS.has(entry.method) && hooks.heldBefore
+        ? hooks.heldBefore(entry.method, entry.path).then(
+            (h) => void (entry.heldBefore = h),
+            () => undefined,
+          )
+        : undefined;
     const chaos = inSchedule();
     if (chaos) {
       const r = random();
@@ -243,9 +261,12 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
     start() {
       startedAt = performance.now();
       // The signal drops: whatever is in flight dies with it.
-      for (const w of schedule.offline) timers.push(setTimeout(() => {
-        for (const s of sockets) s.destroy();
-      }, w.fromMs));
+      for (const w of schedule.offline)
+        timers.push(
+          setTimeout(() => {
+            for (const s of sockets) s.destroy();
+          }, w.fromMs),
+        );
     },
     async close() {
       for (const timer of timers) clearTimeout(timer);

@@ -21,7 +21,11 @@ export function noteLengths(n: number, seed: number): number[] {
 export function venueSchedule(smoke: boolean, durationMs: number): VenueSchedule {
   const base = { failureShare: 0.3, bitsPerSecond: 50_000, latencyMs: 1_000, seed: 20251012 };
   if (smoke) return { ...base, durationMs: 8_000, offline: [{ fromMs: 2_000, toMs: 4_000 }] };
-  const pattern = [[8_000, 16_000], [30_000, 42_000], [58_000, 64_000]] as const;
+  const pattern = [
+    [8_000, 16_000],
+    [30_000, 42_000],
+    [58_000, 64_000],
+  ] as const;
   const offline: VenueSchedule['offline'] = [];
   for (let cycle = 0; cycle < durationMs; cycle += 75_000) {
     for (const [from, to] of pattern) if (cycle + to <= durationMs) offline.push({ fromMs: cycle + from, toMs: cycle + to });

@@ -26,7 +26,10 @@ export async function readLinks(caches: CacheStorage): Promise<PushLinks> {
   try {
     const kept = await (await caches.open(CACHE)).match(KEY);
     const json = (kept ? await kept.json() : {}) as Partial<PushLinks>;
-    return { endpoint: typeof json.endpoint === 'string' ? json.endpoint : undefined, tokens: Array.isArray(json.tokens) ? json.tokens.filter((t) => typeof t === 'string') : [] };
+    return {
+      endpoint: typeof json.endpoint === 'string' ? json.endpoint : undefined,
+      tokens: Array.isArray(json.tokens) ? json.tokens.filter((t) => typeof t === 'string') : [],
+    };
   } catch {
     return { tokens: [] };
   }
@@ -34,13 +37,22 @@ export async function readLinks(caches: CacheStorage): Promise<PushLinks> {
 
 async function writeLinks(caches: CacheStorage, links: PushLinks): Promise<void> {
   const tokens = [...new Set(links.tokens)].slice(-MAX_LINKS);
-  await (await caches.open(CACHE)).put(KEY, new Response(JSON.stringify({ endpoint: links.endpoint, tokens }), { headers: { 'content-type': 'application/json' } }));
+  await (await caches.open(CACHE)).put(
+    KEY,
+    new Response(JSON.stringify({ endpoint: links.endpoint, tokens }), { headers: { 'content-type': 'application/json' } }),
+  );
 }
 
 /** The recorder's subscribe or unsubscribe, passed on untouched; what it did is remembered. */
 export async function passPushRequest(request: Request, caches: CacheStorage, fetcher: typeof fetch = fetch): Promise<Response> {
   const token = PUSH_PATH.exec(new URL(request.url).pathname)?.[1];
-  const sent = request.method === 'PUT' ? request.clone().json().catch(() => undefined) : undefined;
+  const sent =
+    request.method === 'PUT'
+      ? request
+          .clone()
+          .json()
+          .catch(() => undefined)
+      : undefined;
   const response = await fetcher(request);
   if (!token || !response.ok) return response;
   try {
@@ -48,7 +60,10 @@ export async function passPushRequest(request: Request, caches: CacheStorage, fe
     if (request.method === 'DELETE') await writeLinks(caches, { ...links, tokens: links.tokens.filter((t) => t !== token) });
     else {
       const endpoint = ((await sent) as { endpoint?: unknown } | undefined)?.endpoint;
-      await writeLinks(caches, { endpoint: typeof endpoint === 'string' ? endpoint : links.endpoint, tokens: [...links.tokens.filter((t) => t !== token), token] });
+      await writeLinks(caches, {
+        endpoint: typeof endpoint === 'string' ? endpoint : links.endpoint,
+        tokens: [...links.tokens.filter((t) => t !== token), token],
+      });
     }
   } catch {
     // Remembering is a nicety: the recorder's answer goes back whatever happens here.
@@ -68,7 +83,12 @@ export interface SubscriptionChange {
  * Re-subscribes (unless the browser already did) and tells every link this phone was on. A link
  * that answers that this phone is not subscribed there (any more) is forgotten.
  */
-export async function resubscribe(change: SubscriptionChange, registration: ServiceWorkerRegistration, caches: CacheStorage, fetcher: typeof fetch = fetch): Promise<void> {
+export async function resubscribe(
+  change: SubscriptionChange,
+  registration: ServiceWorkerRegistration,
+  caches: CacheStorage,
+  fetcher: typeof fetch = fetch,
+): Promise<void> {
   const links = await readLinks(caches);
   const oldEndpoint = change.oldSubscription?.endpoint ?? links.endpoint;
   if (!oldEndpoint || links.tokens.length === 0) return;
@@ -83,18 +103,28 @@ export async function resubscribe(change: SubscriptionChange, registration: Serv
     fresh = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
   }
   const json = fresh.toJSON();
-  const body = JSON.stringify({ oldEndpoint, endpoint: json.endpoint ?? fresh.endpoint, keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' } });
+  const body = JSON.stringify({
+    oldEndpoint,
+    endpoint: json.endpoint ?? fresh.endpoint,
+    keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' },
+  });
   const kept: string[] = [];
   for (const token of links.tokens) {
-    const answer = await fetcher(`/api/r/${token}/push/endpoint`, { method: 'PUT', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body })
-      .catch(() => undefined);
+    const answer = await fetcher(`/api/r/${token}/push/endpoint`, {
+      method: 'PUT',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body,
+    }).catch(() => undefined);
     // Told, or not reachable now (kept, to try at the next change); gone or not this phone's: forgotten.
     if (!answer || answer.ok || answer.status >= 500 || answer.status === 429) kept.push(token);
   }
   await writeLinks(caches, { endpoint: fresh.endpoint, tokens: kept });
 }
 
-export function installPushChange(registerPut: (match: (url: URL) => boolean, handler: (request: Request) => Promise<Response>, method: 'PUT' | 'DELETE') => void): void {
+export function installPushChange(
+  registerPut: (match: (url: URL) => boolean, handler: (request: Request) => Promise<Response>, method: 'PUT' | 'DELETE') => void,
+): void {
   const ours = (url: URL) => url.origin === self.location.origin && PUSH_PATH.test(url.pathname);
   for (const method of ['PUT', 'DELETE'] as const) registerPut(ours, (request) => passPushRequest(request, self.caches), method);
   self.addEventListener('pushsubscriptionchange', (event) => {

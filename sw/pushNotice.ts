@@ -31,7 +31,13 @@ export function readPush(data: unknown): DeclarativePush | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const push = data as Partial<DeclarativePush>;
   const n = push.notification;
-  const ok = push.web_push === DECLARATIVE_PUSH && typeof n === 'object' && n !== null && typeof n.title === 'string' && n.title !== '' && typeof n.navigate === 'string';
+  const ok =
+    push.web_push === DECLARATIVE_PUSH &&
+    typeof n === 'object' &&
+    n !== null &&
+    typeof n.title === 'string' &&
+    n.title !== '' &&
+    typeof n.navigate === 'string';
   return ok ? (push as DeclarativePush) : undefined;
 }
 
@@ -57,7 +63,12 @@ export function noticeFor(data: unknown, origin: string): { title: string; optio
 }
 
 /** Shows the push as a notice and sets the badge; the notice is shown whatever the badge does. */
-export async function showNotice(registration: ServiceWorkerRegistration, data: PushMessageData | null, origin: string, nav?: Partial<NavigatorBadge>): Promise<void> {
+export async function showNotice(
+  registration: ServiceWorkerRegistration,
+  data: PushMessageData | null,
+  origin: string,
+  nav?: Partial<NavigatorBadge>,
+): Promise<void> {
   let notice: ReturnType<typeof noticeFor>;
   try {
     notice = noticeFor(parsed(data), origin);

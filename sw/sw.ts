@@ -38,7 +38,10 @@ const later = createLaterCache({
   origin: self.location.origin,
   notesWaiting: async () => (await allNotes()).some(isPending),
 });
-registerRoute(({ url, request }) => request.method === 'GET' && later.owns(url), ({ request }) => later.respond(request));
+registerRoute(
+  ({ url, request }) => request.method === 'GET' && later.owns(url),
+  ({ request }) => later.respond(request),
+);
 self.addEventListener('message', (event) => {
   if (isCacheLater(event.data)) event.waitUntil(later.fill());
 });
@@ -61,4 +64,10 @@ installOutboxSync();
 // A push shows its notice; a tap opens the recorder it names (pushNotice.ts).
 installPush();
 // A subscription the browser replaced is renewed and told to each link (pushChange.ts).
-installPushChange((match, handler, method) => registerRoute(({ url }) => match(url), ({ request }) => handler(request), method));
+installPushChange((match, handler, method) =>
+  registerRoute(
+    ({ url }) => match(url),
+    ({ request }) => handler(request),
+    method,
+  ),
+);

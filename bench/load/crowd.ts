@@ -64,8 +64,7 @@ export class Deliveries {
    * note no answer carried yet counts as `now` minus its 201 (a lower bound), so a backlog shows.
    */
   samples(phase: string, now = Date.now()): number[] {
-    return [...this.notes.values()].filter((e) => e.phase === phase && e.okAt !== undefined)
-      .map((e) => Math.max(0, (e.seenAt ?? now) - e.okAt!));
+    return [...this.notes.values()].filter((e) => e.phase === phase && e.okAt !== undefined).map((e) => Math.max(0, (e.seenAt ?? now) - e.okAt!));
   }
   /** When a held answer first carried the note converted (epoch ms), undefined if none did yet. */
   seenAt(id: string): number | undefined {
@@ -105,7 +104,9 @@ async function call(url: string, init: { method?: string; token?: string; json?:
   let body: unknown = text;
   try {
     body = text ? JSON.parse(text) : null;
-  } catch { /* not JSON: keep the text */ }
+  } catch {
+    /* not JSON: keep the text */
+  }
   return { status: res.status, body, ms, headers: res.headers };
 }
 
@@ -130,7 +131,13 @@ export async function signInWith(base: string, identityToken: string, errors: Er
 }
 
 /** Enters the race and shares progress; answers the entry and its link's token, or undefined (counted). */
-export async function enter(base: string, accessToken: string, raceId: string, name: string, errors: Errors): Promise<{ entryId: string; token: string } | undefined> {
+export async function enter(
+  base: string,
+  accessToken: string,
+  raceId: string,
+  name: string,
+  errors: Errors,
+): Promise<{ entryId: string; token: string } | undefined> {
   try {
     const a = await call(`${base}/api/entries`, { method: 'POST', token: accessToken, json: { raceId, displayName: name } });
     if (a.status !== 201) return void errors.add('enter', brief(a));
@@ -178,7 +185,16 @@ export class CrowdApp {
 
   constructor(
     private readonly base: string,
-    private readonly opts: { raceId: string; sub: string; name: string; runner: RunnerOnCourse; startsAt: number; waitSeconds: number; errors: Tally; deliveries: Deliveries },
+    private readonly opts: {
+      raceId: string;
+      sub: string;
+      name: string;
+      runner: RunnerOnCourse;
+      startsAt: number;
+      waitSeconds: number;
+      errors: Tally;
+      deliveries: Deliveries;
+    },
   ) {}
 
   /** Signs in, enters, shares progress and takes the list once for its cursor; false if any step failed (counted). */
@@ -212,9 +228,14 @@ export class CrowdApp {
         let pause = 0;
         heldNow++;
         try {
-          const a = await call(`${this.base}/api/entries/${this.entryId}/notes?after=${encodeURIComponent(this.cursor)}&wait=${this.opts.waitSeconds}&until=playable`, {
-            token: this.accessToken, signal: this.ending.signal, timeoutMs: (this.opts.waitSeconds + 10) * 1000,
-          });
+          const a = await call(
+            `${this.base}/api/entries/${this.entryId}/notes?after=${encodeURIComponent(this.cursor)}&wait=${this.opts.waitSeconds}&until=playable`,
+            {
+              token: this.accessToken,
+              signal: this.ending.signal,
+              timeoutMs: (this.opts.waitSeconds + 10) * 1000,
+            },
+          );
           const at = Date.now();
           if (a.status === 200) {
             const body = a.body as SyncAnswer;

@@ -15,7 +15,9 @@ const port = parentPort!;
 const post = (m: FromFriends) => port.postMessage(m);
 const errors: Errors = { add: (what, detail) => post({ kind: 'error', what, detail }) };
 // The recordings arrive as plain bytes; each send is a fresh note (new id) of the recording of its length.
-const recordings = new Map<number, FriendNote>(setup.notes.map((n) => [n.seconds, { ...n, id: '', audio: Buffer.from(n.audio.buffer, n.audio.byteOffset, n.audio.byteLength) }]));
+const recordings = new Map<number, FriendNote>(
+  setup.notes.map((n) => [n.seconds, { ...n, id: '', audio: Buffer.from(n.audio.buffer, n.audio.byteOffset, n.audio.byteLength) }]),
+);
 const noteOf = (seconds: number) => again(recordings.get(seconds)!);
 
 async function send(link: string, seconds: number, marker: string, from: string): Promise<Upload | undefined> {

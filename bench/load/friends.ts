@@ -58,7 +58,7 @@ export type FromFriends =
   | { kind: 'probe'; n: number; result: ProbeResult }
   | { kind: 'signIn'; ms: number }
   | { kind: 'upload'; upload: Upload }
-  | { kind: 'stopped' } & LoadCounts;
+  | ({ kind: 'stopped' } & LoadCounts);
 
 /** How many entrants and friends' notes the load started, and the thread's event-loop delay meanwhile. */
 export interface LoadCounts {

@@ -82,24 +82,30 @@ async function uploadAll(base: string, pathFor: (id: string) => string, count: n
     new Promise<void>((resolve, reject) => {
       const body = noteBody(offset + n);
       const started = performance.now();
-      const req = http.request(new URL(pathFor(randomUUID()), base), {
-        method: 'PUT',
-        agent,
-        headers: { ...noteHeaders({ contentType: 'audio/webm;codecs=opus', audio: body }), 'content-length': String(body.length) },
-      }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          if (res.statusCode !== 201) return reject(new Error(`upload answered ${res.statusCode}`));
-          latencies.push(performance.now() - started);
-          resolve();
-        });
-      });
+      const req = http.request(
+        new URL(pathFor(randomUUID()), base),
+        {
+          method: 'PUT',
+          agent,
+          headers: { ...noteHeaders({ contentType: 'audio/webm;codecs=opus', audio: body }), 'content-length': String(body.length) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            if (res.statusCode !== 201) return reject(new Error(`upload answered ${res.statusCode}`));
+            latencies.push(performance.now() - started);
+            resolve();
+          });
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < count) await one(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) await one(next++);
+    }),
+  );
   agent.destroy();
   return latencies;
 }
@@ -157,10 +163,23 @@ export async function runIngest({ notes = NOTES, warmup = WARMUP } = {}): Promis
     const server = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, PORT: String(serverPort), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', S3_BUCKET: '',
-        LOG_LEVEL: 'warn', CONVERT_WORKER: 'off', RATE_LIMIT_PER_MINUTE: '1000000', DIST_DIR: path.join(work, 'no-dist'),
+      env: {
+        ...process.env,
+        PORT: String(serverPort),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        S3_BUCKET: '',
+        LOG_LEVEL: 'warn',
+        CONVERT_WORKER: 'off',
+        RATE_LIMIT_PER_MINUTE: '1000000',
+        DIST_DIR: path.join(work, 'no-dist'),
         // One client and one link carry the whole load here; the quotas are still checked, just never reached.
-        LINK_MAX_NOTES: '1000000', LINK_MAX_BYTES: '1000000000000', UPLOADS_PER_ADDRESS: '1000000', OPEN_UPLOADS_PER_ADDRESS: '1000' },
+        LINK_MAX_NOTES: '1000000',
+        LINK_MAX_BYTES: '1000000000000',
+        UPLOADS_PER_ADDRESS: '1000000',
+        OPEN_UPLOADS_PER_ADDRESS: '1000',
+      },
     });
     const barePort = await freePort();
     const bareDir = path.join(work, 'bare');
@@ -184,7 +203,10 @@ export async function runIngest({ notes = NOTES, warmup = WARMUP } = {}): Promis
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, t] of targets.entries()) rounds[i]!.push(await measure(t.name, t.child.pid!, t.base, t.pathFor, notes));
     }
-    const [ours, baseline] = rounds.map((r) => ({ ...best(r), idleRssMb: idle.get(r[0]!.name)!, peakRssMb: Math.max(...r.map((x) => x.peakRssMb)) })) as [Result, Result];
+    const [ours, baseline] = rounds.map((r) => ({ ...best(r), idleRssMb: idle.get(r[0]!.name)!, peakRssMb: Math.max(...r.map((x) => x.peakRssMb)) })) as [
+      Result,
+      Result,
+    ];
     const perRound = rounds[0]!.map((r, i): [Result, Result] => [r, rounds[1]![i]!]);
     return { ours, baseline, notes, noteBytes: NOTE_BYTES, concurrency: CONCURRENCY, rounds: ROUNDS, warmup, perRound };
   } finally {
@@ -198,26 +220,42 @@ export async function main(): Promise<void> {
   const { ours, baseline, perRound } = await runIngest();
   {
     console.log('\nevery round (ours / bare):');
-    console.table(perRound.map(([o, b], i) => ({
-      round: i + 1,
-      'ours notes/s': o.notesPerSecond.toFixed(0), 'bare notes/s': b.notesPerSecond.toFixed(0), ratio: (o.notesPerSecond / b.notesPerSecond).toFixed(2),
-      'ours p50': o.p50.toFixed(1), 'ours p99': o.p99.toFixed(1), 'bare p50': b.p50.toFixed(1), 'bare p99': b.p99.toFixed(1), 'p99 ratio': (o.p99 / b.p99).toFixed(2),
-    })));
-    console.log(`median of ${perRound.length} rounds: throughput ratio ${median(perRound.map(([o, b]) => o.notesPerSecond / b.notesPerSecond)).toFixed(2)}, ` +
-      `p99 ratio ${median(perRound.map(([o, b]) => o.p99 / b.p99)).toFixed(2)}`);
-    console.log(`\ningest: ${NOTES} notes of ${NOTE_BYTES / 1024} KB, ${CONCURRENCY} at a time, best of ${ROUNDS} alternating rounds (after ${WARMUP} warm-up)\n`);
-    console.table([ours, baseline].map((r) => ({
-      server: r.name,
-      'notes/s': r.notesPerSecond.toFixed(0),
-      'p50 ms': r.p50.toFixed(1),
-      'p99 ms': r.p99.toFixed(1),
-      'idle RSS MB': r.idleRssMb.toFixed(0),
-      'peak RSS MB': r.peakRssMb.toFixed(0),
-    })));
+    console.table(
+      perRound.map(([o, b], i) => ({
+        round: i + 1,
+        'ours notes/s': o.notesPerSecond.toFixed(0),
+        'bare notes/s': b.notesPerSecond.toFixed(0),
+        ratio: (o.notesPerSecond / b.notesPerSecond).toFixed(2),
+        'ours p50': o.p50.toFixed(1),
+        'ours p99': o.p99.toFixed(1),
+        'bare p50': b.p50.toFixed(1),
+        'bare p99': b.p99.toFixed(1),
+        'p99 ratio': (o.p99 / b.p99).toFixed(2),
+      })),
+    );
+    console.log(
+      `median of ${perRound.length} rounds: throughput ratio ${median(perRound.map(([o, b]) => o.notesPerSecond / b.notesPerSecond)).toFixed(2)}, ` +
+        `p99 ratio ${median(perRound.map(([o, b]) => o.p99 / b.p99)).toFixed(2)}`,
+    );
+    console.log(
+      `\ningest: ${NOTES} notes of ${NOTE_BYTES / 1024} KB, ${CONCURRENCY} at a time, best of ${ROUNDS} alternating rounds (after ${WARMUP} warm-up)\n`,
+    );
+    console.table(
+      [ours, baseline].map((r) => ({
+        server: r.name,
+        'notes/s': r.notesPerSecond.toFixed(0),
+        'p50 ms': r.p50.toFixed(1),
+        'p99 ms': r.p99.toFixed(1),
+        'idle RSS MB': r.idleRssMb.toFixed(0),
+        'peak RSS MB': r.peakRssMb.toFixed(0),
+      })),
+    );
     const ratio = ours.notesPerSecond / baseline.notesPerSecond;
     console.log(`throughput ratio (MileNotes / bare): ${ratio.toFixed(2)}  (aim: >= 0.80)`);
-    console.log(`peak memory over idle: ${(ours.peakRssMb - ours.idleRssMb).toFixed(0)} MB for ${CONCURRENCY} concurrent bodies of ${NOTE_BYTES / 1024} KB ` +
-      `(${((CONCURRENCY * NOTE_BYTES) / 1024 / 1024).toFixed(1)} MB if held whole)`);
+    console.log(
+      `peak memory over idle: ${(ours.peakRssMb - ours.idleRssMb).toFixed(0)} MB for ${CONCURRENCY} concurrent bodies of ${NOTE_BYTES / 1024} KB ` +
+        `(${((CONCURRENCY * NOTE_BYTES) / 1024 / 1024).toFixed(1)} MB if held whole)`,
+    );
   }
 }
 

@@ -68,7 +68,11 @@ class EntryClient {
   }
 
   list(query: { after?: string; wait?: number; until?: 'playable' }) {
-    return this.retry('sync', () => this.client.GET('/api/entries/{id}/notes', { params: { path: { id: this.opts.entryId }, query } }), Number.POSITIVE_INFINITY);
+    return this.retry(
+      'sync',
+      () => this.client.GET('/api/entries/{id}/notes', { params: { path: { id: this.opts.entryId }, query } }),
+      Number.POSITIVE_INFINITY,
+    );
   }
 
   stop(): void {
@@ -78,7 +82,9 @@ class EntryClient {
 }
 
 const playable = (list: { markers: Array<{ marker: string; notes?: Array<{ id: string; status: string; audioUrl: string | null }> }> }) =>
-  list.markers.flatMap((m) => (m.notes ?? []).filter((n) => n.status === 'converted' && n.audioUrl).map((n) => ({ id: n.id, marker: m.marker, audioUrl: n.audioUrl! })));
+  list.markers.flatMap((m) =>
+    (m.notes ?? []).filter((n) => n.status === 'converted' && n.audioUrl).map((n) => ({ id: n.id, marker: m.marker, audioUrl: n.audioUrl! })),
+  );
 
 /** The baseline: the whole list every `everyMs`, each playable note's audio taken once (two at a time, in list order). */
 export class ListPoller {
@@ -91,7 +97,11 @@ export class ListPoller {
   constructor(opts: Signed & { everyMs: number }) {
     this.entry = new EntryClient(opts);
     this.downloads = new AudioDownloads({
-      baseUrl: opts.baseUrl, concurrency: 2, rank: () => 0, signal: () => this.entry.signal(), stopped: () => this.entry.isStopped(),
+      baseUrl: opts.baseUrl,
+      concurrency: 2,
+      rank: () => 0,
+      signal: () => this.entry.signal(),
+      stopped: () => this.entry.isStopped(),
       counted: (bytes) => {
         this.entry.bytesDown += bytes;
         this.audioBytes += bytes;

@@ -47,12 +47,20 @@ export class OverloadArm {
   private readonly uploads = new Set<Promise<unknown>>();
   private timers: Array<{ stop(): Promise<void> }> = [];
 
-  private constructor(readonly order: 'deadline' | 'arrival', readonly server: RunningServer) {}
+  private constructor(
+    readonly order: 'deadline' | 'arrival',
+    readonly server: RunningServer,
+  ) {}
 
   static async start(order: 'deadline' | 'arrival', apple: FakeApple, extraEnv: NodeJS.ProcessEnv): Promise<OverloadArm> {
     const server = await startServer({
-      APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'bench-overload-secret-that-is-long-enough-0001',
-      CONVERT_WORKER: 'on', METRICS: 'on', CONVERT_ORDER: order, ...extraEnv,
+      APPLE_JWKS_URL: apple.jwksUrl,
+      APPLE_AUDIENCE: apple.audience,
+      SESSION_SECRET: 'bench-overload-secret-that-is-long-enough-0001',
+      CONVERT_WORKER: 'on',
+      METRICS: 'on',
+      CONVERT_ORDER: order,
+      ...extraEnv,
     });
     return new OverloadArm(order, server);
   }
@@ -64,16 +72,37 @@ export class OverloadArm {
   }
 
   /** Signs in and enters every runner, each holding its sync; the live ones post positions now and every 30 s. */
-  async enter(apple: FakeApple, live: { raceId: string; startsAt: number; track: Array<[number, number]>; runners: LiveRunner[] }, later: { raceId: string; count: number }): Promise<void> {
+  async enter(
+    apple: FakeApple,
+    live: { raceId: string; startsAt: number; track: Array<[number, number]>; runners: LiveRunner[] },
+    later: { raceId: string; count: number },
+  ): Promise<void> {
     const sub = (what: string, i: number) => `overload-${this.order}-${what}-${i}-${live.raceId}`;
     const common = { waitSeconds: 25, errors: this.errors, deliveries: this.deliveries };
-    this.liveApps = live.runners.map((r, i) => new CrowdApp(this.server.url, {
-      ...common, raceId: live.raceId, sub: sub('live', i), name: `Runner ${i + 1}`, runner: waved(live.track, r, i + 1), startsAt: live.startsAt,
-    }));
+    this.liveApps = live.runners.map(
+      (r, i) =>
+        new CrowdApp(this.server.url, {
+          ...common,
+          raceId: live.raceId,
+          sub: sub('live', i),
+          name: `Runner ${i + 1}`,
+          runner: waved(live.track, r, i + 1),
+          startsAt: live.startsAt,
+        }),
+    );
     // Runners of the race to come: they post no positions (their race has not started).
-    this.laterApps = Array.from({ length: later.count }, (_, i) => new CrowdApp(this.server.url, {
-      ...common, raceId: later.raceId, sub: sub('later', i), name: `Later ${i + 1}`, runner: waved(live.track, { pace: 360, waveMs: 0 }, 1), startsAt: live.startsAt,
-    }));
+    this.laterApps = Array.from(
+      { length: later.count },
+      (_, i) =>
+        new CrowdApp(this.server.url, {
+          ...common,
+          raceId: later.raceId,
+          sub: sub('later', i),
+          name: `Later ${i + 1}`,
+          runner: waved(live.track, { pace: 360, waveMs: 0 }, 1),
+          startsAt: live.startsAt,
+        }),
+    );
     const ready = await Promise.all([...this.liveApps, ...this.laterApps].map((app) => app.setup(apple)));
     if (ready.includes(false)) throw new Error(`overload (${this.order}): an app could not sign in and enter: ${this.errors.samples.join('; ')}`);
     for (const app of this.liveApps) app.startHolding();
@@ -102,7 +131,10 @@ export class OverloadArm {
     const text = await readMetrics(this.server.url);
     const waiting = (race: string) => Number(new RegExp(`^milenotes_conversion_queue_waiting\\{race="${race}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
     return {
-      at: Date.now(), depth: gaugeIn(text, 'milenotes_conversion_queue_depth'), live: waiting('live'), later: waiting('later'),
+      at: Date.now(),
+      depth: gaugeIn(text, 'milenotes_conversion_queue_depth'),
+      live: waiting('live'),
+      later: waiting('later'),
       overdue: gaugeIn(text, 'milenotes_conversion_overdue_seconds'),
     };
   }

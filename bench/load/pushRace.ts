@@ -63,7 +63,10 @@ export function alertCases(markers: string[], perMarker: number, seed = 7): Aler
       let fireAt = passAt; // never due before the pass: counted as late by the whole lead
       for (let batch = r.startMs + 10 * MINUTE; batch < passAt; batch += MINUTE) {
         const placed = { distanceMeters: r.distanceAt(batch), at: batch };
-        const passages = MARKERS.filter((m) => m.distanceMeters <= placed.distanceMeters).map((m) => ({ markerId: m.id, passedAt: Math.round(r.at(m.distanceMeters)) }));
+        const passages = MARKERS.filter((m) => m.distanceMeters <= placed.distanceMeters).map((m) => ({
+          markerId: m.id,
+          passedAt: Math.round(r.at(m.distanceMeters)),
+        }));
         const expected = expectedArrivals({ startsAt: 0, expectedFinishSeconds: null, placed, passages }, MARKERS).find((m) => m.id === id);
         if (!expected) break;
         const due = expected.at - LEAD_MS;

@@ -61,7 +61,8 @@ const SECRET = new TextEncoder().encode('bench-secret-that-is-long-enough-012345
 
 async function startService(count: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'push-service.ts')], {
-    env: { ...process.env, PUSH_SUBSCRIPTIONS: String(count) }, stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, PUSH_SUBSCRIPTIONS: String(count) },
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
   const answers: Array<{ at: number; status: number; topic: string }> = [];
@@ -78,15 +79,22 @@ async function startService(count: number) {
   });
   const info = JSON.parse(await ready) as { host: string; caPem: string; subs: StandInSubscription[]; gone: string[] };
   return {
-    ...info, answers, send: (line: string) => child.stdin!.write(`${line}\n`),
-    stop: () => new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.stdin!.end('end\n');
-    }),
+    ...info,
+    answers,
+    send: (line: string) => child.stdin!.write(`${line}\n`),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin!.end('end\n');
+      }),
   };
 }
 
-export async function runPushes(mode: 'queued' | 'inline', events: PushEvent[], opts: { subscriptions: number; stormAt: [number, number]; drainLimitMs: number; smoke: boolean }): Promise<PushRunResult> {
+export async function runPushes(
+  mode: 'queued' | 'inline',
+  events: PushEvent[],
+  opts: { subscriptions: number; stormAt: [number, number]; drainLimitMs: number; smoke: boolean },
+): Promise<PushRunResult> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-push-bench-'));
   const service = await startService(opts.subscriptions);
   const before = tls.getCACertificates('default');
@@ -109,10 +117,20 @@ export async function runPushes(mode: 'queued' | 'inline', events: PushEvent[], 
   for (const [i, sub] of service.subs.entries()) {
     if (i % 20 === 0) await repo.links.create({ linkId: linkOf(i), runnerName: `Runner ${i}`, raceId: 'chicago-2025', createdAt: now });
     const linkId = linkOf(i);
-    const saved = await repo.push.subscribe({
-      deviceId: `device-${i}`, linkId, endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth, lang: ['en', 'de', 'es', 'fr'][i % 4]!,
-      heard: true, sealedToken: seal.seal(linkId, randomBytes(24).toString('base64url')), at: 0,
-    }, { perLink: 20, perPhone: 1 });
+    const saved = await repo.push.subscribe(
+      {
+        deviceId: `device-${i}`,
+        linkId,
+        endpoint: sub.endpoint,
+        p256dh: sub.keys.p256dh,
+        auth: sub.keys.auth,
+        lang: ['en', 'de', 'es', 'fr'][i % 4]!,
+        heard: true,
+        sealedToken: seal.seal(linkId, randomBytes(24).toString('base64url')),
+        at: 0,
+      },
+      { perLink: 20, perPhone: 1 },
+    );
     const id = (await repo.push.subscription(`device-${i}`, linkId))?.id;
     if (saved !== 'saved' || !id) throw new Error(`phone ${i} could not subscribe: ${saved}`);
     subIds.push(id);
@@ -124,21 +142,42 @@ export async function runPushes(mode: 'queued' | 'inline', events: PushEvent[], 
     if (event.kind !== 'heard') continue;
     const id = randomUUID();
     const sha256 = createHash('sha256').update(id).digest('hex');
-    const stored = await queueNote(repo, {
-      id, linkId: linkOf(event.to), marker: 'mi-20', from: 'Bench', contentType: 'audio/webm', bytes: 8192, sha256,
-      originalKey: newOriginalKey(id, sha256), receivedAt: now, deviceId: `device-${event.to}`,
-    }, (queued) => repo.notes.insert(queued));
+    const stored = await queueNote(
+      repo,
+      {
+        id,
+        linkId: linkOf(event.to),
+        marker: 'mi-20',
+        from: 'Bench',
+        contentType: 'audio/webm',
+        bytes: 8192,
+        sha256,
+        originalKey: newOriginalKey(id, sha256),
+        receivedAt: now,
+        deviceId: `device-${event.to}`,
+      },
+      (queued) => repo.notes.insert(queued),
+    );
     if (!stored) throw new Error('a heard note was not stored');
     noteOf.set(index, id);
   }
 
   const counted = { sent: 0, failed: 0, gone: 0 };
-  const worker = mode === 'queued' ? startPushWorker({
-    repo, send, seal, origin: 'https://milenotes.example', log: Fastify({ logger: { level: 'silent' } }).log,
-    alerts: { fireDue: async () => 0 } as unknown as MarkerAlerts,
-    events: { sent: () => counted.sent++, failed: () => counted.failed++, gone: () => counted.gone++ },
-    pollMs: 1000, leaseMs: 60_000, concurrency: PUSH_CONCURRENCY,
-  }) : undefined;
+  const worker =
+    mode === 'queued'
+      ? startPushWorker({
+          repo,
+          send,
+          seal,
+          origin: 'https://milenotes.example',
+          log: Fastify({ logger: { level: 'silent' } }).log,
+          alerts: { fireDue: async () => 0 } as unknown as MarkerAlerts,
+          events: { sent: () => counted.sent++, failed: () => counted.failed++, gone: () => counted.gone++ },
+          pollMs: 1000,
+          leaseMs: 60_000,
+          concurrency: PUSH_CONCURRENCY,
+        })
+      : undefined;
 
   const queuedAt = new Map<string, { index: number; at: number; sub: number }>();
   const inflight = new Set<Promise<void>>();
@@ -173,7 +212,8 @@ export async function runPushes(mode: 'queued' | 'inline', events: PushEvent[], 
     const still = !(await forgotten(event.to));
     if (still) queuedAt.set(topicOf(id), { index, at, sub: event.to });
     // As the server queues: heard in the play's (durable, group-committed) transaction, an alert in the one that fires it.
-    if (event.kind === 'heard') await repo.plays.record(noteOf.get(index)!, { playedAt: new Date(at).toISOString(), marker: 'mi-20' }, { now: at, expiresAt: at + 6 * 3600_000 });
+    if (event.kind === 'heard')
+      await repo.plays.record(noteOf.get(index)!, { playedAt: new Date(at).toISOString(), marker: 'mi-20' }, { now: at, expiresAt: at + 6 * 3600_000 });
     else if (still) await db.transaction((tx) => queueAlertPushes(tx, [subId], 'mi-20', { now: at, expiresAt: at + 600_000 }));
     if (!still) return;
     if (worker) return worker.nudge();
@@ -226,7 +266,16 @@ export async function runPushes(mode: 'queued' | 'inline', events: PushEvent[], 
   await db.close();
   await rm(dir, { recursive: true, force: true });
   return {
-    queued: queuedAt.size, latency, gone: goneCount, lost, twice: [...accepted.values()].filter((n) => n > 1).length,
-    cpuMs: (used.user + used.system) / 1000, wallMs, drainMs, depth, statuses, conversions,
+    queued: queuedAt.size,
+    latency,
+    gone: goneCount,
+    lost,
+    twice: [...accepted.values()].filter((n) => n > 1).length,
+    cpuMs: (used.user + used.system) / 1000,
+    wallMs,
+    drainMs,
+    depth,
+    statuses,
+    conversions,
   };
 }

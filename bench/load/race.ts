@@ -103,8 +103,21 @@ export async function addLiveRace(server: RaceDayServer, id: string, hoursAgo = 
     await writeFile(gpx, gpxText({ tracks: [[course.track]] }));
     const startsAt = Math.floor((Date.now() - hoursAgo * 3600_000) / 60_000) * 60_000;
     const { date, start } = localSchedule(startsAt, 'America/Chicago');
-    await server.admin('add-race', '--id', id, '--name', 'Race Day Marathon', '--date', date, '--timezone', 'America/Chicago',
-      '--start', start, '--course', gpx);
+    await server.admin(
+      'add-race',
+      '--id',
+      id,
+      '--name',
+      'Race Day Marathon',
+      '--date',
+      date,
+      '--timezone',
+      'America/Chicago',
+      '--start',
+      start,
+      '--course',
+      gpx,
+    );
     return { startsAt, track: course.track as Array<[number, number]> };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -132,15 +145,20 @@ export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
   const identityToken = await opts.apple.token({ sub: `runner-${raceId}` });
   // What the bench reads of the app: the bytes it took off the network and its sync requests.
   const seen = { bytes: 0, audio: 0, list: 0, syncs: [] as SyncTry[] };
-  const app = new ReferenceApp({ baseUrl: opts.phoneUrl, identityToken, nonce: FAKE_APPLE_NONCE,
-    waitSeconds: Math.max(1, Math.round(25 / Math.max(1, opts.compression / 4))), now: simNow,
+  const app = new ReferenceApp({
+    baseUrl: opts.phoneUrl,
+    identityToken,
+    nonce: FAKE_APPLE_NONCE,
+    waitSeconds: Math.max(1, Math.round(25 / Math.max(1, opts.compression / 4))),
+    now: simNow,
     watch: {
       bytes(kind, n) {
         seen.bytes += n;
         if (kind !== 'other') seen[kind] += n;
       },
       synced: (sync) => void seen.syncs.push(sync),
-    } });
+    },
+  });
   await app.signIn();
   const { entryId, token } = await app.enter(raceId, 'Alex');
   const { markers } = await app.takeRacePack(raceId);
@@ -156,11 +174,20 @@ export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
   const [leadMin, leadMax] = opts.leadMinutes ?? [3, 15];
   const metersPerMinute = 60_000 / pace;
   const sendPoints = Array.from({ length: opts.friends }, (_, i) => opts.fromMeters + ((opts.toMeters - opts.fromMeters) * (i + 0.5)) / (opts.friends + 2));
-  const plans = sendPoints.map((atMeters, i) => {
-    const lead = leadMin + random() * (leadMax - leadMin);
-    const marker = markers.find((m) => m.distanceMeters >= atMeters + lead * metersPerMinute && m.distanceMeters < opts.toMeters);
-    return marker && { atMeters, marker, seconds: opts.noteSeconds[i % opts.noteSeconds.length]!, leadMinutes: (marker.distanceMeters - atMeters) / metersPerMinute };
-  }).filter((p) => p !== undefined);
+  const plans = sendPoints
+    .map((atMeters, i) => {
+      const lead = leadMin + random() * (leadMax - leadMin);
+      const marker = markers.find((m) => m.distanceMeters >= atMeters + lead * metersPerMinute && m.distanceMeters < opts.toMeters);
+      return (
+        marker && {
+          atMeters,
+          marker,
+          seconds: opts.noteSeconds[i % opts.noteSeconds.length]!,
+          leadMinutes: (marker.distanceMeters - atMeters) / metersPerMinute,
+        }
+      );
+    })
+    .filter((p) => p !== undefined);
   const notes = await Promise.all(plans.map((p) => friendNote(p.seconds)));
 
   const fates: NoteFate[] = [];
@@ -182,8 +209,11 @@ export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
       const note = notes[nextPlan]!;
       const fate: NoteFate = { id: note.id, marker: plan.marker.id, leadMinutes: plan.leadMinutes, sentAt: Date.now() };
       fates.push(fate);
-      sends.push(sendNote(opts.friendsUrl, token, note, { marker: plan.marker.id, from: `Friend ${nextPlan + 1}`, deadlineMs: 10 * 60_000 })
-        .then((storedAt) => void (fate.storedAt = storedAt)));
+      sends.push(
+        sendNote(opts.friendsUrl, token, note, { marker: plan.marker.id, from: `Friend ${nextPlan + 1}`, deadlineMs: 10 * 60_000 }).then(
+          (storedAt) => void (fate.storedAt = storedAt),
+        ),
+      );
       nextPlan++;
     }
     if (Date.now() - lastPost >= postEveryMs) {
@@ -194,7 +224,10 @@ export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
   }
   await Promise.all(sends);
   // The stretch is over, not the notes on their way: each stored note gets a minute more to reach the phone, so a slow one is measured, not left out.
-  await app.awaitNotes(fates.filter((f) => f.storedAt !== undefined).map((f) => f.id), 60_000);
+  await app.awaitNotes(
+    fates.filter((f) => f.storedAt !== undefined).map((f) => f.id),
+    60_000,
+  );
   await app.stop();
   await baseline?.stop();
   await observer.stop();
@@ -210,7 +243,14 @@ export async function runRaceDay(opts: RaceDayOptions): Promise<RaceDayResult> {
     if (status.ok) fate.heardAtMarker = ((await status.json()) as { heardAtMarker?: string | null }).heardAtMarker ?? null;
   }
   return {
-    notes: fates, appBytes: seen.bytes, baselineBytes: baseline?.bytesDown, appAudioBytes: seen.audio, baselineAudioBytes: baseline?.audioBytes,
-    appListBytes: seen.list, baselineListBytes: baseline?.listBytes, syncTries: seen.syncs,
-    errors: [...app.errors, ...(baseline?.errors ?? []), ...observer.errors] };
+    notes: fates,
+    appBytes: seen.bytes,
+    baselineBytes: baseline?.bytesDown,
+    appAudioBytes: seen.audio,
+    baselineAudioBytes: baseline?.audioBytes,
+    appListBytes: seen.list,
+    baselineListBytes: baseline?.listBytes,
+    syncTries: seen.syncs,
+    errors: [...app.errors, ...(baseline?.errors ?? []), ...observer.errors],
+  };
 }

@@ -7,9 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import {
-  analyseAudio, blobsWithSha256, fillDetails, launchPhone, noteStates, openRecorder, serverNotes,
-} from '../../kit/browser/recorder.js';
+import { analyseAudio, blobsWithSha256, fillDetails, launchPhone, noteStates, openRecorder, serverNotes } from '../../kit/browser/recorder.js';
 import { speechWav } from '../../stand-ins/speech.js';
 import type { Section } from '../report.js';
 import { record } from '../../kit/browser/recorder.js';
@@ -69,7 +67,14 @@ export async function audioSection(ctx: BenchContext): Promise<Section> {
       baseline: `MediaRecorder with Chrome's defaults (${defaults.mimeType}, ${defaults.bitsPerSecond} bps hint) on the same fake microphone and WAV.`,
       rows: [
         { metric: 'bytes per second of speech', ours: oursRate, baseline: theirRate, unit: 'KB/s', digits: 2, aim: { text: '<= 4 KB/s', met: oursRate <= 4 } },
-        { metric: 'speech share (20 ms frames > -35 dBFS)', ours: ours.activeShare, baseline: theirs.activeShare, unit: '', digits: 2, aim: { text: 'within 0.10 of baseline', met: sameSpeech } },
+        {
+          metric: 'speech share (20 ms frames > -35 dBFS)',
+          ours: ours.activeShare,
+          baseline: theirs.activeShare,
+          unit: '',
+          digits: 2,
+          aim: { text: 'within 0.10 of baseline', met: sameSpeech },
+        },
         { metric: 'decoded length', ours: ours.seconds, baseline: theirs.seconds, unit: 's', digits: 2 },
       ],
       chart: {

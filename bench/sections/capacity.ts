@@ -47,9 +47,29 @@ async function converterPid(): Promise<number> {
  */
 async function floorSeconds(input: string, output: string): Promise<number> {
   const { stderr } = await run('ffmpeg', [
-    '-nostdin', '-hide_banner', '-nostats', '-benchmark', '-y', '-i', input, '-map', '0:a:0', '-vn', '-ac', '1',
-    '-af', `ebur128,aresample=16000,volume=3dB,alimiter=limit=${LIMIT_LINEAR}:level=false:latency=true`,
-    '-c:a', 'aac', '-b:a', '24k', '-movflags', '+faststart', '-f', 'mp4', output,
+    '-nostdin',
+    '-hide_banner',
+    '-nostats',
+    '-benchmark',
+    '-y',
+    '-i',
+    input,
+    '-map',
+    '0:a:0',
+    '-vn',
+    '-ac',
+    '1',
+    '-af',
+    `ebur128,aresample=16000,volume=3dB,alimiter=limit=${LIMIT_LINEAR}:level=false:latency=true`,
+    '-c:a',
+    'aac',
+    '-b:a',
+    '24k',
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    output,
   ]);
   const m = /bench: utime=([\d.]+)s stime=([\d.]+)s/.exec(stderr);
   if (!m) throw new Error('capacity: ffmpeg printed no -benchmark line');
@@ -90,12 +110,28 @@ export async function capacitySection(ctx: BenchContext): Promise<Section> {
       title: `Conversion capacity against its floor: ${lengths.length} notes of 10-60 s speech (${(speechMinutes).toFixed(1)} min), one at a time`,
       baseline: 'ffmpeg alone, one run per note doing the same decode, loudness meter, filters and AAC encode (the floor)',
       rows: [
-        { metric: 'conversion CPU per minute of speech', ours: perMinute.ours, baseline: perMinute.floor, unit: 's', digits: 2, aim: { text: '≤ 1.5x the floor', met: ratio <= 1.5 } },
+        {
+          metric: 'conversion CPU per minute of speech',
+          ours: perMinute.ours,
+          baseline: perMinute.floor,
+          unit: 's',
+          digits: 2,
+          aim: { text: '≤ 1.5x the floor', met: ratio <= 1.5 },
+        },
         { metric: `conversion CPU per note (mean ${meanSeconds.toFixed(0)} s)`, ours: perNote.ours, baseline: perNote.floor, unit: 's', digits: 2 },
-        { metric: `notes converted a second per core (mean ${meanSeconds.toFixed(0)} s)`, ours: 1 / perNote.ours, baseline: 1 / perNote.floor, unit: '/s', digits: 2 },
+        {
+          metric: `notes converted a second per core (mean ${meanSeconds.toFixed(0)} s)`,
+          ours: 1 / perNote.ours,
+          baseline: 1 / perNote.floor,
+          unit: '/s',
+          digits: 2,
+        },
       ],
       chart: {
-        kind: 'bars', title: 'Conversion CPU per minute of speech', unit: 's', series: ['floor (ffmpeg alone)', 'ours'],
+        kind: 'bars',
+        title: 'Conversion CPU per minute of speech',
+        unit: 's',
+        series: ['floor (ffmpeg alone)', 'ours'],
         groups: [{ label: 'CPU s / min of speech', values: [perMinute.floor, perMinute.ours] }],
       },
       notes: [

@@ -16,7 +16,10 @@ import type { BenchContext } from './context.js';
 import { runDelivery, SYSTEMS, type Outcome, type RunResult, type SystemName } from './deliveryRun.js';
 
 const pct = (x: Outcome, n: number) => (100 * x.delivered) / n;
-const fatesOf = (x: Outcome) => Object.entries(x.fates).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+const fatesOf = (x: Outcome) =>
+  Object.entries(x.fates)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ') || 'none';
 
 /** Seeded runs per schedule: five for a measurement (one run is not one), one for the smoke run. */
 export const SEEDS = 5;
@@ -60,31 +63,80 @@ function rowsFor(runs: RunResult[], kind: Kind): Row[] {
   const rows: Row[] = [];
   for (const name of [WHOLE, 'plain fetch', 'Workbox BackgroundSyncPlugin'] as const) {
     rows.push({
-      metric: `${kind}: notes delivered, median of ${n} (vs ${name})`, ours: med('ours', 'delivered'), baseline: med(name, 'delivered'), unit: '%', digits: 0,
+      metric: `${kind}: notes delivered, median of ${n} (vs ${name})`,
+      ours: med('ours', 'delivered'),
+      baseline: med(name, 'delivered'),
+      unit: '%',
+      digits: 0,
       aim: kind === 'venue' ? { text: '100 %, every run', met: everyRun } : undefined,
     });
   }
   rows.push(
-    { metric: `${kind}: duplicates, worst of ${n} (vs whole-note retries)`, ours: Math.max(...of('ours', 'duplicates')), baseline: Math.max(...of(WHOLE, 'duplicates')), unit: '', digits: 0, aim: { text: '0, every run', met: everyRun || of('ours', 'duplicates').every((d) => d === 0) } },
     {
-      metric: `${kind}: wire bytes / audio bytes, median of ${n} (vs whole-note retries)`, ours: med('ours', 'wire'), baseline: med(WHOLE, 'wire'), unit: 'x', digits: 2,
+      metric: `${kind}: duplicates, worst of ${n} (vs whole-note retries)`,
+      ours: Math.max(...of('ours', 'duplicates')),
+      baseline: Math.max(...of(WHOLE, 'duplicates')),
+      unit: '',
+      digits: 0,
+      aim: { text: '0, every run', met: everyRun || of('ours', 'duplicates').every((d) => d === 0) },
+    },
+    {
+      metric: `${kind}: wire bytes / audio bytes, median of ${n} (vs whole-note retries)`,
+      ours: med('ours', 'wire'),
+      baseline: med(WHOLE, 'wire'),
+      unit: 'x',
+      digits: 2,
       aim: kind === 'venue' ? { text: '<= 1.1x', met: med('ours', 'wire') <= 1.1 } : undefined,
     },
     {
-      metric: `${kind}: of which resent bytes the server held (avoidable) / audio, median (vs whole-note retries)`, ours: med('ours', 'resentHeld'), baseline: med(WHOLE, 'resentHeld'), unit: 'x', digits: 3,
+      metric: `${kind}: of which resent bytes the server held (avoidable) / audio, median (vs whole-note retries)`,
+      ours: med('ours', 'resentHeld'),
+      baseline: med(WHOLE, 'resentHeld'),
+      unit: 'x',
+      digits: 3,
       aim: { text: '<= 0.05x', met: Math.max(...of('ours', 'resentHeld')) <= 0.05 },
     },
-    { metric: `${kind}: of which whole bodies lost to a 502 / audio, median (vs whole-note retries)`, ours: med('ours', 'lostTo502'), baseline: med(WHOLE, 'lostTo502'), unit: 'x', digits: 3 },
-    { metric: `${kind}: of which bytes in flight at a cut / audio, median (vs whole-note retries)`, ours: med('ours', 'inFlightAtCut'), baseline: med(WHOLE, 'inFlightAtCut'), unit: 'x', digits: 3 },
-    { metric: `${kind}: wire bytes / audio bytes, median (vs plain fetch)`, ours: med('ours', 'wire'), baseline: med('plain fetch', 'wire'), unit: 'x', digits: 2 },
     {
-      metric: kind === 'venue' ? `venue: s from first good link to last delivery, median of ${n} (vs whole-note retries)` : `short-lived: s from last note sent to last delivery, median of ${n} (vs whole-note retries)`,
-      ours: med('ours', 'seconds'), baseline: med(WHOLE, 'seconds'), unit: 's', digits: 1,
+      metric: `${kind}: of which whole bodies lost to a 502 / audio, median (vs whole-note retries)`,
+      ours: med('ours', 'lostTo502'),
+      baseline: med(WHOLE, 'lostTo502'),
+      unit: 'x',
+      digits: 3,
+    },
+    {
+      metric: `${kind}: of which bytes in flight at a cut / audio, median (vs whole-note retries)`,
+      ours: med('ours', 'inFlightAtCut'),
+      baseline: med(WHOLE, 'inFlightAtCut'),
+      unit: 'x',
+      digits: 3,
+    },
+    {
+      metric: `${kind}: wire bytes / audio bytes, median (vs plain fetch)`,
+      ours: med('ours', 'wire'),
+      baseline: med('plain fetch', 'wire'),
+      unit: 'x',
+      digits: 2,
+    },
+    {
+      metric:
+        kind === 'venue'
+          ? `venue: s from first good link to last delivery, median of ${n} (vs whole-note retries)`
+          : `short-lived: s from last note sent to last delivery, median of ${n} (vs whole-note retries)`,
+      ours: med('ours', 'seconds'),
+      baseline: med(WHOLE, 'seconds'),
+      unit: 's',
+      digits: 1,
       aim: kind === 'venue' ? { text: '<= 5 s', met: med('ours', 'seconds') <= 5 } : undefined,
     },
   );
   if (kind === 'venue') {
-    rows.push({ metric: `venue: longest silence inside a live upload, worst of ${n} (vs whole-note retries)`, ours: Math.max(...of('ours', 'silentMs')) / 1000, baseline: Math.max(...of(WHOLE, 'silentMs')) / 1000, unit: 's', digits: 1 });
+    rows.push({
+      metric: `venue: longest silence inside a live upload, worst of ${n} (vs whole-note retries)`,
+      ours: Math.max(...of('ours', 'silentMs')) / 1000,
+      baseline: Math.max(...of(WHOLE, 'silentMs')) / 1000,
+      unit: 's',
+      digits: 1,
+    });
   }
   return rows;
 }
@@ -92,10 +144,27 @@ function rowsFor(runs: RunResult[], kind: Kind): Row[] {
 /** min / median / max over the seeds of every figure, per system: the table a reader quotes. */
 function spreadTable(runs: RunResult[], kind: Kind): string[] {
   const cols: Array<[Figure, string, number]> = [
-    ['delivered', 'delivered %', 0], ['duplicates', 'duplicates', 0], ['wire', 'wire ×audio', 2], ['seconds', 's to last delivery', 1],
-    ['resentHeld', 'resent held ×audio', 3], ['lostTo502', 'lost to 502 ×audio', 3], ['inFlightAtCut', 'in flight at cut ×audio', 3], ['silentMs', 'longest silence ms', 0],
+    ['delivered', 'delivered %', 0],
+    ['duplicates', 'duplicates', 0],
+    ['wire', 'wire ×audio', 2],
+    ['seconds', 's to last delivery', 1],
+    ['resentHeld', 'resent held ×audio', 3],
+    ['lostTo502', 'lost to 502 ×audio', 3],
+    ['inFlightAtCut', 'in flight at cut ×audio', 3],
+    ['silentMs', 'longest silence ms', 0],
   ];
-  return SYSTEMS.map((name) => `${kind} | ${name} (min / median / max of ${runs.length}): ${cols.map(([f, label, d]) => `${label} ${fmtSpread(runs.map((r) => figures(r, r.outcomes[name])[f]), d)}`).join('; ')}`);
+  return SYSTEMS.map(
+    (name) =>
+      `${kind} | ${name} (min / median / max of ${runs.length}): ${cols
+        .map(
+          ([f, label, d]) =>
+            `${label} ${fmtSpread(
+              runs.map((r) => figures(r, r.outcomes[name])[f]),
+              d,
+            )}`,
+        )
+        .join('; ')}`,
+  );
 }
 
 function tableOf(r: RunResult, seed: number): string[] {
@@ -139,11 +208,19 @@ export async function deliverySection(ctx: BenchContext): Promise<Section> {
       // Fresh phones for every seed: each run starts with an empty outbox.
       const [vr, sr] = await Promise.all([
         runDelivery(servers, await phones(), {
-          label: `venue #${k + 1}`, schedule: venueOf(k), lengths, measureFrom: 'schedule end', log: ctx.log,
+          label: `venue #${k + 1}`,
+          schedule: venueOf(k),
+          lengths,
+          measureFrom: 'schedule end',
+          log: ctx.log,
           waitAfterMs: { ours: ctx.smoke ? 30_000 : 120_000, baselines: ctx.smoke ? 10_000 : 60_000 },
         }),
         runDelivery(servers, await phones(), {
-          label: `short-lived #${k + 1}`, schedule: shortOf(k), lengths, measureFrom: 'last send', log: ctx.log,
+          label: `short-lived #${k + 1}`,
+          schedule: shortOf(k),
+          lengths,
+          measureFrom: 'last send',
+          log: ctx.log,
           waitAfterMs: { ours: ctx.smoke ? 30_000 : 0, baselines: 0 },
         }),
       ]);
@@ -156,7 +233,8 @@ export async function deliverySection(ctx: BenchContext): Promise<Section> {
     return {
       id: 'delivery',
       title: `3. Delivery of ${lengths.length} notes of ${Math.min(...lengths)}-${Math.max(...lengths)} s through links that drop, ${seeds.length} seeded run(s) per schedule`,
-      baseline: "the same recorder on a server with resuming turned off (RESUMABLE_UPLOADS=off: whole-note retries); and the bytes ours recorded, sent the moment ours sends each note, (a) by one plain fetch PUT, (b) through Workbox 7.4's stock BackgroundSyncPlugin in a service worker scoped to /bench/. Each system behind its own proxy with the same schedule and seed.",
+      baseline:
+        "the same recorder on a server with resuming turned off (RESUMABLE_UPLOADS=off: whole-note retries); and the bytes ours recorded, sent the moment ours sends each note, (a) by one plain fetch PUT, (b) through Workbox 7.4's stock BackgroundSyncPlugin in a service worker scoped to /bench/. Each system behind its own proxy with the same schedule and seed.",
       rows: [...rowsFor(v, 'venue'), ...rowsFor(s, 'short-lived')],
       chart: {
         kind: 'bars',
@@ -173,8 +251,8 @@ export async function deliverySection(ctx: BenchContext): Promise<Section> {
         `${seeds.length} seeded run(s) per schedule (venue seeds ${seeds.map((k) => venueOf(k).seed).join(', ')}; short-lived ${seeds.map((k) => shortOf(k).seed).join(', ')}); the rows give the median (or the worst where it says so); min / median / max of every figure follow.`,
         `Venue schedule: ${venue.durationMs / 1000} s of bad network, then a good link. Offline windows at ${venue.offline.map((x) => `${x.fromMs / 1000}-${x.toMs / 1000} s`).join(', ')}; outside them ${venue.failureShare * 100} % of requests fail (a third each: 502 after the body, cut mid-request, cut before the answer after the server stored it); one ${venue.bitsPerSecond / 1000} kbit/s link each way with ${venue.latencyMs} ms added round trip.`,
         `Short-lived schedule: ${short.durationMs / 1000} s in which every connection is cut a random 3-10 s after it opens, ${short.bitsPerSecond / 1000} kbit/s each way, ${short.latencyMs} ms added round trip; measured at its end, with no good link.`,
-        'Delivered = stored on the server under the note\'s id (read from its database). Wire bytes count request bodies pushed through the proxy, whole or cut. Duplicates = the same audio stored under two ids plus repeated 201s for one id that reached the phone.',
-        'Bytes beyond the audio, by cause: resent held = bytes of a body the server already held when the request arrived (the proxy asks the server, beside the schedule: the note stored, or its upload\'s offset), the uploader\'s doing and avoidable; lost to 502 = the rest of a body a gateway took and answered 502 for; in flight at a cut = what remains (bytes of cut requests the server did not keep). Longest silence = the longest gap between body bytes the proxy passed on to the server inside a request the server answered.',
+        "Delivered = stored on the server under the note's id (read from its database). Wire bytes count request bodies pushed through the proxy, whole or cut. Duplicates = the same audio stored under two ids plus repeated 201s for one id that reached the phone.",
+        "Bytes beyond the audio, by cause: resent held = bytes of a body the server already held when the request arrived (the proxy asks the server, beside the schedule: the note stored, or its upload's offset), the uploader's doing and avoidable; lost to 502 = the rest of a body a gateway took and answered 502 for; in flight at a cut = what remains (bytes of cut requests the server did not keep). Longest silence = the longest gap between body bytes the proxy passed on to the server inside a request the server answered.",
         ...spreadTable(v, 'venue'),
         ...spreadTable(s, 'short-lived'),
         ...v.flatMap((r, i) => tableOf(r, venueOf(seeds[i]!).seed)),

@@ -15,30 +15,33 @@ export interface RecordedNote {
 /** The newest note our recorder put in its outbox that is not in `known`, with its audio, read from IndexedDB. */
 async function readNewestOutboxNote(page: Page, known: ReadonlySet<string>): Promise<RecordedNote | undefined> {
   // No named helpers in here: the bundler's name-keeping wrapper does not exist in the page.
-  const found = await page.evaluate(async (knownIds) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const open = indexedDB.open('milenotes');
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-    const all = await new Promise<Array<{ id: string; createdAt: number; contentType: string }>>((resolve, reject) => {
-      const req = db.transaction('notes').objectStore('notes').getAll();
-      req.onsuccess = () => resolve(req.result as Array<{ id: string; createdAt: number; contentType: string }>);
-      req.onerror = () => reject(req.error);
-    });
-    const note = all.filter((n) => !knownIds.includes(n.id)).sort((a, b) => b.createdAt - a.createdAt)[0];
-    if (!note) return undefined;
-    const audio = await new Promise<{ data: ArrayBuffer } | undefined>((resolve, reject) => {
-      const req = db.transaction('audio').objectStore('audio').get(note.id);
-      req.onsuccess = () => resolve(req.result as { data: ArrayBuffer } | undefined);
-      req.onerror = () => reject(req.error);
-    });
-    db.close();
-    if (!audio) return undefined;
-    let binary = '';
-    for (const b of new Uint8Array(audio.data)) binary += String.fromCharCode(b);
-    return { id: note.id, contentType: note.contentType, base64: btoa(binary) };
-  }, [...known]);
+  const found = await page.evaluate(
+    async (knownIds) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open('milenotes');
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      const all = await new Promise<Array<{ id: string; createdAt: number; contentType: string }>>((resolve, reject) => {
+        const req = db.transaction('notes').objectStore('notes').getAll();
+        req.onsuccess = () => resolve(req.result as Array<{ id: string; createdAt: number; contentType: string }>);
+        req.onerror = () => reject(req.error);
+      });
+      const note = all.filter((n) => !knownIds.includes(n.id)).sort((a, b) => b.createdAt - a.createdAt)[0];
+      if (!note) return undefined;
+      const audio = await new Promise<{ data: ArrayBuffer } | undefined>((resolve, reject) => {
+        const req = db.transaction('audio').objectStore('audio').get(note.id);
+        req.onsuccess = () => resolve(req.result as { data: ArrayBuffer } | undefined);
+        req.onerror = () => reject(req.error);
+      });
+      db.close();
+      if (!audio) return undefined;
+      let binary = '';
+      for (const b of new Uint8Array(audio.data)) binary += String.fromCharCode(b);
+      return { id: note.id, contentType: note.contentType, base64: btoa(binary) };
+    },
+    [...known],
+  );
   return found && { id: found.id, contentType: found.contentType, audio: Buffer.from(found.base64, 'base64') };
 }
 

@@ -95,7 +95,11 @@ interface SystemRun {
 function storedNotes(run: SystemRun): Array<{ id: string; sha256: string; receivedAt: string }> {
   const db = new Database(pathJoin(run.server.dataDir, 'milenotes.sqlite'), { readonly: true });
   try {
-    const rows = db.prepare('SELECT id, sha256, received_at AS receivedAt FROM notes WHERE link_id = ?').all(linkIdOf(run.token)) as Array<{ id: string; sha256: string; receivedAt: string }>;
+    const rows = db.prepare('SELECT id, sha256, received_at AS receivedAt FROM notes WHERE link_id = ?').all(linkIdOf(run.token)) as Array<{
+      id: string;
+      sha256: string;
+      receivedAt: string;
+    }>;
     return rows.filter((r) => run.ids.includes(r.id));
   } finally {
     db.close();
@@ -112,7 +116,9 @@ async function heldOf(server: RunningServer, token: string, path: string): Promi
   } finally {
     db.close();
   }
-  const head = await fetch(`${server.url}${uploadPath(token, id)}`, { method: 'HEAD', headers: { [UPLOAD_HEADER.interopVersion]: INTEROP_VERSION } }).catch(() => undefined);
+  const head = await fetch(`${server.url}${uploadPath(token, id)}`, { method: 'HEAD', headers: { [UPLOAD_HEADER.interopVersion]: INTEROP_VERSION } }).catch(
+    () => undefined,
+  );
   if (!head?.ok) return 0;
   if (head.headers.get(UPLOAD_HEADER.complete) === '?1') return Infinity;
   return Number(head.headers.get(UPLOAD_HEADER.offset)) || 0;
@@ -179,7 +185,9 @@ async function outboxLeftovers(page: Page): Promise<string[]> {
       req.onerror = () => reject(req.error);
     });
     db.close();
-    return all.filter((n) => n.state !== 'delivered').map((n) => `${n.state} after ${n.attempts} attempts, last status ${n.lastStatus ?? '-'}: ${n.lastError ?? ''}`);
+    return all
+      .filter((n) => n.state !== 'delivered')
+      .map((n) => `${n.state} after ${n.attempts} attempts, last status ${n.lastStatus ?? '-'}: ${n.lastError ?? ''}`);
   });
 }
 
@@ -231,10 +239,12 @@ export async function runDelivery(servers: Servers, phones: Phones, opts: RunOpt
     let lastSendMs = 0;
     for (const [i, seconds] of lengths.entries()) {
       await Promise.all(recorders.map((page) => record(page, seconds)));
-      await Promise.all(recorders.map(async (page) => {
-        await page.getByRole('button', { name: 'Send' }).click();
-        await page.getByRole('button', { name: 'Record' }).waitFor();
-      }));
+      await Promise.all(
+        recorders.map(async (page) => {
+          await page.getByRole('button', { name: 'Send' }).click();
+          await page.getByRole('button', { name: 'Record' }).waitFor();
+        }),
+      );
       const [note, wholeNote] = await Promise.all([newestOutboxNote(recorders[0]!, new Set(ours.ids)), newestOutboxNote(recorders[1]!, new Set(whole.ids))]);
       ours.ids.push(note.id);
       whole.ids.push(wholeNote.id);
@@ -261,9 +271,10 @@ export async function runDelivery(servers: Servers, phones: Phones, opts: RunOpt
     opts.log(`delivery (${opts.label}): measuring what arrived`);
     const fromMs = opts.measureFrom === 'schedule end' ? schedule.durationMs : lastSendMs;
     const leftovers = await Promise.all(recorders.map(outboxLeftovers));
-    const outcomes = Object.fromEntries(
-      runs.map((r, i) => [r.name, outcomeOf(r, startedWallMs, fromMs, i < 2 ? leftovers[i]! : [])]),
-    ) as Record<SystemName, Outcome>;
+    const outcomes = Object.fromEntries(runs.map((r, i) => [r.name, outcomeOf(r, startedWallMs, fromMs, i < 2 ? leftovers[i]! : [])])) as Record<
+      SystemName,
+      Outcome
+    >;
     return { label: opts.label, schedule, n, lengths, audioBytes, outcomes, cutByLifetime: ours.proxy.cutByLifetime() };
   } finally {
     for (const p of proxies) await p.close();

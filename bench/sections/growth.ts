@@ -54,7 +54,8 @@ async function fillTo(repo: Repository, have: number, total: number): Promise<nu
       const originalKey = newOriginalKey(id, sha256);
       return { id, linkId, marker: 'mi-13', from: 'Filler', contentType: 'audio/webm', bytes: NOTE_BYTES, sha256, originalKey, receivedAt: now };
     });
-    if (!(await Promise.all(notes.map((n) => queueNote(repo, n, (queued) => repo.notes.insert(queued))))).every(Boolean)) throw new Error('a filler note was not inserted');
+    if (!(await Promise.all(notes.map((n) => queueNote(repo, n, (queued) => repo.notes.insert(queued))))).every(Boolean))
+      throw new Error('a filler note was not inserted');
     have += notes.length;
   }
   return have;
@@ -65,11 +66,17 @@ export async function growthSection(ctx: BenchContext): Promise<Section> {
   const requests = ctx.smoke ? 20 : 200;
   const apple = await startFakeApple();
   const server = await startServer({
-    APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'bench-secret-that-is-long-enough-0123456789',
-    CONVERT_WORKER: 'off', RATE_LIMIT_PER_MINUTE: '1000000',
+    APPLE_JWKS_URL: apple.jwksUrl,
+    APPLE_AUDIENCE: apple.audience,
+    SESSION_SECRET: 'bench-secret-that-is-long-enough-0123456789',
+    CONVERT_WORKER: 'off',
+    RATE_LIMIT_PER_MINUTE: '1000000',
     // This section measures what a request costs, not the abuse limits: its hundreds of uploads
     // come from one address to one link, which the limits would refuse after 60 (per address) or 200 (per link).
-    UPLOADS_PER_ADDRESS: '1000000', OPEN_UPLOADS_PER_ADDRESS: '1000', LINK_MAX_NOTES: '1000000', LINK_MAX_BYTES: '1000000000000',
+    UPLOADS_PER_ADDRESS: '1000000',
+    OPEN_UPLOADS_PER_ADDRESS: '1000',
+    LINK_MAX_NOTES: '1000000',
+    LINK_MAX_BYTES: '1000000000000',
   });
   const raceId = await addUpcomingRace(server);
   // The server's own stores on its database, beside it (SQLite takes turns between the two processes).
@@ -96,7 +103,12 @@ export async function growthSection(ctx: BenchContext): Promise<Section> {
 
     const endpoints = [
       { label: 'GET /api/r/:token', run: () => call('GET', `/api/r/${entry.link.token}`) },
-      { label: 'PUT a note (8 KB)', run: async () => { if ((await upload(uploadToken)) !== 201) throw new Error('upload refused'); } },
+      {
+        label: 'PUT a note (8 KB)',
+        run: async () => {
+          if ((await upload(uploadToken)) !== 201) throw new Error('upload refused');
+        },
+      },
       { label: 'GET /api/entries/:id/notes', run: () => call('GET', `/api/entries/${entry.id}/notes`, accessToken) },
     ];
     const results = endpoints.map(() => [] as Array<{ median: number; p95: number }>);
@@ -123,7 +135,10 @@ export async function growthSection(ctx: BenchContext): Promise<Section> {
         const base = results[i]![0]!;
         return {
           metric: `${e.label} median, ${label(level)} vs ${label(levels[0]!)} notes`,
-          ours: at.median, baseline: base.median, unit: 'ms', digits: 2,
+          ours: at.median,
+          baseline: base.median,
+          unit: 'ms',
+          digits: 2,
           aim: { text: 'flat: <= 1.5x', met: at.median <= 1.5 * base.median },
         } satisfies Row;
       }),

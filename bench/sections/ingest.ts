@@ -16,11 +16,24 @@ export async function ingestSection(ctx: BenchContext): Promise<Section> {
     title: '4. Ingest',
     baseline: 'a bare node:http server that streams each body to a file, fsyncs and renames it, and answers 201 (no validation, no database).',
     rows: [
-      { metric: 'notes per second', ours: r.ours.notesPerSecond, baseline: r.baseline.notesPerSecond, unit: '/s', digits: 0, aim: { text: '>= 0.8x baseline', met: throughputRatio >= 0.8 } },
+      {
+        metric: 'notes per second',
+        ours: r.ours.notesPerSecond,
+        baseline: r.baseline.notesPerSecond,
+        unit: '/s',
+        digits: 0,
+        aim: { text: '>= 0.8x baseline', met: throughputRatio >= 0.8 },
+      },
       { metric: 'p50 latency', ours: r.ours.p50, baseline: r.baseline.p50, unit: 'ms', digits: 0 },
       { metric: 'p99 latency', ours: r.ours.p99, baseline: r.baseline.p99, unit: 'ms', digits: 0 },
       { metric: 'peak memory (RSS)', ours: r.ours.peakRssMb, baseline: r.baseline.peakRssMb, unit: 'MB', digits: 0 },
-      { metric: 'peak memory over idle', ours: r.ours.peakRssMb - r.ours.idleRssMb, baseline: r.baseline.peakRssMb - r.baseline.idleRssMb, unit: 'MB', digits: 0 },
+      {
+        metric: 'peak memory over idle',
+        ours: r.ours.peakRssMb - r.ours.idleRssMb,
+        baseline: r.baseline.peakRssMb - r.baseline.idleRssMb,
+        unit: 'MB',
+        digits: 0,
+      },
     ],
     chart: {
       kind: 'bars',

@@ -26,7 +26,12 @@ const MILES = markersFor(['mi']);
 const RACE_HOURS_AGO = 1.25;
 type Kind = 'ahead' | 'near' | 'passed' | 'later';
 /** The mix of notes sent in the window (shares): ahead ≥ 5 race minutes (the measured set), 1-5 min ahead, markers passed, a race to come. */
-const MIX: Array<[Kind, number]> = [['ahead', 0.55], ['near', 0.1], ['passed', 0.05], ['later', 0.3]];
+const MIX: Array<[Kind, number]> = [
+  ['ahead', 0.55],
+  ['near', 0.1],
+  ['passed', 0.05],
+  ['later', 0.3],
+];
 
 interface Sent {
   kind: Kind;
@@ -55,7 +60,13 @@ export async function overloadSection(ctx: BenchContext): Promise<Section> {
   const LEAD_MIN: [number, number] = [5, 9];
 
   const apple = await startFakeApple();
-  const raised = { SIGN_IN_RATE_LIMIT_PER_MINUTE: '1000000', UPLOADS_PER_ADDRESS: '1000000', OPEN_UPLOADS_PER_ADDRESS: '1000', RATE_LIMIT_PER_MINUTE: '1000000', CONVERT_CONCURRENCY: '1' };
+  const raised = {
+    SIGN_IN_RATE_LIMIT_PER_MINUTE: '1000000',
+    UPLOADS_PER_ADDRESS: '1000000',
+    OPEN_UPLOADS_PER_ADDRESS: '1000',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    CONVERT_CONCURRENCY: '1',
+  };
   const arms: OverloadArm[] = [];
   try {
     arms.push(...(await Promise.all((['deadline', 'arrival'] as const).map((o) => OverloadArm.start(o, apple, raised)))));
@@ -71,7 +82,10 @@ export async function overloadSection(ctx: BenchContext): Promise<Section> {
     const { startsAt, track } = races[0]!;
     const random = seededRandom(31);
     // Paces 3:00-10:00 min/km, spread evenly; three waves 10 minutes apart.
-    const runners: LiveRunner[] = Array.from({ length: RUNNERS }, (_, i) => ({ pace: 180 + Math.round((420 * ((i * 7) % RUNNERS)) / Math.max(1, RUNNERS - 1)), waveMs: (i % 3) * 600_000 }));
+    const runners: LiveRunner[] = Array.from({ length: RUNNERS }, (_, i) => ({
+      pace: 180 + Math.round((420 * ((i * 7) % RUNNERS)) / Math.max(1, RUNNERS - 1)),
+      waveMs: (i % 3) * 600_000,
+    }));
     ctx.log(`overload: ${RUNNERS} runners and ${LATER} of a later race entering on both servers`);
     await Promise.all(arms.map((a) => a.enter(apple, { raceId: ids.live, startsAt, track, runners }, { raceId: ids.later, count: LATER })));
 
@@ -94,7 +108,9 @@ export async function overloadSection(ctx: BenchContext): Promise<Section> {
     const rates = drainedAt.map((at) => CALIBRATION / ((at - calibrationStarted) / 1000));
     const rate = (rates[0]! + rates[1]!) / 2;
     const sendEveryMs = 1000 / (2 * rate);
-    ctx.log(`overload: converting ${rates.map((r) => r.toFixed(2)).join(' and ')} notes/s; preloading ${Math.round(rate * PRELOAD_S)} notes of the later race, then sending every ${sendEveryMs.toFixed(0)} ms`);
+    ctx.log(
+      `overload: converting ${rates.map((r) => r.toFixed(2)).join(' and ')} notes/s; preloading ${Math.round(rate * PRELOAD_S)} notes of the later race, then sending every ${sendEveryMs.toFixed(0)} ms`,
+    );
 
     // Race morning's queue: notes recorded for the race to come, already waiting.
     for (let i = 0; i < Math.round(rate * PRELOAD_S); i++) {
@@ -123,7 +139,10 @@ export async function overloadSection(ctx: BenchContext): Promise<Section> {
       const here = (now - startsAt - r.waveMs) / r.pace;
       let marker = 'mi-13';
       if (kind === 'later') {
-        const ids = { deadline: byDeadline.send(laterLink(byDeadline), note, marker, `Friend ${i}`), arrival: byArrival.send(laterLink(byArrival), note, marker, `Friend ${i}`) };
+        const ids = {
+          deadline: byDeadline.send(laterLink(byDeadline), note, marker, `Friend ${i}`),
+          arrival: byArrival.send(laterLink(byArrival), note, marker, `Friend ${i}`),
+        };
         sent.push({ kind, ids, sentAt: now });
         continue;
       }
@@ -162,7 +181,14 @@ export async function overloadSection(ctx: BenchContext): Promise<Section> {
       const late = measured.filter((n) => (seenAt(arm, n) ?? Infinity) > n.passage! && Date.now() >= n.passage!).length;
       const samples = arm.samples;
       const peak = (f: (x: DepthSample) => number) => Math.max(0, ...samples.map(f).filter(Number.isFinite));
-      return { onTime, late, share: (100 * onTime) / Math.max(1, onTime + late), peakDepth: peak((x) => x.depth), peakLive: peak((x) => x.live), peakOverdue: peak((x) => x.overdue) };
+      return {
+        onTime,
+        late,
+        share: (100 * onTime) / Math.max(1, onTime + late),
+        peakDepth: peak((x) => x.depth),
+        peakLive: peak((x) => x.live),
+        peakOverdue: peak((x) => x.overdue),
+      };
     };
     const d = fate(byDeadline);
     const a = fate(byArrival);
@@ -176,7 +202,10 @@ export async function overloadSection(ctx: BenchContext): Promise<Section> {
     const xs = byDeadline.samples.filter((_, i) => i % every === 0).map((x) => `${((x.at - windowStarted) / 60_000).toFixed(1)}`);
     const n = Math.min(xs.length, series(byArrival, (x) => x.depth).length);
     const over = (arm: OverloadArm) => arm.samples.filter((_, i) => i % every === 0).slice(0, n);
-    const timeline = (arm: OverloadArm) => over(arm).map((x) => `${((x.at - windowStarted) / 60_000).toFixed(1)}m ${x.depth}(${x.live}/${x.later}) ${x.overdue.toFixed(0)}s`).join(', ');
+    const timeline = (arm: OverloadArm) =>
+      over(arm)
+        .map((x) => `${((x.at - windowStarted) / 60_000).toFixed(1)}m ${x.depth}(${x.live}/${x.later}) ${x.overdue.toFixed(0)}s`)
+        .join(', ');
 
     return {
       id: 'overload',
@@ -184,17 +213,37 @@ export async function overloadSection(ctx: BenchContext): Promise<Section> {
       baseline: 'the same notes at the same moments to a second server converting first come, first served (CONVERT_ORDER=arrival)',
       rows: [
         {
-          metric: `notes sent ≥ 5 race min ahead playable before the runner reaches the marker (${d.onTime + d.late} / ${a.onTime + a.late} decided)`, ours: d.share, baseline: a.share, unit: '%', digits: 1,
+          metric: `notes sent ≥ 5 race min ahead playable before the runner reaches the marker (${d.onTime + d.late} / ${a.onTime + a.late} decided)`,
+          ours: d.share,
+          baseline: a.share,
+          unit: '%',
+          digits: 1,
           aim: { text: '≥ 99 % by deadline', met: d.share >= 99 && d.onTime + d.late > 0 },
         },
-        { metric: 'oldest due note of a live race, past its deadline (overdue gauge), peak', ours: d.peakOverdue, baseline: a.peakOverdue, unit: 's', digits: 0 },
+        {
+          metric: 'oldest due note of a live race, past its deadline (overdue gauge), peak',
+          ours: d.peakOverdue,
+          baseline: a.peakOverdue,
+          unit: 's',
+          digits: 0,
+        },
         { metric: 'conversion queue depth (milenotes_conversion_queue_depth), peak', ours: d.peakDepth, baseline: a.peakDepth, unit: '', digits: 0 },
         { metric: 'of which notes of the live race, peak', ours: d.peakLive, baseline: a.peakLive, unit: '', digits: 0 },
         { metric: 'notes converted a second, measured before the window (CONVERT_CONCURRENCY=1)', ours: rates[0]!, baseline: rates[1]!, unit: '/s', digits: 2 },
-        { metric: 'errors (failed or refused requests)', ours: byDeadline.errors.total(), baseline: byArrival.errors.total(), unit: '', digits: 0, aim: { text: 'no error', met: errors === 0 } },
+        {
+          metric: 'errors (failed or refused requests)',
+          ours: byDeadline.errors.total(),
+          baseline: byArrival.errors.total(),
+          unit: '',
+          digits: 0,
+          aim: { text: 'no error', met: errors === 0 },
+        },
       ],
       chart: {
-        kind: 'lines', title: 'Conversion queue depth over the window (minutes)', unit: 'notes', xLabels: xs.slice(0, n),
+        kind: 'lines',
+        title: 'Conversion queue depth over the window (minutes)',
+        unit: 'notes',
+        xLabels: xs.slice(0, n),
         series: [
           { label: 'deadline: depth', values: series(byDeadline, (x) => x.depth).slice(0, n) },
           { label: 'arrival: depth', values: series(byArrival, (x) => x.depth).slice(0, n) },

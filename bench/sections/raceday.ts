@@ -23,8 +23,12 @@ export async function racedaySection(ctx: BenchContext): Promise<Section> {
   const COMPRESSION = compressionFor(ctx.smoke);
   const apple = await startFakeApple();
   const server = await startServer({
-    APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'bench-raceday-secret-that-is-long-enough-0123',
-    CONVERT_WORKER: 'on', UPLOADS_PER_ADDRESS: '1000000', OPEN_UPLOADS_PER_ADDRESS: '1000',
+    APPLE_JWKS_URL: apple.jwksUrl,
+    APPLE_AUDIENCE: apple.audience,
+    SESSION_SECRET: 'bench-raceday-secret-that-is-long-enough-0123',
+    CONVERT_WORKER: 'on',
+    UPLOADS_PER_ADDRESS: '1000000',
+    OPEN_UPLOADS_PER_ADDRESS: '1000',
   });
   // The runner's phone is on the venue's cell: offline windows, failing requests, a slow shared link.
   // The smoke run's stretch holds two mile markers, so each of its two friends has one ahead to pin to.
@@ -40,9 +44,18 @@ export async function racedaySection(ctx: BenchContext): Promise<Section> {
     baselineProxy.start();
     ctx.log(`raceday: ${stretchMeters / 1000} km of the course at ${COMPRESSION}x, ${friends} friends, about ${Math.round(realMs / 1000)} s`);
     const result = await runRaceDay({
-      server, apple, phoneUrl: proxy.url, friendsUrl: server.url, compression: COMPRESSION,
-      fromMeters: 15_000, toMeters: 15_000 + stretchMeters, friends, leadMinutes: ctx.smoke ? [3, 8] : [3, 15],
-      noteSeconds: noteLengths(friends, 20251012), baselineUrl: baselineProxy.url, seed: 11,
+      server,
+      apple,
+      phoneUrl: proxy.url,
+      friendsUrl: server.url,
+      compression: COMPRESSION,
+      fromMeters: 15_000,
+      toMeters: 15_000 + stretchMeters,
+      friends,
+      leadMinutes: ctx.smoke ? [3, 8] : [3, 15],
+      noteSeconds: noteLengths(friends, 20251012),
+      baselineUrl: baselineProxy.url,
+      seed: 11,
     });
     const ahead = result.notes.filter((n) => n.leadMinutes >= 3);
     const atMarker = ahead.filter((n) => n.play?.atItsMarker).length;
@@ -51,8 +64,8 @@ export async function racedaySection(ctx: BenchContext): Promise<Section> {
     const storedToPhone = arrived.map((n) => (n.onPhoneAt! - n.storedAt!) / 1000);
     // The aim holds "while the phone has a link": the schedule's offline windows inside each note's wait are taken out.
     const proxyOffset = Date.now() - proxy.now();
-    const offlineMs = (from: number, to: number) => proxy.schedule.offline.reduce((sum, w) =>
-      sum + Math.max(0, Math.min(to - proxyOffset, w.toMs) - Math.max(from - proxyOffset, w.fromMs)), 0);
+    const offlineMs = (from: number, to: number) =>
+      proxy.schedule.offline.reduce((sum, w) => sum + Math.max(0, Math.min(to - proxyOffset, w.toMs) - Math.max(from - proxyOffset, w.fromMs)), 0);
     // A wait in seconds with the offline windows inside it taken out (the aim's reading).
     const linked = (from: number, to: number) => (to - from - offlineMs(from, to)) / 1000;
     const storedToPhoneLinked = arrived.map((n) => linked(n.storedAt!, n.onPhoneAt!));
@@ -73,8 +86,9 @@ export async function racedaySection(ctx: BenchContext): Promise<Section> {
     const unheld = announcedLinked.filter((n) => !openAt(n.announcedAt!)).length;
     const syncFailures = result.syncTries.filter((s) => !/^[23]\d\d$/.test(s.outcome) && linkedAt(s.openedAt)).length;
     // How soon after each offline window the phone was back on the link (its sync retries through every window): what the retry rule costs.
-    const backAfter = proxy.schedule.offline.map((w) => proxy.log.find((e) => e.atMs >= w.toMs)?.atMs).flatMap((at, i) =>
-      at === undefined ? [] : [(at - proxy.schedule.offline[i]!.toMs) / 1000]);
+    const backAfter = proxy.schedule.offline
+      .map((w) => proxy.log.find((e) => e.atMs >= w.toMs)?.atMs)
+      .flatMap((at, i) => (at === undefined ? [] : [(at - proxy.schedule.offline[i]!.toMs) / 1000]));
     // What became of each note's audio requests on the link (the proxy's own log).
     const fatesOf = (id: string) => {
       const counts = new Map<string, number>();
@@ -93,24 +107,72 @@ export async function racedaySection(ctx: BenchContext): Promise<Section> {
       title: `Race day: ${friends} friends' notes to a runner's phone on the venue link (${COMPRESSION}x compressed)`,
       baseline: 'an app that asks for the whole notes list every 60 s of race time, on the same entry, behind a link of its own with the same schedule',
       rows: [
-        { metric: 'notes sent ≥ 3 race min ahead played at their marker', ours: share, baseline: null, unit: '%', digits: 0, aim: { text: '100 %', met: share === 100 } },
+        {
+          metric: 'notes sent ≥ 3 race min ahead played at their marker',
+          ours: share,
+          baseline: null,
+          unit: '%',
+          digits: 0,
+          aim: { text: '100 %', met: share === 100 },
+        },
         { metric: 'Send → on the phone, p50', ours: percentile(sendToPhone, 50), baseline: null, unit: 's', digits: 1 },
         { metric: 'Send → on the phone, p95', ours: percentile(sendToPhone, 95), baseline: null, unit: 's', digits: 1 },
-        { metric: 'stored → on the phone, p95, while the phone has a link', ours: p95Stored, baseline: null, unit: 's', digits: 1, aim: { text: '≤ 10 s', met: p95Stored <= 10 } },
+        {
+          metric: 'stored → on the phone, p95, while the phone has a link',
+          ours: p95Stored,
+          baseline: null,
+          unit: 's',
+          digits: 1,
+          aim: { text: '≤ 10 s', met: p95Stored <= 10 },
+        },
         { metric: 'stored → on the phone, p95, offline windows included', ours: percentile(storedToPhone, 95), baseline: null, unit: 's', digits: 1 },
-        { metric: 'split: stored → listed by a sync held on the server itself (conversion, wake), p95', ours: percentile(splits.announced, 95), baseline: null, unit: 's', digits: 1 },
-        { metric: 'split: → listed on the phone (its held sync through the link), p95, linked', ours: percentile(splits.listed, 95), baseline: null, unit: 's', digits: 1 },
-        { metric: 'split: → its download begins (queued behind other notes), p95, linked', ours: percentile(splits.queued, 95), baseline: null, unit: 's', digits: 1 },
-        { metric: 'split: → its audio on the phone (download, resumed across cuts), p95, linked', ours: percentile(splits.downloaded, 95), baseline: null, unit: 's', digits: 1 },
-        { metric: 'bytes of the notes list and its sync answers', ours: appSyncKB, baseline: baseSyncKB, unit: 'KB', digits: 1, aim: { text: '≤ 0.2x the baseline', met: appSyncKB <= 0.2 * baseSyncKB } },
+        {
+          metric: 'split: stored → listed by a sync held on the server itself (conversion, wake), p95',
+          ours: percentile(splits.announced, 95),
+          baseline: null,
+          unit: 's',
+          digits: 1,
+        },
+        {
+          metric: 'split: → listed on the phone (its held sync through the link), p95, linked',
+          ours: percentile(splits.listed, 95),
+          baseline: null,
+          unit: 's',
+          digits: 1,
+        },
+        {
+          metric: 'split: → its download begins (queued behind other notes), p95, linked',
+          ours: percentile(splits.queued, 95),
+          baseline: null,
+          unit: 's',
+          digits: 1,
+        },
+        {
+          metric: 'split: → its audio on the phone (download, resumed across cuts), p95, linked',
+          ours: percentile(splits.downloaded, 95),
+          baseline: null,
+          unit: 's',
+          digits: 1,
+        },
+        {
+          metric: 'bytes of the notes list and its sync answers',
+          ours: appSyncKB,
+          baseline: baseSyncKB,
+          unit: 'KB',
+          digits: 1,
+          aim: { text: '≤ 0.2x the baseline', met: appSyncKB <= 0.2 * baseSyncKB },
+        },
         { metric: 'bytes the app took off the network, audio included', ours: appKB, baseline: baseKB, unit: 'KB', digits: 0 },
       ],
       chart: {
         kind: 'bars',
-        title: 'Race day: what the runner\'s app downloads',
+        title: "Race day: what the runner's app downloads",
         unit: 'KB',
         series: ['ours (held sync, cursor)', 'whole list every 60 s'],
-        groups: [{ label: 'KB of the notes list and sync', values: [appSyncKB, baseSyncKB] }, { label: 'KB in all', values: [appKB, baseKB] }],
+        groups: [
+          { label: 'KB of the notes list and sync', values: [appSyncKB, baseSyncKB] },
+          { label: 'KB in all', values: [appKB, baseKB] },
+        ],
       },
       notes: [
         `Where a note's wait goes (median / p95, real s, offline windows taken out but for the first): stored → listed by a sync held on the server itself ${med95(splits.announced)}; → listed on the phone ${med95(splits.listed)}; → download begins ${med95(splits.queued)}; → audio on the phone ${med95(splits.downloaded)}. Wall clock: stored → listed on the phone ${med95(storedToListed)}, listed → on the phone ${med95(listedToPhone)}.`,

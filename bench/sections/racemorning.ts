@@ -70,9 +70,11 @@ const loopText = (l: LoopDelay) => `${ms0(l.p50)}/${ms0(l.p99)}/${ms0(l.max)} ms
 /** Runs `task` at most `limit` at a time over `items`. */
 async function inBatches<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) await task(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) await task(items[next++]!);
+    }),
+  );
 }
 
 export async function racemorningSection(ctx: BenchContext): Promise<Section> {
@@ -111,15 +113,19 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     OPEN_UPLOADS_PER_ADDRESS: '1000',
   };
   const server = await startServer({
-    APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'bench-racemorning-secret-that-is-long-enough-01',
-    CONVERT_WORKER: 'on', METRICS: 'on', ...raised,
+    APPLE_JWKS_URL: apple.jwksUrl,
+    APPLE_AUDIENCE: apple.audience,
+    SESSION_SECRET: 'bench-racemorning-secret-that-is-long-enough-01',
+    CONVERT_WORKER: 'on',
+    METRICS: 'on',
+    ...raised,
   });
   // The server's own figures, read at each phase's edges: its timing of a held answer from the
   // change that woke it (server/sync/woken-mark.ts), of each route, and its event-loop lag.
   const reading = () => readMetrics(server.url);
   const wakesIn = (text: string) => bucketsIn(text, 'milenotes_sync_wake_seconds');
-  const routeIn = (text: string, method: string, route: string, status: string) => bucketsIn(text, 'milenotes_http_request_duration_seconds',
-    (l) => l.method === method && l.route === route && l.status_code === status);
+  const routeIn = (text: string, method: string, route: string, status: string) =>
+    bucketsIn(text, 'milenotes_http_request_duration_seconds', (l) => l.method === method && l.route === route && l.status_code === status);
   const uploadsIn = (text: string) => routeIn(text, 'PUT', '/api/r/:token/notes/:noteId', '201');
   const signInsIn = (text: string) => routeIn(text, 'POST', '/api/auth/apple', '200');
   const errors = new Tally();
@@ -130,12 +136,16 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
   const rss = { idle: { total: NaN, converter: NaN }, unloaded: { total: 0, converter: 0 }, loaded: { total: 0, converter: 0 } };
   const memory = memoryOf(() => server.pid());
   let phase: 'unloaded' | 'setup' | 'loaded' | 'done' = 'unloaded';
-  const sampler = setInterval(() => void memory().then((mb) => {
-    if (phase === 'done') return;
-    const peak = rss[phase === 'unloaded' ? 'unloaded' : 'loaded'];
-    peak.total = Math.max(peak.total, mb.server + mb.converter);
-    peak.converter = Math.max(peak.converter, mb.converter);
-  }), 250);
+  const sampler = setInterval(
+    () =>
+      void memory().then((mb) => {
+        if (phase === 'done') return;
+        const peak = rss[phase === 'unloaded' ? 'unloaded' : 'loaded'];
+        peak.total = Math.max(peak.total, mb.server + mb.converter);
+        peak.converter = Math.max(peak.converter, mb.converter);
+      }),
+    250,
+  );
   try {
     const raceId = `racemorning-${Date.now().toString(36)}`;
     // Started an hour ago: live, so positions are taken; runners 8-12 km in.
@@ -148,27 +158,43 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
 
     const samples = { unloaded: { signIn: [] as number[], upload: [] as number[] }, loaded: { signIn: [] as number[], upload: [] as number[] } };
     // The timed clients (friends, entrants, probes) in a thread of their own: see bench/load/friends.ts.
-    const clients = new FriendsThread({ base: server.url, notes: [...made.values()].map((n) => ({ seconds: n.seconds, contentType: n.contentType, audio: n.audio })) }, {
-      errors,
-      signIn: (ms) => samples.loaded.signIn.push(ms),
-      upload: ({ id, ms, okAt }) => {
-        samples.loaded.upload.push(ms);
-        deliveries.uploaded(id, 'loaded', okAt);
+    const clients = new FriendsThread(
+      { base: server.url, notes: [...made.values()].map((n) => ({ seconds: n.seconds, contentType: n.contentType, audio: n.audio })) },
+      {
+        errors,
+        signIn: (ms) => samples.loaded.signIn.push(ms),
+        upload: ({ id, ms, okAt }) => {
+          samples.loaded.upload.push(ms);
+          deliveries.uploaded(id, 'loaded', okAt);
+        },
       },
-    });
+    );
     friends = clients;
     let subs = 0;
     const newSub = () => `racemorning-${raceId}-${subs++}`;
 
     // The probe: a runner's app holding its sync request, a friend sending it a note, a new runner signing in.
-    const probeApp = new CrowdApp(server.url, { raceId, sub: newSub(), name: 'Probe', runner: runnerFor(0), startsAt, waitSeconds: HOLD_SECONDS, errors, deliveries });
+    const probeApp = new CrowdApp(server.url, {
+      raceId,
+      sub: newSub(),
+      name: 'Probe',
+      runner: runnerFor(0),
+      startsAt,
+      waitSeconds: HOLD_SECONDS,
+      errors,
+      deliveries,
+    });
     if (!(await probeApp.setup(apple))) throw new Error(`racemorning: the probe app could not sign in and enter: ${errors.samples.join('; ')}`);
     probeApp.startHolding();
     const probe = async (i: number, into: 'unloaded' | 'loaded' | undefined) => {
       // The identity token is the phone's (Apple's) work, made here where the fake Apple's key is.
       const identityToken = await apple.token({ sub: newSub() });
       const { signInMs, upload } = await clients.probe({
-        identityToken, link: probeApp.token, seconds: probeLengths[i % probeLengths.length]!, marker: MARKERS[i % MARKERS.length]!, from: `Probe friend ${i + 1}`,
+        identityToken,
+        link: probeApp.token,
+        seconds: probeLengths[i % probeLengths.length]!,
+        marker: MARKERS[i % MARKERS.length]!,
+        from: `Probe friend ${i + 1}`,
       });
       if (signInMs !== undefined && into) samples[into].signIn.push(signInMs);
       if (!upload) return;
@@ -196,7 +222,18 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     errors.phase = 'setup';
     const setupStarted = Date.now();
     for (let i = 0; i < APPS; i++) {
-      apps.push(new CrowdApp(server.url, { raceId, sub: newSub(), name: `Runner ${i + 1}`, runner: runnerFor(i + 1), startsAt, waitSeconds: HOLD_SECONDS, errors, deliveries }));
+      apps.push(
+        new CrowdApp(server.url, {
+          raceId,
+          sub: newSub(),
+          name: `Runner ${i + 1}`,
+          runner: runnerFor(i + 1),
+          startsAt,
+          waitSeconds: HOLD_SECONDS,
+          errors,
+          deliveries,
+        }),
+      );
     }
     const ready: CrowdApp[] = [];
     await inBatches(apps, 16, async (app) => {
@@ -217,12 +254,19 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     const windowStarted = Date.now();
     // Positions: every app every 30 s, the apps spread evenly over the 30 s.
     const positionTimers: Array<{ stop(): Promise<void> }> = [];
-    const firstPosts = ready.map((app, i) => setTimeout(() => positionTimers.push(paced(POSITIONS_EVERY_MS, () => app.postPositions())),
-      (i * POSITIONS_EVERY_MS) / ready.length));
+    const firstPosts = ready.map((app, i) =>
+      setTimeout(() => positionTimers.push(paced(POSITIONS_EVERY_MS, () => app.postPositions())), (i * POSITIONS_EVERY_MS) / ready.length),
+    );
     const positionStarters = ready.map((app, i) => setTimeout(() => void app.postPositions(), (i * POSITIONS_EVERY_MS) / ready.length));
     clients.startLoad({
-      raceId, links: ready.map((app) => app.token), identityTokens, seed: 20261124, lengths: crowdLengths, markers: MARKERS,
-      notesPerSecond: FRIEND_NOTES_PER_SECOND, entrantsPerSecond: ENTRANTS_PER_SECOND,
+      raceId,
+      links: ready.map((app) => app.token),
+      identityTokens,
+      seed: 20261124,
+      lengths: crowdLengths,
+      markers: MARKERS,
+      notesPerSecond: FRIEND_NOTES_PER_SECOND,
+      entrantsPerSecond: ENTRANTS_PER_SECOND,
     });
     const probes: Promise<void>[] = [];
     const probeTimers = Array.from({ length: PROBES }, (_, i) => setTimeout(() => probes.push(probe(i, 'loaded')), ((i + 0.5) * WINDOW_MS) / PROBES));
@@ -265,19 +309,42 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
     const unloadedErrors = errors.total('unloaded');
     const rows: Section['rows'] = [
       ...figures.map((f) => ({
-        ...f, unit: 'ms', digits: 0,
+        ...f,
+        unit: 'ms',
+        digits: 0,
         aim: { text: '≤ 3x no load', met: Number.isFinite(f.ours) && Number.isFinite(f.baseline) && f.ours <= 3 * f.baseline },
       })),
       {
-        metric: 'held answer carrying the note converted, from the upload\'s 201 (conversion queue included), p95', ours: p95(held.loaded), baseline: p95(held.unloaded), unit: 'ms', digits: 0,
+        metric: "held answer carrying the note converted, from the upload's 201 (conversion queue included), p95",
+        ours: p95(held.loaded),
+        baseline: p95(held.unloaded),
+        unit: 'ms',
+        digits: 0,
       },
       { metric: 'server memory (RSS, with its converter process), peak', ours: rss.loaded.total, baseline: rss.unloaded.total, unit: 'MB', digits: 0 },
-      { metric: 'errors (failed or refused requests)', ours: loadedErrors, baseline: unloadedErrors, unit: '', digits: 0, aim: { text: 'no error', met: loadedErrors === 0 && unloadedErrors === 0 } },
       {
-        metric: `notes not yet converted ${DRAIN_MS / 1000} s after the window`, ours: undelivered.loaded, baseline: undelivered.unloaded, unit: '', digits: 0,
+        metric: 'errors (failed or refused requests)',
+        ours: loadedErrors,
+        baseline: unloadedErrors,
+        unit: '',
+        digits: 0,
+        aim: { text: 'no error', met: loadedErrors === 0 && unloadedErrors === 0 },
+      },
+      {
+        metric: `notes not yet converted ${DRAIN_MS / 1000} s after the window`,
+        ours: undelivered.loaded,
+        baseline: undelivered.unloaded,
+        unit: '',
+        digits: 0,
         aim: { text: 'none', met: undelivered.loaded === 0 && undelivered.unloaded === 0 },
       },
-      { metric: `notes converted a second under load (friends send ${FRIEND_NOTES_PER_SECOND}/s)`, ours: convertedPerSecond, baseline: null, unit: '/s', digits: 1 },
+      {
+        metric: `notes converted a second under load (friends send ${FRIEND_NOTES_PER_SECOND}/s)`,
+        ours: convertedPerSecond,
+        baseline: null,
+        unit: '/s',
+        digits: 1,
+      },
       { metric: 'sync requests held open at once, peak', ours: heldPeak, baseline: null, unit: '', digits: 0 },
     ];
     return {
@@ -303,7 +370,11 @@ export async function racemorningSection(ctx: BenchContext): Promise<Section> {
           `Conversions under load: ${convertedPerSecond.toFixed(1)} a second from the window's start to its end plus the wait after, against ${FRIEND_NOTES_PER_SECOND} a second sent.`,
         `Memory: VmRSS of the server process and its converter process (server/audio/converter.ts; not their ffmpeg runs), sampled every 250 ms: ${rss.idle.total.toFixed(0)} MB idle after the warm-up, ` +
           `peak ${rss.unloaded.total.toFixed(0)} MB with the probes alone, ${rss.loaded.total.toFixed(0)} MB from the crowd's sign-in to the end of the window; of which the converter ${rss.idle.converter.toFixed(0)}, ${rss.unloaded.converter.toFixed(0)} and ${rss.loaded.converter.toFixed(0)} MB.`,
-        `Limits raised for the bench (${Object.entries(raised).map(([k, v]) => `${k}=${v}`).join(', ')}): all the load comes from 127.0.0.1 here, in the field from thousands of addresses. Left as shipped: SYNC_MAX_HELD (5,000 a process), 4 held per account, each link's quota, RATE_LIMIT_PER_MINUTE (per address and link).`,
+        `Limits raised for the bench (${Object.entries(raised)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(
+            ', ',
+          )}): all the load comes from 127.0.0.1 here, in the field from thousands of addresses. Left as shipped: SYNC_MAX_HELD (5,000 a process), 4 held per account, each link's quota, RATE_LIMIT_PER_MINUTE (per address and link).`,
         `The apps run in the bench process's main thread; the clients timed here (friends' uploads, entrants' sign-ins and entries, the probes) in a thread of their own with its own event loop, ` +
           `as a friend's phone is not also busy running a thousand runners' apps (in one thread their answers waited behind the apps' JavaScript). All share the machine's 2 cores with the server and its ffmpeg conversions.`,
         `Event loops, delay p50/p99/max: the bench's main thread (the apps; monitorEventLoopDelay) ${loopText(benchLoop.unloaded)} during the probes with no load, ${loopText(benchLoop.loaded)} in the window; the timed clients' thread ${loopText(friendsLoop)} in the window; ` +

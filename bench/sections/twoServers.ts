@@ -49,7 +49,15 @@ export async function twoServersSection(ctx: BenchContext): Promise<Section> {
   const pg = await startOwnPostgres();
   const servers: RunningServer[] = [];
   try {
-    const env = { DATABASE_URL: pg.url, CONVERT_WORKER: 'on', CONVERT_CONCURRENCY: '1', METRICS: 'on', UPLOADS_PER_ADDRESS: '1000000', OPEN_UPLOADS_PER_ADDRESS: '1000', RATE_LIMIT_PER_MINUTE: '1000000' };
+    const env = {
+      DATABASE_URL: pg.url,
+      CONVERT_WORKER: 'on',
+      CONVERT_CONCURRENCY: '1',
+      METRICS: 'on',
+      UPLOADS_PER_ADDRESS: '1000000',
+      OPEN_UPLOADS_PER_ADDRESS: '1000',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+    };
     const first = await startServer(env);
     servers.push(first);
     await addLiveRace(first, 'two-servers', 1);
@@ -65,7 +73,11 @@ export async function twoServersSection(ctx: BenchContext): Promise<Section> {
       const cpuBefore = await Promise.all(running.map(serverCpu));
       const countBefore = await Promise.all(running.map(convertedBy));
       const started = Date.now();
-      await Promise.all(Array.from({ length: N }, (_, i) => uploadNote(via.url, links[i % links.length]!, again(made.get(lengths[i % lengths.length]!)!), 'mi-20', `Friend ${i + 1}`, errors)));
+      await Promise.all(
+        Array.from({ length: N }, (_, i) =>
+          uploadNote(via.url, links[i % links.length]!, again(made.get(lengths[i % lengths.length]!)!), 'mi-20', `Friend ${i + 1}`, errors),
+        ),
+      );
       const stored = Date.now();
       const queued = await depthOf(via);
       while ((await depthOf(via)) > 0) {
@@ -101,13 +113,36 @@ export async function twoServersSection(ctx: BenchContext): Promise<Section> {
       baseline: 'one server process alone on the same database, earlier in the same run',
       rows: [
         { metric: `notes converted a second (mean ${meanSeconds.toFixed(0)} s of speech)`, ours: two.rate, baseline: one.rate, unit: '/s', digits: 2 },
-        { metric: 'rate the second server adds, as a share of the first\'s', ours: added, baseline: null, unit: 'x', digits: 2, aim: { text: '≥ 0.8x', met: added >= 0.8 } },
+        {
+          metric: "rate the second server adds, as a share of the first's",
+          ours: added,
+          baseline: null,
+          unit: 'x',
+          digits: 2,
+          aim: { text: '≥ 0.8x', met: added >= 0.8 },
+        },
         { metric: 'CPU seconds per note (servers, converters, ffmpeg)', ours: two.cpu / two.queued, baseline: one.cpu / one.queued, unit: 's', digits: 2 },
-        { metric: 'cores the conversions got (CPU seconds over wall seconds)', ours: two.cpu / two.seconds, baseline: one.cpu / one.seconds, unit: '', digits: 2 },
-        { metric: 'errors (failed or refused requests)', ours: errors.total('two servers'), baseline: errors.total('one server'), unit: '', digits: 0, aim: { text: 'no error', met: errors.total() === 0 } },
+        {
+          metric: 'cores the conversions got (CPU seconds over wall seconds)',
+          ours: two.cpu / two.seconds,
+          baseline: one.cpu / one.seconds,
+          unit: '',
+          digits: 2,
+        },
+        {
+          metric: 'errors (failed or refused requests)',
+          ours: errors.total('two servers'),
+          baseline: errors.total('one server'),
+          unit: '',
+          digits: 0,
+          aim: { text: 'no error', met: errors.total() === 0 },
+        },
       ],
       chart: {
-        kind: 'bars', title: 'Notes converted a second, one server and two on one PostgreSQL', unit: '/s', series: ['one server', 'two servers'],
+        kind: 'bars',
+        title: 'Notes converted a second, one server and two on one PostgreSQL',
+        unit: '/s',
+        series: ['one server', 'two servers'],
         groups: [{ label: 'notes / s', values: [one.rate, two.rate] }],
       },
       notes: [

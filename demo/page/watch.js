@@ -1,7 +1,13 @@
 // The watch page: the runner's phone as the app would be, drawn from the demo's state (asked for
 // every half second). Plain DOM, no framework; no inline code (the page's CSP allows only its own files).
 const SVG = 'http://www.w3.org/2000/svg';
-const STEPS = [['sent', 'Sent'], ['stored', 'Stored'], ['converted', 'Converted'], ['onPhone', 'On the phone'], ['played', 'Played']];
+const STEPS = [
+  ['sent', 'Sent'],
+  ['stored', 'Stored'],
+  ['converted', 'Converted'],
+  ['onPhone', 'On the phone'],
+  ['played', 'Played'],
+];
 const svg = document.getElementById('course');
 const statusLine = document.getElementById('status');
 const list = document.getElementById('notes');
@@ -44,7 +50,8 @@ async function drawCourse() {
 }
 
 // Every time on this page is on the demo's clock (the server's, the phone's and the recorder's), in the race's zone.
-const time = (ms, timeZone, seconds) => new Date(ms).toLocaleTimeString('en-US', { timeZone, hour: 'numeric', minute: '2-digit', ...(seconds && { second: '2-digit' }) });
+const time = (ms, timeZone, seconds) =>
+  new Date(ms).toLocaleTimeString('en-US', { timeZone, hour: 'numeric', minute: '2-digit', ...(seconds && { second: '2-digit' }) });
 
 function noteItem(n, state) {
   const li = document.createElement('li');
@@ -110,13 +117,25 @@ function render(state) {
     const d = (coursePoints[i][0] - r.at[0]) ** 2 + (coursePoints[i][1] - r.at[1]) ** 2;
     if (d < best) [best, nearest] = [d, i];
   }
-  runPath.setAttribute('d', coursePoints.slice(0, nearest + 1).map(([x, y], i) => `${i ? 'L' : 'M'}${x} ${y}`).join(''));
+  runPath.setAttribute(
+    'd',
+    coursePoints
+      .slice(0, nearest + 1)
+      .map(([x, y], i) => `${i ? 'L' : 'M'}${x} ${y}`)
+      .join(''),
+  );
   let passedAll = r.lastMarker !== null;
   for (const [id, g] of markerNodes) {
     g.classList.toggle('passed', passedAll);
     if (g.querySelector('title').textContent === r.lastMarker) passedAll = false;
-    g.classList.toggle('has-note', state.notes.some((n) => n.marker === id));
-    g.classList.toggle('played', state.notes.some((n) => n.marker === id && n.played));
+    g.classList.toggle(
+      'has-note',
+      state.notes.some((n) => n.marker === id),
+    );
+    g.classList.toggle(
+      'played',
+      state.notes.some((n) => n.marker === id && n.played),
+    );
   }
   hint.hidden = state.notes.length > 0;
   list.replaceChildren(...state.notes.map((n) => noteItem(n, state)));

@@ -24,7 +24,9 @@ process.once('exit', () => {
  * the page believes it runs on (an Android phone's, an iPhone's).
  */
 export async function launchPhone(
-  wav: string, profile?: string, { denyMicrophone = false, locale, userAgent }: { denyMicrophone?: boolean; locale?: string; userAgent?: string } = {},
+  wav: string,
+  profile?: string,
+  { denyMicrophone = false, locale, userAgent }: { denyMicrophone?: boolean; locale?: string; userAgent?: string } = {},
 ) {
   let dir = profile;
   if (!dir) profiles.add((dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-profile-'))));
@@ -47,9 +49,11 @@ export async function openRecorder(context: BrowserContext, server: RunningServe
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(`${server.url}/r/${token}`);
   // A worker that never takes control (its precache failed, e.g. dist/ rebuilt mid-test) fails here, not in a later step.
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 }).catch(() => {
-    throw new Error('The service worker did not take control of the recorder within 20 s (was dist/ rebuilt during the test?)');
-  });
+  await page
+    .waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 })
+    .catch(() => {
+      throw new Error('The service worker did not take control of the recorder within 20 s (was dist/ rebuilt during the test?)');
+    });
   await expect(page.getByRole('button', { name: 'Record' })).toBeVisible();
   return page;
 }
@@ -61,13 +65,16 @@ export async function fillDetails(page: Page, marker = 'Mile 20', name = 'Sam'):
 
 /** The seconds the recording screen's clock shows (m:ss), or -1 when it shows none. */
 export function elapsedShown(page: Page): Promise<number> {
-  return page.getByTestId('elapsed').textContent({ timeout: 1_000 }).then(
-    (text) => {
-      const m = /(\d+):(\d\d)/.exec(text ?? '');
-      return m ? Number(m[1]) * 60 + Number(m[2]) : -1;
-    },
-    () => -1,
-  );
+  return page
+    .getByTestId('elapsed')
+    .textContent({ timeout: 1_000 })
+    .then(
+      (text) => {
+        const m = /(\d+):(\d\d)/.exec(text ?? '');
+        return m ? Number(m[1]) * 60 + Number(m[2]) : -1;
+      },
+      () => -1,
+    );
 }
 
 /**
@@ -144,17 +151,22 @@ export async function blobsWithSha256(server: RunningServer, sha256: string): Pr
   const matches: string[] = [];
   for (const file of files) {
     const full = path.join(file.parentPath, file.name);
-    if (createHash('sha256').update(await readFile(full)).digest('hex') === sha256) matches.push(full);
+    if (
+      createHash('sha256')
+        .update(await readFile(full))
+        .digest('hex') === sha256
+    )
+      matches.push(full);
   }
   return matches;
 }
 
 /** Decoded duration and the share of 20 ms frames above -35 dBFS (speech ~0.75, beep ~0.13, silence 0). */
 export async function analyseAudio(file: string): Promise<{ seconds: number; activeShare: number }> {
-  const { stdout } = await promisify(execFile)(
-    'ffmpeg', ['-v', 'error', '-i', file, '-ac', '1', '-ar', '16000', '-f', 's16le', '-'],
-    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
-  );
+  const { stdout } = await promisify(execFile)('ffmpeg', ['-v', 'error', '-i', file, '-ac', '1', '-ar', '16000', '-f', 's16le', '-'], {
+    encoding: 'buffer',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const samples = new Int16Array(stdout.buffer, stdout.byteOffset, Math.floor(stdout.byteLength / 2));
   const frame = 320;
   let frames = 0;

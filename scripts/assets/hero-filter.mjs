@@ -48,7 +48,9 @@ function channel(i) {
     `    if(lt(abs(ld(3)-0.9*ld(2)),0.018*ld(2)+0.4),${c('edge')}*ld(8),`,
     `      if(lt(ld(3),0.022*ld(2)+0.4)*lt(mod(ld(4)*0.9+T,1),0.45),${c('dash')}*ld(8),${c('road')}*ld(8))),`,
     `    if(lt(mod(ld(4)*0.45+T*${3 / LOOP_S},1),0.5),${c('grassA')}*ld(8),${c('grassB')}*ld(8)))))`,
-  ].join('').replace(/\s+/g, '');
+  ]
+    .join('')
+    .replace(/\s+/g, '');
 }
 
 process.stdout.write(`geq=r='${channel(0)}':g='${channel(1)}':b='${channel(2)}'`);

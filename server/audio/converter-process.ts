@@ -32,7 +32,10 @@ function convert(job: ConvertRequest): void {
   running.set(job.id, controller);
   const { signal } = controller;
   convertToM4a(createReadStream(job.input), job.container, job.output, { timeoutMs: job.timeoutMs, maxSeconds: job.maxSeconds, signal })
-    .then(({ durationMs }) => reply({ id: job.id, durationMs }), (err: unknown) => reply({ id: job.id, failure: failureOf(err, signal) }))
+    .then(
+      ({ durationMs }) => reply({ id: job.id, durationMs }),
+      (err: unknown) => reply({ id: job.id, failure: failureOf(err, signal) }),
+    )
     .finally(() => running.delete(job.id));
 }
 

@@ -58,11 +58,16 @@ interface Helper {
 
 function errorOf(failure: ConvertFailure): unknown {
   switch (failure.kind) {
-    case 'too_long': return new NoteTooLongError(failure.maxSeconds);
-    case 'media': return new MediaToolError(failure.message, failure.timedOut);
-    case 'storage': return new StorageFault(failure.fault, new Error(failure.message));
-    case 'aborted': return new Error('the conversion was stopped');
-    case 'error': return new Error(failure.message);
+    case 'too_long':
+      return new NoteTooLongError(failure.maxSeconds);
+    case 'media':
+      return new MediaToolError(failure.message, failure.timedOut);
+    case 'storage':
+      return new StorageFault(failure.fault, new Error(failure.message));
+    case 'aborted':
+      return new Error('the conversion was stopped');
+    case 'error':
+      return new Error(failure.message);
   }
 }
 
@@ -151,12 +156,16 @@ export function startConverter(log: FastifyBaseLogger): Converter {
         // The process stops each of its two runs after timeoutMs; an answer later than both means it
         // is stuck or starved: the attempt fails (and is tried again) and the process is replaced,
         // so that the next notes neither wait on it nor run beside an ffmpeg it still has going.
-        overdue = setTimeout(() => settle(() => {
-          log.error({ timeoutMs }, 'the converter process did not answer in time: stopping it');
-          if (helper === to) helper = undefined;
-          to.child.kill('SIGKILL');
-          reject(new MediaToolError(`the converter did not answer within ${2 * timeoutMs + OVERDUE_SLACK_MS} ms`, true));
-        }), 2 * timeoutMs + OVERDUE_SLACK_MS);
+        overdue = setTimeout(
+          () =>
+            settle(() => {
+              log.error({ timeoutMs }, 'the converter process did not answer in time: stopping it');
+              if (helper === to) helper = undefined;
+              to.child.kill('SIGKILL');
+              reject(new MediaToolError(`the converter did not answer within ${2 * timeoutMs + OVERDUE_SLACK_MS} ms`, true));
+            }),
+          2 * timeoutMs + OVERDUE_SLACK_MS,
+        );
         signal?.addEventListener('abort', abort, { once: true });
         send(to, { kind: 'convert', id, input, container, output, timeoutMs, maxSeconds });
       });

@@ -24,7 +24,10 @@ import { DEMUXER, type AudioContainer } from './sniff.js';
  * line. `timedOut`: it ran past its time limit instead, which the worker counts as an attempt.
  */
 export class MediaToolError extends Error {
-  constructor(message: string, readonly timedOut = false) {
+  constructor(
+    message: string,
+    readonly timedOut = false,
+  ) {
     super(message);
     this.name = 'MediaToolError';
   }
@@ -95,7 +98,12 @@ export function runTool(command: string, args: string[], timeoutMs: number, io: 
       io.stdin.pipe(child.stdin);
     }
     const sink = io.stdoutTo;
-    const sinkDone = sink && finished(sink).then(() => undefined, (err: unknown) => err);
+    const sinkDone =
+      sink &&
+      finished(sink).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
     sink?.on('error', stopFor).on('drain', () => child.stdout!.resume());
     child.stdout!.on('data', (d: Buffer) => {
       stdoutBytes += d.length;
@@ -132,7 +140,10 @@ export function runTool(command: string, args: string[], timeoutMs: number, io: 
         if (code === null) return reject(new Error(`${command} was stopped by ${killedBy}`));
         // nice's own answer: the tool could not be run (126) or found (127).
         if (code === 126 || code === 127) return reject(new Error(`${command} could not be started: ${stderr.trim().split('\n').at(-1)}`));
-        const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+        const lines = stderr
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean);
         reject(new MediaToolError(lines.at(-1) ?? `${command} exited with code ${code}`));
       });
     });
@@ -147,8 +158,7 @@ const pipeInput = (container: AudioContainer) => ['-protocol_whitelist', 'pipe',
  * (mp4-repair.ts), which would otherwise cost a WebKit note its last second. Ending the tool's
  * stdin ends the file's stream too.
  */
-const feed = (input: Readable, container: AudioContainer): Readable =>
-  container === 'mp4' ? pipeline(input, new Mp4FragmentRepair(), () => {}) : input;
+const feed = (input: Readable, container: AudioContainer): Readable => (container === 'mp4' ? pipeline(input, new Mp4FragmentRepair(), () => {}) : input);
 
 /**
  * Decoded notes are mono at 16 kHz: a voice up to 8 kHz, the band HD Voice calls carry, which is
@@ -170,18 +180,39 @@ const PCM_BYTES_PER_SECOND = SAMPLE_RATE * 4; // 32-bit float, one channel
  */
 async function decodeMeasured(input: Readable, container: AudioContainer, pcm: string, readSeconds: number, timeoutMs: number, signal?: AbortSignal) {
   const file = createWriteStream(pcm);
-  const { stderrTail } = await runTool('ffmpeg', [
-    '-nostdin', '-hide_banner', '-nostats', '-loglevel', 'info', '-y',
-    ...pipeInput(container),
-    '-map', '0:a:0', '-vn', '-ac', '1', '-t', String(readSeconds),
-    // Measured at the recording's own rate, then resampled: the meter's K-weighting is made for it.
-    '-af', `ebur128=framelog=verbose,aresample=${SAMPLE_RATE}`,
-    // -t bounds what is written: at most readSeconds of PCM (7 MB for a note a second too long).
-    // Unflushed, the pipe carries 32 KB writes, not one per packet: 110 chunks for a 60 s note
-    // instead of 660-1,080, and this process spends 25 ms of CPU more than when ffmpeg wrote the
-    // file, not 125 (a whole conversion: about 950 ms).
-    '-flush_packets', '0', '-f', 'f32le', 'pipe:1',
-  ], timeoutMs, { stdin: feed(input, container), signal, stdoutTo: file, maxStdoutBytes: (readSeconds + 1) * PCM_BYTES_PER_SECOND });
+  const { stderrTail } = await runTool(
+    'ffmpeg',
+    [
+      '-nostdin',
+      '-hide_banner',
+      '-nostats',
+      '-loglevel',
+      'info',
+      '-y',
+      ...pipeInput(container),
+      '-map',
+      '0:a:0',
+      '-vn',
+      '-ac',
+      '1',
+      '-t',
+      String(readSeconds),
+      // Measured at the recording's own rate, then resampled: the meter's K-weighting is made for it.
+      '-af',
+      `ebur128=framelog=verbose,aresample=${SAMPLE_RATE}`,
+      // -t bounds what is written: at most readSeconds of PCM (7 MB for a note a second too long).
+      // Unflushed, the pipe carries 32 KB writes, not one per packet: 110 chunks for a 60 s note
+      // instead of 660-1,080, and this process spends 25 ms of CPU more than when ffmpeg wrote the
+      // file, not 125 (a whole conversion: about 950 ms).
+      '-flush_packets',
+      '0',
+      '-f',
+      'f32le',
+      'pipe:1',
+    ],
+    timeoutMs,
+    { stdin: feed(input, container), signal, stdoutTo: file, maxStdoutBytes: (readSeconds + 1) * PCM_BYTES_PER_SECOND },
+  );
   return { seconds: file.bytesWritten / PCM_BYTES_PER_SECOND, lufs: parseIntegratedLufs(stderrTail) };
 }
 
@@ -193,16 +224,40 @@ async function decodeMeasured(input: Readable, container: AudioContainer, pcm: s
  * short). The same encoding sent nowhere then tells which, whatever ffmpeg said: it writes nothing.
  */
 async function encodeM4a(pcm: string, output: string, gainDb: number, timeoutMs: number, signal?: AbortSignal) {
-  const encode = (to: string[]) => runTool('ffmpeg', [
-    '-nostdin', '-hide_banner', '-loglevel', 'error', '-xerror', '-y',
-    // Our own file of raw samples, written by the first pass: read as such (no demuxer guesses, no other protocol).
-    '-protocol_whitelist', 'file', '-f', 'f32le', '-ar', String(SAMPLE_RATE), '-ac', '1', '-i', pcm,
-    '-af', `volume=${gainDb.toFixed(2)}dB,alimiter=limit=${LIMIT_LINEAR}:level=false:latency=true`,
-    // AAC-LC at 24 kbit/s (ffmpeg's encoder spends about 25 on speech): a 60 s note is about 190 KB,
-    // 3.8 s on the race-day bench's 400 kbit/s cell where 35 kbit/s took 5.2 s.
-    '-c:a', 'aac', '-b:a', '24k',
-    ...to,
-  ], timeoutMs, { signal });
+  const encode = (to: string[]) =>
+    runTool(
+      'ffmpeg',
+      [
+        '-nostdin',
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-xerror',
+        '-y',
+        // Our own file of raw samples, written by the first pass: read as such (no demuxer guesses, no other protocol).
+        '-protocol_whitelist',
+        'file',
+        '-f',
+        'f32le',
+        '-ar',
+        String(SAMPLE_RATE),
+        '-ac',
+        '1',
+        '-i',
+        pcm,
+        '-af',
+        `volume=${gainDb.toFixed(2)}dB,alimiter=limit=${LIMIT_LINEAR}:level=false:latency=true`,
+        // AAC-LC at 24 kbit/s (ffmpeg's encoder spends about 25 on speech): a 60 s note is about 190 KB,
+        // 3.8 s on the race-day bench's 400 kbit/s cell where 35 kbit/s took 5.2 s.
+        '-c:a',
+        'aac',
+        '-b:a',
+        '24k',
+        ...to,
+      ],
+      timeoutMs,
+      { signal },
+    );
   try {
     await encode(['-movflags', '+faststart', '-f', 'mp4', output]);
   } catch (err) {
@@ -227,7 +282,10 @@ async function encodeM4a(pcm: string, output: string, gainDb: number, timeoutMs:
  * neither is known (a time limit, ffmpeg killed or not started, a file system's I/O error).
  */
 export async function convertToM4a(
-  input: Readable, container: AudioContainer, output: string, opts: { timeoutMs: number; maxSeconds: number; signal?: AbortSignal },
+  input: Readable,
+  container: AudioContainer,
+  output: string,
+  opts: { timeoutMs: number; maxSeconds: number; signal?: AbortSignal },
 ): Promise<{ durationMs: number }> {
   const pcm = `${output}.f32`;
   try {

@@ -46,7 +46,11 @@ function ebmlDocType(head: Buffer): string | undefined {
     if (!len) return undefined;
     const data = at + id.length + len.length;
     if (data + len.value > end) return undefined;
-    if (id.value === 0x4282) return head.subarray(data, data + len.value).toString('latin1').replace(/\0+$/, '');
+    if (id.value === 0x4282)
+      return head
+        .subarray(data, data + len.value)
+        .toString('latin1')
+        .replace(/\0+$/, '');
     at = data + len.value;
   }
   return undefined;

@@ -20,7 +20,12 @@ export interface AccessClaims {
  * `issuedAt` (seconds) fixes the token: HS256 is deterministic, so the same claims and time give
  * the same token again, which a refresh retried within the grace needs.
  */
-export async function issueAccessToken(secret: Uint8Array, claims: AccessClaims, ttlSeconds: number, issuedAt = Math.floor(Date.now() / 1000)): Promise<string> {
+export async function issueAccessToken(
+  secret: Uint8Array,
+  claims: AccessClaims,
+  ttlSeconds: number,
+  issuedAt = Math.floor(Date.now() / 1000),
+): Promise<string> {
   return new SignJWT({ sid: claims.sessionId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer(ISSUER)

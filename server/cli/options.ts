@@ -13,7 +13,10 @@ export class Refused extends Error {}
 
 /** A check that ran and found something wrong: its result is printed all the same, its sentence on stderr, exit code 1. */
 export class Findings extends Error {
-  constructor(message: string, readonly result: unknown) {
+  constructor(
+    message: string,
+    readonly result: unknown,
+  ) {
     super(message);
   }
 }
@@ -43,7 +46,11 @@ export function optionsOf(args: string[], required: string[], optional: string[]
   const names = [...required, ...optional];
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: withValuesJoined(args, names), options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])), strict: true }));
+    ({ values } = parseArgs({
+      args: withValuesJoined(args, names),
+      options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])),
+      strict: true,
+    }));
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

@@ -17,12 +17,22 @@ import { optionsOf, Refused, type Command } from './options.js';
 
 /** A race as the CLI prints it: the catalogue's fields, where it stands now, and whether it has a course. */
 const raceLine = (race: Race) => ({
-  id: race.id, name: race.name, date: race.date, timezone: race.timezone, start: race.start, startsAt: race.startsAt,
-  when: raceWhen(race.startsAt), units: race.units, hasCourse: race.hasCourse,
+  id: race.id,
+  name: race.name,
+  date: race.date,
+  timezone: race.timezone,
+  start: race.start,
+  startsAt: race.startsAt,
+  when: raceWhen(race.startsAt),
+  units: race.units,
+  hasCourse: race.hasCourse,
 });
 
 const courseLine = (course: StoredCourse) => ({
-  lengthMeters: Math.round(course.lengthMeters), points: course.line.length, appPoints: (JSON.parse(course.app.json) as { coordinates: unknown[] }).coordinates.length, etag: course.app.etag,
+  lengthMeters: Math.round(course.lengthMeters),
+  points: course.line.length,
+  appPoints: (JSON.parse(course.app.json) as { coordinates: unknown[] }).coordinates.length,
+  etag: course.app.etag,
 });
 
 /** The course in a GPX file for a race in these units; a file that is no marathon's course is refused with its sentence. */
@@ -55,7 +65,12 @@ export async function storeImage(blobs: BlobStore, raceId: string, file: RaceIma
 
 /** A stored picture as the CLI prints it: its address and type, its size, and what the operator's file weighed. */
 export const imageLine = (image: RaceImage, made: RaceImageFile) => ({
-  url: raceImageUrl(image.key), type: image.type, width: made.width, height: made.height, bytes: made.bytes.length, givenBytes: made.inputBytes,
+  url: raceImageUrl(image.key),
+  type: image.type,
+  width: made.width,
+  height: made.height,
+  bytes: made.bytes.length,
+  givenBytes: made.inputBytes,
 });
 
 /** The race, or a refusal naming the ids there are. */
@@ -84,19 +99,33 @@ export const RACE_COMMANDS: Record<string, Command> = {
     const picture = options.image === undefined ? undefined : await imageFromFile(options.image);
     const taken = async () => {
       const race = await repo.races.get(id);
-      return new Refused(`A race with the id '${id}' already exists${race ? ` (${race.name}, ${race.date})` : ''}. Choose another id, e.g. ${id}-2; set-course replaces the course of an existing race.`);
+      return new Refused(
+        `A race with the id '${id}' already exists${race ? ` (${race.name}, ${race.date})` : ''}. Choose another id, e.g. ${id}-2; set-course replaces the course of an existing race.`,
+      );
     };
     // The picture goes to the store before the row names it; a taken id stores nothing.
     if (picture && (await repo.races.get(id))) throw await taken();
     const blobs = picture ? openBlobStore(loadStorageConfig(env)) : undefined;
     const image = picture && (await storeImage(blobs!, id, picture));
-    if (!(await repo.races.add({ id, name: name.trim().normalize('NFC'), date, start, timezone: zone, units, ...(course && { course }), ...(image && { image }) }))) {
+    if (
+      !(await repo.races.add({
+        id,
+        name: name.trim().normalize('NFC'),
+        date,
+        start,
+        timezone: zone,
+        units,
+        ...(course && { course }),
+        ...(image && { image }),
+      }))
+    ) {
       // Taken meanwhile: the file goes, unless it is the other race's very own (the same picture, the same id).
       if (image && (await repo.races.image(id))?.key !== image.key) await blobs!.delete(image.key);
       throw await taken();
     }
     const race = (await repo.races.get(id))!;
-    if (resolveStart(date, start, zone).fit === 'overlap') warn(`Note: ${start} happens twice on ${date} in ${zone} (the clocks go back that night); the race starts at the first, ${race.startsAt} in UTC.`);
+    if (resolveStart(date, start, zone).fit === 'overlap')
+      warn(`Note: ${start} happens twice on ${date} in ${zone} (the clocks go back that night); the race starts at the first, ${race.startsAt} in UTC.`);
     const over = overWarning(race, 'It was added all the same; check the year if you meant an upcoming race.');
     if (over) warn(over);
     return { ...raceLine(race), ...(course && { course: courseLine(course) }), ...(picture && image && { image: imageLine(image, picture) }) };

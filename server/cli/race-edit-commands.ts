@@ -38,8 +38,15 @@ const startLine = (r: Pick<RaceRow, 'date' | 'start' | 'timezone' | 'startsAt'>)
 /** '45 minutes later', '1 day 2 hours earlier'. */
 function shift(ms: number): string {
   const minutes = Math.round(Math.abs(ms) / 60_000);
-  const parts = [[Math.floor(minutes / 1440), 'day'], [Math.floor((minutes % 1440) / 60), 'hour'], [minutes % 60, 'minute']] as const;
-  const said = parts.filter(([n]) => n > 0).map(([n, unit]) => `${n} ${unit}${n === 1 ? '' : 's'}`).join(' ');
+  const parts = [
+    [Math.floor(minutes / 1440), 'day'],
+    [Math.floor((minutes % 1440) / 60), 'hour'],
+    [minutes % 60, 'minute'],
+  ] as const;
+  const said = parts
+    .filter(([n]) => n > 0)
+    .map(([n, unit]) => `${n} ${unit}${n === 1 ? '' : 's'}`)
+    .join(' ');
   return `${said} ${ms > 0 ? 'later' : 'earlier'}`;
 }
 
@@ -94,8 +101,12 @@ async function remadePicture(repo: Repository, blobs: BlobStore, raceId: string,
     made = await makeRaceImage(await storedBytes(blobs, key, MAX_RACE_IMAGE_INPUT_BYTES));
   } catch (err) {
     if (!(err instanceof ImageRefused) && !(err instanceof BlobTooLargeError) && !isBlobMissing(err)) throw err;
-    const why = err instanceof ImageRefused ? err.message
-      : err instanceof BlobTooLargeError ? `is larger than ${MAX_RACE_IMAGE_INPUT_BYTES / 1024 / 1024} MiB.` : 'is not in the store.';
+    const why =
+      err instanceof ImageRefused
+        ? err.message
+        : err instanceof BlobTooLargeError
+          ? `is larger than ${MAX_RACE_IMAGE_INPUT_BYTES / 1024 / 1024} MiB.`
+          : 'is not in the store.';
     if ((await repo.races.image(raceId))?.key !== key) return { race: raceId, outcome: 'changed meanwhile' };
     await repo.races.setImage(raceId, null, authorAt(now));
     warn(`Took the picture off the race ${raceId}: ${raceImageUrl(key)} ${why} Give it another with edit-race --id ${raceId} --image FILE.`);
@@ -105,7 +116,9 @@ async function remadePicture(repo: Repository, blobs: BlobStore, raceId: string,
   // An edit-race since this began wins: its picture is already a made one.
   if ((await repo.races.image(raceId))?.key !== key) return { race: raceId, outcome: 'changed meanwhile' };
   await repo.races.setImage(raceId, image, authorAt(now));
-  warn(`Changed the race ${raceId}: picture ${raceImageUrl(key)} -> ${raceImageUrl(image.key)} (made again by this server, ${made.inputBytes} -> ${made.bytes.length} bytes).`);
+  warn(
+    `Changed the race ${raceId}: picture ${raceImageUrl(key)} -> ${raceImageUrl(image.key)} (made again by this server, ${made.inputBytes} -> ${made.bytes.length} bytes).`,
+  );
   return { race: raceId, outcome: 'remade', image: imageLine(image, made) };
 }
 
@@ -127,8 +140,13 @@ export const RACE_EDIT_COMMANDS: Record<string, Command> = {
       if (options.image === undefined) return {};
       const set = await repo.races.setImage(race.id, image, authorAt(now));
       if (!set) throw new Refused(`The race '${race.id}' was removed meanwhile; nothing was changed.`);
-      warn(`Changed the race ${race.id}: picture ${set.before ? raceImageUrl(set.before.key) : 'none'} -> ${image ? raceImageUrl(image.key) : 'none (the generic one)'}.`);
-      return { image: image && { url: raceImageUrl(image.key), type: image.type }, imageBefore: set.before && { url: raceImageUrl(set.before.key), type: set.before.type } };
+      warn(
+        `Changed the race ${race.id}: picture ${set.before ? raceImageUrl(set.before.key) : 'none'} -> ${image ? raceImageUrl(image.key) : 'none (the generic one)'}.`,
+      );
+      return {
+        image: image && { url: raceImageUrl(image.key), type: image.type },
+        imageBefore: set.before && { url: raceImageUrl(set.before.key), type: set.before.type },
+      };
     };
     if (changedFields(race, edited).length === 0) {
       const pictures = await pictured();
@@ -139,21 +157,32 @@ export const RACE_EDIT_COMMANDS: Record<string, Command> = {
     if (problem) throw new Refused(problem);
     const course = await coursePlacedFor(repo, race, edited);
     const result = await editRace(repo, race, { ...edited, ...(course && { course }) }, authorAt(now));
-    if (result.outcome === 'changed') throw new Refused(`The race '${race.id}' was changed or removed meanwhile; nothing was changed. Look at list-races, then run edit-race again.`);
+    if (result.outcome === 'changed')
+      throw new Refused(`The race '${race.id}' was changed or removed meanwhile; nothing was changed. Look at list-races, then run edit-race again.`);
     if (result.outcome === 'km_notes') {
-      throw new Refused(`${result.notes} note${result.notes === 1 ? ' is' : 's are'} pinned to kilometre markers of the ${race.name}: its units stay mi,km. Nothing was changed.`);
+      throw new Refused(
+        `${result.notes} note${result.notes === 1 ? ' is' : 's are'} pinned to kilometre markers of the ${race.name}: its units stay mi,km. Nothing was changed.`,
+      );
     }
     const after = result.race;
     warn(changeLine(race, after, result.notesRescheduled));
     if (resolveStart(after.date, after.start, after.timezone).fit === 'overlap') {
-      warn(`Note: ${after.start} happens twice on ${after.date} in ${after.timezone} (the clocks go back that night); the race starts at the first, ${after.startsAt} in UTC.`);
+      warn(
+        `Note: ${after.start} happens twice on ${after.date} in ${after.timezone} (the clocks go back that night); the race starts at the first, ${after.startsAt} in UTC.`,
+      );
     }
     const when = raceWhen(after.startsAt, now);
-    if (when === 'live' && after.startsAt !== race.startsAt) warn(`The ${after.name} is live now: it started ${Math.round((now - Date.parse(after.startsAt)) / 60_000)} minutes ago.`);
+    if (when === 'live' && after.startsAt !== race.startsAt)
+      warn(`The ${after.name} is live now: it started ${Math.round((now - Date.parse(after.startsAt)) / 60_000)} minutes ago.`);
     const pictures = await pictured();
     return {
-      ...raceRowOf(after), when, hasCourse: after.hasCourse, changed: [...changedFields(race, edited), ...(options.image === undefined ? [] : ['image'])],
-      before: raceRowOf(race), notesRescheduled: result.notesRescheduled, ...pictures,
+      ...raceRowOf(after),
+      when,
+      hasCourse: after.hasCourse,
+      changed: [...changedFields(race, edited), ...(options.image === undefined ? [] : ['image'])],
+      before: raceRowOf(race),
+      notesRescheduled: result.notesRescheduled,
+      ...pictures,
     };
   },
 
@@ -163,7 +192,9 @@ export const RACE_EDIT_COMMANDS: Record<string, Command> = {
     const result = await repo.races.remove(race.id, authorAt(Date.now()));
     if (result.outcome === 'unknown') throw new Refused(`The race '${race.id}' was removed meanwhile; nothing was changed.`);
     if (result.outcome === 'held') {
-      throw new Refused(`The ${race.name} (${race.id}) cannot be removed: ${holdersOf(result.holdings)}. A race with runners or links stays, as their notes do; edit-race corrects it. Nothing was changed.`);
+      throw new Refused(
+        `The ${race.name} (${race.id}) cannot be removed: ${holdersOf(result.holdings)}. A race with runners or links stays, as their notes do; edit-race corrects it. Nothing was changed.`,
+      );
     }
     warn(`Removed the race ${race.id}: "${race.name}", ${startLine(race)}, units ${race.units.join(',')}${race.hasCourse ? ', with its course' : ''}.`);
     return { removed: race.id, before: raceRowOf(result.race) };

@@ -75,7 +75,8 @@ const COMMANDS: Record<string, Command> = {
     // Stored as the app's entries are (server/intake/sanitize.ts); too long is refused here, not cut.
     const name = cleanRunnerName(runner!);
     if (!name) throw new UsageError('The runner name has no visible characters. Give the name friends know them by.');
-    if (Array.from(runner!.trim()).length > MAX_RUNNER_NAME_LENGTH) throw new UsageError(`The runner name is too long (${MAX_RUNNER_NAME_LENGTH} characters at most).`);
+    if (Array.from(runner!.trim()).length > MAX_RUNNER_NAME_LENGTH)
+      throw new UsageError(`The runner name is too long (${MAX_RUNNER_NAME_LENGTH} characters at most).`);
     const known = await raceOf(repo, race!);
     const token = newToken();
     await repo.links.create({ linkId: linkIdOf(token), runnerName: name, raceId: known.id, createdAt: new Date().toISOString() });
@@ -100,7 +101,8 @@ const COMMANDS: Record<string, Command> = {
     const report = await verifyStorage(repo, openBlobStore(loadStorageConfig(env)));
     if (!report.healthy) {
       const found = [
-        report.missingCount > 0 && `${report.missingCount} object(s) that notes name are missing from the store (first: ${report.missing[0]!.key}, of note ${report.missing[0]!.noteId})`,
+        report.missingCount > 0 &&
+          `${report.missingCount} object(s) that notes name are missing from the store (first: ${report.missing[0]!.key}, of note ${report.missing[0]!.noteId})`,
         report.wrongSizeCount > 0 && `${report.wrongSizeCount} object(s) are not the size their row records (first: ${report.wrongSize[0]!.key})`,
       ].filter(Boolean);
       throw new Findings(`${found.join('; ')}.`, report);
@@ -125,7 +127,12 @@ const FILE_COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv) => 
     const { from } = optionsOf(args, ['from']);
     const storage = loadStorageConfig(env);
     const manifest = await restore(storage, path.resolve(from!), env);
-    return { restoredInto: storage.dataDir, ...(storage.databaseUrl && { database: 'DATABASE_URL' }), ...(storage.s3 && { bucket: storage.s3.bucket }), ...manifest };
+    return {
+      restoredInto: storage.dataDir,
+      ...(storage.databaseUrl && { database: 'DATABASE_URL' }),
+      ...(storage.s3 && { bucket: storage.s3.bucket }),
+      ...manifest,
+    };
   },
 };
 
@@ -163,9 +170,7 @@ async function dispatch(argv: string[], io: AdminIo): Promise<number> {
   }
   const repo = command ? await openRepository(loadConfig(io.env)) : undefined;
   try {
-    const result = fileCommand
-      ? await fileCommand(args, io.env)
-      : await command!(repo!, args, (line) => io.err(`${line}\n`), io.env);
+    const result = fileCommand ? await fileCommand(args, io.env) : await command!(repo!, args, (line) => io.err(`${line}\n`), io.env);
     io.out(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (err) {

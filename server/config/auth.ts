@@ -41,7 +41,8 @@ function devSecret(dataDir: string): Uint8Array {
   const file = path.join(dataDir, DEV_SECRET_FILE);
   const read = () => {
     const secret = readFileSync(file);
-    if (secret.length < 32) throw new Error(`${file} holds fewer than 32 bytes: delete it to make a new one (signed-in runners sign in again), or set SESSION_SECRET.`);
+    if (secret.length < 32)
+      throw new Error(`${file} holds fewer than 32 bytes: delete it to make a new one (signed-in runners sign in again), or set SESSION_SECRET.`);
     return secret;
   };
   try {

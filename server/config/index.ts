@@ -135,7 +135,10 @@ export type TrustProxy = false | string[];
 export function parseTrustProxy(raw: string | undefined): TrustProxy {
   const value = (raw ?? '').trim();
   if (value === '' || ['off', 'false', 'no'].includes(value.toLowerCase())) return false;
-  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const entry of list) {
     if (!/^(([0-9]{1,3}\.){3}[0-9]{1,3}|[0-9a-fA-F]*:[0-9a-fA-F:.]*)(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/.test(entry)) {
       throw new Error(`TRUST_PROXY must list the proxies' addresses or CIDRs (or loopback, linklocal, uniquelocal), got '${entry}'`);
@@ -173,7 +176,9 @@ function leaseTiming(env: NodeJS.ProcessEnv): Pick<Config, 'convertLeaseMs' | 'c
   const convertLeaseMs = positiveInt(env, 'CONVERT_LEASE_MS', 20_000);
   const convertHeartbeatMs = positiveInt(env, 'CONVERT_HEARTBEAT_MS', Math.floor(convertLeaseMs / 4));
   if (convertHeartbeatMs * 2 > convertLeaseMs) {
-    throw new Error(`CONVERT_HEARTBEAT_MS (${convertHeartbeatMs}) must be at most half of CONVERT_LEASE_MS (${convertLeaseMs}), so one late beat does not lose the lease.`);
+    throw new Error(
+      `CONVERT_HEARTBEAT_MS (${convertHeartbeatMs}) must be at most half of CONVERT_LEASE_MS (${convertLeaseMs}), so one late beat does not lose the lease.`,
+    );
   }
   return { convertLeaseMs, convertHeartbeatMs };
 }
@@ -228,7 +233,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: positiveInt(env, 'SHUTDOWN_GRACE_MS', 20_000),
     metrics: {
       enabled: ['on', '1', 'true'].includes((env.METRICS ?? 'off').toLowerCase()),
-      allow: (env.METRICS_ALLOW ?? '').split(',').map((a) => a.trim()).filter(Boolean),
+      allow: (env.METRICS_ALLOW ?? '')
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
     },
     uploads: {
       linkMaxNotes: positiveInt(env, 'LINK_MAX_NOTES', 200),
@@ -245,7 +253,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Race morning: a thousand phones each holding one on a server is the plan (issue 19).
     syncMaxHeld: positiveInt(env, 'SYNC_MAX_HELD', 5_000),
     // 0 turns the check off.
-    readyMinFreeBytes: (env.READY_MIN_FREE_MB === '0' ? 0 : positiveInt(env, 'READY_MIN_FREE_MB', readyMinFreeDefault(openUploadsPerAddress, convertConcurrency))) * MIB,
+    readyMinFreeBytes:
+      (env.READY_MIN_FREE_MB === '0' ? 0 : positiveInt(env, 'READY_MIN_FREE_MB', readyMinFreeDefault(openUploadsPerAddress, convertConcurrency))) * MIB,
     tempDir: os.tmpdir(),
     convertOrder: convertOrder(env.CONVERT_ORDER),
     homePageCacheMs: homePageCacheSeconds(env) * 1000,

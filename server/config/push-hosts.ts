@@ -27,19 +27,20 @@ const isDnsName = (name: string) => name.length <= 253 && name.split('.').every(
  * out is 443. IPv4 addresses are taken as written (a test's loopback stand-in); never as a wildcard.
  */
 export function parsePushHosts(raw: string): PushHost[] {
-  const entries = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (entries.length === 0) throw new Error('PUSH_HOSTS names no host: list the push services (host or host:port, comma-separated), or set PUSH=off');
   return entries.map((entry) => {
     const match = /^(\*\.)?([^:*]+)(?::(\d{1,5}))?$/.exec(entry);
     const port = match?.[3] === undefined ? 443 : Number(match[3]);
     const wildcard = match?.[1] !== undefined;
     const name = match?.[2] ?? '';
-    const valid = match && port >= 1 && port <= 65535 &&
-      (wildcard ? isDnsName(name) && name.split('.').length >= 2 : isDnsName(name) || isIpv4(name));
+    const valid = match && port >= 1 && port <= 65535 && (wildcard ? isDnsName(name) && name.split('.').length >= 2 : isDnsName(name) || isIpv4(name));
     if (!valid) {
       throw new Error(`PUSH_HOSTS must list host names or host:port (a wildcard only as a leading '*.' over two labels or more), got '${entry}'`);
     }
     return { name, wildcard, port };
   });
 }
-

@@ -51,20 +51,25 @@ export function checkVapidPair(keys: VapidKeys): void {
 
 /** A `sub` push services take: a mailto: address or an https: URL. */
 function checkSubject(subject: string): string {
-  const ok = /^mailto:[^@\s]+@[^@\s]+$/.test(subject) || (() => {
-    try {
-      return new URL(subject).protocol === 'https:';
-    } catch {
-      return false;
-    }
-  })();
+  const ok =
+    /^mailto:[^@\s]+@[^@\s]+$/.test(subject) ||
+    (() => {
+      try {
+        return new URL(subject).protocol === 'https:';
+      } catch {
+        return false;
+      }
+    })();
   if (!ok) throw new Error(`VAPID_SUBJECT must be a mailto: address or an https: URL where a push service can reach you, got '${subject}'`);
   return subject;
 }
 
 /** A host name only this machine answers to: localhost, *.localhost, loopback addresses. */
 export function isLocalHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1' || host === '0.0.0.0';
 }
 
@@ -97,13 +102,16 @@ export function loadPushConfig(env: NodeJS.ProcessEnv, publicUrl: string): PushC
   const enabled = ['on', '1', 'true'].includes(switched);
   const pub = env.VAPID_PUBLIC_KEY?.trim() || undefined;
   const priv = env.VAPID_PRIVATE_KEY?.trim() || undefined;
-  if ((pub === undefined) !== (priv === undefined)) throw new Error('Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither (a pair is then made and kept in the database)');
+  if ((pub === undefined) !== (priv === undefined))
+    throw new Error('Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither (a pair is then made and kept in the database)');
   const vapidKeys = pub && priv ? { publicKey: pub, privateKey: priv } : undefined;
   if (enabled && vapidKeys) checkVapidPair(vapidKeys);
   const given = env.VAPID_SUBJECT?.trim();
   const subject = !enabled ? '' : given ? checkSubject(given) : defaultSubject(env, publicUrl);
   if (enabled && env.NODE_ENV === 'production' && subjectNamesLocalhost(subject)) {
-    throw new Error(`VAPID_SUBJECT names localhost ('${subject}'): Apple's push service refuses every push signed so (403 BadJwtToken). Give a mailto: address or https: URL of yours, or set PUSH=off`);
+    throw new Error(
+      `VAPID_SUBJECT names localhost ('${subject}'): Apple's push service refuses every push signed so (403 BadJwtToken). Give a mailto: address or https: URL of yours, or set PUSH=off`,
+    );
   }
   return {
     enabled,

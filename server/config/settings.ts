@@ -13,8 +13,7 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, lea
 }
 
 /** A count, a size or a time in the setting's own unit: 1 or more. */
-export const positiveInt = (env: NodeJS.ProcessEnv, name: string, fallback: number): number =>
-  wholeNumber(env, name, fallback, 1, 'a positive whole number');
+export const positiveInt = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => wholeNumber(env, name, fallback, 1, 'a positive whole number');
 
 /** A time in seconds where 0 is allowed. */
 export const wholeSeconds = (env: NodeJS.ProcessEnv, name: string, fallback: number): number =>

@@ -55,9 +55,13 @@ export function holdLease(repo: Repository, job: ClaimedJob, timing: LeaseTiming
   let timer: NodeJS.Timeout | undefined;
   // One beat at a time: the next is planned when the last has answered, never piled up on a slow database.
   const plan = () => {
-    timer = setTimeout(() => void beat().then(() => {
-      if (!released && !controller.signal.aborted) plan();
-    }), timing.heartbeatMs);
+    timer = setTimeout(
+      () =>
+        void beat().then(() => {
+          if (!released && !controller.signal.aborted) plan();
+        }),
+      timing.heartbeatMs,
+    );
   };
   plan();
 

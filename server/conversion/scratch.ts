@@ -24,5 +24,4 @@ export const makeScratchDir = (): Promise<string> => mkdtemp(path.join(scratchRo
 export const scratchMinAgeMs = (ffmpegTimeoutMs: number): number => 2 * ffmpegTimeoutMs + 10 * 60_000;
 
 /** Removes the scratch directories in `root` last changed before `before`; answers how many. */
-export const removeStaleScratch = (root: string, before: Date): Promise<number> =>
-  removeOldFiles(root, before, (name) => name.startsWith(PREFIX), 'directory');
+export const removeStaleScratch = (root: string, before: Date): Promise<number> => removeOldFiles(root, before, (name) => name.startsWith(PREFIX), 'directory');

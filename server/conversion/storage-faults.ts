@@ -38,7 +38,14 @@ export function createFaultDeferral(deps: {
       deps.onFault?.(kind);
       // Handing back is safe only while the claim is surely ours: after the lease, another server may hold it.
       const ours = !lease.signal.aborted && Date.now() < claimedAt + deps.leaseMs - deps.heartbeatMs;
-      if (ours && (await deps.repo.ops.releaseJob(job.noteId).then(() => true, () => false))) return;
+      if (
+        ours &&
+        (await deps.repo.ops.releaseJob(job.noteId).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return;
       if (uncounted.size >= 10_000) uncounted.clear();
       uncounted.set(job.noteId, (uncounted.get(job.noteId) ?? 0) + 1);
     },

@@ -27,8 +27,7 @@ export interface BlobRefStore {
 /** Keys per query: far below PostgreSQL's 65535 parameters and SQLite's 32766. */
 const BATCH = 500;
 
-const NOTES_AFTER =
-  'SELECT id, original_key, bytes, sha256, converted_key, converted_bytes, converted_sha256 FROM notes WHERE id > ? ORDER BY id LIMIT ?';
+const NOTES_AFTER = 'SELECT id, original_key, bytes, sha256, converted_key, converted_bytes, converted_sha256 FROM notes WHERE id > ? ORDER BY id LIMIT ?';
 
 const RACE_IMAGES = 'SELECT id, image_key FROM races WHERE image_key IS NOT NULL ORDER BY id';
 

@@ -43,7 +43,10 @@ export function createDeletionStore(sql: SqlDriver): DeletionStore {
     },
     async deleteAccount(accountId) {
       const results = await sql.batch(SQL.deleteAccount.map((statement) => [statement, [accountId]] as const));
-      return results.flat().filter((r) => r.original_key !== undefined).map(toBlobKeys);
+      return results
+        .flat()
+        .filter((r) => r.original_key !== undefined)
+        .map(toBlobKeys);
     },
   };
 }

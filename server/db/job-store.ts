@@ -164,8 +164,7 @@ const claimJob = (order: string) =>
 const CLAIM_BY_DEADLINE = claimJob(BY_DEADLINE);
 const CLAIM_BY_ARRIVAL = claimJob(BY_ARRIVAL);
 const LIVE_JOB = 'race_starts_at <= ? AND race_starts_at > ?';
-const DEADLINE_STATS =
-  `SELECT COUNT(*) AS n, SUM(CASE WHEN ${LIVE_JOB} THEN 1 ELSE 0 END) AS live, MIN(CASE WHEN ${LIVE_JOB} THEN due_at END) AS due FROM jobs`;
+const DEADLINE_STATS = `SELECT COUNT(*) AS n, SUM(CASE WHEN ${LIVE_JOB} THEN 1 ELSE 0 END) AS live, MIN(CASE WHEN ${LIVE_JOB} THEN due_at END) AS due FROM jobs`;
 // A lease that ran out but was not taken by anyone is still ours; one handed back (locked_until 0) is not.
 const RENEW_JOB = 'UPDATE jobs SET locked_until = ? WHERE note_id = ? AND lease_owner = ? AND locked_until > 0';
 const MARK_CONVERTED =
@@ -173,15 +172,17 @@ const MARK_CONVERTED =
 const HOLDING = ' AND EXISTS (SELECT 1 FROM jobs WHERE note_id = ? AND lease_owner = ? AND locked_until > 0)';
 const MARK_FAILED = "UPDATE notes SET status = 'failed', failure_reason = ? WHERE id = ?";
 const DELETE_JOB = 'DELETE FROM jobs WHERE note_id = ?';
-const CONVERTED_AUDIO = "SELECT converted_key, converted_sha256, converted_bytes FROM notes WHERE id = ? AND status = 'converted' AND converted_key IS NOT NULL";
+const CONVERTED_AUDIO =
+  "SELECT converted_key, converted_sha256, converted_bytes FROM notes WHERE id = ? AND status = 'converted' AND converted_key IS NOT NULL";
 
 export function createJobStore(sql: SqlDriver, order: ConvertOrder = 'deadline'): JobStore {
   return {
     async claim(now, leaseMs, raceNow = now) {
       const owner = randomUUID();
-      const [row] = order === 'deadline'
-        ? await sql.all(CLAIM_BY_DEADLINE, [now + leaseMs, owner, now, raceNow, raceNow - LIVE_MS, raceNow - LATE_GRACE_MS, now])
-        : await sql.all(CLAIM_BY_ARRIVAL, [now + leaseMs, owner, now, now]);
+      const [row] =
+        order === 'deadline'
+          ? await sql.all(CLAIM_BY_DEADLINE, [now + leaseMs, owner, now, raceNow, raceNow - LIVE_MS, raceNow - LATE_GRACE_MS, now])
+          : await sql.all(CLAIM_BY_ARRIVAL, [now + leaseMs, owner, now, now]);
       return row && { noteId: String(row.note_id), attempts: Number(row.attempts), owner };
     },
     async waitingOfEntry(entryId) {
@@ -210,30 +211,32 @@ export function createJobStore(sql: SqlDriver, order: ConvertOrder = 'deadline')
     async markConverted(noteId, convertedKey, durationMs, file, lease) {
       const params = [convertedKey, durationMs, file?.sha256 ?? null, file?.bytes ?? null, noteId];
       // With `lease`, both statements match only while the claim is ours: a lost claim writes nothing.
-      const mark: Statement[] = lease ? [
-        [`${MARK_CONVERTED}${HOLDING} RETURNING id`, [...params, lease.noteId, lease.owner]],
-        [`${DELETE_JOB} AND lease_owner = ?`, [noteId, lease.owner]],
-      ] : [
-        [`${MARK_CONVERTED} RETURNING id`, params],
-        [DELETE_JOB, [noteId]],
-      ];
+      const mark: Statement[] = lease
+        ? [
+            [`${MARK_CONVERTED}${HOLDING} RETURNING id`, [...params, lease.noteId, lease.owner]],
+            [`${DELETE_JOB} AND lease_owner = ?`, [noteId, lease.owner]],
+          ]
+        : [
+            [`${MARK_CONVERTED} RETURNING id`, params],
+            [DELETE_JOB, [noteId]],
+          ];
       // The runner's app hears of it (server/sync): a note became playable. (A lost lease wrote
       // nothing; the change it records then only wakes held requests to read the same list again.)
       const [updated] = await sql.batch([...mark, ...noteChanged(noteId)]);
       return updated!.length > 0;
     },
     async markFailed(noteId, reason) {
-      await sql.batch([
-        [MARK_FAILED, [reason, noteId]],
-        [DELETE_JOB, [noteId]],
-        ...noteChanged(noteId),
-      ]);
+      await sql.batch([[MARK_FAILED, [reason, noteId]], [DELETE_JOB, [noteId]], ...noteChanged(noteId)]);
     },
     async convertedAudio(noteId) {
       const [row] = await sql.all(CONVERTED_AUDIO, [noteId]);
       if (!row) return undefined;
       const bytes = row.converted_bytes === null || row.converted_bytes === undefined ? null : Number(row.converted_bytes);
-      return { key: String(row.converted_key), sha256: row.converted_sha256 === null || row.converted_sha256 === undefined ? null : String(row.converted_sha256), bytes };
+      return {
+        key: String(row.converted_key),
+        sha256: row.converted_sha256 === null || row.converted_sha256 === undefined ? null : String(row.converted_sha256),
+        bytes,
+      };
     },
   };
 }

@@ -31,9 +31,25 @@ import { PUSH_TIMES_TABLES } from './migrations/17-push-times.js';
 export const PLACEHOLDER = '';
 
 /** Append-only: never reorder or edit an entry, never leave a gap; the index + 1 is the version recorded. */
-export const MIGRATIONS: readonly string[] = [RECORDER_TABLES, RUNNER_APP_TABLES, ABUSE_LIMIT_TABLES, RESUMABLE_UPLOAD_TABLES, SLIDING_ADDRESS_LIMIT_TABLES,
-  RACE_CATALOGUE_TABLES, CROWD_LIMIT_TABLES, NOTE_CHANGE_TABLES, CONVERSION_LEASE_AND_DIGEST_COLUMNS, PROGRESS_TABLES,
-  CONVERSION_DEADLINE_COLUMNS, DEVICE_TABLES, PUSH_TABLES, RACE_IMAGE_COLUMNS, RACE_CHANGE_TABLES, DEVICE_KEY_TABLES, PUSH_TIMES_TABLES];
+export const MIGRATIONS: readonly string[] = [
+  RECORDER_TABLES,
+  RUNNER_APP_TABLES,
+  ABUSE_LIMIT_TABLES,
+  RESUMABLE_UPLOAD_TABLES,
+  SLIDING_ADDRESS_LIMIT_TABLES,
+  RACE_CATALOGUE_TABLES,
+  CROWD_LIMIT_TABLES,
+  NOTE_CHANGE_TABLES,
+  CONVERSION_LEASE_AND_DIGEST_COLUMNS,
+  PROGRESS_TABLES,
+  CONVERSION_DEADLINE_COLUMNS,
+  DEVICE_TABLES,
+  PUSH_TABLES,
+  RACE_IMAGE_COLUMNS,
+  RACE_CHANGE_TABLES,
+  DEVICE_KEY_TABLES,
+  PUSH_TIMES_TABLES,
+];
 
 /** The versions a database must have recorded to be current: every one but the placeholders. */
 export const REQUIRED_VERSIONS: readonly number[] = MIGRATIONS.flatMap((m, i) => (m === PLACEHOLDER ? [] : [i + 1]));
@@ -52,7 +68,10 @@ const REMOVED_RACES = "SELECT DISTINCT race_id FROM race_changes WHERE action = 
 
 /** One statement at a time: better-sqlite3 prepares only one, and both drivers then take the same path. */
 export const statementsOf = (migration: string): string[] =>
-  migration.split(';').map((s) => s.trim()).filter(Boolean);
+  migration
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Applies the migrations not yet recorded; returns the versions it applied. */
 export async function applyMigrations(tx: SqlDriver, migrations: readonly string[]): Promise<number[]> {

@@ -13,11 +13,12 @@ export const NOTE_CHANGES_CHANNEL = 'note_changes';
 const RUNNER_OF_NOTE = 'SELECT l.runner_id FROM notes n JOIN links l ON l.id = n.link_id WHERE n.id = ?';
 
 /** Moves the counter of the note's entry on (locking its row until commit, so changes commit in number order). */
-export const bumpRunnerOfNote = (noteId: string): Statement =>
-  [`UPDATE runners SET change_seq = change_seq + 1 WHERE id = (${RUNNER_OF_NOTE})`, [noteId]];
+export const bumpRunnerOfNote = (noteId: string): Statement => [`UPDATE runners SET change_seq = change_seq + 1 WHERE id = (${RUNNER_OF_NOTE})`, [noteId]];
 
-export const signalRunnerOfNote = (noteId: string): Statement =>
-  [`SELECT pg_notify('${NOTE_CHANGES_CHANNEL}', l.runner_id) AS sent FROM notes n JOIN links l ON l.id = n.link_id WHERE n.id = ?`, [noteId]];
+export const signalRunnerOfNote = (noteId: string): Statement => [
+  `SELECT pg_notify('${NOTE_CHANGES_CHANNEL}', l.runner_id) AS sent FROM notes n JOIN links l ON l.id = n.link_id WHERE n.id = ?`,
+  [noteId],
+];
 
 /** After the note's own write in the same transaction: the note now carries its entry's latest number. */
 export const noteChanged = (noteId: string): Statement[] => [

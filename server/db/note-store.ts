@@ -76,7 +76,19 @@ const SQL = {
  */
 export function insertNote(sql: SqlDriver, n: QueuedNote): Promise<boolean> {
   return sql.transaction(async (tx) => {
-    const inserted = await tx.run(SQL.insert, [n.id, n.linkId, n.marker, n.from, n.contentType, n.bytes, n.sha256, n.originalKey, n.receivedAt, n.deviceId ?? null, n.id]);
+    const inserted = await tx.run(SQL.insert, [
+      n.id,
+      n.linkId,
+      n.marker,
+      n.from,
+      n.contentType,
+      n.bytes,
+      n.sha256,
+      n.originalKey,
+      n.receivedAt,
+      n.deviceId ?? null,
+      n.id,
+    ]);
     if (inserted === 0) return false;
     // The race's start is read after the note's row is written, never before: a race being moved holds
     // off writers of notes (race-store's edit), so this reads the start the edit leaves, or the edit waits

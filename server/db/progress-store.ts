@@ -98,21 +98,28 @@ export function createProgressStore(sql: SqlDriver): ProgressStore {
       if (!entry) return undefined;
       const { placed, passages } = await placementOf(sql, String(entry.id));
       return {
-        sharing: true, expectedFinishSeconds: finishOf(entry.expected_finish_seconds), ...(placed && { placed }), lastPassage: passages.at(-1) ?? null, passages,
+        sharing: true,
+        expectedFinishSeconds: finishOf(entry.expected_finish_seconds),
+        ...(placed && { placed }),
+        lastPassage: passages.at(-1) ?? null,
+        passages,
       };
     },
     async advance(entryId, from, to, passages) {
       // Not synced before the answer: race morning's 33 batches a second put their fsyncs in front of
       // the notes'. A placement lost with the machine's power comes back with the phone's next batch,
       // placed from the one before it, whose passages are interpolated again.
-      return sql.transaction(async (tx) => {
-        const moved = from
-          ? await tx.run(SQL.movePlacement, [to.distanceMeters, to.at, entryId, from.at])
-          : await tx.run(SQL.firstPlacement, [entryId, to.distanceMeters, to.at]);
-        if (moved === 0) return false;
-        for (const p of passages) await tx.run(SQL.passage, [entryId, p.markerId, p.passedAt]);
-        return true;
-      }, { durable: false });
+      return sql.transaction(
+        async (tx) => {
+          const moved = from
+            ? await tx.run(SQL.movePlacement, [to.distanceMeters, to.at, entryId, from.at])
+            : await tx.run(SQL.firstPlacement, [entryId, to.distanceMeters, to.at]);
+          if (moved === 0) return false;
+          for (const p of passages) await tx.run(SQL.passage, [entryId, p.markerId, p.passedAt]);
+          return true;
+        },
+        { durable: false },
+      );
     },
     scheduleOfEntry: (entryId) => scheduleOf(sql, SQL.scheduleOfEntry, entryId),
     scheduleOfLink: (linkId) => scheduleOf(sql, SQL.scheduleOfLink, linkId),

@@ -107,7 +107,10 @@ export function createPushAlertStore(sql: SqlDriver): PushAlertStore {
   return {
     async setAlert(subscriptionId, marker, dueAt, at) {
       const due = Math.round(dueAt);
-      await sql.batch([[SQL.setAlert, [subscriptionId, marker, due, at]], [SQL.setTime, [marker, due, marker, subscriptionId]]]);
+      await sql.batch([
+        [SQL.setAlert, [subscriptionId, marker, due, at]],
+        [SQL.setTime, [marker, due, marker, subscriptionId]],
+      ]);
     },
     async removeAlert(subscriptionId, marker) {
       return (await sql.run(SQL.removeAlert, [subscriptionId, marker])) > 0;
@@ -144,7 +147,10 @@ export function createPushAlertStore(sql: SqlDriver): PushAlertStore {
       });
     },
     async removeAlerts(linkId, marker) {
-      await sql.batch([[SQL.removeTime, [linkId, marker]], [SQL.removeAlerts, [linkId, marker]]]);
+      await sql.batch([
+        [SQL.removeTime, [linkId, marker]],
+        [SQL.removeAlerts, [linkId, marker]],
+      ]);
     },
     async sweepAlerts(startedBefore) {
       await sql.run(SQL.sweepTimes, [startedBefore]);

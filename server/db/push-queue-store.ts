@@ -102,7 +102,10 @@ export async function queueHeardPushes(tx: SqlDriver, noteId: string, marker: st
 export async function queueAlertPushes(tx: SqlDriver, subscriptionIds: readonly string[], marker: string, { now, expiresAt }: PushTimes): Promise<void> {
   for (let i = 0; i < subscriptionIds.length; i += QUEUE_CHUNK) {
     const chunk = subscriptionIds.slice(i, i + QUEUE_CHUNK);
-    await tx.run(SQL.queueSoon(chunk.length), chunk.flatMap((id) => [deliveryId(id, 'soon', marker), id, marker, marker, now, expiresAt, now]));
+    await tx.run(
+      SQL.queueSoon(chunk.length),
+      chunk.flatMap((id) => [deliveryId(id, 'soon', marker), id, marker, marker, now, expiresAt, now]),
+    );
   }
 }
 

@@ -149,8 +149,21 @@ export function createPushStore(sql: SqlDriver): PushStore {
       const heard = s.heard ? 1 : 0;
       if ((await sql.run(SQL.replace, [s.endpoint, s.p256dh, s.auth, s.lang, heard, s.sealedToken, s.at, s.deviceId, s.linkId])) > 0) return 'saved';
       const added = await sql.run(SQL.add, [
-        randomUUID(), s.deviceId, s.linkId, s.endpoint, s.p256dh, s.auth, s.lang, heard, s.sealedToken, s.at, s.at,
-        s.linkId, limits.perLink, s.deviceId, limits.perPhone,
+        randomUUID(),
+        s.deviceId,
+        s.linkId,
+        s.endpoint,
+        s.p256dh,
+        s.auth,
+        s.lang,
+        heard,
+        s.sealedToken,
+        s.at,
+        s.at,
+        s.linkId,
+        limits.perLink,
+        s.deviceId,
+        limits.perPhone,
       ]);
       if (added > 0) return 'saved';
       // Not added: a limit, or another request of this phone added it meanwhile (then it is there).

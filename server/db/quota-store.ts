@@ -111,9 +111,7 @@ const SQL = {
   // In PostgreSQL the upsert holds the link's lock row until commit; the next statement of the
   // transaction then sees every reservation committed before it (read committed reads afresh).
   // SQLite runs the batch as one IMMEDIATE transaction, which serialises it anyway.
-  lockLink:
-    'INSERT INTO link_quota_locks (link_id, touched_at) VALUES (?, ?) ' +
-    'ON CONFLICT (link_id) DO UPDATE SET touched_at = excluded.touched_at',
+  lockLink: 'INSERT INTO link_quota_locks (link_id, touched_at) VALUES (?, ?) ' + 'ON CONFLICT (link_id) DO UPDATE SET touched_at = excluded.touched_at',
   reserve:
     'INSERT INTO upload_reservations (id, link_id, note_id, bytes, expires_at) SELECT ?, ?, ?, ?, ? ' +
     `FROM ${USAGE} WHERE u.notes < ? AND u.bytes + ? <= ? RETURNING id`,
@@ -123,9 +121,7 @@ const SQL = {
   outlook: `SELECT ${STARTED} AS started, CASE WHEN EXISTS (${COUNTED}) THEN 1 ELSE 0 END AS counted, u.notes, u.bytes FROM ${USAGE}`,
   // The address's lock row serialises its admissions as link_quota_locks does a link's. Taken
   // before the link's lock in every transaction, so two admissions never wait on each other in turn.
-  lockAddress:
-    'INSERT INTO address_quota_locks (address, touched_at) VALUES (?, ?) ' +
-    'ON CONFLICT (address) DO UPDATE SET touched_at = excluded.touched_at',
+  lockAddress: 'INSERT INTO address_quota_locks (address, touched_at) VALUES (?, ?) ' + 'ON CONFLICT (address) DO UPDATE SET touched_at = excluded.touched_at',
   // A note the address already started (a retry, a resumable upload's completion) is admitted
   // without counting again: the budget counts people's notes, not a bad network's attempts.
   counted: COUNTED,
@@ -152,8 +148,7 @@ const SQL = {
   setLinkBound: 'UPDATE link_quota_locks SET notes = ?, bytes = ? WHERE link_id = ?',
   raiseLinkBound: 'UPDATE link_quota_locks SET notes = notes + 1, bytes = bytes + ? WHERE link_id = ? AND notes IS NOT NULL',
   countStart: 'INSERT INTO address_upload_starts (address, note_id, started_at) VALUES (?, ?, ?)',
-  nthLatestStart:
-    'SELECT started_at FROM address_upload_starts WHERE address = ? AND started_at > ? ORDER BY started_at DESC LIMIT 1 OFFSET ?',
+  nthLatestStart: 'SELECT started_at FROM address_upload_starts WHERE address = ? AND started_at > ? ORDER BY started_at DESC LIMIT 1 OFFSET ?',
   pruneReservations: 'DELETE FROM upload_reservations WHERE expires_at <= ?',
   pruneStarts: 'DELETE FROM address_upload_starts WHERE started_at <= ?',
   pruneAddressLocks: 'DELETE FROM address_quota_locks WHERE touched_at <= ?',
@@ -213,8 +208,13 @@ export function createQuotaStore(sql: SqlDriver): QuotaStore {
     async outlook(count, linkId, noteId, room) {
       // The bounds first: a note that fits under them fits; one that does not is counted exactly.
       const [bounds] = await sql.all(SQL.bounds, [count.address, linkId, linkId]);
-      if (bounds?.started != null && Number(bounds.started) < count.max && bounds.notes != null
-        && Number(bounds.notes) < room.maxNotes && Number(bounds.bytes) + room.bytes <= room.maxBytes) {
+      if (
+        bounds?.started != null &&
+        Number(bounds.started) < count.max &&
+        bounds.notes != null &&
+        Number(bounds.notes) < room.maxNotes &&
+        Number(bounds.bytes) + room.bytes <= room.maxBytes
+      ) {
         return { addressSpent: false, usage: { notes: Number(bounds.notes), bytes: Number(bounds.bytes) } };
       }
       const [row] = await sql.all(SQL.outlook, [count.address, count.since, count.max, count.address, noteId, ...usageParams(linkId, count.now, noteId)]);

@@ -11,7 +11,19 @@ import type { SqlDriver } from './driver.js';
 import { setRaceDeadlines } from './job-store.js';
 import { raceRowOf, toCataloguedRace, toRace, toRaceChange } from './rows.js';
 import type {
-  CardRace, ChangeAuthor, JobDeadline, NewRace, Race, RaceChange, RaceCourse, RaceEdit, RaceHoldings, RaceImage, RaceRow, Row, StoredCourse,
+  CardRace,
+  ChangeAuthor,
+  JobDeadline,
+  NewRace,
+  Race,
+  RaceChange,
+  RaceCourse,
+  RaceEdit,
+  RaceHoldings,
+  RaceImage,
+  RaceRow,
+  Row,
+  StoredCourse,
 } from './types.js';
 
 /** How an edit went: done (with how many waiting notes got new deadlines), or refused with nothing written. */
@@ -105,7 +117,9 @@ const imageOf = (row: Row): RaceImage | null =>
 const CACHED_COURSES = 8;
 
 const courseColumns = (course: StoredCourse | undefined) =>
-  course ? [JSON.stringify(course.line), course.app.json, course.app.etag, course.lengthMeters, JSON.stringify(course.markers)] : [null, null, null, null, null];
+  course
+    ? [JSON.stringify(course.line), course.app.json, course.app.etag, course.lengthMeters, JSON.stringify(course.markers)]
+    : [null, null, null, null, null];
 
 export function createRaceStore(sql: SqlDriver): RaceStore {
   // Keyed by race id; an entry counts only while the database's ETag for the race is the same.
@@ -121,29 +135,58 @@ export function createRaceStore(sql: SqlDriver): RaceStore {
     },
     async add(race) {
       const startsAt = raceStartsAt(race.date, race.start, race.timezone);
-      const row = [race.id, race.name, race.date, race.units.join(','), race.timezone, race.start, startsAt, ...courseColumns(race.course), race.image?.key ?? null, race.image?.type ?? null];
+      const row = [
+        race.id,
+        race.name,
+        race.date,
+        race.units.join(','),
+        race.timezone,
+        race.start,
+        startsAt,
+        ...courseColumns(race.course),
+        race.image?.key ?? null,
+        race.image?.type ?? null,
+      ];
       return (await sql.run(ADD_RACE, row)) > 0;
     },
     edit(before, after, author, deadlines = new Map()) {
-      return sql.transaction(async (tx): Promise<EditOutcome> => {
-        if (before.units.includes('km') && !after.units.includes('km')) {
-          const [pinned] = await tx.all(KM_NOTES, [before.id]);
-          if (Number(pinned?.n ?? 0) > 0) return { outcome: 'km_notes', notes: Number(pinned!.n) };
-        }
-        const startsAt = raceStartsAt(after.date, after.start, after.timezone);
-        const set = [after.name, after.date, after.start, after.timezone, after.units.join(','), startsAt];
-        const was = [before.id, before.name, before.date, before.start, before.timezone, before.units.join(','), before.startsAt];
-        const { course } = after;
-        const changed = course
-          ? await tx.run(EDIT_WITH_MARKERS, [...set, course.placed.app.json, course.placed.app.etag, JSON.stringify(course.placed.markers), ...was, course.fromEtag])
-          : await tx.run(EDIT, [...set, ...was]);
-        if (changed === 0) return { outcome: 'changed' };
-        const notesRescheduled = startsAt === before.startsAt ? 0 : await setRaceDeadlines(tx, before.id, deadlines);
-        const [row] = await tx.all(GET_RACE, [before.id]);
-        const race = toCataloguedRace(row!);
-        await tx.run(RECORD_CHANGE, [randomUUID(), race.id, author.at, author.by, 'edited', JSON.stringify(raceRowOf(before)), JSON.stringify(raceRowOf(race))]);
-        return { outcome: 'edited', race, notesRescheduled };
-      }, { holdsOffWritersOf: ['notes'] });
+      return sql.transaction(
+        async (tx): Promise<EditOutcome> => {
+          if (before.units.includes('km') && !after.units.includes('km')) {
+            const [pinned] = await tx.all(KM_NOTES, [before.id]);
+            if (Number(pinned?.n ?? 0) > 0) return { outcome: 'km_notes', notes: Number(pinned!.n) };
+          }
+          const startsAt = raceStartsAt(after.date, after.start, after.timezone);
+          const set = [after.name, after.date, after.start, after.timezone, after.units.join(','), startsAt];
+          const was = [before.id, before.name, before.date, before.start, before.timezone, before.units.join(','), before.startsAt];
+          const { course } = after;
+          const changed = course
+            ? await tx.run(EDIT_WITH_MARKERS, [
+                ...set,
+                course.placed.app.json,
+                course.placed.app.etag,
+                JSON.stringify(course.placed.markers),
+                ...was,
+                course.fromEtag,
+              ])
+            : await tx.run(EDIT, [...set, ...was]);
+          if (changed === 0) return { outcome: 'changed' };
+          const notesRescheduled = startsAt === before.startsAt ? 0 : await setRaceDeadlines(tx, before.id, deadlines);
+          const [row] = await tx.all(GET_RACE, [before.id]);
+          const race = toCataloguedRace(row!);
+          await tx.run(RECORD_CHANGE, [
+            randomUUID(),
+            race.id,
+            author.at,
+            author.by,
+            'edited',
+            JSON.stringify(raceRowOf(before)),
+            JSON.stringify(raceRowOf(race)),
+          ]);
+          return { outcome: 'edited', race, notesRescheduled };
+        },
+        { holdsOffWritersOf: ['notes'] },
+      );
     },
     remove(id, author) {
       return sql.transaction(async (tx): Promise<RemoveOutcome> => {
@@ -159,7 +202,8 @@ export function createRaceStore(sql: SqlDriver): RaceStore {
     },
     holdings: (id) => holdingsOf(sql, id),
     async history(id) {
-      const rows = id === undefined ? await sql.all(`${HISTORY} ORDER BY changed_at, id`) : await sql.all(`${HISTORY} WHERE race_id = ? ORDER BY changed_at, id`, [id]);
+      const rows =
+        id === undefined ? await sql.all(`${HISTORY} ORDER BY changed_at, id`) : await sql.all(`${HISTORY} WHERE race_id = ? ORDER BY changed_at, id`, [id]);
       return rows.map(toRaceChange);
     },
     async startsAt(id) {

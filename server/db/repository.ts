@@ -29,8 +29,24 @@ export type { DeviceLink } from './device-store.js';
 export type { ClaimedPush } from './push-queue-store.js';
 export type { OpenAlert, PushAlertRow, PushSubscriptionRow } from './push-store.js';
 export type {
-  AccountStore, BlobRefStore, DeletionStore, DeviceStore, EntryStore, JobStore, LinkStore, NoteStore, OpsStore, PlayStore, ProgressStore, QuotaStore, RaceStore,
-  PushQueueStore, PushStore, RefreshStore, ShareStore, UploadStore,
+  AccountStore,
+  BlobRefStore,
+  DeletionStore,
+  DeviceStore,
+  EntryStore,
+  JobStore,
+  LinkStore,
+  NoteStore,
+  OpsStore,
+  PlayStore,
+  ProgressStore,
+  QuotaStore,
+  RaceStore,
+  PushQueueStore,
+  PushStore,
+  RefreshStore,
+  ShareStore,
+  UploadStore,
 };
 
 export interface Repository {

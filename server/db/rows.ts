@@ -1,7 +1,22 @@
 /** Maps raw rows (either driver) to the domain types; column names are known only here and in the SQL. */
 import { markersFor } from '../../src/shared/markers.js';
 import type { DistanceUnit } from '../../src/shared/races.js';
-import type { Account, BlobKeys, Entry, EntryNote, LinkView, NoteBlobs, NoteRow, NoteStatus, Race, RaceChange, RaceRow, Row, Share, StoredCourse } from './types.js';
+import type {
+  Account,
+  BlobKeys,
+  Entry,
+  EntryNote,
+  LinkView,
+  NoteBlobs,
+  NoteRow,
+  NoteStatus,
+  Race,
+  RaceChange,
+  RaceRow,
+  Row,
+  Share,
+  StoredCourse,
+} from './types.js';
 
 const str = (v: unknown): string => String(v);
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
@@ -95,9 +110,10 @@ export const toBlobKeys = (r: Row): BlobKeys => ({
 export const toNoteBlobs = (r: Row): NoteBlobs => ({
   noteId: str(r.id),
   original: { key: str(r.original_key), bytes: numOrNull(r.bytes), sha256: strOrNull(r.sha256) },
-  ...(r.converted_key !== null && r.converted_key !== undefined && {
-    converted: { key: str(r.converted_key), bytes: numOrNull(r.converted_bytes), sha256: strOrNull(r.converted_sha256) },
-  }),
+  ...(r.converted_key !== null &&
+    r.converted_key !== undefined && {
+      converted: { key: str(r.converted_key), bytes: numOrNull(r.converted_bytes), sha256: strOrNull(r.converted_sha256) },
+    }),
 });
 
 export const toShare = (r: Row): Share => ({

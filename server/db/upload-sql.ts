@@ -9,8 +9,7 @@ export const UPLOAD_SQL = {
     'INSERT INTO uploads (note_id, link_id, marker, sender, content_type, sha256, upload_length, device_id, upload_offset, lease_owner, lease_until, created_at, expires_at) ' +
     'VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, 0, ?, ?) ON CONFLICT (note_id) DO NOTHING',
   // Takes the lease when it is free or run out; RETURNING says whether this caller got it.
-  lease:
-    'UPDATE uploads SET lease_owner = ?, lease_until = ? WHERE note_id = ? AND (lease_owner IS NULL OR lease_until < ?) RETURNING upload_offset',
+  lease: 'UPDATE uploads SET lease_owner = ?, lease_until = ? WHERE note_id = ? AND (lease_owner IS NULL OR lease_until < ?) RETURNING upload_offset',
   renew: 'UPDATE uploads SET lease_until = ? WHERE note_id = ? AND lease_owner = ?',
   release: 'UPDATE uploads SET lease_owner = NULL, lease_until = 0 WHERE note_id = ? AND lease_owner = ?',
   setLength: 'UPDATE uploads SET upload_length = ? WHERE note_id = ? AND upload_length IS NULL',
@@ -22,7 +21,6 @@ export const UPLOAD_SQL = {
   deleteParts: 'DELETE FROM upload_parts WHERE note_id = ?',
   deleteUpload: 'DELETE FROM uploads WHERE note_id = ?',
   expired: 'SELECT * FROM uploads WHERE expires_at < ? AND (lease_owner IS NULL OR lease_until < ?) ORDER BY expires_at LIMIT ?',
-  ofAccount:
-    'SELECT * FROM uploads WHERE link_id IN (SELECT id FROM links WHERE runner_id IN (SELECT runner_id FROM entries WHERE account_id = ?))',
+  ofAccount: 'SELECT * FROM uploads WHERE link_id IN (SELECT id FROM links WHERE runner_id IN (SELECT runner_id FROM entries WHERE account_id = ?))',
   pendingBytes: 'SELECT COALESCE(SUM(COALESCE(upload_length, upload_offset)), 0) AS bytes, COUNT(*) AS uploads FROM uploads WHERE link_id = ?',
 } as const;

@@ -90,7 +90,18 @@ export function createUploadStore(sql: SqlDriver): UploadStore {
       return row && toUpload(row);
     },
     async create(u) {
-      const changed = await sql.run(SQL.create, [u.noteId, u.linkId, u.marker, u.from, u.contentType, u.sha256, u.length, u.deviceId ?? null, u.createdAt, u.expiresAt]);
+      const changed = await sql.run(SQL.create, [
+        u.noteId,
+        u.linkId,
+        u.marker,
+        u.from,
+        u.contentType,
+        u.sha256,
+        u.length,
+        u.deviceId ?? null,
+        u.createdAt,
+        u.expiresAt,
+      ]);
       return changed > 0;
     },
     async lease(noteId, owner, now, leaseMs) {

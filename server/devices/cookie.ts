@@ -66,7 +66,11 @@ export function createDeviceCookies(sessionSecret: Uint8Array): DeviceCookies {
   function set(req: FastifyRequest, reply: FastifyReply, id: string): string {
     const secure = secureContext(req);
     reply.setCookie(secure ? DEVICE_COOKIE : LOCAL_DEVICE_COOKIE, `${id}.${macOf(id).toString('base64url')}`, {
-      path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge: DEVICE_COOKIE_DAYS * 24 * 3600,
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      maxAge: DEVICE_COOKIE_DAYS * 24 * 3600,
     });
     if (req.cookies?.[OLD_DEVICE_COOKIE] !== undefined) reply.clearCookie(OLD_DEVICE_COOKIE, { path: '/api', httpOnly: true, sameSite: 'lax', secure });
     return idOfValue(id);

@@ -21,18 +21,25 @@ export const REQUIRED_HEADER = 'x-required';
 export type HeaderDocs = Record<string, { description: string; required?: boolean }>;
 
 const headerSchemas = (headers: HeaderDocs) =>
-  Object.fromEntries(Object.entries(headers).map(([name, { description, required }]) =>
-    [name, { type: 'string', description, ...(required ? { [REQUIRED_HEADER]: true } : {}) }]));
+  Object.fromEntries(
+    Object.entries(headers).map(([name, { description, required }]) => [
+      name,
+      { type: 'string', description, ...(required ? { [REQUIRED_HEADER]: true } : {}) },
+    ]),
+  );
 
 const RETRY_AFTER: HeaderDocs = { 'retry-after': { description: 'Seconds to wait before trying again.' } };
 
 /** RFC 9457 problem details the resumable-upload draft defines, with our error and message beside them. */
-const UploadProblemSchema = Type.Object({
-  type: Type.String(),
-  title: Type.String(),
-  error: Type.String(),
-  message: Type.String(),
-}, { additionalProperties: Type.Integer() });
+const UploadProblemSchema = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    error: Type.String(),
+    message: Type.String(),
+  },
+  { additionalProperties: Type.Integer() },
+);
 
 const sample = (make: RefusalMaker) => (make as () => ApiProblem)();
 
@@ -44,21 +51,26 @@ const sample = (make: RefusalMaker) => (make as () => ApiProblem)();
 export function refusals(...makers: RefusalMaker[]): Record<number, TSchema> {
   const byStatus = new Map<number, ApiProblem[]>();
   for (const problem of makers.map(sample)) byStatus.set(problem.statusCode, [...(byStatus.get(problem.statusCode) ?? []), problem]);
-  return Object.fromEntries([...byStatus].map(([status, problems]) => {
-    const codes = [...new Set(problems.map((p) => p.code))].sort();
-    const plain = problems.filter((p) => !(p instanceof UploadProblem)).map((p) => p.code);
-    const drafted = problems.filter((p) => p instanceof UploadProblem).map((p) => p.code);
-    const description = `Refused: ${codes.map((c) => `\`${c}\``).join(', ')}. Show \`message\` to the person; branch on \`error\`.`;
-    const headers = problems.some((p) => 'retry-after' in p.headers) ? headerSchemas(RETRY_AFTER) : undefined;
-    const json = { ...ApiErrorSchema, [ERROR_CODES]: plain.sort() };
-    if (drafted.length === 0) return [status, { ...json, description, ...(headers && { headers }) }];
-    const problem = { ...UploadProblemSchema, [ERROR_CODES]: drafted.sort() };
-    return [status, {
-      description,
-      ...(headers && { headers }),
-      content: { ...(plain.length > 0 && { 'application/json': { schema: json } }), 'application/problem+json': { schema: problem } },
-    }];
-  }));
+  return Object.fromEntries(
+    [...byStatus].map(([status, problems]) => {
+      const codes = [...new Set(problems.map((p) => p.code))].sort();
+      const plain = problems.filter((p) => !(p instanceof UploadProblem)).map((p) => p.code);
+      const drafted = problems.filter((p) => p instanceof UploadProblem).map((p) => p.code);
+      const description = `Refused: ${codes.map((c) => `\`${c}\``).join(', ')}. Show \`message\` to the person; branch on \`error\`.`;
+      const headers = problems.some((p) => 'retry-after' in p.headers) ? headerSchemas(RETRY_AFTER) : undefined;
+      const json = { ...ApiErrorSchema, [ERROR_CODES]: plain.sort() };
+      if (drafted.length === 0) return [status, { ...json, description, ...(headers && { headers }) }];
+      const problem = { ...UploadProblemSchema, [ERROR_CODES]: drafted.sort() };
+      return [
+        status,
+        {
+          description,
+          ...(headers && { headers }),
+          content: { ...(plain.length > 0 && { 'application/json': { schema: json } }), 'application/problem+json': { schema: problem } },
+        },
+      ];
+    }),
+  );
 }
 
 /** An answer without a body whose headers say what happened (HEAD, 204, 304, 416). */
@@ -85,9 +97,10 @@ export const audioAnswers = () => {
   return {
     200: binaryAnswer('audio/mp4', 'The whole note (AAC in MP4).', common),
     206: binaryAnswer('audio/mp4', 'The range asked for (one range; multi-range requests get the whole file).', {
-      ...common, 'content-range': { description: '`bytes start-end/size`', required: true },
+      ...common,
+      'content-range': { description: '`bytes start-end/size`', required: true },
     }),
-    304: emptyAnswer('Not modified: the If-None-Match ETag is the file\'s.', { etag: common.etag! }),
+    304: emptyAnswer("Not modified: the If-None-Match ETag is the file's.", { etag: common.etag! }),
     416: emptyAnswer('The range starts past the end of the file.', { 'content-range': { description: '`bytes */size`', required: true } }),
   };
 };

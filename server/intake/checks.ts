@@ -80,7 +80,14 @@ const roomFor = (declared: number | undefined) => Math.min(declared ?? MAX_NOTE_
  * note counts itself. `holdMs`: how long the room stays held if nobody frees it (an unfinished
  * upload holds it until it expires).
  */
-export function holdRoom(quota: UploadQuota, address: string, link: LinkView, note: Pick<CheckedNote, 'linkId' | 'noteId'>, declared: number | undefined, holdMs?: number) {
+export function holdRoom(
+  quota: UploadQuota,
+  address: string,
+  link: LinkView,
+  note: Pick<CheckedNote, 'linkId' | 'noteId'>,
+  declared: number | undefined,
+  holdMs?: number,
+) {
   return quota.admit(address, { linkId: note.linkId, noteId: note.noteId, runnerName: link.runnerName }, roomFor(declared), holdMs);
 }
 

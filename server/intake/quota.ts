@@ -85,7 +85,14 @@ export function createUploadQuota(store: QuotaStore, limits: UploadLimits, now: 
       const id = randomUUID();
       const release = () => store.releaseNote(id);
       const { addressAdmitted, roomHeld } = await store.admit(count, {
-        id, linkId: link.linkId, noteId: link.noteId, bytes, now: count.now, expiresAt: count.now + holdMs, maxNotes: limits.linkMaxNotes, maxBytes: limits.linkMaxBytes,
+        id,
+        linkId: link.linkId,
+        noteId: link.noteId,
+        bytes,
+        now: count.now,
+        expiresAt: count.now + holdMs,
+        maxNotes: limits.linkMaxNotes,
+        maxBytes: limits.linkMaxBytes,
       });
       if (!addressAdmitted) {
         if (roomHeld) await release();
@@ -97,7 +104,11 @@ export function createUploadQuota(store: QuotaStore, limits: UploadLimits, now: 
 
     async precheck(address, link, bytes) {
       const count = await countFor(address);
-      const { addressSpent, usage } = await store.outlook(count, link.linkId, link.noteId, { bytes, maxNotes: limits.linkMaxNotes, maxBytes: limits.linkMaxBytes });
+      const { addressSpent, usage } = await store.outlook(count, link.linkId, link.noteId, {
+        bytes,
+        maxNotes: limits.linkMaxNotes,
+        maxBytes: limits.linkMaxBytes,
+      });
       if (addressSpent) throw await addressRefusal(count);
       if (usage.notes >= limits.linkMaxNotes || usage.bytes + bytes > limits.linkMaxBytes) throw linkRefusal(link.runnerName, usage, bytes);
     },

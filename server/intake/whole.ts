@@ -34,7 +34,10 @@ export async function receiveWhole(deps: IntakeDeps, upload: WholeNote): Promise
   const checked = validateNote(upload);
   // The look at the limits is read in the same turn as the retry check: each read waits for the
   // commit (and WAL sync) in progress, so asked one after the other they waited for two.
-  const room = checkRoom(deps.quota, upload.address, upload.link, checked, upload.contentLength).then(() => undefined, (err: unknown) => ({ err }));
+  const room = checkRoom(deps.quota, upload.address, upload.link, checked, upload.contentLength).then(
+    () => undefined,
+    (err: unknown) => ({ err }),
+  );
   const existing = await deps.repo.notes.find(checked.noteId);
   if (existing) return answerForExisting(existing, checked.linkId, checked.sha256);
   const { body } = upload;
@@ -58,7 +61,10 @@ export async function receiveWhole(deps: IntakeDeps, upload: WholeNote): Promise
   }
   const discard = () => blobs.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not delete a discarded upload'));
   return commitNote(deps, {
-    checked, stored: { key, ...stored }, discard, logFields: { container: stored.container },
+    checked,
+    stored: { key, ...stored },
+    discard,
+    logFields: { container: stored.container },
     limits: { address: upload.address, runnerName: upload.link.runnerName },
   });
 }

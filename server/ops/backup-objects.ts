@@ -93,7 +93,12 @@ async function copyOne(from: BlobStore, to: BlobStore, blob: RecordedBlob): Prom
  * into `to`, one line each in `manifestFile` (created, must not exist). A problem does not stop
  * the copy: all are counted.
  */
-export async function copyObjectsOut(refs: Pick<BlobRefStore, 'notesAfter' | 'raceImages'>, from: BlobStore, to: BlobStore, manifestFile: string): Promise<CopiedOut> {
+export async function copyObjectsOut(
+  refs: Pick<BlobRefStore, 'notesAfter' | 'raceImages'>,
+  from: BlobStore,
+  to: BlobStore,
+  manifestFile: string,
+): Promise<CopiedOut> {
   const manifest = await open(manifestFile, 'wx');
   const result: CopiedOut = { notes: 0, objects: 0, bytes: 0, problems: [], problemCount: 0 };
   const copyAll = async (blobs: Array<{ owner: ObjectProblem['owner']; blob: RecordedBlob }>) => {
@@ -118,7 +123,11 @@ export async function copyObjectsOut(refs: Pick<BlobRefStore, 'notesAfter' | 'ra
       if (page.length === 0) break;
       after = page.at(-1)!.noteId;
       result.notes += page.length;
-      await copyAll(page.flatMap((note) => [note.original, ...(note.converted ? [note.converted] : [])].map((blob) => ({ owner: { kind: 'note' as const, id: note.noteId }, blob }))));
+      await copyAll(
+        page.flatMap((note) =>
+          [note.original, ...(note.converted ? [note.converted] : [])].map((blob) => ({ owner: { kind: 'note' as const, id: note.noteId }, blob })),
+        ),
+      );
     }
     // The home page's pictures live in the same store: a restored site shows them too.
     await copyAll((await refs.raceImages()).map(({ raceId, image }) => ({ owner: { kind: 'race' as const, id: raceId }, blob: image })));

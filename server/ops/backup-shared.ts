@@ -61,7 +61,8 @@ const databaseFileOf = (kind: SharedBackupManifest['database']) => (kind === 'po
 /** The store a backup keeps its objects in: a bucket beside the deployment's, or the folder's blobs/. */
 function objectsStore(config: StorageConfig, dir: string, bucket: string | undefined): BlobStore {
   if (!bucket) return createLocalBlobStore(path.join(dir, LOCAL_BLOBS_DIR));
-  if (!config.s3) throw new BackupRefused(`The objects' bucket ${bucket} is reached with the S3 settings (S3_BUCKET, S3_ENDPOINT, keys), and S3_BUCKET is unset.`);
+  if (!config.s3)
+    throw new BackupRefused(`The objects' bucket ${bucket} is reached with the S3 settings (S3_BUCKET, S3_ENDPOINT, keys), and S3_BUCKET is unset.`);
   return createS3BlobStore({ ...config.s3, bucket });
 }
 
@@ -78,19 +79,26 @@ async function problemsError(config: StorageConfig, dir: string, copied: CopiedO
   const first = damaged ?? copied.problems[0]!;
   const what = `${copied.problemCount} object(s) the database names could not be copied as its rows record them (first: ${first.key}, ${first.problem}, of ${first.owner.kind} ${first.owner.id})`;
   // verify-storage looks at the notes' audio; a race's picture is given again with edit-race.
-  const fix = damaged?.owner.kind === 'race'
-    ? `Give the race its picture again (\`npm run admin -- edit-race --id ${damaged.owner.id} --image FILE\`, or \`--image none\`)`
-    : 'Run `npm run admin -- verify-storage`';
+  const fix =
+    damaged?.owner.kind === 'race'
+      ? `Give the race its picture again (\`npm run admin -- edit-race --id ${damaged.owner.id} --image FILE\`, or \`--image none\`)`
+      : 'Run `npm run admin -- verify-storage`';
   return damaged
     ? new Error(`${what}: the store lacks them or holds other bytes. ${fix}. The backup in ${dir} is not finished.`)
     : new Error(`${what}: their notes were deleted while the backup ran. Run the backup again into a new folder.`);
 }
 
-export async function backupShared(config: StorageConfig, toDir: string, options: { objectsBucket?: string }, env: NodeJS.ProcessEnv): Promise<SharedBackupManifest> {
+export async function backupShared(
+  config: StorageConfig,
+  toDir: string,
+  options: { objectsBucket?: string },
+  env: NodeJS.ProcessEnv,
+): Promise<SharedBackupManifest> {
   if (!(await isEmptyOrMissing(toDir))) throw new BackupRefused(`${toDir} is not empty. Back up into a new folder.`);
   if (options.objectsBucket && options.objectsBucket === config.s3?.bucket) throw new BackupRefused('--objects-bucket must be another bucket than S3_BUCKET.');
   const target = objectsStore(config, toDir, options.objectsBucket);
-  if (options.objectsBucket && (await anyBlob(target))) throw new BackupRefused(`The bucket ${options.objectsBucket} is not empty. Back up into a new or empty bucket.`);
+  if (options.objectsBucket && (await anyBlob(target)))
+    throw new BackupRefused(`The bucket ${options.objectsBucket} is not empty. Back up into a new or empty bucket.`);
   const source = openBlobStore(config);
   const database: SharedBackupManifest['database'] = config.databaseUrl ? 'postgres' : 'sqlite';
   const databaseFile = path.join(toDir, databaseFileOf(database));
@@ -126,8 +134,13 @@ export async function backupShared(config: StorageConfig, toDir: string, options
   await copySecret(config.dataDir, toDir);
 
   const manifest: SharedBackupManifest = {
-    format: 2, createdAt, database, databaseSha256: await sha256OfFile(databaseFile),
-    notes: copied.notes, objects: copied.objects, bytes: copied.bytes,
+    format: 2,
+    createdAt,
+    database,
+    databaseSha256: await sha256OfFile(databaseFile),
+    notes: copied.notes,
+    objects: copied.objects,
+    bytes: copied.bytes,
     ...(options.objectsBucket && { objectsBucket: options.objectsBucket }),
   };
   await writeFile(path.join(toDir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { flush: true });
@@ -135,10 +148,17 @@ export async function backupShared(config: StorageConfig, toDir: string, options
 }
 
 /** Everything that can be checked before a restore writes anything; the pg_restore to run, for PostgreSQL. */
-async function preflight(config: StorageConfig, fromDir: string, manifest: SharedBackupManifest, env: NodeJS.ProcessEnv): Promise<{ pgRestore?: string; writesDataDir: boolean }> {
+async function preflight(
+  config: StorageConfig,
+  fromDir: string,
+  manifest: SharedBackupManifest,
+  env: NodeJS.ProcessEnv,
+): Promise<{ pgRestore?: string; writesDataDir: boolean }> {
   const wanted = config.databaseUrl ? 'postgres' : 'sqlite';
   if (manifest.database !== wanted) {
-    throw new BackupRefused(`This backup is of a ${manifest.database === 'postgres' ? 'PostgreSQL' : 'SQLite'} database; set ${manifest.database === 'postgres' ? 'DATABASE_URL to a new, empty database' : 'no DATABASE_URL (SQLite in DATA_DIR)'} to restore it.`);
+    throw new BackupRefused(
+      `This backup is of a ${manifest.database === 'postgres' ? 'PostgreSQL' : 'SQLite'} database; set ${manifest.database === 'postgres' ? 'DATABASE_URL to a new, empty database' : 'no DATABASE_URL (SQLite in DATA_DIR)'} to restore it.`,
+    );
   }
   const databaseFile = path.join(fromDir, databaseFileOf(manifest.database));
   if (!(await exists(databaseFile)) || (await sha256OfFile(databaseFile)) !== manifest.databaseSha256) {
@@ -173,11 +193,19 @@ async function preflight(config: StorageConfig, fromDir: string, manifest: Share
   return { pgRestore, writesDataDir };
 }
 
-export async function restoreShared(config: StorageConfig, fromDir: string, summary: { format?: unknown }, env: NodeJS.ProcessEnv): Promise<SharedBackupManifest> {
+export async function restoreShared(
+  config: StorageConfig,
+  fromDir: string,
+  summary: { format?: unknown },
+  env: NodeJS.ProcessEnv,
+): Promise<SharedBackupManifest> {
   if (summary.format === undefined) {
-    throw new BackupRefused(`${fromDir} is a backup of a SQLite file and audio on disk: restore it with DATABASE_URL and S3_BUCKET unset, into an empty DATA_DIR.`);
+    throw new BackupRefused(
+      `${fromDir} is a backup of a SQLite file and audio on disk: restore it with DATABASE_URL and S3_BUCKET unset, into an empty DATA_DIR.`,
+    );
   }
-  if (summary.format !== 2) throw new BackupRefused(`${fromDir} was made by another version of MileNotes (backup format ${String(summary.format)}); restore it with that version.`);
+  if (summary.format !== 2)
+    throw new BackupRefused(`${fromDir} was made by another version of MileNotes (backup format ${String(summary.format)}); restore it with that version.`);
   const manifest = summary as SharedBackupManifest;
   const { pgRestore, writesDataDir } = await preflight(config, fromDir, manifest, env);
   const dataDirWasThere = await exists(config.dataDir);
@@ -188,7 +216,9 @@ export async function restoreShared(config: StorageConfig, fromDir: string, summ
     // 1. The objects, each checked against objects.jsonl: no row can name one that is not there yet.
     const copied = await copyObjectsIn(objectsFile, objectsStore(config, fromDir, manifest.objectsBucket), target);
     if (copied.objects !== manifest.objects) {
-      throw new BackupRefused(`The backup's objects.jsonl lists ${copied.objects} objects where the backup recorded ${manifest.objects}: it is damaged. Nothing was restored.`);
+      throw new BackupRefused(
+        `The backup's objects.jsonl lists ${copied.objects} objects where the backup recorded ${manifest.objects}: it is damaged. Nothing was restored.`,
+      );
     }
     if (writesDataDir) {
       await mkdir(config.dataDir, { recursive: true });

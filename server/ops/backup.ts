@@ -93,7 +93,12 @@ async function missingFiles(sqliteFile: string, blobsDir: string): Promise<{ not
  * Copies the deployment's database and audio into `toDir` (missing or empty) while the server
  * keeps serving. `env`: where PG_BIN is read (pg_dump's folder).
  */
-export async function backup(config: StorageConfig, toDir: string, options: BackupOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<BackupManifest | SharedBackupManifest> {
+export async function backup(
+  config: StorageConfig,
+  toDir: string,
+  options: BackupOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<BackupManifest | SharedBackupManifest> {
   if (isShared(config)) return backupShared(config, toDir, options, env);
   if (options.objectsBucket) throw new BackupRefused('--objects-bucket needs the audio in S3 (S3_BUCKET); this install keeps it on disk in DATA_DIR.');
   if (!(await isEmptyOrMissing(toDir))) throw new BackupRefused(`${toDir} is not empty. Back up into a new folder.`);

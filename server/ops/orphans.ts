@@ -53,7 +53,11 @@ export interface OrphanSweeper {
 }
 
 export function startOrphanSweeper(opts: {
-  blobs: BlobStore; refs: BlobRefStore; log: FastifyBaseLogger; minAgeMs: number; intervalMs: number;
+  blobs: BlobStore;
+  refs: BlobRefStore;
+  log: FastifyBaseLogger;
+  minAgeMs: number;
+  intervalMs: number;
   /** The age past which a conversion's scratch directory can only be a dead server's (./scratch.ts). */
   scratchMinAgeMs: number;
 }): OrphanSweeper {

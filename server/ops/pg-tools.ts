@@ -43,7 +43,8 @@ export async function findPgTool(tool: PgTool, serverMajor: number, env: NodeJS.
   }
   const version = await run(file, ['--version'], env);
   const major = Number(/\(PostgreSQL\)\s+(\d+)/.exec(version)?.[1]);
-  if (!(major >= serverMajor)) throw new BackupRefused(`${file} is PostgreSQL ${major || 'of an unknown version'}, older than the server (${serverMajor}). ${install}`);
+  if (!(major >= serverMajor))
+    throw new BackupRefused(`${file} is PostgreSQL ${major || 'of an unknown version'}, older than the server (${serverMajor}). ${install}`);
   return file;
 }
 
@@ -65,10 +66,18 @@ function connection(databaseUrl: string, env: NodeJS.ProcessEnv): { dbname: stri
  */
 export async function dumpDatabase(pgDump: string, databaseUrl: string, snapshot: string, file: string, env: NodeJS.ProcessEnv): Promise<void> {
   const target = connection(databaseUrl, env);
-  await run(pgDump, [
-    '--format=custom', `--snapshot=${snapshot}`, '--exclude-table-data=upload_parts', '--exclude-table-data=uploads',
-    `--file=${file}`, `--dbname=${target.dbname}`,
-  ], target.env);
+  await run(
+    pgDump,
+    [
+      '--format=custom',
+      `--snapshot=${snapshot}`,
+      '--exclude-table-data=upload_parts',
+      '--exclude-table-data=uploads',
+      `--file=${file}`,
+      `--dbname=${target.dbname}`,
+    ],
+    target.env,
+  );
 }
 
 /**

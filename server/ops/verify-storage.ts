@@ -61,7 +61,12 @@ async function present(blobs: BlobStore, keys: string[]): Promise<boolean[]> {
 type Needed = { noteId: string; kind: MissingObject['kind']; blob: RecordedBlob };
 
 /** Every note's objects checked against the store; a missing one asked again with its row read again. */
-async function findMissing(refs: Pick<BlobRefStore, 'notesAfter'>, notes: { find(id: string): Promise<NoteRow | undefined> }, blobs: BlobStore, report: StorageReport) {
+async function findMissing(
+  refs: Pick<BlobRefStore, 'notesAfter'>,
+  notes: { find(id: string): Promise<NoteRow | undefined> },
+  blobs: BlobStore,
+  report: StorageReport,
+) {
   let after = '';
   for (;;) {
     const page = await refs.notesAfter(after, NOTES_PER_PAGE);
@@ -72,7 +77,10 @@ async function findMissing(refs: Pick<BlobRefStore, 'notesAfter'>, notes: { find
       { noteId: n.noteId, kind: 'original' as const, blob: n.original },
       ...(n.converted ? [{ noteId: n.noteId, kind: 'converted' as const, blob: n.converted }] : []),
     ]);
-    const found = await present(blobs, needed.map((n) => n.blob.key));
+    const found = await present(
+      blobs,
+      needed.map((n) => n.blob.key),
+    );
     for (const [i, n] of needed.entries()) {
       if (found[i]) continue;
       // Deleted with its note since the page was read: no finding.
@@ -112,7 +120,10 @@ async function findUnnamed(refs: Pick<BlobRefStore, 'namedKeys'>, blobs: BlobSto
 }
 
 /** The report on one deployment's storage; `healthy` is false when a row lacks an object or has one of the wrong size. */
-export async function verifyStorage(repo: { blobRefs: Pick<BlobRefStore, 'notesAfter' | 'namedKeys'>; notes: { find(id: string): Promise<NoteRow | undefined> } }, blobs: BlobStore): Promise<StorageReport & { healthy: boolean }> {
+export async function verifyStorage(
+  repo: { blobRefs: Pick<BlobRefStore, 'notesAfter' | 'namedKeys'>; notes: { find(id: string): Promise<NoteRow | undefined> } },
+  blobs: BlobStore,
+): Promise<StorageReport & { healthy: boolean }> {
   const report: StorageReport = { notes: 0, objects: 0, missing: [], missingCount: 0, wrongSize: [], wrongSizeCount: 0, orphans: [], orphanCount: 0 };
   await findMissing(repo.blobRefs, repo.notes, blobs, report);
   await findUnnamed(repo.blobRefs, blobs, report);

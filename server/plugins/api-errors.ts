@@ -69,7 +69,10 @@ export function installApiErrors(app: FastifyInstance): void {
     if (!problem) {
       req.log.error({ err }, 'API request failed');
       const { statusCode, code, message } = refusal.server_error(familyOf(req) === 'r');
-      return reply.code(statusCode).header('cache-control', 'no-store').send({ error: code, message } satisfies ApiError);
+      return reply
+        .code(statusCode)
+        .header('cache-control', 'no-store')
+        .send({ error: code, message } satisfies ApiError);
     }
     reply.code(problem.statusCode).headers(problem.headers).header('cache-control', 'no-store');
     if (problem.statusCode === 413) reply.header('connection', 'close');
@@ -80,6 +83,9 @@ export function installApiErrors(app: FastifyInstance): void {
 
   app.setNotFoundHandler((req, reply) => {
     const { code, message } = refusal.not_found(`${req.method} ${req.url.split('?')[0]}`);
-    return reply.code(404).header('cache-control', 'no-store').send({ error: code, message } satisfies ApiError);
+    return reply
+      .code(404)
+      .header('cache-control', 'no-store')
+      .send({ error: code, message } satisfies ApiError);
   });
 }

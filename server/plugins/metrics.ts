@@ -32,7 +32,9 @@ export interface Metrics {
 }
 
 export function createMetrics(
-  queueDepth: () => Promise<number>, heldSyncRequests: () => number = () => 0, queueDeadlines?: () => Promise<QueueDeadlines>,
+  queueDepth: () => Promise<number>,
+  heldSyncRequests: () => number = () => 0,
+  queueDeadlines?: () => Promise<QueueDeadlines>,
 ): Metrics & { hooks: ReturnType<typeof hooksFor> } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -62,7 +64,7 @@ export function createMetrics(
   });
   new Gauge({
     name: 'milenotes_sync_held_requests',
-    help: 'Sync requests of runners\' apps this process holds open now (server/sync).',
+    help: "Sync requests of runners' apps this process holds open now (server/sync).",
     registers: [registry],
     collect() {
       this.set(heldSyncRequests());
@@ -74,13 +76,19 @@ export function createMetrics(
     registers: [registry],
     async collect() {
       // The database unreachable must not take /metrics down with it: the last depth stands.
-      await queueDepth().then((depth) => this.set(depth), () => {});
+      await queueDepth().then(
+        (depth) => this.set(depth),
+        () => {},
+      );
     },
   });
   if (queueDeadlines) {
     // Both gauges below are collected together on each scrape: they share one read of the queue.
     let reading: Promise<QueueDeadlines> | undefined;
-    const deadlines = () => (reading ??= queueDeadlines().finally(() => { reading = undefined; }));
+    const deadlines = () =>
+      (reading ??= queueDeadlines().finally(() => {
+        reading = undefined;
+      }));
     new Gauge({
       name: 'milenotes_conversion_queue_waiting',
       help: 'Notes waiting for conversion or being converted (all servers), by race: live (a race live now) or later (races to come, past races).',
@@ -88,10 +96,13 @@ export function createMetrics(
       registers: [registry],
       async collect() {
         // As the depth: an unreachable database leaves the last figures standing, /metrics answers.
-        await deadlines().then(({ live, later }) => {
-          this.set({ race: 'live' }, live);
-          this.set({ race: 'later' }, later);
-        }, () => {});
+        await deadlines().then(
+          ({ live, later }) => {
+            this.set({ race: 'live' }, live);
+            this.set({ race: 'later' }, later);
+          },
+          () => {},
+        );
       },
     });
     new Gauge({
@@ -99,7 +110,10 @@ export function createMetrics(
       help: 'How far past its deadline (the runner expected at its marker, less the time to reach the phone) the most overdue waiting note of a live race is, 0 if none is. Above 0 for minutes: conversion is falling behind race day.',
       registers: [registry],
       async collect() {
-        await deadlines().then(({ overdueSeconds }) => this.set(overdueSeconds), () => {});
+        await deadlines().then(
+          ({ overdueSeconds }) => this.set(overdueSeconds),
+          () => {},
+        );
       },
     });
   }
@@ -165,7 +179,15 @@ export function createMetrics(
   return { registry, conversion, push, hooks: hooksFor({ latency, received, refused, bytes, syncWake, storageFaults, audioGone }) };
 }
 
-function hooksFor(m: { latency: Histogram; received: Counter; refused: Counter; bytes: Counter; syncWake: Histogram; storageFaults: Counter; audioGone: Counter }) {
+function hooksFor(m: {
+  latency: Histogram;
+  received: Counter;
+  refused: Counter;
+  bytes: Counter;
+  syncWake: Histogram;
+  storageFaults: Counter;
+  audioGone: Counter;
+}) {
   return {
     onResponse(req: FastifyRequest, reply: FastifyReply) {
       const route = req.routeOptions.url ?? 'unmatched';

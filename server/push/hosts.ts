@@ -11,9 +11,9 @@ import { isIpv4, type PushHost } from '../config/push-hosts.js';
 export type EndpointProblem = 'not_a_url' | 'not_https' | 'has_credentials' | 'host_not_allowed';
 
 function hostAllowed(hosts: readonly PushHost[], hostname: string, port: number): boolean {
-  return hosts.some((h) => h.port === port && (h.wildcard
-    ? hostname.endsWith(`.${h.name}`) && hostname.length > h.name.length + 1 && !isIpv4(hostname)
-    : hostname === h.name));
+  return hosts.some(
+    (h) => h.port === port && (h.wildcard ? hostname.endsWith(`.${h.name}`) && hostname.length > h.name.length + 1 && !isIpv4(hostname) : hostname === h.name),
+  );
 }
 
 /** The endpoint as the sender will use it (WHATWG URL), or why it may not be called. */

@@ -109,9 +109,17 @@ export async function createPush(deps: PushDeps): Promise<Push> {
   const seal = createTokenSeal(deps.sessionSecret);
   const alerts = createMarkerAlerts(repo);
   const worker: PushWorker = startPushWorker({
-    repo, alerts, seal, log, events: deps.events, origin: config.origin,
+    repo,
+    alerts,
+    seal,
+    log,
+    events: deps.events,
+    origin: config.origin,
     send: createPushSender({ hosts: config.hosts, keys, subject: config.subject, timeoutMs: SEND_TIMEOUT_MS }),
-    pollMs: deps.pollMs ?? 5_000, leaseMs: LEASE_MS, concurrency: PUSH_CONCURRENCY, raceNow: deps.raceNow,
+    pollMs: deps.pollMs ?? 5_000,
+    leaseMs: LEASE_MS,
+    concurrency: PUSH_CONCURRENCY,
+    raceNow: deps.raceNow,
   });
   const sweeper = startPushSweeper({ repo, log, intervalMs: deps.sweepMs ?? SWEEP_MS, raceNow: deps.raceNow });
 
@@ -139,10 +147,20 @@ export async function createPush(deps: PushDeps): Promise<Push> {
       const p256dh = body.keys.p256dh.replace(/=+$/, '');
       const auth = body.keys.auth.replace(/=+$/, '');
       if (!keysUsable(p256dh, auth)) throw pushRefusal.invalid_subscription();
-      const saved = await repo.push.subscribe({
-        deviceId: device, linkId: link.linkId, endpoint: body.endpoint, p256dh, auth, lang: body.lang, heard: body.heard,
-        sealedToken: seal.seal(link.linkId, token), at: now,
-      }, config.limits);
+      const saved = await repo.push.subscribe(
+        {
+          deviceId: device,
+          linkId: link.linkId,
+          endpoint: body.endpoint,
+          p256dh,
+          auth,
+          lang: body.lang,
+          heard: body.heard,
+          sealedToken: seal.seal(link.linkId, token),
+          at: now,
+        },
+        config.limits,
+      );
       if (saved === 'link_full') throw pushRefusal.push_link_full();
       if (saved === 'phone_full') throw pushRefusal.push_phone_full();
       return state(device, link);

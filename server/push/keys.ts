@@ -15,7 +15,9 @@ const SEAL_LABEL = 'push:vapid-private-key';
 
 export class UnreadableVapidKey extends Error {
   constructor() {
-    super('The VAPID private key kept in the database was sealed under another SESSION_SECRET: restore that secret, or set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY. Push is off until then.');
+    super(
+      'The VAPID private key kept in the database was sealed under another SESSION_SECRET: restore that secret, or set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY. Push is off until then.',
+    );
     this.name = 'UnreadableVapidKey';
   }
 }
@@ -32,7 +34,12 @@ export async function keptVapidKeys(store: Pick<PushStore, 'keys'>, sessionSecre
 }
 
 /** The pair to sign with: the environment's, else the kept one, made and kept now if there is none. */
-export async function vapidKeysOf(store: Pick<PushStore, 'keys' | 'keepKeys'>, fromEnv: VapidKeys | undefined, sessionSecret: Uint8Array, now: number): Promise<VapidKeys> {
+export async function vapidKeysOf(
+  store: Pick<PushStore, 'keys' | 'keepKeys'>,
+  fromEnv: VapidKeys | undefined,
+  sessionSecret: Uint8Array,
+  now: number,
+): Promise<VapidKeys> {
   if (fromEnv) return fromEnv;
   if ((await store.keys()) === undefined) {
     const made = webpush.generateVAPIDKeys();

@@ -24,7 +24,8 @@ const NOTICES: Record<PushLang, Notices> = { en: enNotices, de: deNotices, es: e
 const MAX_RUNNER_CHARS = 80;
 
 const langOf = (lang: string): PushLang => ((PUSH_LANGUAGES as readonly string[]).includes(lang) ? (lang as PushLang) : 'en');
-const fill = (sentence: string, values: Record<string, string | number>) => sentence.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
+const fill = (sentence: string, values: Record<string, string | number>) =>
+  sentence.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
 
 /** The notice's one line ("Alex heard your note at Mile 20"), in its language; the runner's name for a marker we cannot word. */
 export function noticeTitle(kind: PushKind, runner: string, marker: string, lang: PushLang): string {

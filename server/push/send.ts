@@ -60,17 +60,27 @@ const SOCKETS_PER_HOST = 64;
 
 function post(agent: https.Agent, url: URL, headers: Record<string, string | number>, body: Buffer, timeoutMs: number) {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
-    const req = https.request({
-      agent, protocol: 'https:', hostname: url.hostname, port: url.port || 443, path: `${url.pathname}${url.search}`, method: 'POST', headers, timeout: timeoutMs,
-    }, (res) => {
-      let read = 0;
-      res.on('data', (chunk: Buffer) => {
-        read += chunk.length;
-        if (read > MAX_ANSWER_BYTES) res.destroy();
-      });
-      res.on('close', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-      res.on('error', () => undefined);
-    });
+    const req = https.request(
+      {
+        agent,
+        protocol: 'https:',
+        hostname: url.hostname,
+        port: url.port || 443,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers,
+        timeout: timeoutMs,
+      },
+      (res) => {
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_ANSWER_BYTES) res.destroy();
+        });
+        res.on('close', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+        res.on('error', () => undefined);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer from the push service within ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end(body);
@@ -99,8 +109,13 @@ export function createPushSender(opts: SenderOptions): PushSender {
       body = webpush.encrypt(target.p256dh, target.auth, message.payload, 'aes128gcm').cipherText;
       // The audience is the origin of the URL the check parsed, never a second parse of the string.
       headers = {
-        Authorization: authorizationFor(checked.url.origin), TTL: message.ttlSeconds, Urgency: message.urgency, Topic: message.topic,
-        'Content-Encoding': 'aes128gcm', 'Content-Type': 'application/octet-stream', 'Content-Length': body.length,
+        Authorization: authorizationFor(checked.url.origin),
+        TTL: message.ttlSeconds,
+        Urgency: message.urgency,
+        Topic: message.topic,
+        'Content-Encoding': 'aes128gcm',
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': body.length,
       };
     } catch {
       // The browser's keys do not make a key agreement (checked when saved; kept here for old rows).

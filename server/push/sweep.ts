@@ -40,7 +40,11 @@ export interface PushSweeper {
 
 /** Sweeps at once, then every `intervalMs`; a failed sweep is logged and tried at the next. */
 export function startPushSweeper(opts: {
-  repo: Repository; log: FastifyBaseLogger; intervalMs: number; now?: () => number; raceNow?: () => number;
+  repo: Repository;
+  log: FastifyBaseLogger;
+  intervalMs: number;
+  now?: () => number;
+  raceNow?: () => number;
 }): PushSweeper {
   const now = opts.now ?? Date.now;
   let running: Promise<void> = Promise.resolve();

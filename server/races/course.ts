@@ -55,7 +55,10 @@ export function courseFrom(line: LineString, markers: readonly Marker[]): Course
       const [lon, lat] = placements[i]!.position;
       return { ...marker, lat: lat!, lon: lon! };
     }),
-    app: appCourse(line.coordinates, [...placements].sort((a, b) => a.meters - b.meters)),
+    app: appCourse(
+      line.coordinates,
+      [...placements].sort((a, b) => a.meters - b.meters),
+    ),
   };
 }
 

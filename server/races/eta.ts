@@ -48,9 +48,7 @@ export const plannedPace = (expectedFinishSeconds: number | null): number => (ex
 /** Points (metres, ms) the runner was seen at, in order of distance, each farther and later than the one before. */
 function track(input: EtaInput, markers: ReadonlyArray<CourseMarker>, placed: PlacedAt): PlacedAt[] {
   const meters = new Map(markers.map((m) => [m.id, m.distanceMeters]));
-  const seen = input.passages
-    .filter((p) => meters.has(p.markerId))
-    .map((p) => ({ distanceMeters: meters.get(p.markerId)!, at: p.passedAt }));
+  const seen = input.passages.filter((p) => meters.has(p.markerId)).map((p) => ({ distanceMeters: meters.get(p.markerId)!, at: p.passedAt }));
   seen.push(placed);
   seen.sort((a, b) => a.distanceMeters - b.distanceMeters || a.at - b.at);
   const points: PlacedAt[] = [];

@@ -14,7 +14,8 @@ export async function readGpxFile(path: string): Promise<Uint8Array> {
     file = await open(path, 'r');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'there is no such file' : code === 'EACCES' ? 'this user may not read it' : code === 'EISDIR' ? 'it is a folder' : String(code);
+    const why =
+      code === 'ENOENT' ? 'there is no such file' : code === 'EACCES' ? 'this user may not read it' : code === 'EISDIR' ? 'it is a folder' : String(code);
     throw new CourseRefused('unreadable', `Cannot read this file: ${why}. Give the path of the course's .gpx file.`);
   }
   try {

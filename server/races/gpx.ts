@@ -29,7 +29,10 @@ export function readGpx(file: Uint8Array | string): LineString {
   refuseTooManyTags(text);
   const root = parseXml(text).documentElement!;
   if (root.localName !== 'gpx') {
-    throw new CourseRefused('not_gpx', `This file is XML but not GPX: its root element is <${root.nodeName.slice(0, 40)}>, where a GPX file has <gpx>. ${EXPORT_AGAIN}`);
+    throw new CourseRefused(
+      'not_gpx',
+      `This file is XML but not GPX: its root element is <${root.nodeName.slice(0, 40)}>, where a GPX file has <gpx>. ${EXPORT_AGAIN}`,
+    );
   }
   const path = pathOf(root);
   checkPoints(path);
@@ -45,14 +48,20 @@ export function readGpx(file: Uint8Array | string): LineString {
     }
   }
   if (coordinates.length < 2) {
-    throw new CourseRefused('too_few_points', `Every point of the ${path.noun} is at the same place: a course needs a start and a finish apart, and the points between that follow its streets.`);
+    throw new CourseRefused(
+      'too_few_points',
+      `Every point of the ${path.noun} is at the same place: a course needs a start and a finish apart, and the points between that follow its streets.`,
+    );
   }
   return { type: 'LineString', coordinates };
 }
 
 /** The refusal of a file of `bytes` bytes, over MAX_GPX_BYTES. */
 export const tooLarge = (bytes: number): CourseRefused =>
-  new CourseRefused('too_large', `The file is ${(Math.ceil((bytes / 1024 / 1024) * 10) / 10).toFixed(1)} MiB; a course can be at most ${MAX_GPX_BYTES / 1024 / 1024} MiB. ${SMALLER}`);
+  new CourseRefused(
+    'too_large',
+    `The file is ${(Math.ceil((bytes / 1024 / 1024) * 10) / 10).toFixed(1)} MiB; a course can be at most ${MAX_GPX_BYTES / 1024 / 1024} MiB. ${SMALLER}`,
+  );
 
 function decode(file: Uint8Array | string): string {
   // A string's UTF-16 length never exceeds its UTF-8 size, so the cheap test runs first.
@@ -83,7 +92,10 @@ function refuseTooManyTags(text: string): void {
   let tags = 0;
   for (let at = text.indexOf('<'); at !== -1; at = text.indexOf('<', at + 1)) {
     if (++tags > MAX_GPX_TAGS) {
-      throw new CourseRefused('too_many_tags', `The file has more than ${MAX_GPX_TAGS.toLocaleString('en-US')} tags; a course can have at most that many. ${SMALLER}`);
+      throw new CourseRefused(
+        'too_many_tags',
+        `The file has more than ${MAX_GPX_TAGS.toLocaleString('en-US')} tags; a course can have at most that many. ${SMALLER}`,
+      );
     }
   }
 }
@@ -103,7 +115,10 @@ function parseXml(text: string) {
     return parser.parseFromString(text, 'text/xml');
   } catch (err) {
     // Anything the parser throws on this input, even a stack overflow, is a refusal of the input.
-    throw new CourseRefused('not_xml', `The file is not well-formed XML (${first ?? (err as Error).message.slice(0, 120)}). Check that it is the whole GPX file. ${EXPORT_AGAIN}`);
+    throw new CourseRefused(
+      'not_xml',
+      `The file is not well-formed XML (${first ?? (err as Error).message.slice(0, 120)}). Check that it is the whole GPX file. ${EXPORT_AGAIN}`,
+    );
   }
 }
 
@@ -118,9 +133,14 @@ function pathOf(root: Element): GpxPath {
   const tracks = Array.from(root.getElementsByTagName('trk'));
   const routes = Array.from(root.getElementsByTagName('rte'));
   if (tracks.length === 0 && routes.length === 0) {
-    throw new CourseRefused('no_track', 'The GPX file has no track (<trk>) and no route (<rte>); waypoints alone are not a course. Export the course itself, as a track.');
+    throw new CourseRefused(
+      'no_track',
+      'The GPX file has no track (<trk>) and no route (<rte>); waypoints alone are not a course. Export the course itself, as a track.',
+    );
   }
-  const trackPoints = tracks.flatMap((track) => Array.from(track.getElementsByTagName('trkseg')).flatMap((segment) => Array.from(segment.getElementsByTagName('trkpt'))));
+  const trackPoints = tracks.flatMap((track) =>
+    Array.from(track.getElementsByTagName('trkseg')).flatMap((segment) => Array.from(segment.getElementsByTagName('trkpt'))),
+  );
   if (trackPoints.length > 0 || routes.length === 0) return { kind: 'trk', noun: 'track', points: trackPoints };
   return { kind: 'rte', noun: 'route', points: routes.flatMap((route) => Array.from(route.getElementsByTagName('rtept'))) };
 }
@@ -130,14 +150,20 @@ const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/;
 
 function checkPoints({ noun, points }: GpxPath): void {
   if (points.length < 2) {
-    throw new CourseRefused('too_few_points', `The ${noun} has ${points.length} point${points.length === 1 ? '' : 's'}; a course needs at least 2 (a start and a finish), and enough between them to follow its streets.`);
+    throw new CourseRefused(
+      'too_few_points',
+      `The ${noun} has ${points.length} point${points.length === 1 ? '' : 's'}; a course needs at least 2 (a start and a finish), and enough between them to follow its streets.`,
+    );
   }
   points.forEach((point, i) => {
     const where = `Point ${i + 1} of the ${noun}`;
     const lat = point.getAttribute('lat') ?? '';
     const lon = point.getAttribute('lon') ?? '';
     if (!DECIMAL.test(lat) || !DECIMAL.test(lon)) {
-      throw new CourseRefused('bad_coordinates', `${where} has no readable position (lat="${lat.slice(0, 20)}" lon="${lon.slice(0, 20)}"): each point needs lat and lon in decimal degrees.`);
+      throw new CourseRefused(
+        'bad_coordinates',
+        `${where} has no readable position (lat="${lat.slice(0, 20)}" lon="${lon.slice(0, 20)}"): each point needs lat and lon in decimal degrees.`,
+      );
     }
     if (Math.abs(Number(lat)) > 90) {
       throw new CourseRefused('bad_coordinates', `${where} has latitude ${lat.trim()}, outside -90 to 90: check that lat and lon are not swapped.`);

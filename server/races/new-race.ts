@@ -34,7 +34,8 @@ export function raceNameProblem(name: string): string | null {
   const trimmed = name.trim();
   if (trimmed === '') return 'Give the race a name, e.g. "Chicago Marathon".';
   // Control characters (a newline, a bidi override) would break a line or reorder the words around the name.
-  if (/[\p{Cc}\p{Cf}]/u.test(trimmed)) return 'A race name is one line of plain text: remove the control characters (line breaks, tabs, direction marks) from it.';
+  if (/[\p{Cc}\p{Cf}]/u.test(trimmed))
+    return 'A race name is one line of plain text: remove the control characters (line breaks, tabs, direction marks) from it.';
   const length = Array.from(trimmed).length;
   if (length > MAX_RACE_NAME_LENGTH) return `A race name can be at most ${MAX_RACE_NAME_LENGTH} characters; this one has ${length}.`;
   return null;

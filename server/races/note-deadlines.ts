@@ -48,9 +48,12 @@ export async function deadlineOfNote(repo: Pick<Repository, 'progress'>, note: P
  */
 export async function queueNote<T>(repo: Pick<Repository, 'progress'>, note: NewNote, store: (queued: QueuedNote) => Promise<T>): Promise<T> {
   let queued: QueuedNote = { ...note, deadline: await deadlineOfNote(repo, note) };
-  return untilCurrent(() => store(queued), async () => {
-    queued = { ...note, deadline: await deadlineOfNote(repo, note) };
-  });
+  return untilCurrent(
+    () => store(queued),
+    async () => {
+      queued = { ...note, deadline: await deadlineOfNote(repo, note) };
+    },
+  );
 }
 
 /** Works out again the deadlines of the entry's waiting notes; resolves to the schedule used (undefined: no such entry). */
@@ -83,7 +86,10 @@ export async function editRace(repo: Repository, before: Race, after: RaceEdit, 
       if (!schedules.has(job.linkId)) schedules.set(job.linkId, await repo.progress.scheduleOfLink(job.linkId));
       const schedule = schedules.get(job.linkId);
       // No schedule for the link (none is ever missing while the race holds it): the job stays as it is.
-      planned.set(job.noteId, schedule ? deadlineBy({ ...schedule, startsAt }, job.marker, job.receivedAt) : { dueAt: job.dueAt, raceStartsAt: job.raceStartsAt });
+      planned.set(
+        job.noteId,
+        schedule ? deadlineBy({ ...schedule, startsAt }, job.marker, job.receivedAt) : { dueAt: job.dueAt, raceStartsAt: job.raceStartsAt },
+      );
     }
   };
   await plan();

@@ -3,7 +3,14 @@
  * as add-race checks it, and the rules for moving a race in time judged at `now`, from the caller.
  */
 import {
-  canonicalTimeZone, localSchedule, raceDateProblem, raceScheduleProblem, raceStartsAt, raceWhen, startTimeProblem, timeZoneProblem,
+  canonicalTimeZone,
+  localSchedule,
+  raceDateProblem,
+  raceScheduleProblem,
+  raceStartsAt,
+  raceWhen,
+  startTimeProblem,
+  timeZoneProblem,
 } from '../../src/shared/raceClock.js';
 import type { RaceFields, RaceHoldings, RaceRow } from '../db/types.js';
 import { raceNameProblem, unitsOf } from './new-race.js';
@@ -77,8 +84,10 @@ export function moveProblem(race: RaceRow, edited: EditedRace, now: number, hold
     return null;
   }
   if (will !== 'past' && holdings.links + holdings.entries > 0) {
-    return `The ${race.name} is over (it started ${race.date} at ${race.start}, ${race.timezone}) and runners hold ${holdings.links} link${holdings.links === 1 ? '' : 's'} for it: ` +
-      'a race that was run keeps its notes as their keepsakes and cannot be run again. Add the next edition as a race of its own (add-race). Nothing was changed.';
+    return (
+      `The ${race.name} is over (it started ${race.date} at ${race.start}, ${race.timezone}) and runners hold ${holdings.links} link${holdings.links === 1 ? '' : 's'} for it: ` +
+      'a race that was run keeps its notes as their keepsakes and cannot be run again. Add the next edition as a race of its own (add-race). Nothing was changed.'
+    );
   }
   return null;
 }

@@ -47,7 +47,11 @@ function formatOf(b: Buffer): 'jpeg' | 'png' | 'webp' | undefined {
 const megapixels = (pixels: number) => (pixels / 1e6).toFixed(1).replace(/\.0$/, '');
 
 /** libvips' first line, without its loader's name: enough for the operator to know why. */
-const reasonOf = (err: unknown) => String((err as Error).message ?? err).split('\n')[0]!.replace(/^Vips\w*: /, '').slice(0, 160);
+const reasonOf = (err: unknown) =>
+  String((err as Error).message ?? err)
+    .split('\n')[0]!
+    .replace(/^Vips\w*: /, '')
+    .slice(0, 160);
 
 /** The part of a w x h picture the card shows (8:5, centred), and the size it is written at. */
 function cardCut(width: number, height: number): { width: number; height: number } {
@@ -74,18 +78,25 @@ export async function makeRaceImage(input: Buffer): Promise<RaceImageFile> {
   // The frame's real size, as libvips reads it (the header the decoder uses, not the first that looks like one).
   const { width = 0, height = 0 } = meta;
   if (meta.format !== format || width * height > MAX_RACE_IMAGE_PIXELS || width === 0 || height === 0) {
-    throw new ImageRefused(`is ${width}x${height} pixels (${megapixels(width * height)} megapixels); a race's picture can be at most ${megapixels(MAX_RACE_IMAGE_PIXELS)} megapixels (640x400 is plenty for the card).`);
+    throw new ImageRefused(
+      `is ${width}x${height} pixels (${megapixels(width * height)} megapixels); a race's picture can be at most ${megapixels(MAX_RACE_IMAGE_PIXELS)} megapixels (640x400 is plenty for the card).`,
+    );
   }
   // A phone photo's EXIF orientation turns it: the cut is of the picture as it is seen.
   const turned = (meta.orientation ?? 1) >= 5;
   const out = cardCut(turned ? height : width, turned ? width : height);
   if (out.width < MIN_RACE_CARD_SIZE.width) {
-    throw new ImageRefused(`is ${width}x${height} pixels, too small for the card; give one of at least ${MIN_RACE_CARD_SIZE.width}x${MIN_RACE_CARD_SIZE.height} (640x400 is best).`);
+    throw new ImageRefused(
+      `is ${width}x${height} pixels, too small for the card; give one of at least ${MIN_RACE_CARD_SIZE.width}x${MIN_RACE_CARD_SIZE.height} (640x400 is best).`,
+    );
   }
   let made: { data: Buffer; info: OutputInfo };
   try {
-    made = await sharp(input, options).autoOrient().resize({ ...out, fit: 'cover', position: 'centre' })
-      .webp({ quality: WEBP_QUALITY }).toBuffer({ resolveWithObject: true });
+    made = await sharp(input, options)
+      .autoOrient()
+      .resize({ ...out, fit: 'cover', position: 'centre' })
+      .webp({ quality: WEBP_QUALITY })
+      .toBuffer({ resolveWithObject: true });
   } catch (err) {
     throw new ImageRefused(`cannot be decoded as a picture (${reasonOf(err)}). Save it again from a photo editor as JPEG, PNG or WebP.`);
   }
@@ -114,7 +125,9 @@ export async function readRaceImage(file: string): Promise<RaceImageFile> {
       length += bytesRead;
     }
     if (length > MAX_RACE_IMAGE_INPUT_BYTES) {
-      throw new ImageRefused(`is larger than ${MAX_RACE_IMAGE_INPUT_BYTES / 1024 / 1024} MiB; give a photo of at most ${megapixels(MAX_RACE_IMAGE_PIXELS)} megapixels, saved as JPEG, PNG or WebP.`);
+      throw new ImageRefused(
+        `is larger than ${MAX_RACE_IMAGE_INPUT_BYTES / 1024 / 1024} MiB; give a photo of at most ${megapixels(MAX_RACE_IMAGE_PIXELS)} megapixels, saved as JPEG, PNG or WebP.`,
+      );
     }
     input = bytes.subarray(0, length);
   } finally {

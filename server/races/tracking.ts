@@ -63,7 +63,12 @@ export function estimatesBody(shared: SharedProgress, race: RaceRow, now: number
  * The progress a link's holder sees, and when the runner is expected at the markers ahead: only
  * while the race is live, the runner shares it, and a position was placed. Never a coordinate.
  */
-export async function linkProgress(repo: Repository, linkId: string, race: RaceRow, now: number): Promise<{ progress: Progress; estimates: Estimates } | undefined> {
+export async function linkProgress(
+  repo: Repository,
+  linkId: string,
+  race: RaceRow,
+  now: number,
+): Promise<{ progress: Progress; estimates: Estimates } | undefined> {
   if (raceWhen(race.startsAt, now) !== 'live') return undefined;
   const shared = await repo.progress.sharedThroughLink(linkId);
   const progress = shared && progressBody(shared);
@@ -79,7 +84,12 @@ function timeProblem(at: number, startsAt: number, now: number): IgnoredReason |
 
 /** Places a batch for an entry that shares progress, in a race that is live, on its course. */
 export async function recordPositions(
-  repo: Repository, entryId: string, race: RaceRow, course: RaceCourse, batch: PositionBatch, now: number,
+  repo: Repository,
+  entryId: string,
+  race: RaceRow,
+  course: RaceCourse,
+  batch: PositionBatch,
+  now: number,
 ): Promise<PositionsReceipt> {
   const startsAt = Date.parse(race.startsAt);
   const ignored: PositionsReceipt['ignored'] = [];
@@ -95,7 +105,14 @@ export async function recordPositions(
     const current = await repo.progress.ofEntry(entryId);
     const { placed, passages, outcomes } = placeFixes(snap, current.placed ?? { distanceMeters: 0, at: startsAt }, fixes);
     const accepted = outcomes.filter((o) => o === 'accepted').length;
-    const moved = accepted === 0 || (await repo.progress.advance(entryId, current.placed, placed, passages.map((p) => ({ markerId: p.markerId, passedAt: p.passedAt }))));
+    const moved =
+      accepted === 0 ||
+      (await repo.progress.advance(
+        entryId,
+        current.placed,
+        placed,
+        passages.map((p) => ({ markerId: p.markerId, passedAt: p.passedAt })),
+      ));
     if (!moved && attempt < ATTEMPTS) continue;
     if (!moved) throw new Error(`progress of entry ${entryId} kept changing under ${ATTEMPTS} attempts`);
     outcomes.forEach((outcome, i) => {

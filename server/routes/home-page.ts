@@ -11,7 +11,13 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  GENERIC_RACE_IMAGE, MAX_RACE_CARDS, RACE_TRACK_END, RACE_TRACK_START, raceTrackHtml, SPEC_RACE_CARDS, type RaceCard,
+  GENERIC_RACE_IMAGE,
+  MAX_RACE_CARDS,
+  RACE_TRACK_END,
+  RACE_TRACK_START,
+  raceTrackHtml,
+  SPEC_RACE_CARDS,
+  type RaceCard,
 } from '../../src/shared/raceCards.js';
 import { RACES } from '../../src/shared/races.js';
 import type { CardRace, RaceStore } from '../db/repository.js';
@@ -48,8 +54,8 @@ export function cardsOf(races: readonly CardRace[]): readonly RaceCard[] {
     const spec = SPEC_CARD.get(race.id);
     // A picture stored as the operator gave it (before issue 40) is not served: the card shows the spec's or the generic one.
     const own = race.image && isMadeRaceImage(race.image.key);
-    const image = own ? raceImageUrl(race.image!.key) : spec?.image ?? GENERIC_RACE_IMAGE;
-    return { name: race.name, date: race.date, image, alt: own ? '' : spec?.alt ?? '' };
+    const image = own ? raceImageUrl(race.image!.key) : (spec?.image ?? GENERIC_RACE_IMAGE);
+    return { name: race.name, date: race.date, image, alt: own ? '' : (spec?.alt ?? '') };
   });
 }
 

@@ -62,32 +62,40 @@ export const homeScreenApi: FastifyPluginAsyncTypebox<HomeScreenApiOptions> = as
     errorResponseBuilder: (_req, context) => refusal.rate_limited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
 
-  app.get('/device/links', {
-    schema: {
-      operationId: 'listHomeScreenLinks',
-      summary: 'The home screen’s list: the recorder links opened on this phone (by its device cookie), each live one with its token',
-      security: DEVICE_COOKIE_SECURITY,
-      response: { 200: HomeScreenLinksSchema, ...refusals(refusal.rate_limited) },
+  app.get(
+    '/device/links',
+    {
+      schema: {
+        operationId: 'listHomeScreenLinks',
+        summary: 'The home screen’s list: the recorder links opened on this phone (by its device cookie), each live one with its token',
+        security: DEVICE_COOKIE_SECURITY,
+        response: { 200: HomeScreenLinksSchema, ...refusals(refusal.rate_limited) },
+      },
     },
-  }, async (req, reply) => {
-    const deviceId = await devices.renew(req, reply, Date.now());
-    if (deviceId === undefined) return { links: [] };
-    const now = clock.now();
-    const links = (await devices.linksOf(deviceId)).map((link) => listed(link, now)).filter((link) => link !== undefined);
-    return { links };
-  });
+    async (req, reply) => {
+      const deviceId = await devices.renew(req, reply, Date.now());
+      if (deviceId === undefined) return { links: [] };
+      const now = clock.now();
+      const links = (await devices.linksOf(deviceId)).map((link) => listed(link, now)).filter((link) => link !== undefined);
+      return { links };
+    },
+  );
 
-  app.delete('/device/links/:linkId', {
-    schema: {
-      operationId: 'forgetHomeScreenLink',
-      summary: 'Take a runner off this phone’s list (the link itself and its notes stay); opening the link again puts it back',
-      security: DEVICE_COOKIE_SECURITY,
-      params: LinkIdParamsSchema,
-      response: { 204: emptyAnswer('Off the list.'), ...refusals(deviceLinkNotFound, refusal.rate_limited) },
+  app.delete(
+    '/device/links/:linkId',
+    {
+      schema: {
+        operationId: 'forgetHomeScreenLink',
+        summary: 'Take a runner off this phone’s list (the link itself and its notes stay); opening the link again puts it back',
+        security: DEVICE_COOKIE_SECURITY,
+        params: LinkIdParamsSchema,
+        response: { 204: emptyAnswer('Off the list.'), ...refusals(deviceLinkNotFound, refusal.rate_limited) },
+      },
     },
-  }, async (req, reply) => {
-    const deviceId = devices.idOf(req);
-    if (deviceId === undefined || !(await devices.forget(deviceId, req.params.linkId))) throw deviceLinkNotFound();
-    return reply.code(204).send(null);
-  });
+    async (req, reply) => {
+      const deviceId = devices.idOf(req);
+      if (deviceId === undefined || !(await devices.forget(deviceId, req.params.linkId))) throw deviceLinkNotFound();
+      return reply.code(204).send(null);
+    },
+  );
 };

@@ -19,11 +19,18 @@ import { pushRefusal } from '../push/refusals.js';
 /** Two endpoints and the keys: well under a subscribe's limit. */
 const MAX_BODY_BYTES = 4096;
 
-export const PushEndpointChangeSchema = Type.Object({
-  oldEndpoint: Type.String({ minLength: 1, maxLength: MAX_ENDPOINT_LENGTH, description: 'The endpoint the browser replaced, as this phone subscribed with it.' }),
-  endpoint: PushSubscribeSchema.properties.endpoint,
-  keys: PushSubscribeSchema.properties.keys,
-}, { additionalProperties: false });
+export const PushEndpointChangeSchema = Type.Object(
+  {
+    oldEndpoint: Type.String({
+      minLength: 1,
+      maxLength: MAX_ENDPOINT_LENGTH,
+      description: 'The endpoint the browser replaced, as this phone subscribed with it.',
+    }),
+    endpoint: PushSubscribeSchema.properties.endpoint,
+    keys: PushSubscribeSchema.properties.keys,
+  },
+  { additionalProperties: false },
+);
 
 export interface PushChangeRouteOptions {
   push: Push;
@@ -36,24 +43,40 @@ export const pushChangeRoutes: FastifyPluginAsyncTypebox<PushChangeRouteOptions>
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, app.getDefaultJsonParser('error', 'error'));
 
-  app.put('/r/:token/push/endpoint', {
-    bodyLimit: MAX_BODY_BYTES,
-    schema: {
-      operationId: 'replacePushEndpoint',
-      summary: 'The browser replaced this phone’s push subscription: the one on the link with `oldEndpoint` takes the new endpoint and keys',
-      description: 'Sent by the service worker on pushsubscriptionchange, from a phone that opened the link (device_not_linked otherwise). push_not_subscribed when this phone holds no subscription on the link with that endpoint; nothing changes then.',
-      params: PushParamsSchema, body: PushEndpointChangeSchema,
-      response: {
-        200: PushStateSchema,
-        ...refusals(refusal.link_not_found, refusal.rate_limited, pushRefusal.push_off, refusal.bad_request, refusal.too_large, pushRefusal.device_unknown,
-          pushRefusal.device_not_linked, pushRefusal.push_not_subscribed, pushRefusal.push_endpoint_refused, pushRefusal.invalid_subscription),
+  app.put(
+    '/r/:token/push/endpoint',
+    {
+      bodyLimit: MAX_BODY_BYTES,
+      schema: {
+        operationId: 'replacePushEndpoint',
+        summary: 'The browser replaced this phone’s push subscription: the one on the link with `oldEndpoint` takes the new endpoint and keys',
+        description:
+          'Sent by the service worker on pushsubscriptionchange, from a phone that opened the link (device_not_linked otherwise). push_not_subscribed when this phone holds no subscription on the link with that endpoint; nothing changes then.',
+        params: PushParamsSchema,
+        body: PushEndpointChangeSchema,
+        response: {
+          200: PushStateSchema,
+          ...refusals(
+            refusal.link_not_found,
+            refusal.rate_limited,
+            pushRefusal.push_off,
+            refusal.bad_request,
+            refusal.too_large,
+            pushRefusal.device_unknown,
+            pushRefusal.device_not_linked,
+            pushRefusal.push_not_subscribed,
+            pushRefusal.push_endpoint_refused,
+            pushRefusal.invalid_subscription,
+          ),
+        },
       },
     },
-  }, async (req) => {
-    const link = liveLink(req);
-    // As for subscribing (./push.ts): our cookie, on a phone that opened this link.
-    const deviceId = devices.idOf(req);
-    if (push.enabled && deviceId && !(await devices.hasOpened(deviceId, link.linkId))) throw pushRefusal.device_not_linked();
-    return push.replaceEndpoint(deviceId, link, req.params.token, req.body, Date.now());
-  });
+    async (req) => {
+      const link = liveLink(req);
+      // As for subscribing (./push.ts): our cookie, on a phone that opened this link.
+      const deviceId = devices.idOf(req);
+      if (push.enabled && deviceId && !(await devices.hasOpened(deviceId, link.linkId))) throw pushRefusal.device_not_linked();
+      return push.replaceEndpoint(deviceId, link, req.params.token, req.body, Date.now());
+    },
+  );
 };

@@ -51,68 +51,114 @@ export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (ap
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, app.getDefaultJsonParser('error', 'error'));
 
-  app.get('/r/:token/push', {
-    schema: {
-      operationId: 'getPushState', summary: 'This phone’s notifications on the link: the key to subscribe with, whether it is subscribed, its marker alerts',
-      params: PushParamsSchema, response: { 200: PushStateSchema, ...refusals(...ALWAYS) },
-    },
-  }, (req) => push.state(deviceIdOf(req), liveLink(req)));
-
-  app.put('/r/:token/push', {
-    bodyLimit: MAX_BODY_BYTES,
-    schema: {
-      operationId: 'subscribePush',
-      summary: 'Turn notifications on for this phone on the link (its browser’s PushSubscription); `heard`: be told when the runner hears the notes sent from this phone',
-      description: 'Only a phone that opened the link (GET /api/r/:token gives it its device cookie) subscribes: without a cookie this server issued, device_unknown; '
-        + 'with one that never opened this link, device_not_linked; nothing is stored either way. '
-        + 'The endpoint must be HTTPS to a push service the server lists (PUSH_HOSTS), else push_endpoint_refused and nothing is called. Sending again replaces this phone’s subscription.',
-      params: PushParamsSchema, body: PushSubscribeSchema,
-      response: {
-        200: PushStateSchema,
-        ...refusals(...ALWAYS, refusal.bad_request, refusal.too_large, pushRefusal.device_unknown, pushRefusal.device_not_linked, pushRefusal.push_endpoint_refused,
-          pushRefusal.invalid_subscription, pushRefusal.push_link_full, pushRefusal.push_phone_full),
+  app.get(
+    '/r/:token/push',
+    {
+      schema: {
+        operationId: 'getPushState',
+        summary: 'This phone’s notifications on the link: the key to subscribe with, whether it is subscribed, its marker alerts',
+        params: PushParamsSchema,
+        response: { 200: PushStateSchema, ...refusals(...ALWAYS) },
       },
     },
-  }, async (req) => {
-    const link = liveLink(req);
-    return push.subscribe(await linkedPhone(req, link), link, req.params.token, req.body, Date.now());
-  });
+    (req) => push.state(deviceIdOf(req), liveLink(req)),
+  );
 
-  app.delete('/r/:token/push', {
-    schema: {
-      operationId: 'unsubscribePush', summary: 'Turn this phone’s notifications off on the link: its subscription, alerts and pushes not yet sent go',
-      params: PushParamsSchema, response: { 204: emptyAnswer('Off, now or before.'), ...refusals(...ALWAYS, pushRefusal.device_unknown) },
-    },
-  }, async (req, reply) => {
-    await push.unsubscribe(deviceIdOf(req), liveLink(req));
-    return reply.code(204).send(null);
-  });
-
-  app.put('/r/:token/push/alerts/:marker', {
-    schema: {
-      operationId: 'addMarkerAlert',
-      summary: 'Be told once when the runner is about 10 minutes from this marker (while they share progress in a live race)',
-      params: AlertParamsSchema,
-      response: {
-        200: PushStateSchema,
-        ...refusals(...ALWAYS, refusal.unknown_marker, pushRefusal.device_unknown, pushRefusal.device_not_linked, pushRefusal.push_not_subscribed,
-          pushRefusal.progress_not_shared, pushRefusal.marker_passed, pushRefusal.marker_too_near),
+  app.put(
+    '/r/:token/push',
+    {
+      bodyLimit: MAX_BODY_BYTES,
+      schema: {
+        operationId: 'subscribePush',
+        summary:
+          'Turn notifications on for this phone on the link (its browser’s PushSubscription); `heard`: be told when the runner hears the notes sent from this phone',
+        description:
+          'Only a phone that opened the link (GET /api/r/:token gives it its device cookie) subscribes: without a cookie this server issued, device_unknown; ' +
+          'with one that never opened this link, device_not_linked; nothing is stored either way. ' +
+          'The endpoint must be HTTPS to a push service the server lists (PUSH_HOSTS), else push_endpoint_refused and nothing is called. Sending again replaces this phone’s subscription.',
+        params: PushParamsSchema,
+        body: PushSubscribeSchema,
+        response: {
+          200: PushStateSchema,
+          ...refusals(
+            ...ALWAYS,
+            refusal.bad_request,
+            refusal.too_large,
+            pushRefusal.device_unknown,
+            pushRefusal.device_not_linked,
+            pushRefusal.push_endpoint_refused,
+            pushRefusal.invalid_subscription,
+            pushRefusal.push_link_full,
+            pushRefusal.push_phone_full,
+          ),
+        },
       },
     },
-  }, async (req) => {
-    const link = liveLink(req);
-    const { marker } = req.params;
-    if (!markersFor(link.race.units).some((m) => m.id === marker)) throw refusal.unknown_marker({ name: link.race.name, marker });
-    return push.askAlert(await linkedPhone(req, link), link, marker, clock.now());
-  });
-
-  app.delete('/r/:token/push/alerts/:marker', {
-    schema: {
-      operationId: 'removeMarkerAlert', summary: 'No longer be told about this marker',
-      params: AlertParamsSchema, response: { 204: emptyAnswer('Removed, now or before.'), ...refusals(...ALWAYS, pushRefusal.device_unknown) },
+    async (req) => {
+      const link = liveLink(req);
+      return push.subscribe(await linkedPhone(req, link), link, req.params.token, req.body, Date.now());
     },
-  }, async (req, reply) => {
-    await push.dropAlert(deviceIdOf(req), liveLink(req), req.params.marker);
-    return reply.code(204).send(null);
-  });
+  );
+
+  app.delete(
+    '/r/:token/push',
+    {
+      schema: {
+        operationId: 'unsubscribePush',
+        summary: 'Turn this phone’s notifications off on the link: its subscription, alerts and pushes not yet sent go',
+        params: PushParamsSchema,
+        response: { 204: emptyAnswer('Off, now or before.'), ...refusals(...ALWAYS, pushRefusal.device_unknown) },
+      },
+    },
+    async (req, reply) => {
+      await push.unsubscribe(deviceIdOf(req), liveLink(req));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    '/r/:token/push/alerts/:marker',
+    {
+      schema: {
+        operationId: 'addMarkerAlert',
+        summary: 'Be told once when the runner is about 10 minutes from this marker (while they share progress in a live race)',
+        params: AlertParamsSchema,
+        response: {
+          200: PushStateSchema,
+          ...refusals(
+            ...ALWAYS,
+            refusal.unknown_marker,
+            pushRefusal.device_unknown,
+            pushRefusal.device_not_linked,
+            pushRefusal.push_not_subscribed,
+            pushRefusal.progress_not_shared,
+            pushRefusal.marker_passed,
+            pushRefusal.marker_too_near,
+          ),
+        },
+      },
+    },
+    async (req) => {
+      const link = liveLink(req);
+      const { marker } = req.params;
+      if (!markersFor(link.race.units).some((m) => m.id === marker)) throw refusal.unknown_marker({ name: link.race.name, marker });
+      return push.askAlert(await linkedPhone(req, link), link, marker, clock.now());
+    },
+  );
+
+  app.delete(
+    '/r/:token/push/alerts/:marker',
+    {
+      schema: {
+        operationId: 'removeMarkerAlert',
+        summary: 'No longer be told about this marker',
+        params: AlertParamsSchema,
+        response: { 204: emptyAnswer('Removed, now or before.'), ...refusals(...ALWAYS, pushRefusal.device_unknown) },
+      },
+    },
+    async (req, reply) => {
+      await push.dropAlert(deviceIdOf(req), liveLink(req), req.params.marker);
+      return reply.code(204).send(null);
+    },
+  );
 };

@@ -51,10 +51,6 @@ export const raceImages: FastifyPluginAsync<{ races: Pick<RaceStore, 'image'>; b
       req.log.warn({ err, key }, 'race picture could not be read');
       return reply.code(503).header('retry-after', '10').type('text/plain').send('The picture cannot be read right now.');
     }
-    return reply
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('etag', `"${made![2]}"`)
-      .type(type)
-      .send(body);
+    return reply.header('cache-control', 'public, max-age=31536000, immutable').header('etag', `"${made![2]}"`).type(type).send(body);
   });
 };

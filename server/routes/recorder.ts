@@ -7,9 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import {
-  MAX_NOTE_BYTES, NoteParamsSchema, NoteQuerySchema, NoteReceiptSchema, RecorderLinkSchema, TokenParamsSchema,
-} from '../../src/shared/api.js';
+import { MAX_NOTE_BYTES, NoteParamsSchema, NoteQuerySchema, NoteReceiptSchema, RecorderLinkSchema, TokenParamsSchema } from '../../src/shared/api.js';
 import { markerLabel } from '../../src/shared/markers.js';
 import { NoteHeardSchema, type NoteHeard } from '../../src/shared/runnerApi.js';
 import type { LinkView, Repository } from '../db/repository.js';
@@ -72,60 +70,92 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   });
   const liveLink = (req: FastifyRequest): LinkView => liveLinks.get(req)!;
 
-  app.get('/r/:token', {
-    schema: {
-      operationId: 'getRecorderLink', summary: 'What the recorder shows: the runner, the race and its markers', params: TokenParamsSchema,
-      response: { 200: RecorderLinkSchema, ...refusals(refusal.link_not_found, refusal.rate_limited) },
-    },
-  }, async (req, reply) => {
-    const link = liveLink(req);
-    const body = await recorderLinkOf(repo, clock, link);
-    // The phone remembers the link (its installed app lists it); a failure to remember never keeps the recorder from opening.
-    await devices.opened(req, reply, link, req.params.token, Date.now()).catch((err: unknown) => req.log.warn({ err }, 'could not remember the link for this phone'));
-    return body;
-  });
-
-  app.put('/r/:token/notes/:noteId', {
-    bodyLimit: MAX_NOTE_BYTES,
-    config: NOTE_UPLOAD,
-    ...(uploads && { preParsing: readAhead }),
-    schema: {
-      operationId: 'uploadNote',
-      summary: 'Send a note (idempotent by note id and Content-Digest); with Upload-Complete, create a resumable upload',
-      params: NoteParamsSchema, querystring: NoteQuerySchema, ...(uploads && { headers: CreationHeadersSchema }),
-      response: {
-        201: { ...NoteReceiptSchema, description: 'The note arrived whole: its receipt. A creation that did not complete it has no body and names its upload in Location.', headers: CREATED_UPLOAD_HEADERS },
-        ...refusals(refusal.unknown_marker, refusal.invalid_from, refusal.digest_required, ...BYTES_REFUSALS),
+  app.get(
+    '/r/:token',
+    {
+      schema: {
+        operationId: 'getRecorderLink',
+        summary: 'What the recorder shows: the runner, the race and its markers',
+        params: TokenParamsSchema,
+        response: { 200: RecorderLinkSchema, ...refusals(refusal.link_not_found, refusal.rate_limited) },
       },
     },
-  }, async (req, reply) => {
-    const note = {
-      link: liveLink(req), address: req.ip, ...req.params, ...req.query, contentType: req.headers['content-type'], contentLength: lengthOf(req),
-      deviceId: devices.idOf(req),
-    };
-    if (uploads && isUploadCreation(req)) return createUpload(uploads, req, reply, note);
-    const receipt = await intake.receive({ ...note, digest: req.headers['content-digest'], body: req.body as Readable | undefined }, req.log);
-    return reply.code(201).send(receipt);
-  });
-
-  app.get('/r/:token/notes/:noteId/status', {
-    // Each sender's page polls this for every delivered note; it must not spend the link's upload
-    // budget (as before it moved here, it has no limit of its own).
-    config: { rateLimit: false },
-    schema: {
-      operationId: 'getNoteStatus', summary: 'For the sender’s recorder: whether its own note was heard, and where', params: NoteParamsSchema,
-      response: { 200: NoteHeardSchema, ...refusals(refusal.link_not_found, refusal.invalid_note_id, refusal.note_not_found) },
+    async (req, reply) => {
+      const link = liveLink(req);
+      const body = await recorderLinkOf(repo, clock, link);
+      // The phone remembers the link (its installed app lists it); a failure to remember never keeps the recorder from opening.
+      await devices
+        .opened(req, reply, link, req.params.token, Date.now())
+        .catch((err: unknown) => req.log.warn({ err }, 'could not remember the link for this phone'));
+      return body;
     },
-  }, async (req): Promise<NoteHeard> => {
-    const note = await repo.plays.noteWithPlay(req.params.noteId.toLowerCase());
-    // The note must have come through this very link: a note id alone, or a link alone, tells nothing.
-    if (!note || note.linkId !== liveLink(req).linkId) throw refusal.note_not_found();
-    if (!note.play) return { id: note.id, status: note.status };
-    return {
-      id: note.id, status: note.status,
-      heardAt: note.play.playedAt, heardAtMarker: note.play.marker, heardAtLabel: markerLabel(note.play.marker),
-    };
-  });
+  );
+
+  app.put(
+    '/r/:token/notes/:noteId',
+    {
+      bodyLimit: MAX_NOTE_BYTES,
+      config: NOTE_UPLOAD,
+      ...(uploads && { preParsing: readAhead }),
+      schema: {
+        operationId: 'uploadNote',
+        summary: 'Send a note (idempotent by note id and Content-Digest); with Upload-Complete, create a resumable upload',
+        params: NoteParamsSchema,
+        querystring: NoteQuerySchema,
+        ...(uploads && { headers: CreationHeadersSchema }),
+        response: {
+          201: {
+            ...NoteReceiptSchema,
+            description: 'The note arrived whole: its receipt. A creation that did not complete it has no body and names its upload in Location.',
+            headers: CREATED_UPLOAD_HEADERS,
+          },
+          ...refusals(refusal.unknown_marker, refusal.invalid_from, refusal.digest_required, ...BYTES_REFUSALS),
+        },
+      },
+    },
+    async (req, reply) => {
+      const note = {
+        link: liveLink(req),
+        address: req.ip,
+        ...req.params,
+        ...req.query,
+        contentType: req.headers['content-type'],
+        contentLength: lengthOf(req),
+        deviceId: devices.idOf(req),
+      };
+      if (uploads && isUploadCreation(req)) return createUpload(uploads, req, reply, note);
+      const receipt = await intake.receive({ ...note, digest: req.headers['content-digest'], body: req.body as Readable | undefined }, req.log);
+      return reply.code(201).send(receipt);
+    },
+  );
+
+  app.get(
+    '/r/:token/notes/:noteId/status',
+    {
+      // Each sender's page polls this for every delivered note; it must not spend the link's upload
+      // budget (as before it moved here, it has no limit of its own).
+      config: { rateLimit: false },
+      schema: {
+        operationId: 'getNoteStatus',
+        summary: 'For the sender’s recorder: whether its own note was heard, and where',
+        params: NoteParamsSchema,
+        response: { 200: NoteHeardSchema, ...refusals(refusal.link_not_found, refusal.invalid_note_id, refusal.note_not_found) },
+      },
+    },
+    async (req): Promise<NoteHeard> => {
+      const note = await repo.plays.noteWithPlay(req.params.noteId.toLowerCase());
+      // The note must have come through this very link: a note id alone, or a link alone, tells nothing.
+      if (!note || note.linkId !== liveLink(req).linkId) throw refusal.note_not_found();
+      if (!note.play) return { id: note.id, status: note.status };
+      return {
+        id: note.id,
+        status: note.status,
+        heardAt: note.play.playedAt,
+        heardAtMarker: note.play.marker,
+        heardAtLabel: markerLabel(note.play.marker),
+      };
+    },
+  );
 
   // The upload resources of resumable uploads, beside the note's PUT (their creation).
   if (uploads) await app.register(uploadRoutes, { uploads, liveLink });

@@ -36,7 +36,10 @@ function cacheControlFor(sentPath: string): string {
  * `home`: the home page with the catalogue's races (./home-page.ts); `recorder`: /r/:token with the
  * link's data in it (./recorder-page.ts). Without them, the build's files as they are.
  */
-export const site: FastifyPluginAsync<{ distDir: string; home?: HomePage; recorder?: Omit<RecorderPageOptions, 'distDir'> }> = async (app, { distDir, home, recorder }) => {
+export const site: FastifyPluginAsync<{ distDir: string; home?: HomePage; recorder?: Omit<RecorderPageOptions, 'distDir'> }> = async (
+  app,
+  { distDir, home, recorder },
+) => {
   const built = existsSync(path.join(distDir, 'index.html'));
   if (!built) app.log.warn({ distDir }, 'site is not built: run `npm run build` (npm start does it for you)');
 

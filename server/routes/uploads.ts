@@ -20,10 +20,21 @@ import type { Creation, UploadOutcome, UploadService } from '../intake/resumable
 
 /** What a request carrying a note's bytes (the PUT, an append) may be refused for, beyond its own checks. */
 export const BYTES_REFUSALS = [
-  refusal.link_not_found, refusal.invalid_note_id, refusal.rate_limited, refusal.too_many_open_uploads,
-  refusal.not_audio, refusal.too_large, refusal.upload_interrupted, refusal.digest_mismatch, refusal.note_conflict,
-  refusal.address_rate_limited, refusal.link_full, refusal.link_storage_full, refusal.note_removed,
-  refusal.upload_busy, refusal[UPLOAD_PROBLEM.inconsistentLength],
+  refusal.link_not_found,
+  refusal.invalid_note_id,
+  refusal.rate_limited,
+  refusal.too_many_open_uploads,
+  refusal.not_audio,
+  refusal.too_large,
+  refusal.upload_interrupted,
+  refusal.digest_mismatch,
+  refusal.note_conflict,
+  refusal.address_rate_limited,
+  refusal.link_full,
+  refusal.link_storage_full,
+  refusal.note_removed,
+  refusal.upload_busy,
+  refusal[UPLOAD_PROBLEM.inconsistentLength],
 ];
 
 const OFFSET: HeaderDocs[string] = { description: 'How many bytes of the note the server holds.' };
@@ -47,7 +58,11 @@ function answer(reply: FastifyReply, token: string, noteId: string, outcome: Upl
     case 'complete':
       return reply.code(201).header(UPLOAD_HEADER.complete, sfBoolean(true)).send(outcome.receipt);
     case 'partial':
-      if (append) return reply.code(204).headers({ [UPLOAD_HEADER.complete]: sfBoolean(false), [UPLOAD_HEADER.offset]: String(outcome.offset) }).send();
+      if (append)
+        return reply
+          .code(204)
+          .headers({ [UPLOAD_HEADER.complete]: sfBoolean(false), [UPLOAD_HEADER.offset]: String(outcome.offset) })
+          .send();
       return reply
         .code(201)
         .headers({
@@ -125,11 +140,15 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = asyn
     url: '/r/:token/uploads/:noteId',
     config: { swagger: { exposeHeadRoute: true } },
     schema: {
-      operationId: 'getUpload', summary: 'Resumable upload of a note: the offset the server holds (Upload-Offset, Upload-Complete)', params,
+      operationId: 'getUpload',
+      summary: 'Resumable upload of a note: the offset the server holds (Upload-Offset, Upload-Complete)',
+      params,
       response: {
         204: emptyAnswer('Where the upload stands.', {
-          [UPLOAD_HEADER.offset]: { ...OFFSET, required: true }, [UPLOAD_HEADER.complete]: { ...COMPLETE, required: true },
-          [UPLOAD_HEADER.length]: { description: 'The whole note\'s length, once known.' }, [UPLOAD_HEADER.limit]: LIMIT,
+          [UPLOAD_HEADER.offset]: { ...OFFSET, required: true },
+          [UPLOAD_HEADER.complete]: { ...COMPLETE, required: true },
+          [UPLOAD_HEADER.length]: { description: "The whole note's length, once known." },
+          [UPLOAD_HEADER.limit]: LIMIT,
         }),
         ...refusals(refusal.link_not_found, refusal.invalid_note_id, refusal.rate_limited, refusal.upload_not_found),
       },
@@ -150,41 +169,69 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = asyn
     },
   });
 
-  app.patch('/r/:token/uploads/:noteId', {
-    bodyLimit: MAX_NOTE_BYTES,
-    config: NOTE_UPLOAD,
-    preParsing: readAhead,
-    schema: {
-      operationId: 'appendUpload', summary: 'Resumable upload of a note: append application/partial-upload at Upload-Offset', params, headers: AppendHeadersSchema,
-      response: {
-        201: { ...NoteReceiptSchema, description: 'The append completed the note: its receipt.', headers: { [UPLOAD_HEADER.complete]: { type: 'string', description: COMPLETE.description } } },
-        204: emptyAnswer('The append was kept; more is expected.', { [UPLOAD_HEADER.offset]: { ...OFFSET, required: true }, [UPLOAD_HEADER.complete]: { ...COMPLETE, required: true } }),
-        ...refusals(...BYTES_REFUSALS, refusal.not_partial_upload, refusal.upload_not_found,
-          refusal[UPLOAD_PROBLEM.mismatchingOffset], refusal[UPLOAD_PROBLEM.completedUpload]),
+  app.patch(
+    '/r/:token/uploads/:noteId',
+    {
+      bodyLimit: MAX_NOTE_BYTES,
+      config: NOTE_UPLOAD,
+      preParsing: readAhead,
+      schema: {
+        operationId: 'appendUpload',
+        summary: 'Resumable upload of a note: append application/partial-upload at Upload-Offset',
+        params,
+        headers: AppendHeadersSchema,
+        response: {
+          201: {
+            ...NoteReceiptSchema,
+            description: 'The append completed the note: its receipt.',
+            headers: { [UPLOAD_HEADER.complete]: { type: 'string', description: COMPLETE.description } },
+          },
+          204: emptyAnswer('The append was kept; more is expected.', {
+            [UPLOAD_HEADER.offset]: { ...OFFSET, required: true },
+            [UPLOAD_HEADER.complete]: { ...COMPLETE, required: true },
+          }),
+          ...refusals(
+            ...BYTES_REFUSALS,
+            refusal.not_partial_upload,
+            refusal.upload_not_found,
+            refusal[UPLOAD_PROBLEM.mismatchingOffset],
+            refusal[UPLOAD_PROBLEM.completedUpload],
+          ),
+        },
       },
     },
-  }, async (req, reply) => {
-    const { token, noteId } = req.params;
-    const outcome = await uploads.append({
-      link: liveLink(req),
-      noteId,
-      offset: Number(req.headers[UPLOAD_HEADER.offset]),
-      complete: req.headers[UPLOAD_HEADER.complete] === sfBoolean(true),
-      uploadLength: sfInteger(req.headers[UPLOAD_HEADER.length]),
-      contentLength: lengthOf(req),
-      contentType: req.headers['content-type'],
-      body: bodies.get(req),
-    });
-    return answer(reply, token, noteId, outcome, true);
-  });
-
-  app.delete('/r/:token/uploads/:noteId', {
-    schema: {
-      operationId: 'cancelUpload', summary: 'Resumable upload of a note: cancel it', params,
-      response: { 204: emptyAnswer('The upload and its bytes are gone.'), ...refusals(refusal.link_not_found, refusal.invalid_note_id, refusal.rate_limited, refusal.upload_not_found) },
+    async (req, reply) => {
+      const { token, noteId } = req.params;
+      const outcome = await uploads.append({
+        link: liveLink(req),
+        noteId,
+        offset: Number(req.headers[UPLOAD_HEADER.offset]),
+        complete: req.headers[UPLOAD_HEADER.complete] === sfBoolean(true),
+        uploadLength: sfInteger(req.headers[UPLOAD_HEADER.length]),
+        contentLength: lengthOf(req),
+        contentType: req.headers['content-type'],
+        body: bodies.get(req),
+      });
+      return answer(reply, token, noteId, outcome, true);
     },
-  }, async (req, reply) => {
-    await uploads.cancel(liveLink(req), req.params.noteId);
-    return reply.code(204).send(null);
-  });
+  );
+
+  app.delete(
+    '/r/:token/uploads/:noteId',
+    {
+      schema: {
+        operationId: 'cancelUpload',
+        summary: 'Resumable upload of a note: cancel it',
+        params,
+        response: {
+          204: emptyAnswer('The upload and its bytes are gone.'),
+          ...refusals(refusal.link_not_found, refusal.invalid_note_id, refusal.rate_limited, refusal.upload_not_found),
+        },
+      },
+    },
+    async (req, reply) => {
+      await uploads.cancel(liveLink(req), req.params.noteId);
+      return reply.code(204).send(null);
+    },
+  );
 };

@@ -81,8 +81,15 @@ async function sendStored(req: FastifyRequest, reply: FastifyReply, blobs: BlobS
     if (!(await blobs.exists(audio.key))) throw goneAnswer(req, reply, audio.key);
     return Readable.from([]);
   };
-  if (!range) return reply.code(200).header('content-length', bytes).send(await body());
+  if (!range)
+    return reply
+      .code(200)
+      .header('content-length', bytes)
+      .send(await body());
   const [start, end] = range;
-  return reply.code(206).header('content-range', `bytes ${start}-${end}/${bytes}`).header('content-length', end - start + 1)
+  return reply
+    .code(206)
+    .header('content-range', `bytes ${start}-${end}/${bytes}`)
+    .header('content-length', end - start + 1)
     .send(await body({ start, end }));
 }

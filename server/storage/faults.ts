@@ -17,7 +17,10 @@ export const STORAGE_FAULT_KINDS: readonly StorageFaultKind[] = ['database_unava
 
 /** Thrown by a driver or store around the error it met, once it knows the error is the storage's. */
 export class StorageFault extends Error {
-  constructor(readonly kind: StorageFaultKind, cause: unknown) {
+  constructor(
+    readonly kind: StorageFaultKind,
+    cause: unknown,
+  ) {
     super(`${kind}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'StorageFault';
   }

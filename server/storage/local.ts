@@ -49,10 +49,12 @@ function folderSyncer(fsyncFolder: (dir: string) => Promise<void>) {
       return run;
     };
     if (!s.running) return start();
-    const next: Promise<void> = s.running.catch(() => {}).then(() => {
-      s.next = undefined;
-      return start();
-    });
+    const next: Promise<void> = s.running
+      .catch(() => {})
+      .then(() => {
+        s.next = undefined;
+        return start();
+      });
     s.next = next;
     return next;
   };
@@ -137,7 +139,12 @@ export function createLocalBlobStore(root: string, sync: DiskSync = fsyncDisk): 
         // The stream owns the descriptor: it closes it, and with flush it fsyncs it first, so
         // the file is synced through the descriptor that wrote it (no second open and close), and
         // the pipeline ends only after that fsync.
-        const streamFs = { write, writev, close, fsync: (syncFd: number, done: (err: Error | null) => void) => void sync.file(syncFd, tmp).then(() => done(null), done) };
+        const streamFs = {
+          write,
+          writev,
+          close,
+          fsync: (syncFd: number, done: (err: Error | null) => void) => void sync.file(syncFd, tmp).then(() => done(null), done),
+        };
         await pipeline(body, meter, createWriteStream(tmp, { fd, flush: true, fs: streamFs }));
         await rename(tmp, target).catch(async (err: unknown) => {
           if (!isMissing(err)) throw err;

@@ -8,8 +8,7 @@ import { createHash } from 'node:crypto';
 /** Longest cursor accepted (the schema's bound): 13 base-36 digits cover 2^53. */
 export const MAX_CURSOR_LENGTH = 32;
 
-const check = (entryId: string, seq: number) =>
-  createHash('sha256').update(`note-cursor\n${entryId}\n${seq}`).digest('base64url').slice(0, 8);
+const check = (entryId: string, seq: number) => createHash('sha256').update(`note-cursor\n${entryId}\n${seq}`).digest('base64url').slice(0, 8);
 
 export function encodeCursor(entryId: string, seq: number): string {
   return `${seq.toString(36)}.${check(entryId, seq)}`;

@@ -106,7 +106,8 @@ export async function startNoteChanges(store: Pick<NoteStore, 'listenForChanges'
       let resolve!: (end: HoldEnd) => void;
       const ended = new Promise<HoldEnd>((r) => (resolve = r));
       const e: Entry = {
-        runnerId, accountId,
+        runnerId,
+        accountId,
         timer: setTimeout(() => e.finish('timeout'), Math.max(0, untilMs - Date.now())),
         finish: (end) => {
           if (forget(e)) resolve(end);

@@ -23,7 +23,12 @@ export function LegalPage({ title, intro, sections }: { title: string; intro: Re
           <span aria-hidden="true">←</span> Back to home
         </Link>
         <h1 className="legal__title">{title}</h1>
-        <p>Last updated: <time data-today suppressHydrationWarning>{formatToday()}</time></p>
+        <p>
+          Last updated:{' '}
+          <time data-today suppressHydrationWarning>
+            {formatToday()}
+          </time>
+        </p>
         <div className="legal__intro">{intro}</div>
         {sections.map((section, i) => (
           <section className="legal__section" key={section.title}>

@@ -80,8 +80,10 @@ export default function HomeScreen() {
     const runner = row.runner;
     const { key, deleteWaiting } = confirmation(row);
     const question =
-      key === 'plain' ? t('home.confirmRemove', { runner })
-        : key === 'gone' ? tn('home.confirmRemoveGone', row.waiting, { runner })
+      key === 'plain'
+        ? t('home.confirmRemove', { runner })
+        : key === 'gone'
+          ? tn('home.confirmRemoveGone', row.waiting, { runner })
           : tn('home.confirmRemoveWaiting', row.waiting, { runner });
     if (!window.confirm(question)) return;
     setProblem(undefined);

@@ -24,4 +24,3 @@ export async function forgetHomeScreenLink(linkId: string): Promise<boolean> {
     return false;
   }
 }
-

@@ -63,7 +63,12 @@ function waitingByToken(notes: readonly Pick<OutboxNote, 'token' | 'state'>[]): 
  * demo's server runs fast): a kept link carries the server's time and rate from when it was saved
  * (../recorder/serverClock.ts), and a listed one the server's `when` at its answer. `phoneNow`: the phone's clock.
  */
-export function runnerRows(kept: readonly KeptLink[], notes: readonly Pick<OutboxNote, 'token' | 'state'>[], server: readonly HomeScreenLink[] | undefined, phoneNow: number): RunnerRow[] {
+export function runnerRows(
+  kept: readonly KeptLink[],
+  notes: readonly Pick<OutboxNote, 'token' | 'state'>[],
+  server: readonly HomeScreenLink[] | undefined,
+  phoneNow: number,
+): RunnerRow[] {
   const waiting = waitingByToken(notes);
   const rows = new Map<string, RunnerRow>();
   const takenOff = new Set<string>();
@@ -73,10 +78,15 @@ export function runnerRows(kept: readonly KeptLink[], notes: readonly Pick<Outbo
     if (link.removedAt !== undefined && count === 0) continue;
     const { runner, race } = link.link;
     rows.set(link.linkId, {
-      linkId: link.linkId, token: link.token, runner: runner.displayName,
+      linkId: link.linkId,
+      token: link.token,
+      runner: runner.displayName,
       race: { name: race.name, date: race.date, startsAt: race.startsAt },
       when: raceWhen(race.startsAt, pageClock(link.link.clock, link.savedAt, () => phoneNow).now()),
-      gone: link.goneAt !== undefined, waiting: count, leaving: link.removedAt !== undefined, kept: true,
+      gone: link.goneAt !== undefined,
+      waiting: count,
+      leaving: link.removedAt !== undefined,
+      kept: true,
     });
   }
   for (const link of server ?? []) {
@@ -87,9 +97,15 @@ export function runnerRows(kept: readonly KeptLink[], notes: readonly Pick<Outbo
     }
     if (takenOff.has(link.linkId)) continue;
     rows.set(link.linkId, {
-      linkId: link.linkId, token: link.token, runner: link.runner.displayName,
-      race: { name: link.race.name, date: link.race.date, startsAt: link.race.startsAt }, when: link.race.when,
-      gone: link.revoked, waiting: 0, leaving: false, kept: false,
+      linkId: link.linkId,
+      token: link.token,
+      runner: link.runner.displayName,
+      race: { name: link.race.name, date: link.race.date, startsAt: link.race.startsAt },
+      when: link.race.when,
+      gone: link.revoked,
+      waiting: 0,
+      leaving: false,
+      kept: false,
     });
   }
   return [...rows.values()].sort(byRank);

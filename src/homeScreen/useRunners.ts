@@ -50,7 +50,11 @@ export function useRunners() {
   const show = useCallback(() => {
     const f = facts.current;
     if (!f.localRead) return;
-    setView({ status: f.serverDone ? 'ready' : 'loading', rows: runnerRows(f.kept, f.notes, f.server, Date.now()), offline: f.serverDone && f.server === undefined });
+    setView({
+      status: f.serverDone ? 'ready' : 'loading',
+      rows: runnerRows(f.kept, f.notes, f.server, Date.now()),
+      offline: f.serverDone && f.server === undefined,
+    });
   }, []);
 
   const readLocal = useCallback(async () => {
@@ -66,19 +70,22 @@ export function useRunners() {
   }, [show]);
 
   /** The phone agrees with the server's list: revoked links marked, retried removals, missing links kept. */
-  const agree = useCallback(async (server: HomeScreenLink[]) => {
-    const todo = reconcile(facts.current.kept, server);
-    for (const token of todo.gone) await markLinkGone(token).catch(ignore);
-    for (const linkId of todo.forget) await forgetHomeScreenLink(linkId);
-    for (const token of todo.fetch.slice(0, FETCH_MAX)) {
-      const linkId = await linkIdOf(token);
-      if (takenOff.current.has(linkId)) continue;
-      const answer = await getLink(token);
-      // Taken off while it was on its way: not kept behind the person's back.
-      if (answer.ok && !takenOff.current.has(linkId)) await saveLink(token, answer.value).catch(ignore);
-    }
-    await readLocal();
-  }, [readLocal]);
+  const agree = useCallback(
+    async (server: HomeScreenLink[]) => {
+      const todo = reconcile(facts.current.kept, server);
+      for (const token of todo.gone) await markLinkGone(token).catch(ignore);
+      for (const linkId of todo.forget) await forgetHomeScreenLink(linkId);
+      for (const token of todo.fetch.slice(0, FETCH_MAX)) {
+        const linkId = await linkIdOf(token);
+        if (takenOff.current.has(linkId)) continue;
+        const answer = await getLink(token);
+        // Taken off while it was on its way: not kept behind the person's back.
+        if (answer.ok && !takenOff.current.has(linkId)) await saveLink(token, answer.value).catch(ignore);
+      }
+      await readLocal();
+    },
+    [readLocal],
+  );
 
   const readServer = useCallback(async () => {
     const answer = await getHomeScreenLinks();
@@ -130,20 +137,23 @@ export function useRunners() {
    * until they have gone. False when the server could not be told and the phone keeps nothing to
    * remember the choice by (a row known only from the server).
    */
-  const remove = useCallback(async (row: RunnerRow, deleteWaiting: boolean): Promise<boolean> => {
-    const f = facts.current;
-    if (deleteWaiting) for (const note of f.notes) if (note.token === row.token && note.state !== 'delivered') await deleteNote(note.id);
-    if (row.kept && row.token !== undefined) await markLinkRemoved(row.token);
-    else takenOff.current.add(row.linkId);
-    const told = await forgetHomeScreenLink(row.linkId);
-    if (!row.kept && !told) {
-      takenOff.current.delete(row.linkId);
-      return false;
-    }
-    f.server = f.server?.filter((link) => link.linkId !== row.linkId);
-    await readLocal();
-    return true;
-  }, [readLocal]);
+  const remove = useCallback(
+    async (row: RunnerRow, deleteWaiting: boolean): Promise<boolean> => {
+      const f = facts.current;
+      if (deleteWaiting) for (const note of f.notes) if (note.token === row.token && note.state !== 'delivered') await deleteNote(note.id);
+      if (row.kept && row.token !== undefined) await markLinkRemoved(row.token);
+      else takenOff.current.add(row.linkId);
+      const told = await forgetHomeScreenLink(row.linkId);
+      if (!row.kept && !told) {
+        takenOff.current.delete(row.linkId);
+        return false;
+      }
+      f.server = f.server?.filter((link) => link.linkId !== row.linkId);
+      await readLocal();
+      return true;
+    },
+    [readLocal],
+  );
 
   return { ...view, remove };
 }

@@ -80,7 +80,8 @@ const de: Catalogue = {
   'eta.stale.one': 'Erwartete Zeiten, Stand {time}, vor {count} Minute geschätzt.',
   'eta.stale.other': 'Erwartete Zeiten, Stand {time}, vor {count} Minuten geschätzt.',
   'eta.suggested': 'Empfohlen: {marker}. Dort wird {runner} etwa um {time} erwartet, spät genug, damit eine jetzt gesendete Nachricht rechtzeitig ankommt.',
-  'eta.tooNear': '{runner} wird etwa um {time} bei {marker} erwartet, wahrscheinlich bevor eine jetzt gesendete Nachricht auf dem Handy ankommt. Du kannst sie trotzdem senden: Sie wird abgespielt, sobald sie ankommt.',
+  'eta.tooNear':
+    '{runner} wird etwa um {time} bei {marker} erwartet, wahrscheinlich bevor eine jetzt gesendete Nachricht auf dem Handy ankommt. Du kannst sie trotzdem senden: Sie wird abgespielt, sobald sie ankommt.',
   'eta.tooNearTry': 'Damit sie rechtzeitig zu hören ist, wähle {marker} oder später.',
 
   'record.record': 'Aufnehmen',
@@ -112,14 +113,16 @@ const de: Catalogue = {
   'note.delivered': 'Zugestellt',
   'note.failed': 'Bitte prüfen',
   'note.unplayable': 'Nicht abspielbar',
-  'note.unplayableReason': 'Diese Nachricht ist angekommen, aber ihr Ton war nicht zu gebrauchen, deshalb wird {runner} sie nicht hören. Bitte nimm sie noch einmal auf.',
+  'note.unplayableReason':
+    'Diese Nachricht ist angekommen, aber ihr Ton war nicht zu gebrauchen, deshalb wird {runner} sie nicht hören. Bitte nimm sie noch einmal auf.',
   'note.meta': '{time} · {seconds} s · von {from}',
   'note.heardAt': 'Gehört bei {marker}',
   'note.retry': 'Nochmal versuchen',
   'note.delete': 'Löschen',
   'note.confirmDelete': 'Diese Nachricht löschen? Sie hat {runner} noch nicht erreicht und lässt sich nicht wiederherstellen.',
 
-  'mic.openInBrowser': 'Wenn du diesen Link in einer anderen App geöffnet hast (Instagram, Facebook, WhatsApp …), tippe auf das Menü ••• und wähle „In Safari öffnen“ oder „Im Browser öffnen“.',
+  'mic.openInBrowser':
+    'Wenn du diesen Link in einer anderen App geöffnet hast (Instagram, Facebook, WhatsApp …), tippe auf das Menü ••• und wähle „In Safari öffnen“ oder „Im Browser öffnen“.',
   'mic.insecure': 'Damit das Mikrofon funktioniert, muss diese Seite über einen sicheren Link (https) geöffnet sein.',
   'mic.noMicrophone': 'Dieser Browser kann das Mikrofon nicht benutzen.',
   'mic.noRecorder': 'Dieser Browser kann keinen Ton aufnehmen.',
@@ -128,7 +131,8 @@ const de: Catalogue = {
     '(und sieh unter Einstellungen › Datenschutz & Sicherheit › Mikrofon nach). Auf Android: Tippe auf das Symbol links neben der Adresse ' +
     'und wähle Berechtigungen › Mikrofon › Zulassen. Tippe dann noch einmal auf „Aufnehmen“.',
   'mic.notFound': 'Auf diesem Gerät ist kein Mikrofon zu finden. Schließ eins an oder schalte es ein und tippe dann noch einmal auf „Aufnehmen“.',
-  'mic.busy': 'Das Mikrofon wird gerade von einer anderen App benutzt (ein Anruf oder ein Sprachmemo?). Schließ diese App und tippe dann noch einmal auf „Aufnehmen“.',
+  'mic.busy':
+    'Das Mikrofon wird gerade von einer anderen App benutzt (ein Anruf oder ein Sprachmemo?). Schließ diese App und tippe dann noch einmal auf „Aufnehmen“.',
   'mic.failed': 'Das Mikrofon ließ sich nicht starten ({name}). Lade die Seite neu und versuch es noch einmal.',
   'mic.unknownError': 'unbekannter Fehler',
   'record.cannotStart': 'Dieser Browser konnte die Aufnahme nicht starten ({name}). Versuch es mit Safari oder Chrome.',
@@ -176,17 +180,20 @@ const de: Catalogue = {
   'refusal.upload_interrupted': 'Das Senden wurde unterbrochen, bevor es fertig war. Die Nachricht wird noch einmal gesendet.',
   'refusal.upload_not_found': 'Der Server hat keinen unfertigen Teil dieser Nachricht. Sie wird vollständig neu gesendet.',
   'refusal.upload_busy': 'Der Server speichert noch einen früheren Versuch dieser Nachricht. Sie wird gleich noch einmal gesendet.',
-  'refusal.mismatching-upload-offset': 'Der Server hat einen anderen Teil dieser Nachricht als erwartet. Sie wird ab der Stelle weitergesendet, an der der Server aufgehört hat.',
+  'refusal.mismatching-upload-offset':
+    'Der Server hat einen anderen Teil dieser Nachricht als erwartet. Sie wird ab der Stelle weitergesendet, an der der Server aufgehört hat.',
   'refusal.completed-upload': 'Diese Nachricht ist schon vollständig angekommen.',
   'refusal.inconsistent-upload-length': 'Die Größe der Nachricht hat sich zwischen zwei Versuchen geändert. Bitte nimm sie noch einmal auf.',
   'refusal.not_partial_upload': 'Der Server hat nicht verstanden, wie diese Nachricht gesendet wurde. Bitte lade die Seite neu und versuch es noch einmal.',
   'refusal.rate_limited': 'Zu viele Anfragen in kurzer Zeit. Bitte warte einen Moment, dann werden deine Nachrichten noch einmal gesendet.',
-  'refusal.address_rate_limited': 'Aus diesem Netzwerk kamen in kurzer Zeit viele Nachrichten. Deine ist auf diesem Handy gespeichert und wird gleich noch einmal gesendet.',
+  'refusal.address_rate_limited':
+    'Aus diesem Netzwerk kamen in kurzer Zeit viele Nachrichten. Deine ist auf diesem Handy gespeichert und wird gleich noch einmal gesendet.',
   'refusal.too_many_open_uploads': 'Aus diesem Netzwerk werden gerade schon mehrere Nachrichten gesendet. Diese folgt gleich.',
   'refusal.shutting_down': 'Der Server startet gerade neu. Deine Nachricht bleibt auf deinem Handy und wird gleich noch einmal gesendet.',
   'refusal.server_error': 'Bei uns ist etwas schiefgelaufen. Deine Nachricht bleibt auf deinem Handy und wird noch einmal gesendet.',
   'refusal.storage_unavailable': 'Der Server erreicht seinen Speicher gerade nicht. Deine Nachricht bleibt auf deinem Handy und wird noch einmal gesendet.',
-  'refusal.storage_full': 'Der Server hat gerade keinen Platz, um Nachrichten zu speichern. Deine Nachricht bleibt auf deinem Handy und wird noch einmal gesendet.',
+  'refusal.storage_full':
+    'Der Server hat gerade keinen Platz, um Nachrichten zu speichern. Deine Nachricht bleibt auf deinem Handy und wird noch einmal gesendet.',
   'refusal.bad_request': 'Die Anfrage wurde nicht verstanden. Bitte lade die Seite neu und versuch es noch einmal.',
   'refusal.not_found': 'Das wurde nicht gefunden. Vielleicht ist der Link unvollständig.',
   'refusal.note_not_found': 'Diese Nachricht wurde nicht gefunden.',
@@ -220,26 +227,34 @@ const de: Catalogue = {
   'home.remove': 'Entfernen',
   'home.removeLabel': '{runner} aus dieser Liste entfernen',
   'home.confirmRemove': '{runner} aus dieser Liste entfernen? Öffnest du den Link wieder, steht der Eintrag wieder hier.',
-  'home.confirmRemoveWaiting.one': '{count} Nachricht für {runner} ist noch nicht gesendet. Sie bleibt auf diesem Handy und wird trotzdem gesendet; danach verschwindet {runner} aus der Liste. {runner} entfernen?',
-  'home.confirmRemoveWaiting.other': '{count} Nachrichten für {runner} sind noch nicht gesendet. Sie bleiben auf diesem Handy und werden trotzdem gesendet; danach verschwindet {runner} aus der Liste. {runner} entfernen?',
-  'home.confirmRemoveGone.one': '{count} Nachricht für {runner} wartet auf diesem Handy, aber der Link funktioniert nicht mehr: Sie kann nicht gesendet werden. Löschen und {runner} aus der Liste entfernen?',
-  'home.confirmRemoveGone.other': '{count} Nachrichten für {runner} warten auf diesem Handy, aber der Link funktioniert nicht mehr: Sie können nicht gesendet werden. Löschen und {runner} aus der Liste entfernen?',
+  'home.confirmRemoveWaiting.one':
+    '{count} Nachricht für {runner} ist noch nicht gesendet. Sie bleibt auf diesem Handy und wird trotzdem gesendet; danach verschwindet {runner} aus der Liste. {runner} entfernen?',
+  'home.confirmRemoveWaiting.other':
+    '{count} Nachrichten für {runner} sind noch nicht gesendet. Sie bleiben auf diesem Handy und werden trotzdem gesendet; danach verschwindet {runner} aus der Liste. {runner} entfernen?',
+  'home.confirmRemoveGone.one':
+    '{count} Nachricht für {runner} wartet auf diesem Handy, aber der Link funktioniert nicht mehr: Sie kann nicht gesendet werden. Löschen und {runner} aus der Liste entfernen?',
+  'home.confirmRemoveGone.other':
+    '{count} Nachrichten für {runner} warten auf diesem Handy, aber der Link funktioniert nicht mehr: Sie können nicht gesendet werden. Löschen und {runner} aus der Liste entfernen?',
   'home.removeFailed': '{runner} konnte nicht aus der Liste entfernt werden. Versuch es wieder, wenn du Netz hast.',
   'install.title': 'MileNotes auf diesem Handy behalten',
-  'install.why': 'Installiere MileNotes, dann erfährst du, wann {runner} deine Nachricht hört, und öffnest die Seite von {runner} über ihr Symbol, auch ohne Netz.',
+  'install.why':
+    'Installiere MileNotes, dann erfährst du, wann {runner} deine Nachricht hört, und öffnest die Seite von {runner} über ihr Symbol, auch ohne Netz.',
   'install.button': 'MileNotes installieren',
   'install.notNow': 'Nicht jetzt',
-  'install.iosWhy': 'Damit du erfährst, wann {runner} deine Nachricht hört, lege MileNotes auf deinen Home-Bildschirm: Auf dem iPhone kann dich nur die App dort benachrichtigen.',
+  'install.iosWhy':
+    'Damit du erfährst, wann {runner} deine Nachricht hört, lege MileNotes auf deinen Home-Bildschirm: Auf dem iPhone kann dich nur die App dort benachrichtigen.',
   'install.iosSteps': 'Tippe auf „Teilen“ und dann auf „Zum Home-Bildschirm“.',
   'install.iosWaiting.one': '{count} Nachricht, die noch auf diesem Handy wartet, wird aus Safari gesendet: Öffne diese Seite in Safari, bis sie gesendet ist.',
-  'install.iosWaiting.other': '{count} Nachrichten, die noch auf diesem Handy warten, werden aus Safari gesendet: Öffne diese Seite in Safari, bis sie gesendet sind.',
+  'install.iosWaiting.other':
+    '{count} Nachrichten, die noch auf diesem Handy warten, werden aus Safari gesendet: Öffne diese Seite in Safari, bis sie gesendet sind.',
   'push.heard.ask': 'Sag mir, wenn {runner} sie hört',
   'push.heard.on': 'Du erfährst es, wenn {runner} deine Nachrichten hört.',
   'push.turnOff': 'Ausschalten',
   'push.alert.ask': 'Sag mir, wenn {runner} etwa {minutes} Minuten von {marker} entfernt ist',
   'push.alert.on': 'Du erfährst es, wenn {runner} etwa {minutes} Minuten von {marker} entfernt ist.',
   'push.alert.cancel': 'Nicht mehr sagen',
-  'push.installFirst': 'Auf dem iPhone kommen Mitteilungen über MileNotes auf deinem Home-Bildschirm: Tippe auf Teilen, dann auf „Zum Home-Bildschirm“, und öffne es von dort.',
+  'push.installFirst':
+    'Auf dem iPhone kommen Mitteilungen über MileNotes auf deinem Home-Bildschirm: Tippe auf Teilen, dann auf „Zum Home-Bildschirm“, und öffne es von dort.',
   'push.denied': 'Mitteilungen sind für diese Seite blockiert. Erlaube sie in den Einstellungen deines Browsers und versuch es noch einmal.',
   'push.failed': 'Die Mitteilungen ließen sich nicht einschalten. Bitte versuch es noch einmal.',
   'push.refusal.push_endpoint_refused': 'MileNotes kann diesem Browser keine Mitteilungen senden.',

@@ -96,7 +96,8 @@ export const en = {
   'eta.stale.one': 'Expected times as of {time}, estimated {count} minute ago.',
   'eta.stale.other': 'Expected times as of {time}, estimated {count} minutes ago.',
   'eta.suggested': '{marker} is suggested: {runner} is expected there about {time}, late enough for a note sent now to arrive in time.',
-  'eta.tooNear': '{runner} is expected at {marker} about {time}, likely before a note sent now reaches their phone. You can still send it: it will play as soon as it arrives.',
+  'eta.tooNear':
+    '{runner} is expected at {marker} about {time}, likely before a note sent now reaches their phone. You can still send it: it will play as soon as it arrives.',
   'eta.tooNearTry': 'To be heard in time, choose {marker} or later.',
 
   // Recording (RecordPanel.tsx).
@@ -139,7 +140,8 @@ export const en = {
   'note.confirmDelete': 'Delete this note? It has not reached {runner} and cannot be recovered.',
 
   // The microphone (mic.ts, useRecorder.ts).
-  'mic.openInBrowser': "If you opened this link inside another app (Instagram, Facebook, WhatsApp…), tap the ••• menu and choose 'Open in Safari' or 'Open in browser'.",
+  'mic.openInBrowser':
+    "If you opened this link inside another app (Instagram, Facebook, WhatsApp…), tap the ••• menu and choose 'Open in Safari' or 'Open in browser'.",
   'mic.insecure': 'This page must be opened over a secure (https) link to use the microphone.',
   'mic.noMicrophone': "This browser can't use the microphone.",
   'mic.noRecorder': "This browser can't record audio.",
@@ -215,8 +217,6 @@ export const en = {
   'refusal.note_not_found': 'This note was not found.',
   // Issue 19, the runner removes a note: a sender's phone sending it again is told why it stops.
   'refusal.note_removed': 'The runner removed this note, so it will not be sent again.',
-
-
 } as const;
 
 /** All of English: the part above, and the parts the later chunk, the home screen and the keepsake bring (enPush.ts, enHome.ts, enKeepsake.ts). */

@@ -22,9 +22,13 @@ export const enHome = {
   'home.remove': 'Remove',
   'home.removeLabel': 'Remove {runner} from this list',
   'home.confirmRemove': 'Take {runner} off this list? Opening their link again brings them back.',
-  'home.confirmRemoveWaiting.one': '{count} note for {runner} has not been sent yet. It stays on this phone and will still be sent; {runner} comes off the list once it has gone. Take {runner} off the list?',
-  'home.confirmRemoveWaiting.other': '{count} notes for {runner} have not been sent yet. They stay on this phone and will still be sent; {runner} comes off the list once they have gone. Take {runner} off the list?',
-  'home.confirmRemoveGone.one': "{count} note for {runner} waits on this phone, but the link no longer works, so it can't be sent. Delete it and take {runner} off the list?",
-  'home.confirmRemoveGone.other': "{count} notes for {runner} wait on this phone, but the link no longer works, so they can't be sent. Delete them and take {runner} off the list?",
+  'home.confirmRemoveWaiting.one':
+    '{count} note for {runner} has not been sent yet. It stays on this phone and will still be sent; {runner} comes off the list once it has gone. Take {runner} off the list?',
+  'home.confirmRemoveWaiting.other':
+    '{count} notes for {runner} have not been sent yet. They stay on this phone and will still be sent; {runner} comes off the list once they have gone. Take {runner} off the list?',
+  'home.confirmRemoveGone.one':
+    "{count} note for {runner} waits on this phone, but the link no longer works, so it can't be sent. Delete it and take {runner} off the list?",
+  'home.confirmRemoveGone.other':
+    "{count} notes for {runner} wait on this phone, but the link no longer works, so they can't be sent. Delete them and take {runner} off the list?",
   'home.removeFailed': "{runner} couldn't be taken off the list. Try again when you have signal.",
 } as const;

@@ -62,7 +62,8 @@ const es: Catalogue = {
   'link.goneTitle': 'Este enlace no está activo',
   'link.gone': 'Puede que esté mal escrito o que lo hayan desactivado. Pide que te lo vuelvan a enviar.',
   'link.unreachableTitle': 'No se puede cargar este enlace',
-  'link.unreachable': 'Ahora mismo no podemos cargar este enlace. Revisa tu conexión y vuelve a cargar la página; una vez cargado, también funciona sin conexión.',
+  'link.unreachable':
+    'Ahora mismo no podemos cargar este enlace. Revisa tu conexión y vuelve a cargar la página; una vez cargado, también funciona sin conexión.',
 
   'details.marker': 'Punto del recorrido',
   'details.markerPrompt': 'Elige dónde lo escuchará {runner}',
@@ -80,7 +81,8 @@ const es: Catalogue = {
   'eta.stale.one': 'Horas de paso previstas, calculadas a las {time}, hace {count} minuto.',
   'eta.stale.other': 'Horas de paso previstas, calculadas a las {time}, hace {count} minutos.',
   'eta.suggested': 'Te sugerimos {marker}: se espera a {runner} allí hacia las {time}, con tiempo para que un mensaje enviado ahora llegue a tiempo.',
-  'eta.tooNear': 'Se espera a {runner} en {marker} hacia las {time}, probablemente antes de que un mensaje enviado ahora llegue a su teléfono. Puedes enviarlo igualmente: sonará en cuanto llegue.',
+  'eta.tooNear':
+    'Se espera a {runner} en {marker} hacia las {time}, probablemente antes de que un mensaje enviado ahora llegue a su teléfono. Puedes enviarlo igualmente: sonará en cuanto llegue.',
   'eta.tooNearTry': 'Para que lo escuche a tiempo, elige {marker} o uno posterior.',
 
   'record.record': 'Grabar',
@@ -119,7 +121,8 @@ const es: Catalogue = {
   'note.delete': 'Eliminar',
   'note.confirmDelete': '¿Eliminar este mensaje? Todavía no le ha llegado a {runner} y no se podrá recuperar.',
 
-  'mic.openInBrowser': 'Si abriste este enlace dentro de otra app (Instagram, Facebook, WhatsApp…), toca el menú ••• y elige «Abrir en Safari» o «Abrir en el navegador».',
+  'mic.openInBrowser':
+    'Si abriste este enlace dentro de otra app (Instagram, Facebook, WhatsApp…), toca el menú ••• y elige «Abrir en Safari» o «Abrir en el navegador».',
   'mic.insecure': 'Para usar el micrófono, esta página tiene que abrirse con un enlace seguro (https).',
   'mic.noMicrophone': 'Este navegador no puede usar el micrófono.',
   'mic.noRecorder': 'Este navegador no puede grabar audio.',
@@ -176,12 +179,14 @@ const es: Catalogue = {
   'refusal.upload_interrupted': 'El envío se cortó antes de terminar. Se enviará de nuevo.',
   'refusal.upload_not_found': 'El servidor no tiene ninguna parte pendiente de este mensaje. Se enviará completo.',
   'refusal.upload_busy': 'El servidor todavía está guardando un intento anterior de este mensaje. Se enviará de nuevo en un momento.',
-  'refusal.mismatching-upload-offset': 'El servidor tiene una parte de este mensaje distinta de la esperada. El envío seguirá desde donde se quedó el servidor.',
+  'refusal.mismatching-upload-offset':
+    'El servidor tiene una parte de este mensaje distinta de la esperada. El envío seguirá desde donde se quedó el servidor.',
   'refusal.completed-upload': 'Este mensaje ya llegó completo.',
   'refusal.inconsistent-upload-length': 'El tamaño del mensaje cambió entre un intento y otro. Por favor, vuelve a grabarlo.',
   'refusal.not_partial_upload': 'El servidor no entendió cómo se envió este mensaje. Vuelve a cargar la página e inténtalo de nuevo.',
   'refusal.rate_limited': 'Demasiadas solicitudes en poco tiempo. Espera un momento; tus mensajes se enviarán de nuevo.',
-  'refusal.address_rate_limited': 'Se enviaron muchos mensajes desde esta red en poco tiempo. Tu mensaje está guardado en este teléfono y se enviará de nuevo en breve.',
+  'refusal.address_rate_limited':
+    'Se enviaron muchos mensajes desde esta red en poco tiempo. Tu mensaje está guardado en este teléfono y se enviará de nuevo en breve.',
   'refusal.too_many_open_uploads': 'Ya se están enviando varios mensajes desde esta red. Este irá enseguida.',
   'refusal.shutting_down': 'El servidor se está reiniciando. Tu mensaje sigue en tu teléfono y se enviará de nuevo en un momento.',
   'refusal.server_error': 'Algo salió mal por nuestra parte. Tu mensaje sigue en tu teléfono y se enviará de nuevo.',
@@ -220,26 +225,33 @@ const es: Catalogue = {
   'home.remove': 'Quitar',
   'home.removeLabel': 'Quitar a {runner} de esta lista',
   'home.confirmRemove': '¿Quitar a {runner} de esta lista? Si vuelves a abrir su enlace, volverá a aparecer.',
-  'home.confirmRemoveWaiting.one': '{count} mensaje para {runner} aún no se ha enviado. Se queda en este teléfono y se enviará igualmente; después {runner} saldrá de la lista. ¿Quitar a {runner}?',
-  'home.confirmRemoveWaiting.other': '{count} mensajes para {runner} aún no se han enviado. Se quedan en este teléfono y se enviarán igualmente; después {runner} saldrá de la lista. ¿Quitar a {runner}?',
-  'home.confirmRemoveGone.one': '{count} mensaje para {runner} espera en este teléfono, pero el enlace ya no funciona: no se puede enviar. ¿Borrarlo y quitar a {runner} de la lista?',
-  'home.confirmRemoveGone.other': '{count} mensajes para {runner} esperan en este teléfono, pero el enlace ya no funciona: no se pueden enviar. ¿Borrarlos y quitar a {runner} de la lista?',
+  'home.confirmRemoveWaiting.one':
+    '{count} mensaje para {runner} aún no se ha enviado. Se queda en este teléfono y se enviará igualmente; después {runner} saldrá de la lista. ¿Quitar a {runner}?',
+  'home.confirmRemoveWaiting.other':
+    '{count} mensajes para {runner} aún no se han enviado. Se quedan en este teléfono y se enviarán igualmente; después {runner} saldrá de la lista. ¿Quitar a {runner}?',
+  'home.confirmRemoveGone.one':
+    '{count} mensaje para {runner} espera en este teléfono, pero el enlace ya no funciona: no se puede enviar. ¿Borrarlo y quitar a {runner} de la lista?',
+  'home.confirmRemoveGone.other':
+    '{count} mensajes para {runner} esperan en este teléfono, pero el enlace ya no funciona: no se pueden enviar. ¿Borrarlos y quitar a {runner} de la lista?',
   'home.removeFailed': 'No se pudo quitar a {runner} de la lista. Inténtalo de nuevo cuando tengas señal.',
   'install.title': 'Ten MileNotes en este teléfono',
   'install.why': 'Instala MileNotes para saber cuándo {runner} escucha tu mensaje y para abrir la página de {runner} desde su icono, incluso sin señal.',
   'install.button': 'Instalar MileNotes',
   'install.notNow': 'Ahora no',
-  'install.iosWhy': 'Para saber cuándo {runner} escucha tu mensaje, añade MileNotes a tu pantalla de inicio: en el iPhone, solo la app que está allí puede avisarte.',
+  'install.iosWhy':
+    'Para saber cuándo {runner} escucha tu mensaje, añade MileNotes a tu pantalla de inicio: en el iPhone, solo la app que está allí puede avisarte.',
   'install.iosSteps': 'Toca Compartir y luego «Añadir a pantalla de inicio» (o «Agregar a inicio», según el idioma de tu iPhone).',
   'install.iosWaiting.one': '{count} mensaje que aún espera en este teléfono se envía desde Safari: abre esta página en Safari hasta que se haya enviado.',
-  'install.iosWaiting.other': '{count} mensajes que aún esperan en este teléfono se envían desde Safari: abre esta página en Safari hasta que se hayan enviado.',
+  'install.iosWaiting.other':
+    '{count} mensajes que aún esperan en este teléfono se envían desde Safari: abre esta página en Safari hasta que se hayan enviado.',
   'push.heard.ask': 'Avísame cuando {runner} lo escuche',
   'push.heard.on': 'Te avisaremos cuando {runner} escuche tus mensajes.',
   'push.turnOff': 'Desactivar',
   'push.alert.ask': 'Avísame cuando {runner} esté a unos {minutes} minutos de {marker}',
   'push.alert.on': 'Te avisaremos cuando {runner} esté a unos {minutes} minutos de {marker}.',
   'push.alert.cancel': 'No avisarme',
-  'push.installFirst': 'En iPhone, las notificaciones llegan a través de MileNotes en tu pantalla de inicio: toca Compartir, luego «Añadir a pantalla de inicio», y ábrelo desde allí.',
+  'push.installFirst':
+    'En iPhone, las notificaciones llegan a través de MileNotes en tu pantalla de inicio: toca Compartir, luego «Añadir a pantalla de inicio», y ábrelo desde allí.',
   'push.denied': 'Las notificaciones están bloqueadas para este sitio. Permítelas en los ajustes de tu navegador y vuelve a intentarlo.',
   'push.failed': 'No se pudieron activar las notificaciones. Inténtalo de nuevo.',
   'push.refusal.push_endpoint_refused': 'MileNotes no puede enviar notificaciones a este navegador.',

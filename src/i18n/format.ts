@@ -20,8 +20,7 @@ export type PluralArgs<B extends PluralKey> = [Exclude<Placeholders<English[`${B
   ? []
   : [values: Omit<Values<`${B}.other`>, 'count'>];
 
-export type Translate = 
-  <K extends Key>(key: K, ...args: Args<K>) => string
+export type Translate = <K extends Key>(key: K, ...args: Args<K>) => string;
 
 type Clock = (hours: number, minutes: string) => string;
 const clock12: Clock = (h, m) => `${h % 12 || 12}:${m} ${h < 12 ? 'AM' : 'PM'}`;

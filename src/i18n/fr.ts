@@ -66,7 +66,8 @@ const fr: Catalogue = {
   'link.goneTitle': "Ce lien n'est pas actif",
   'link.gone': "Il a peut-être été mal recopié, ou il a été désactivé. Demandez qu'on vous le renvoie.",
   'link.unreachableTitle': 'Impossible de charger ce lien',
-  'link.unreachable': 'Nous ne pouvons pas charger ce lien pour le moment. Vérifiez votre connexion et rechargez la page ; une fois chargé, il marche aussi hors ligne.',
+  'link.unreachable':
+    'Nous ne pouvons pas charger ce lien pour le moment. Vérifiez votre connexion et rechargez la page ; une fois chargé, il marche aussi hors ligne.',
 
   'details.marker': 'Point du parcours',
   'details.markerPrompt': "Choisissez où {runner} l'entendra",
@@ -84,7 +85,8 @@ const fr: Catalogue = {
   'eta.stale.one': 'Heures de passage prévues, calculées à {time}, il y a {count} minute.',
   'eta.stale.other': 'Heures de passage prévues, calculées à {time}, il y a {count} minutes.',
   'eta.suggested': "Nous conseillons {marker} : on y attend {runner} vers {time}, assez tard pour qu'un message envoyé maintenant arrive à temps.",
-  'eta.tooNear': "On attend {runner} à {marker} vers {time}, sans doute avant qu'un message envoyé maintenant n'arrive sur son téléphone. Vous pouvez quand même l'envoyer : il sera lu dès son arrivée.",
+  'eta.tooNear':
+    "On attend {runner} à {marker} vers {time}, sans doute avant qu'un message envoyé maintenant n'arrive sur son téléphone. Vous pouvez quand même l'envoyer : il sera lu dès son arrivée.",
   'eta.tooNearTry': "Pour qu'il soit entendu à temps, choisissez {marker} ou plus loin.",
 
   'record.record': 'Enregistrer',
@@ -107,7 +109,7 @@ const fr: Catalogue = {
   'status.offline.one': 'Vous êtes hors ligne. {count} message attend sur ce téléphone.',
   'status.offline.other': 'Vous êtes hors ligne. {count} messages attendent sur ce téléphone.',
   'status.backgroundSync': 'Vos messages partiront tout seuls dès que vous serez de nouveau en ligne, même si vous fermez cette page.',
-  'status.pageOnly': "Ce navigateur ne les envoie que lorsque cette page est ouverte : gardez-la ouverte, ou rouvrez-la quand vous aurez du réseau.",
+  'status.pageOnly': 'Ce navigateur ne les envoie que lorsque cette page est ouverte : gardez-la ouverte, ou rouvrez-la quand vous aurez du réseau.',
 
   'notes.title': 'Vos messages pour {runner}',
   'note.waiting': 'Gardé sur ce téléphone',
@@ -123,12 +125,13 @@ const fr: Catalogue = {
   'note.delete': 'Supprimer',
   'note.confirmDelete': "Supprimer ce message ? Il n'est pas encore parvenu à {runner} et ne pourra pas être récupéré.",
 
-  'mic.openInBrowser': 'Si vous avez ouvert ce lien dans une autre app (Instagram, Facebook, WhatsApp…), touchez le menu ••• et choisissez « Ouvrir dans Safari » ou « Ouvrir dans le navigateur ».',
+  'mic.openInBrowser':
+    'Si vous avez ouvert ce lien dans une autre app (Instagram, Facebook, WhatsApp…), touchez le menu ••• et choisissez « Ouvrir dans Safari » ou « Ouvrir dans le navigateur ».',
   'mic.insecure': 'Pour utiliser le micro, cette page doit être ouverte par un lien sécurisé (https).',
   'mic.noMicrophone': 'Ce navigateur ne peut pas utiliser le micro.',
-  'mic.noRecorder': "Ce navigateur ne peut pas enregistrer de son.",
+  'mic.noRecorder': 'Ce navigateur ne peut pas enregistrer de son.',
   'mic.denied':
-    "Le micro est désactivé pour cette page. Sur iPhone : ouvrez Réglages › Safari › Microphone et choisissez Autoriser " +
+    'Le micro est désactivé pour cette page. Sur iPhone : ouvrez Réglages › Safari › Microphone et choisissez Autoriser ' +
     "(et vérifiez Réglages › Confidentialité et sécurité › Microphone). Sur Android : touchez l'icône à gauche de l'adresse, " +
     'puis Autorisations › Micro › Autoriser. Touchez ensuite de nouveau « Enregistrer ».',
   'mic.notFound': "Aucun micro n'a été trouvé sur cet appareil. Branchez ou activez un micro, puis touchez de nouveau « Enregistrer ».",
@@ -185,7 +188,8 @@ const fr: Catalogue = {
   'refusal.inconsistent-upload-length': "La taille du message a changé entre deux essais. Merci de l'enregistrer à nouveau.",
   'refusal.not_partial_upload': "Le serveur n'a pas compris comment ce message a été envoyé. Rechargez la page et réessayez.",
   'refusal.rate_limited': 'Trop de demandes en peu de temps. Patientez un instant ; vos messages seront renvoyés.',
-  'refusal.address_rate_limited': 'Beaucoup de messages sont partis de ce réseau en peu de temps. Le vôtre est gardé sur ce téléphone et sera renvoyé sous peu.',
+  'refusal.address_rate_limited':
+    'Beaucoup de messages sont partis de ce réseau en peu de temps. Le vôtre est gardé sur ce téléphone et sera renvoyé sous peu.',
   'refusal.too_many_open_uploads': 'Plusieurs messages partent déjà de ce réseau. Celui-ci suivra dans un instant.',
   'refusal.shutting_down': 'Le serveur redémarre. Votre message reste sur votre téléphone et sera renvoyé dans un instant.',
   'refusal.server_error': 'Un problème est survenu de notre côté. Votre message reste sur votre téléphone et sera renvoyé.',
@@ -224,33 +228,41 @@ const fr: Catalogue = {
   'home.remove': 'Retirer',
   'home.removeLabel': 'Retirer {runner} de cette liste',
   'home.confirmRemove': "Retirer {runner} de cette liste ? Rouvrir son lien l'y remettra.",
-  'home.confirmRemoveWaiting.one': "{count} message pour {runner} n'est pas encore parti. Il reste sur ce téléphone et sera quand même envoyé ; {runner} quittera la liste ensuite. Retirer {runner} de la liste ?",
-  'home.confirmRemoveWaiting.other': '{count} messages pour {runner} ne sont pas encore partis. Ils restent sur ce téléphone et seront quand même envoyés ; {runner} quittera la liste ensuite. Retirer {runner} de la liste ?',
-  'home.confirmRemoveGone.one': '{count} message pour {runner} attend sur ce téléphone, mais le lien ne fonctionne plus : il ne peut pas partir. Le supprimer et retirer {runner} de la liste ?',
-  'home.confirmRemoveGone.other': '{count} messages pour {runner} attendent sur ce téléphone, mais le lien ne fonctionne plus : ils ne peuvent pas partir. Les supprimer et retirer {runner} de la liste ?',
+  'home.confirmRemoveWaiting.one':
+    "{count} message pour {runner} n'est pas encore parti. Il reste sur ce téléphone et sera quand même envoyé ; {runner} quittera la liste ensuite. Retirer {runner} de la liste ?",
+  'home.confirmRemoveWaiting.other':
+    '{count} messages pour {runner} ne sont pas encore partis. Ils restent sur ce téléphone et seront quand même envoyés ; {runner} quittera la liste ensuite. Retirer {runner} de la liste ?',
+  'home.confirmRemoveGone.one':
+    '{count} message pour {runner} attend sur ce téléphone, mais le lien ne fonctionne plus : il ne peut pas partir. Le supprimer et retirer {runner} de la liste ?',
+  'home.confirmRemoveGone.other':
+    '{count} messages pour {runner} attendent sur ce téléphone, mais le lien ne fonctionne plus : ils ne peuvent pas partir. Les supprimer et retirer {runner} de la liste ?',
   'home.removeFailed': "{runner} n'a pas pu être retiré de la liste. Réessayez quand vous aurez du réseau.",
   'install.title': 'Gardez MileNotes sur ce téléphone',
   'install.why': 'Installez MileNotes pour savoir quand {runner} entend votre message, et pour rouvrir la page de {runner} depuis son icône, même sans réseau.',
   'install.button': 'Installer MileNotes',
   'install.notNow': 'Plus tard',
-  'install.iosWhy': "Pour savoir quand {runner} entend votre message, ajoutez MileNotes à votre écran d'accueil : sur iPhone, seule l'app qui s'y trouve peut vous prévenir.",
+  'install.iosWhy':
+    "Pour savoir quand {runner} entend votre message, ajoutez MileNotes à votre écran d'accueil : sur iPhone, seule l'app qui s'y trouve peut vous prévenir.",
   'install.iosSteps': "Touchez Partager, puis « Sur l'écran d'accueil ».",
-  'install.iosWaiting.one': "{count} message qui attend encore sur ce téléphone partira depuis Safari : gardez cette page ouverte dans Safari jusqu'à son envoi.",
-  'install.iosWaiting.other': "{count} messages qui attendent encore sur ce téléphone partiront depuis Safari : gardez cette page ouverte dans Safari jusqu'à leur envoi.",
+  'install.iosWaiting.one':
+    "{count} message qui attend encore sur ce téléphone partira depuis Safari : gardez cette page ouverte dans Safari jusqu'à son envoi.",
+  'install.iosWaiting.other':
+    "{count} messages qui attendent encore sur ce téléphone partiront depuis Safari : gardez cette page ouverte dans Safari jusqu'à leur envoi.",
   'push.heard.ask': "Prévenez-moi quand {runner} l'entend",
   'push.heard.on': 'Vous serez prévenu quand {runner} entendra vos messages.',
   'push.turnOff': 'Désactiver',
   'push.alert.ask': 'Prévenez-moi quand {runner} sera à environ {minutes} minutes de {marker}',
   'push.alert.on': 'Vous serez prévenu quand {runner} sera à environ {minutes} minutes de {marker}.',
   'push.alert.cancel': 'Ne plus me prévenir',
-  'push.installFirst': "Sur iPhone, les notifications passent par MileNotes sur votre écran d'accueil : touchez Partager, puis « Sur l'écran d'accueil », et ouvrez-le depuis là.",
+  'push.installFirst':
+    "Sur iPhone, les notifications passent par MileNotes sur votre écran d'accueil : touchez Partager, puis « Sur l'écran d'accueil », et ouvrez-le depuis là.",
   'push.denied': 'Les notifications sont bloquées pour ce site. Autorisez-les dans les réglages de votre navigateur, puis réessayez.',
   'push.failed': "Les notifications n'ont pas pu être activées. Veuillez réessayer.",
   'push.refusal.push_endpoint_refused': 'MileNotes ne peut pas envoyer de notifications à ce navigateur.',
   'push.refusal.push_link_full': 'Trop de téléphones ont demandé à être prévenus sur ce lien.',
   'push.refusal.push_phone_full': "Ce téléphone est déjà prévenu sur trop de liens. Désactivez-en d'abord quelques-uns.",
   'push.refusal.device_not_linked': "Ce téléphone n'est pas encore connu sur ce lien. Rechargez la page, puis réessayez.",
-  'push.refusal.progress_not_shared': "{runner} ne partage pas sa progression en ce moment.",
+  'push.refusal.progress_not_shared': '{runner} ne partage pas sa progression en ce moment.',
   'push.refusal.marker_passed': '{runner} a déjà passé {marker}.',
   'push.refusal.marker_too_near': '{runner} est déjà à moins de {minutes} minutes de {marker}.',
 };

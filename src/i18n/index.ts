@@ -102,4 +102,3 @@ export async function chooseLanguage(next: Lang): Promise<void> {
   storeLanguage(next);
   use(next, found);
 }
-

@@ -38,7 +38,9 @@ export default function Keepsake({ token }: { token: string }) {
   if (state.status === 'loading') {
     return (
       <main className="ks">
-        <p className="ks-muted" role="status">{t('keepsake.loading')}</p>
+        <p className="ks-muted" role="status">
+          {t('keepsake.loading')}
+        </p>
       </main>
     );
   }
@@ -48,7 +50,9 @@ export default function Keepsake({ token }: { token: string }) {
       <main className="ks">
         <LanguageMenu className="ks-language" />
         <h1 className="ks-title">{gone ? t('keepsake.goneTitle') : t('keepsake.unreachableTitle')}</h1>
-        <p className="ks-alert" role="alert">{gone ? t('keepsake.gone') : t('keepsake.unreachable')}</p>
+        <p className="ks-alert" role="alert">
+          {gone ? t('keepsake.gone') : t('keepsake.unreachable')}
+        </p>
       </main>
     );
   }
@@ -59,7 +63,9 @@ export default function Keepsake({ token }: { token: string }) {
       <header className="ks-header">
         <p className="ks-eyebrow">{t('keepsake.eyebrow')}</p>
         <h1 className="ks-title">{runner.displayName}</h1>
-        <p className="ks-muted">{race.name} · {raceDate(race.date)}</p>
+        <p className="ks-muted">
+          {race.name} · {raceDate(race.date)}
+        </p>
       </header>
       <NoteList notes={notes} />
     </main>

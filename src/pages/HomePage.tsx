@@ -6,8 +6,7 @@ import { RaceCarousel } from './home/RaceCarousel';
 import { RaceRequest } from './home/RaceRequest';
 
 export const title = 'MileNotes · Voice notes for every mile of your marathon';
-export const description =
-  'Friends and family record voice notes at the mile markers of your marathon; MileNotes plays each one as you reach it on race day.';
+export const description = 'Friends and family record voice notes at the mile markers of your marathon; MileNotes plays each one as you reach it on race day.';
 
 export function HomePage() {
   return (

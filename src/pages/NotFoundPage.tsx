@@ -10,13 +10,16 @@ export function NotFoundPage() {
     <>
       <SiteHeader />
       <main className="not-found">
-        <p className="not-found__code" aria-hidden="true">404</p>
+        <p className="not-found__code" aria-hidden="true">
+          404
+        </p>
         <h1 className="not-found__title">We can't find that page</h1>
         <p className="not-found__text">
-          The address may be mistyped, or the page may have moved. If a runner sent you a link to record a
-          voice note, open it again from their message.
+          The address may be mistyped, or the page may have moved. If a runner sent you a link to record a voice note, open it again from their message.
         </p>
-        <Link to="/" className="button">Back to the home page</Link>
+        <Link to="/" className="button">
+          Back to the home page
+        </Link>
       </main>
       <SiteFooter />
     </>

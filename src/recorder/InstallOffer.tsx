@@ -31,7 +31,10 @@ function useInstallOffer(notes: readonly OutboxNote[]): [Offer, () => void] {
   // biome-ignore lint/correctness/useExhaustiveDependencies: a change in this runner's notes is when the whole outbox is counted again.
   useEffect(() => {
     let live = true;
-    notesNotDelivered().then((n) => live && setWaiting(n), () => undefined);
+    notesNotDelivered().then(
+      (n) => live && setWaiting(n),
+      () => undefined,
+    );
     return () => {
       live = false;
     };
@@ -62,10 +65,13 @@ export function InstallOffer({ runner, notes }: { runner: string; notes: readonl
   const [offer, dismiss] = useInstallOffer(notes);
   if (offer.kind === 'none') return null;
   const install = () => {
-    void promptInstall().then((outcome) => {
-      // Accepted: the browser installs, and no event comes again. Turned down: that is a "Not now".
-      if (outcome === 'dismissed') dismiss();
-    }, () => undefined);
+    void promptInstall().then(
+      (outcome) => {
+        // Accepted: the browser installs, and no event comes again. Turned down: that is a "Not now".
+        if (outcome === 'dismissed') dismiss();
+      },
+      () => undefined,
+    );
   };
   return (
     <section className="rec-card rec-install" aria-labelledby="rec-install-title" data-testid="install-offer">

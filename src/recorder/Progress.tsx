@@ -109,7 +109,17 @@ export function ProgressLine({ runner, progress, timeZone }: { runner: string; p
 }
 
 /** When the chosen marker is behind the runner: the note plays as soon as it reaches them. */
-export function ProgressChoice({ runner, marker, markers, passed }: { runner: string; marker: string; markers: LinkInfo['markers']; passed: ReadonlySet<string> }) {
+export function ProgressChoice({
+  runner,
+  marker,
+  markers,
+  passed,
+}: {
+  runner: string;
+  marker: string;
+  markers: LinkInfo['markers'];
+  passed: ReadonlySet<string>;
+}) {
   const t = useT();
   const chosen = markers.find((m) => m.id === marker);
   if (!chosen || !passed.has(chosen.id)) return null;

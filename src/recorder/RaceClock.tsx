@@ -27,8 +27,10 @@ export function RaceClock({ runner, race, clock }: { runner: string; race: LinkI
   // A link kept on the phone by a version from before the race clock has no start: say nothing rather than 'over'.
   if (Number.isNaN(Date.parse(race.startsAt))) return null;
   const sentence =
-    when === 'upcoming' ? t('raceClock.upcoming', { runner, race: race.name, date: raceDay(t, race.date) })
-      : when === 'live' ? t('raceClock.live', { runner, race: race.name })
+    when === 'upcoming'
+      ? t('raceClock.upcoming', { runner, race: race.name, date: raceDay(t, race.date) })
+      : when === 'live'
+        ? t('raceClock.live', { runner, race: race.name })
         : t('raceClock.past', { runner });
   return (
     <p className="rec-muted" data-testid="race-clock" data-when={when}>

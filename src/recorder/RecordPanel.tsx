@@ -61,9 +61,7 @@ export function RecordPanel({ state, meter, leftover, clock, sending, onRecord, 
   if (state.phase === 'review') {
     return (
       <div className="rec-panel">
-        {state.recovered ? (
-          <p className="rec-notice">{t('record.recovered')}</p>
-        ) : null}
+        {state.recovered ? <p className="rec-notice">{t('record.recovered')}</p> : null}
         <p className="rec-muted">{t('record.yourNote', { length: seconds(state.durationMs) })}</p>
         {/* biome-ignore lint/a11y/useMediaCaption: the person's own voice note, just recorded: there is no caption track for a recording. */}
         <audio className="rec-audio" controls src={state.url} preload="metadata" aria-label={t('record.audioLabel')} />

@@ -26,8 +26,16 @@ const mapDefined = <T, U>(value: T | undefined, f: (value: T) => U): U | undefin
  * `heardAt`: the phone's clock when `link` came; every time shown is on the server's clock from it.
  * `onFresh` shows a fresher answer (the race as the operator left it: issue 37).
  */
-export function RecorderScreen({ token, link, heardAt, onFresh }: {
-  token: string; link: LinkInfo; heardAt: number; onFresh: (fresh: LinkInfo, heardAt: number) => void;
+export function RecorderScreen({
+  token,
+  link,
+  heardAt,
+  onFresh,
+}: {
+  token: string;
+  link: LinkInfo;
+  heardAt: number;
+  onFresh: (fresh: LinkInfo, heardAt: number) => void;
 }) {
   const runner = link.runner.displayName;
   const meter = useRef<HTMLSpanElement>(null);
@@ -144,8 +152,16 @@ export function RecorderScreen({ token, link, heardAt, onFresh }: {
       />
       {Later ? (
         <Later
-          token={token} runner={runner} notes={outbox.notes} wanted={wanted} delivered={delivered} alertSlot={alertSlot}
-          marker={marker} label={link.markers.find((m) => m.id === marker)?.label} expectedAt={eta.times.get(marker)} now={eta.now}
+          token={token}
+          runner={runner}
+          notes={outbox.notes}
+          wanted={wanted}
+          delivered={delivered}
+          alertSlot={alertSlot}
+          marker={marker}
+          label={link.markers.find((m) => m.id === marker)?.label}
+          expectedAt={eta.times.get(marker)}
+          now={eta.now}
         />
       ) : null}
     </>

@@ -34,8 +34,7 @@ export interface InstallFacts {
 }
 
 /** An iPhone, iPod or iPad (iPadOS Safari reads as a Mac, but a Mac has no touch screen). */
-export const isAppleMobile = (ua: string, maxTouchPoints: number): boolean =>
-  /iPhone|iPad|iPod/.test(ua) || (/Macintosh/.test(ua) && maxTouchPoints > 1);
+export const isAppleMobile = (ua: string, maxTouchPoints: number): boolean => /iPhone|iPad|iPod/.test(ua) || (/Macintosh/.test(ua) && maxTouchPoints > 1);
 
 /**
  * A phone or tablet, by the user agent: Android (a phone's says 'Mobile', a tablet's not; both

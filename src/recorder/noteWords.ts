@@ -45,7 +45,10 @@ const outboxKeyFor = (status: number) => OUTBOX_KEYS[status === 0 ? OUTBOX_CODE.
  * the note's times are the phone's; `clockAt` says a phone time on the server's clock (./serverClock.ts).
  */
 export function nextTry(
-  note: Pick<OutboxNote, 'state' | 'lastCode' | 'nextAttemptAt'>, online: boolean, now: number, clockAt: (phoneMs: number) => number = (ms) => ms,
+  note: Pick<OutboxNote, 'state' | 'lastCode' | 'nextAttemptAt'>,
+  online: boolean,
+  now: number,
+  clockAt: (phoneMs: number) => number = (ms) => ms,
 ): string | undefined {
   if (note.state !== 'waiting' || note.lastCode === undefined || note.lastCode === OUTBOX_CODE.offline) return undefined;
   // Offline, nothing is tried whatever the backoff says; the page tries again once it is back.

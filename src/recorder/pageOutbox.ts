@@ -6,7 +6,18 @@
 import type { OutboxBroadcast } from '../shared/messages.js';
 import type { OutboxNote, RecordingDraft } from '../shared/notes.js';
 import {
-  COMEBACK_PROBE_MS, deleteNote, enqueueRecording, isPending, listDrafts, listNotes, nextProbeInterval, nextWake, replayOutbox, retryNote, type SendDetails, type Transport,
+  COMEBACK_PROBE_MS,
+  deleteNote,
+  enqueueRecording,
+  isPending,
+  listDrafts,
+  listNotes,
+  nextProbeInterval,
+  nextWake,
+  replayOutbox,
+  retryNote,
+  type SendDetails,
+  type Transport,
 } from '../shared/outbox/index.js';
 import { FAILED, failureKey, type FailureKey } from './failures.js';
 
@@ -131,10 +142,13 @@ export function createPageOutbox(token: string, env: PageOutboxEnv) {
       await refresh();
       void replay(true);
       // Only promise background sending where the browser accepted the request.
-      void env.requestSync().catch(() => false).then((accepted) => {
-        backgroundSync = accepted;
-        changed();
-      });
+      void env
+        .requestSync()
+        .catch(() => false)
+        .then((accepted) => {
+          backgroundSync = accepted;
+          changed();
+        });
       return note;
     },
     /** 'Retry' on a note that needs attention: due now, and tried now. */

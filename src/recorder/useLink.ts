@@ -18,7 +18,10 @@ export type LinkState =
  */
 export function useLink(token: string): [LinkState, (fresh: LinkInfo, heardAt: number) => void] {
   const [state, setState] = useState<LinkState>({ status: 'loading' });
-  const heard = useCallback((fresh: LinkInfo, heardAt: number) => startTransition(() => setState({ status: 'ready', link: fresh, fromCache: false, heardAt })), []);
+  const heard = useCallback(
+    (fresh: LinkInfo, heardAt: number) => startTransition(() => setState({ status: 'ready', link: fresh, fromCache: false, heardAt })),
+    [],
+  );
   useEffect(() => {
     let live = true;
     // The screen's first full render is a transition: React renders it in slices of a few

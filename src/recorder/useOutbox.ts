@@ -21,7 +21,10 @@ async function requestBackgroundSync(): Promise<boolean> {
   const registration = await navigator.serviceWorker?.getRegistration().catch(() => undefined);
   const sync = (registration as (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }) | undefined)?.sync;
   if (!sync) return false;
-  return sync.register(OUTBOX_SYNC_TAG).then(() => true, () => false);
+  return sync.register(OUTBOX_SYNC_TAG).then(
+    () => true,
+    () => false,
+  );
 }
 
 function hasBackgroundSync(): boolean {

@@ -1,9 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { MAX_RECORDING_MS } from '../shared/limits.js';
 import { appendChunk, discardRecording, readRecording, startRecording, StorageFullError } from '../shared/outbox/index.js';
-import {
-  MAX_RECORDING_BYTES, VOICE_CONSTRAINTS, bitsPerSecondFor, chooseMimeType, microphoneErrorMessage, recordingUnavailableReason,
-} from './mic.js';
+import { MAX_RECORDING_BYTES, VOICE_CONSTRAINTS, bitsPerSecondFor, chooseMimeType, microphoneErrorMessage, recordingUnavailableReason } from './mic.js';
 import { FAILED, describeFailure } from './failures.js';
 import { startLevelMeter } from './levelMeter.js';
 import { t } from '../i18n/index.js';
@@ -85,7 +83,15 @@ export function useRecorder(token: string, meter: React.RefObject<HTMLElement | 
       return setState({ phase: 'idle' });
     }
     const current: Session = {
-      id, recorder, stream, startedAt, heardFrom: startedAt, seq: 0, bytes: 0, stored: 0, writes: Promise.resolve(),
+      id,
+      recorder,
+      stream,
+      startedAt,
+      heardFrom: startedAt,
+      seq: 0,
+      bytes: 0,
+      stored: 0,
+      writes: Promise.resolve(),
       stopMeter: startLevelMeter(stream, meter),
       limit: setTimeout(stop, MAX_RECORDING_MS),
     };

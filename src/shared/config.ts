@@ -12,9 +12,7 @@ export const TAGLINE = 'Voice notes from your family and friends to keep you goi
 /** Pre-filled e-mail for 'Get in touch' (SPEC §2, home page closing section). */
 export const RACE_REQUEST_MAILTO =
   `mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent('New race request')}` +
-  `&body=${encodeURIComponent(
-    "Hi MileNotes team,\n\nPlease add my race:\n\nRace name:\nDate:\nCity and country:\nRace website:\n\nThanks!",
-  )}`;
+  `&body=${encodeURIComponent('Hi MileNotes team,\n\nPlease add my race:\n\nRace name:\nDate:\nCity and country:\nRace website:\n\nThanks!')}`;
 
 /** SPEC §9: load time-out for on-demand script pieces. */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;

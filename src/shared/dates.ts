@@ -4,10 +4,7 @@
  * toLocaleDateString on a page loads ICU's locale data, measured at 45–55 ms of main thread here
  * (about 200 ms on Lighthouse's slowed phone), the longest task of a first visit to a link.
  */
-export const MONTHS = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
-] as const;
+export const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const;
 
 /** The year, month (1-12) and day of '2025-08-31', read as written: no Date, so no time zone moves the day. */
 export function isoDateParts(isoDate: string): { year: number; month: number; day: number } {

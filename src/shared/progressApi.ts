@@ -18,15 +18,20 @@ export const MIN_EXPECTED_FINISH_SECONDS = 2 * 3600;
 export const MAX_EXPECTED_FINISH_SECONDS = 10 * 3600;
 
 const ExpectedFinishSchema = Type.Integer({
-  minimum: MIN_EXPECTED_FINISH_SECONDS, maximum: MAX_EXPECTED_FINISH_SECONDS,
-  description: 'The finish time the runner expects, in seconds (2 h to 10 h). Only schedules the conversion of notes before the runner’s first position; never shown to anyone.',
+  minimum: MIN_EXPECTED_FINISH_SECONDS,
+  maximum: MAX_EXPECTED_FINISH_SECONDS,
+  description:
+    'The finish time the runner expects, in seconds (2 h to 10 h). Only schedules the conversion of notes before the runner’s first position; never shown to anyone.',
 });
 
 /** Either or both; `expectedFinishSeconds: null` forgets the finish time given before. */
-export const UpdateEntrySchema = Type.Object({
-  shareProgress: Type.Optional(Type.Boolean()),
-  expectedFinishSeconds: Type.Optional(Type.Union([ExpectedFinishSchema, Type.Null()])),
-}, { additionalProperties: false, minProperties: 1 });
+export const UpdateEntrySchema = Type.Object(
+  {
+    shareProgress: Type.Optional(Type.Boolean()),
+    expectedFinishSeconds: Type.Optional(Type.Union([ExpectedFinishSchema, Type.Null()])),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
 export type UpdateEntry = Static<typeof UpdateEntrySchema>;
 export const EntrySharingSchema = Type.Object({
   id: Type.String(),
@@ -35,23 +40,33 @@ export const EntrySharingSchema = Type.Object({
   expectedFinishSeconds: Type.Optional(ExpectedFinishSchema),
 });
 
-export const PositionSchema = Type.Object({
-  /** When the phone took the fix (ISO 8601). */
-  at: Type.String({ format: 'date-time', maxLength: 40 }),
-  lat: Type.Number({ minimum: -90, maximum: 90 }),
-  lon: Type.Number({ minimum: -180, maximum: 180 }),
-  /** Horizontal accuracy in metres as the phone reports it; negative (iOS: no fix) or over 50 m is ignored. */
-  accuracy: Type.Number({ minimum: -1, maximum: 1_000_000 }),
-}, { additionalProperties: false });
+export const PositionSchema = Type.Object(
+  {
+    /** When the phone took the fix (ISO 8601). */
+    at: Type.String({ format: 'date-time', maxLength: 40 }),
+    lat: Type.Number({ minimum: -90, maximum: 90 }),
+    lon: Type.Number({ minimum: -180, maximum: 180 }),
+    /** Horizontal accuracy in metres as the phone reports it; negative (iOS: no fix) or over 50 m is ignored. */
+    accuracy: Type.Number({ minimum: -1, maximum: 1_000_000 }),
+  },
+  { additionalProperties: false },
+);
 
-export const PositionBatchSchema = Type.Object({
-  positions: Type.Array(PositionSchema, { minItems: 1, maxItems: MAX_POSITIONS_PER_BATCH }),
-}, { additionalProperties: false });
+export const PositionBatchSchema = Type.Object(
+  {
+    positions: Type.Array(PositionSchema, { minItems: 1, maxItems: MAX_POSITIONS_PER_BATCH }),
+  },
+  { additionalProperties: false },
+);
 export type PositionBatch = Static<typeof PositionBatchSchema>;
 
 /** Why a position was not placed: see server/races/progress.ts for each threshold. */
 export const IgnoredReasonSchema = Type.Union([
-  Type.Literal('inaccurate'), Type.Literal('stale'), Type.Literal('off_course'), Type.Literal('too_fast'), Type.Literal('behind'),
+  Type.Literal('inaccurate'),
+  Type.Literal('stale'),
+  Type.Literal('off_course'),
+  Type.Literal('too_fast'),
+  Type.Literal('behind'),
   /** Before the start or after the race's 8 hours. */
   Type.Literal('outside_race'),
   /** Later than the server's clock (plus a minute): the phone's clock is wrong. */

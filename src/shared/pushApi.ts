@@ -17,24 +17,35 @@ export const AlertParamsSchema = Type.Object({
   marker: Type.String({ pattern: MARKER_ID_PATTERN }),
 });
 
-const LangSchema = Type.Union([Type.Literal(PUSH_LANGUAGES[0]), Type.Literal(PUSH_LANGUAGES[1]), Type.Literal(PUSH_LANGUAGES[2]), Type.Literal(PUSH_LANGUAGES[3])]);
+const LangSchema = Type.Union([
+  Type.Literal(PUSH_LANGUAGES[0]),
+  Type.Literal(PUSH_LANGUAGES[1]),
+  Type.Literal(PUSH_LANGUAGES[2]),
+  Type.Literal(PUSH_LANGUAGES[3]),
+]);
 
 /** The browser's PushSubscription.toJSON(), with what this phone asked for. */
-export const PushSubscribeSchema = Type.Object({
-  endpoint: Type.String({ minLength: 1, maxLength: MAX_ENDPOINT_LENGTH, description: 'The push service URL (https, a host PUSH_HOSTS lists).' }),
-  keys: Type.Object({
-    /** The browser's P-256 public key, base64url (65 bytes). */
-    p256dh: Type.String({ pattern: '^[A-Za-z0-9_-]{86,88}={0,2}$' }),
-    /** The browser's auth secret, base64url (16 bytes). */
-    auth: Type.String({ pattern: '^[A-Za-z0-9_-]{21,24}={0,2}$' }),
-  }, { additionalProperties: true }),
-  /** The language its notices speak. */
-  lang: LangSchema,
-  /** Tell this phone when the runner hears the notes it sent on this link (and later ones). */
-  heard: Type.Boolean(),
-  /** PushSubscription.toJSON() also gives this; it is not used. */
-  expirationTime: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-}, { additionalProperties: false });
+export const PushSubscribeSchema = Type.Object(
+  {
+    endpoint: Type.String({ minLength: 1, maxLength: MAX_ENDPOINT_LENGTH, description: 'The push service URL (https, a host PUSH_HOSTS lists).' }),
+    keys: Type.Object(
+      {
+        /** The browser's P-256 public key, base64url (65 bytes). */
+        p256dh: Type.String({ pattern: '^[A-Za-z0-9_-]{86,88}={0,2}$' }),
+        /** The browser's auth secret, base64url (16 bytes). */
+        auth: Type.String({ pattern: '^[A-Za-z0-9_-]{21,24}={0,2}$' }),
+      },
+      { additionalProperties: true },
+    ),
+    /** The language its notices speak. */
+    lang: LangSchema,
+    /** Tell this phone when the runner hears the notes it sent on this link (and later ones). */
+    heard: Type.Boolean(),
+    /** PushSubscription.toJSON() also gives this; it is not used. */
+    expirationTime: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
 export type PushSubscribe = Static<typeof PushSubscribeSchema>;
 
 export const PushStateSchema = Type.Object({

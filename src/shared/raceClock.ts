@@ -40,7 +40,10 @@ export function resolveStart(date: string, start: string, timeZone: string): { s
   const wall = Date.UTC(year, month - 1, day, hour, minute);
   const before = offsetAt(timeZone, wall - DAY_MS);
   const after = offsetAt(timeZone, wall + DAY_MS);
-  const fits = [...new Set([before, after])].map((offset) => wall - offset).filter((instant) => wallClock(timeZone, instant) === wall).sort((a, b) => a - b);
+  const fits = [...new Set([before, after])]
+    .map((offset) => wall - offset)
+    .filter((instant) => wallClock(timeZone, instant) === wall)
+    .sort((a, b) => a - b);
   if (fits.length > 0) return { startsAt: new Date(fits[0]!).toISOString(), fit: fits.length > 1 ? 'overlap' : 'exact' };
   return { startsAt: new Date(wall - before).toISOString(), fit: 'gap' };
 }
@@ -53,7 +56,14 @@ function wallClock(timeZone: string, instant: number): number {
   let format = formatters.get(timeZone.toLowerCase());
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     });
     formatters.set(timeZone.toLowerCase(), format);
   }

@@ -12,22 +12,42 @@ import { UPLOAD_PROBLEM } from './uploadProtocol.js';
  */
 export const RECORDER_REFUSALS = [
   // The link, the path and the request itself.
-  'link_not_found', 'invalid_note_id', 'note_not_found', 'not_found', 'bad_request',
+  'link_not_found',
+  'invalid_note_id',
+  'note_not_found',
+  'not_found',
+  'bad_request',
   // A note the runner removed (issue 19), sent again.
   'note_removed',
   // What the sender chose or typed.
-  'unknown_marker', 'invalid_from',
+  'unknown_marker',
+  'invalid_from',
   // The note's bytes.
-  'digest_required', 'not_audio', 'too_large', 'upload_interrupted', 'digest_mismatch', 'note_conflict',
+  'digest_required',
+  'not_audio',
+  'too_large',
+  'upload_interrupted',
+  'digest_mismatch',
+  'note_conflict',
   // Limits on a link, an address and this server.
-  'rate_limited', 'address_rate_limited', 'link_full', 'link_storage_full', 'too_many_open_uploads',
+  'rate_limited',
+  'address_rate_limited',
+  'link_full',
+  'link_storage_full',
+  'too_many_open_uploads',
   // The server.
-  'shutting_down', 'server_error',
+  'shutting_down',
+  'server_error',
   // Its storage: the database or blob store unreachable, or the disk full (503 + Retry-After).
-  'storage_unavailable', 'storage_full',
+  'storage_unavailable',
+  'storage_full',
   // Resumable uploads: ours, then the draft's problem types (their `error` is the type's name).
-  'upload_not_found', 'upload_busy', 'not_partial_upload',
-  UPLOAD_PROBLEM.mismatchingOffset, UPLOAD_PROBLEM.completedUpload, UPLOAD_PROBLEM.inconsistentLength,
+  'upload_not_found',
+  'upload_busy',
+  'not_partial_upload',
+  UPLOAD_PROBLEM.mismatchingOffset,
+  UPLOAD_PROBLEM.completedUpload,
+  UPLOAD_PROBLEM.inconsistentLength,
 ] as const;
 
 export type RecorderRefusal = (typeof RECORDER_REFUSALS)[number];

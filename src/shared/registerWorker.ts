@@ -12,5 +12,7 @@ export const REGISTER_WORKER_SCRIPT =
   "addEventListener('load',()=>{const w=navigator.serviceWorker;" +
   "if(!w){console.info('Service worker not supported in this browser');return}" +
   "w.register('/sw.js',{scope:'/'}).then(r=>{console.info('Service worker registered with scope',r.scope);" +
-  "if(!/^\\/([rs]\\/|home-screen)/.test(location.pathname))w.ready.then(s=>s.active&&s.active.postMessage({type:'" + CACHE_LATER + "'}))}," +
+  "if(!/^\\/([rs]\\/|home-screen)/.test(location.pathname))w.ready.then(s=>s.active&&s.active.postMessage({type:'" +
+  CACHE_LATER +
+  "'}))}," +
   "e=>console.error('Service worker registration failed',e))})";

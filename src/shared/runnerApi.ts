@@ -149,15 +149,17 @@ export const ShareAudioParamsSchema = Type.Object({ token: Type.String({ pattern
 export const KeepsakeSchema = Type.Object({
   runner: Type.Object({ displayName: Type.String() }),
   race: RaceNamedSchema,
-  notes: Type.Array(Type.Object({
-    id: Type.String(),
-    marker: Type.String(),
-    markerLabel: Type.String(),
-    from: Type.String(),
-    durationMs: Type.Union([Type.Integer(), Type.Null()]),
-    /** Same-origin path of the M4A, valid while the share exists. */
-    audioUrl: Type.String(),
-  })),
+  notes: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      marker: Type.String(),
+      markerLabel: Type.String(),
+      from: Type.String(),
+      durationMs: Type.Union([Type.Integer(), Type.Null()]),
+      /** Same-origin path of the M4A, valid while the share exists. */
+      audioUrl: Type.String(),
+    }),
+  ),
 });
 export type Keepsake = Static<typeof KeepsakeSchema>;
 

@@ -38,7 +38,9 @@ async function openLink(page: Page, link: string) {
 /** The demo's clock (its watch page's state): minutes of the day in the race's zone. */
 async function demoMinute(watchUrl: string): Promise<number> {
   const state = (await (await fetch(new URL('state.json', watchUrl))).json()) as { raceClock: string; timeZone: string };
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: state.timeZone, hourCycle: 'h23', hour: 'numeric', minute: 'numeric' }).formatToParts(Date.parse(state.raceClock));
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: state.timeZone, hourCycle: 'h23', hour: 'numeric', minute: 'numeric' }).formatToParts(
+    Date.parse(state.raceClock),
+  );
   const part = (type: string) => Number(parts.find((p) => p.type === type)!.value);
   return (part('hour') % 24) * 60 + part('minute');
 }
@@ -47,7 +49,7 @@ async function demoMinute(watchUrl: string): Promise<number> {
 function minuteOf(text: string): number {
   const [, hour, minute, half] = /(\d{1,2}):(\d{2})\s*([AP]M)/.exec(text) ?? [];
   expect(hour, `a time in '${text}'`).toBeDefined();
-  return (Number(hour) % 12 + (half === 'PM' ? 12 : 0)) * 60 + Number(minute);
+  return ((Number(hour) % 12) + (half === 'PM' ? 12 : 0)) * 60 + Number(minute);
 }
 
 /** How many minutes `a` is after `b` on a 24-hour dial (a compressed race may pass midnight). */
@@ -80,7 +82,10 @@ test('the recorder tells the demo’s time: a friend sends a note three markers 
     const before = await demoMinute(demo.watchUrl);
     const passed = (await passedLine.textContent())!;
     const asOf = (await recorder.getByTestId('eta-age').textContent())!;
-    const options = await recorder.getByLabel('Marker').locator('option').evaluateAll((all) => all.map((o) => ({ id: (o as HTMLOptionElement).value, text: o.textContent ?? '' })));
+    const options = await recorder
+      .getByLabel('Marker')
+      .locator('option')
+      .evaluateAll((all) => all.map((o) => ({ id: (o as HTMLOptionElement).value, text: o.textContent ?? '' })));
     const after = await demoMinute(demo.watchUrl);
     const last = Number(/Mile (\d+)/.exec(passed)![1]);
     // ...its times are the demo's: the marker passed minutes ago, the estimates made now (a refresh,

@@ -96,7 +96,10 @@ test.describe('the recorder on a first visit', () => {
     expect(timings.files.filter((f) => /^\/assets\/later-/.test(f.path))).toEqual([]);
   });
 
-  test("should ask for the link's data once, beside the JavaScript, when the page carries none (the worker's shell), and work when it arrives after", async ({ page, server }) => {
+  test("should ask for the link's data once, beside the JavaScript, when the page carries none (the worker's shell), and work when it arrives after", async ({
+    page,
+    server,
+  }) => {
     const token = await server.createLink('Blair', 'berlin-2025');
     const asked = apiRequests(page);
     // The shell the worker answers a link with offline and on later visits: r.html as built, no data in it.
@@ -117,7 +120,7 @@ test.describe('the recorder on a first visit', () => {
     expect(asked).toEqual([`/api/r/${token}`]);
   });
 
-  test("should say a revoked link no longer works without asking the API", async ({ page, server }) => {
+  test('should say a revoked link no longer works without asking the API', async ({ page, server }) => {
     const token = await server.createLink('Dana', 'chicago-2025');
     await server.admin('revoke-link', `--token=${token}`);
     const asked = apiRequests(page);
@@ -143,7 +146,11 @@ test.describe('the recorder on a first visit', () => {
 });
 
 test.describe('the service worker on a first visit', () => {
-  test('should install from /r/ with only what opens the recorder, the installed app\'s start and the pages, compressed, and no pictures', async ({ page, context, server }) => {
+  test("should install from /r/ with only what opens the recorder, the installed app's start and the pages, compressed, and no pictures", async ({
+    page,
+    context,
+    server,
+  }) => {
     const token = await server.createLink('Alex', 'chicago-2025');
     const shell = await readFile(path.join(dist, 'r.html'), 'utf8');
     const assetsOf = (html: string) => [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
@@ -159,8 +166,19 @@ test.describe('the service worker on a first visit', () => {
     const homeScreenAssets = assetsOf(await readFile(path.join(dist, 'home-screen.html'), 'utf8'));
     // The worker's own script, then its precache.
     const installSet = new Set([
-      '/sw.js', '/r.html', '/home-screen.html', '/index.html', '/terms.html', '/privacy.html', '/404.html', '/manifest.webmanifest', '/icons/icon.svg',
-      ...shellAssets, ...homeScreenAssets, ...pageStyles, ...languages,
+      '/sw.js',
+      '/r.html',
+      '/home-screen.html',
+      '/index.html',
+      '/terms.html',
+      '/privacy.html',
+      '/404.html',
+      '/manifest.webmanifest',
+      '/icons/icon.svg',
+      ...shellAssets,
+      ...homeScreenAssets,
+      ...pageStyles,
+      ...languages,
     ]);
 
     const workerRequests: Request[] = [];
@@ -205,9 +223,7 @@ test.describe('the service worker on a first visit', () => {
       await expect(page.getByText(TAGLINE)).toBeVisible();
       const pictures = page.locator('img.race-card__image[loading="eager"], .hero__badge img');
       await expect(pictures).toHaveCount(5);
-      await expect
-        .poll(() => pictures.evaluateAll((imgs) => (imgs as HTMLImageElement[]).every((img) => img.complete && img.naturalWidth > 0)))
-        .toBe(true);
+      await expect.poll(() => pictures.evaluateAll((imgs) => (imgs as HTMLImageElement[]).every((img) => img.complete && img.naturalWidth > 0))).toBe(true);
       await page.goto('/terms');
       await expect(page.getByRole('heading', { level: 1 })).toContainText('Terms');
       await page.goto('/privacy');
@@ -228,7 +244,9 @@ test.describe('what shows only after a note is delivered', () => {
   const offerToInstall = (page: Page) =>
     page.evaluate(() => {
       const event = Object.assign(new Event('beforeinstallprompt', { cancelable: true }), {
-        synthetic: true, prompt: async () => undefined, userChoice: Promise.resolve({ outcome: 'dismissed' }),
+        synthetic: true,
+        prompt: async () => undefined,
+        userChoice: Promise.resolve({ outcome: 'dismissed' }),
       });
       return !window.dispatchEvent(event);
     });

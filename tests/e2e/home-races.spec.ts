@@ -42,15 +42,20 @@ const cardNames = (page: Page) => page.locator('.race-list').first().locator('.r
 /** Reloads until the first card is `name`; returns how long after `since` it showed. */
 async function reloadUntilFirst(page: Page, name: string, since: number): Promise<number> {
   await expect
-    .poll(async () => {
-      await page.reload();
-      return (await cardNames(page))[0];
-    }, { timeout: BOUND_MS + 5_000, intervals: [250] })
+    .poll(
+      async () => {
+        await page.reload();
+        return (await cardNames(page))[0];
+      },
+      { timeout: BOUND_MS + 5_000, intervals: [250] },
+    )
     .toBe(name);
   return Date.now() - since;
 }
 
-test("should show the spec's nine, then races added with add-race in their place within the cache time, to a browser without JavaScript, with no restart", async ({ browser }) => {
+test("should show the spec's nine, then races added with add-race in their place within the cache time, to a browser without JavaScript, with no restart", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL: server.url });
   const page = await context.newPage();
   const pid = server.pid();
@@ -58,7 +63,19 @@ test("should show the spec's nine, then races added with add-race in their place
     await page.goto(`${server.url}/`);
     await expect(page.locator('.race-list').first().locator('.race-card__name')).toHaveText(RACES.map((r) => r.name));
 
-    await promisify(execFile)('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=960x540', '-frames:v', '1', '-q:v', '4', path.join(dir, 'harbour.jpg')]);
+    await promisify(execFile)('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=960x540',
+      '-frames:v',
+      '1',
+      '-q:v',
+      '4',
+      path.join(dir, 'harbour.jpg'),
+    ]);
     await addRace('lakefront-2099', HOSTILE_NAME, '2099-04-10');
     await addRace('harbour-2099', 'Harbour Marathon', '2099-03-20', '--image', path.join(dir, 'harbour.jpg'));
     const added = Date.now();
@@ -74,14 +91,19 @@ test("should show the spec's nine, then races added with add-race in their place
     const images = first.locator('.race-card__image');
     await expect(images.first()).toHaveAttribute('src', /^\/race-images\/harbour-2099\.[0-9a-f]{16}\.card\.webp$/);
     await expect(images.last()).toHaveAttribute('src', '/races/generic.svg');
-    await expect.poll(() => images.evaluateAll((imgs) => (imgs as HTMLImageElement[]).map((img) => img.complete && img.naturalWidth > 0))).toEqual([true, true]);
+    await expect
+      .poll(() => images.evaluateAll((imgs) => (imgs as HTMLImageElement[]).map((img) => img.complete && img.naturalWidth > 0)))
+      .toEqual([true, true]);
     expect(server.pid()).toBe(pid);
   } finally {
     await context.close();
   }
 });
 
-test('should not let the service worker keep an old list: the installed page shows a new race within the cache time, and the last list offline', async ({ page, context }) => {
+test('should not let the service worker keep an old list: the installed page shows a new race within the cache time, and the last list offline', async ({
+  page,
+  context,
+}) => {
   await page.goto(`${server.url}/`);
   await waitForControllingWorker(page);
   const reloaded = await page.reload();
@@ -99,23 +121,36 @@ test('should not let the service worker keep an old list: the installed page sho
   }
 });
 
-for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
-  test(`should fit the cards with and without a picture at ${viewport.width}x${viewport.height}${viewport.width < 500 ? ' with no axe-core violation' : ''}, and save their screenshot`, async ({ page }) => {
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test(`should fit the cards with and without a picture at ${viewport.width}x${viewport.height}${viewport.width < 500 ? ' with no axe-core violation' : ''}, and save their screenshot`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await page.goto(`${server.url}/`);
     const carousel = page.getByRole('region', { name: 'Upcoming races' });
     await carousel.scrollIntoViewIfNeeded();
     await expect
-      .poll(() => carousel.locator('img[loading="eager"]').evaluateAll((imgs) => (imgs as HTMLImageElement[]).every((img) => img.complete && img.naturalWidth > 0)))
+      .poll(() =>
+        carousel.locator('img[loading="eager"]').evaluateAll((imgs) => (imgs as HTMLImageElement[]).every((img) => img.complete && img.naturalWidth > 0)),
+      )
       .toBe(true);
     // The photo (16:9) fills the card's 8:5 frame, cut to fit, like the drawings.
-    const boxes = await carousel.locator('.race-list').first().locator('.race-card__image').evaluateAll((imgs) => imgs.map((img) => img.getBoundingClientRect().height));
+    const boxes = await carousel
+      .locator('.race-list')
+      .first()
+      .locator('.race-card__image')
+      .evaluateAll((imgs) => imgs.map((img) => img.getBoundingClientRect().height));
     expect(new Set(boxes).size).toBe(1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
     if (viewport.width < 500) {
       const { violations } = await new AxeBuilder({ page }).include('.carousel').analyze();
       expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     }
-    await page.getByRole('region', { name: 'Upcoming Events' }).screenshot({ path: path.join(SCREENSHOTS, `home-races-${viewport.width}x${viewport.height}.png`), animations: 'disabled' });
+    await page
+      .getByRole('region', { name: 'Upcoming Events' })
+      .screenshot({ path: path.join(SCREENSHOTS, `home-races-${viewport.width}x${viewport.height}.png`), animations: 'disabled' });
   });
 }

@@ -50,26 +50,37 @@ async function sendNote(page: Page, marker = 'Mile 20'): Promise<void> {
 
 /** How many links the page's IndexedDB keeps (the outbox's `links` store). */
 const keptLinkCount = (page: Page) =>
-  page.evaluate(() => new Promise<number>((resolve, reject) => {
-    const open = indexedDB.open('milenotes');
-    open.onerror = () => reject(open.error);
-    open.onsuccess = () => {
-      const count = open.result.transaction('links').objectStore('links').count();
-      count.onsuccess = () => {
-        open.result.close();
-        resolve(count.result);
-      };
-    };
-  }));
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('milenotes');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const count = open.result.transaction('links').objectStore('links').count();
+          count.onsuccess = () => {
+            open.result.close();
+            resolve(count.result);
+          };
+        };
+      }),
+  );
 
 /** The list the server gives this browser's device cookie. */
 const serverList = (page: Page) =>
-  page.evaluate(async () => ((await (await fetch('/api/device/links')).json()) as { links: { runner: { displayName: string } }[] }).links.map((l) => l.runner.displayName));
+  page.evaluate(async () =>
+    ((await (await fetch('/api/device/links')).json()) as { links: { runner: { displayName: string } }[] }).links.map((l) => l.runner.displayName),
+  );
 
-test.describe('the installed app\'s start', () => {
-  test('starts offline on this phone\'s runners with their races, a dead link and the notes waiting, which the icon counts; a runner leaves the list, a waiting note never', async ({ server }) => {
+test.describe("the installed app's start", () => {
+  test("starts offline on this phone's runners with their races, a dead link and the notes waiting, which the icon counts; a runner leaves the list, a waiting note never", async ({
+    server,
+  }) => {
     // The admin CLI is a process each: side by side, they cost the test one start instead of three.
-    const [alex, jo, kim] = await Promise.all([server.createLink('Alex', UPCOMING_RACE), server.createLink('Jo', 'chicago-2025'), server.createLink('Kim', 'berlin-2025')]);
+    const [alex, jo, kim] = await Promise.all([
+      server.createLink('Alex', UPCOMING_RACE),
+      server.createLink('Jo', 'chicago-2025'),
+      server.createLink('Kim', 'berlin-2025'),
+    ]);
     const { context } = await launchPhone(await speechWav());
     const badge = await spyOnBadge(context);
     try {
@@ -125,7 +136,9 @@ test.describe('the installed app\'s start', () => {
         await expect(runners(page).getByRole('heading')).toHaveText(['Alex', 'Kim']);
         const asked = new Promise<string>((resolve) => page.once('dialog', (dialog) => void dialog.accept().then(() => resolve(dialog.message()))));
         await page.getByRole('button', { name: 'Remove Alex from this list' }).click();
-        expect(await asked).toBe('1 note for Alex has not been sent yet. It stays on this phone and will still be sent; Alex comes off the list once it has gone. Take Alex off the list?');
+        expect(await asked).toBe(
+          '1 note for Alex has not been sent yet. It stays on this phone and will still be sent; Alex comes off the list once it has gone. Take Alex off the list?',
+        );
         await expect(runners(page).filter({ hasText: 'Alex' })).toContainText('Comes off this list once its notes are sent.');
         await expect(runners(page).filter({ hasText: 'Alex' }).getByTestId('runner-waiting')).toHaveText('1 note waiting on this phone');
       });
@@ -142,7 +155,9 @@ test.describe('the installed app\'s start', () => {
     }
   });
 
-  test('lists both runners in a new profile holding only the first one\'s cookies (what an iPhone gives its home-screen app), then offline too', async ({ server }) => {
+  test("lists both runners in a new profile holding only the first one's cookies (what an iPhone gives its home-screen app), then offline too", async ({
+    server,
+  }) => {
     const [ana, ben] = await Promise.all([server.createLink('Ana', UPCOMING_RACE), server.createLink('Ben', 'chicago-2025')]);
     const wav = await speechWav();
     const safari = await launchPhone(wav);
@@ -232,7 +247,9 @@ test.describe('installing offered', () => {
     }
   });
 
-  test('in iPhone Safari, a hint in iOS\'s own words in each language after the first note, saying notes still waiting go from Safari; none in the installed app, whose start opens its one runner\'s recorder at once, offline', async ({ server }) => {
+  test("in iPhone Safari, a hint in iOS's own words in each language after the first note, saying notes still waiting go from Safari; none in the installed app, whose start opens its one runner's recorder at once, offline", async ({
+    server,
+  }) => {
     const token = await server.createLink('Lea', UPCOMING_RACE);
     const { context } = await launchPhone(await speechWav(), undefined, { userAgent: IPHONE });
     await holdBackTheBrowsersOffer(context);
@@ -247,7 +264,7 @@ test.describe('installing offered', () => {
       await expect(noteStates(page)).toHaveText(['Delivered']);
       const steps = {
         English: 'Tap Share, then “Add to Home Screen”.',
-        Français: 'Touchez Partager, puis « Sur l\'écran d\'accueil ».',
+        Français: "Touchez Partager, puis « Sur l'écran d'accueil ».",
         Deutsch: 'Tippe auf „Teilen“ und dann auf „Zum Home-Bildschirm“.',
         Español: 'Toca Compartir y luego «Añadir a pantalla de inicio» (o «Agregar a inicio», según el idioma de tu iPhone).',
       };
@@ -268,7 +285,7 @@ test.describe('installing offered', () => {
 
       await expect(noteStates(page)).toHaveText(['Delivered', 'Delivered']);
 
-      await test.step('in the installed app: no hint, and with one runner its start is that runner\'s recorder, offline too', async () => {
+      await test.step("in the installed app: no hint, and with one runner its start is that runner's recorder, offline too", async () => {
         await page.evaluate(() => localStorage.setItem('e2e.standalone', '1'));
         const start = await startUrl(server, page);
         await context.setOffline(true);

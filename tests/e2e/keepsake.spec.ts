@@ -39,7 +39,8 @@ test('the keepsake page shows the runner, the race and a shared note that plays'
     a.muted = true;
     void a.play();
   });
-  await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => (a.error ? `error ${a.error.code}` : a.currentTime)), { timeout: 15_000 })
+  await expect
+    .poll(() => audio.evaluate((a: HTMLAudioElement) => (a.error ? `error ${a.error.code}` : a.currentTime)), { timeout: 15_000 })
     .toBeGreaterThan(0.5);
   expect(await audio.evaluate((a: HTMLAudioElement) => a.duration)).toBeGreaterThan(3);
 });

@@ -93,35 +93,35 @@ test.describe('the home page with no race ahead in the catalogue', () => {
   });
   test.afterAll(async () => catalogue?.stop());
 
-    test('should list the nine races twice in a row with exact names and dates, the second copy hidden from assistive technology', async ({ page }) => {
-      await page.goto(`${catalogue.url}/`);
-      const lists = page.locator('.carousel .race-list');
-      await expect(lists).toHaveCount(2);
-      await expect(page.locator('.race-card')).toHaveCount(18);
-      for (const [i, list] of [lists.first(), lists.last()].entries()) {
-        await expect(list.locator('.race-card__name'), `copy ${i + 1}`).toHaveText(RACES.map((race) => race.name));
-        await expect(list.locator('.race-card__date'), `copy ${i + 1}`).toHaveText(RACES.map((race) => intlRaceDate(race.date)));
-      }
-      await expect(lists.first().locator('.race-card__date').first()).toHaveText('Aug 31, 2025');
-      await expect(lists.first().locator('.race-card__date').last()).toHaveText('Nov 23, 2025');
-      await expect(lists.first()).not.toHaveAttribute('aria-hidden');
-      await expect(lists.last()).toHaveAttribute('aria-hidden', 'true');
-      // Assistive technology meets each race once.
-      for (const race of RACES) await expect(page.getByRole('heading', { name: race.name, exact: true })).toHaveCount(1);
-      await expect(lists.last().locator('a, button, [tabindex]:not([tabindex="-1"])')).toHaveCount(0);
-      for (const race of RACES) expect((await page.request.get(race.image)).ok(), race.image).toBe(true);
-    });
+  test('should list the nine races twice in a row with exact names and dates, the second copy hidden from assistive technology', async ({ page }) => {
+    await page.goto(`${catalogue.url}/`);
+    const lists = page.locator('.carousel .race-list');
+    await expect(lists).toHaveCount(2);
+    await expect(page.locator('.race-card')).toHaveCount(18);
+    for (const [i, list] of [lists.first(), lists.last()].entries()) {
+      await expect(list.locator('.race-card__name'), `copy ${i + 1}`).toHaveText(RACES.map((race) => race.name));
+      await expect(list.locator('.race-card__date'), `copy ${i + 1}`).toHaveText(RACES.map((race) => intlRaceDate(race.date)));
+    }
+    await expect(lists.first().locator('.race-card__date').first()).toHaveText('Aug 31, 2025');
+    await expect(lists.first().locator('.race-card__date').last()).toHaveText('Nov 23, 2025');
+    await expect(lists.first()).not.toHaveAttribute('aria-hidden');
+    await expect(lists.last()).toHaveAttribute('aria-hidden', 'true');
+    // Assistive technology meets each race once.
+    for (const race of RACES) await expect(page.getByRole('heading', { name: race.name, exact: true })).toHaveCount(1);
+    await expect(lists.last().locator('a, button, [tabindex]:not([tabindex="-1"])')).toHaveCount(0);
+    for (const race of RACES) expect((await page.request.get(race.image)).ok(), race.image).toBe(true);
+  });
 
-    test('should keep the race list still and scrollable, once, under reduced motion', async ({ page }) => {
-      await page.emulateMedia({ reducedMotion: 'reduce' });
-      await page.goto(`${catalogue.url}/`);
-      await expect(page.locator('.carousel__track')).toHaveCSS('animation-name', 'none');
-      await expect(page.locator('.race-list[aria-hidden="true"]')).toBeHidden();
-      await expect(page.locator('.carousel')).toHaveCSS('overflow-x', 'auto');
-      const carousel = page.locator('.carousel');
-      expect(await carousel.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
-      await expect(page.locator('video')).toBeHidden();
-    });
+  test('should keep the race list still and scrollable, once, under reduced motion', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto(`${catalogue.url}/`);
+    await expect(page.locator('.carousel__track')).toHaveCSS('animation-name', 'none');
+    await expect(page.locator('.race-list[aria-hidden="true"]')).toBeHidden();
+    await expect(page.locator('.carousel')).toHaveCSS('overflow-x', 'auto');
+    const carousel = page.locator('.carousel');
+    expect(await carousel.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    await expect(page.locator('video')).toBeHidden();
+  });
 });
 
 test.describe('the legal pages', () => {

@@ -62,12 +62,16 @@ async function sendNote(phone: APIRequestContext, token: string): Promise<string
   return noteId;
 }
 
-const pushResponse = (token: string, method = 'PUT') => (r: { url(): string; request(): { method(): string } }) =>
-  r.url() === `${world.server.url}/api/r/${token}/push` && r.request().method() === method;
+const pushResponse =
+  (token: string, method = 'PUT') =>
+  (r: { url(): string; request(): { method(): string } }) =>
+    r.url() === `${world.server.url}/api/r/${token}/push` && r.request().method() === method;
 
 test("a friend is told in their language when the runner hears their note, never of another friend's, and a gone subscription is forgotten", async () => {
   const session = await world.signIn();
-  const { link: { token } } = (await world.api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Alex' })).json;
+  const {
+    link: { token },
+  } = (await world.api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Alex' })).json;
   const sub = service.subscribe();
   const { context } = await launchPhone(await speechWav());
   const jo = await request.newContext();
@@ -106,12 +110,22 @@ test("a friend is told in their language when the runner hears their note, never
     await expect.poll(() => noticesTo(sub.endpoint).length).toBe(1);
     const [push] = noticesTo(sub.endpoint);
     expect(JSON.parse(push!.text) as DeclarativePush).toEqual({
-      web_push: 8030, app_badge: 1,
-      notification: { title: 'Alex hat deine Nachricht bei Meile 20 gehört', navigate: `${world.server.url}/r/${token}`, lang: 'de', dir: 'auto', tag: `heard:${noteId}`, silent: false },
+      web_push: 8030,
+      app_badge: 1,
+      notification: {
+        title: 'Alex hat deine Nachricht bei Meile 20 gehört',
+        navigate: `${world.server.url}/r/${token}`,
+        lang: 'de',
+        dir: 'auto',
+        tag: `heard:${noteId}`,
+        silent: false,
+      },
     });
 
     await deliverPush(page, world.server.url, push!.text);
-    expect(await noticesShown(page)).toEqual([{ title: 'Alex hat deine Nachricht bei Meile 20 gehört', tag: `heard:${noteId}`, lang: 'de', data: { url: `/r/${token}` } }]);
+    expect(await noticesShown(page)).toEqual([
+      { title: 'Alex hat deine Nachricht bei Meile 20 gehört', tag: `heard:${noteId}`, lang: 'de', data: { url: `/r/${token}` } },
+    ]);
 
     // The browser dropped the subscription: the push service answers 410, and the server forgets it.
     service.script(sub.endpoint, { status: 410 });
@@ -132,7 +146,8 @@ test("a friend is told in their language when the runner hears their note, never
  */
 async function runnerSharing(displayName: string) {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'tests/e2e/support/start-live-race.ts', UPCOMING_RACE, '100'], {
-    cwd: root, env: world.server.env,
+    cwd: root,
+    env: world.server.env,
   });
   const start = (JSON.parse(stdout.trim().split('\n').pop()!) as { start: number }).start;
   const session = await world.signIn();
@@ -142,7 +157,8 @@ async function runnerSharing(displayName: string) {
     Array.from({ length: to - from }, (_, i) => positionAt((fromMiles + (i + 1) / minutesPerMile) * MILE, start + (from + i + 1) * MINUTE));
   expect((await world.api('POST', `/api/entries/${entry.id}/positions`, session, { positions: run(0, 40, 0, 10) })).status).toBe(200);
   /** The next hour at 6:30 a mile: past Mile 13, under a mile from Mile 14. */
-  const speedUp = async () => expect((await world.api('POST', `/api/entries/${entry.id}/positions`, session, { positions: run(40, 99, 4, 6.5) })).status).toBe(200);
+  const speedUp = async () =>
+    expect((await world.api('POST', `/api/entries/${entry.id}/positions`, session, { positions: run(40, 99, 4, 6.5) })).status).toBe(200);
   return { token: entry.link.token as string, speedUp };
 }
 
@@ -153,10 +169,16 @@ async function spectator(context: BrowserContext, token: string, marker = 'mi-14
   return page;
 }
 
-test('a spectator is told once when the runner is about ten minutes from a marker; a push service not listed is refused unasked; an iPhone tab is sent to the Home Screen', async ({ browser }) => {
+test('a spectator is told once when the runner is about ten minutes from a marker; a push service not listed is refused unasked; an iPhone tab is sent to the Home Screen', async ({
+  browser,
+}) => {
   const { token, speedUp } = await runnerSharing('Kim');
   const sub = service.subscribe();
-  const contexts = await Promise.all([browser.newContext({ viewport: PHONE }), browser.newContext({ viewport: PHONE }), browser.newContext({ viewport: PHONE, userAgent: IPHONE })]);
+  const contexts = await Promise.all([
+    browser.newContext({ viewport: PHONE }),
+    browser.newContext({ viewport: PHONE }),
+    browser.newContext({ viewport: PHONE, userAgent: IPHONE }),
+  ]);
   const [fan, stranger, iphone] = contexts;
   try {
     await fan!.grantPermissions(['notifications'], { origin: world.server.url });
@@ -172,7 +194,11 @@ test('a spectator is told once when the runner is about ten minutes from a marke
     await speedUp();
     await expect.poll(() => noticesTo(sub.endpoint).length).toBe(1);
     const [push] = noticesTo(sub.endpoint);
-    expect((JSON.parse(push!.text) as DeclarativePush).notification).toMatchObject({ title: 'Kim is about 10 minutes from Mile 14', navigate: `${world.server.url}/r/${token}`, lang: 'en' });
+    expect((JSON.parse(push!.text) as DeclarativePush).notification).toMatchObject({
+      title: 'Kim is about 10 minutes from Mile 14',
+      navigate: `${world.server.url}/r/${token}`,
+      lang: 'en',
+    });
     await page.evaluate(() => navigator.serviceWorker.ready);
     await deliverPush(page, world.server.url, push!.text);
     expect((await noticesShown(page)).map((n) => n.title)).toEqual(['Kim is about 10 minutes from Mile 14']);
@@ -208,7 +234,9 @@ test('a spectator is told once when the runner is about ten minutes from a marke
  */
 test('a subscription the browser replaced is renewed and told to the server, and a push the worker cannot read still shows a notice', async ({ browser }) => {
   const session = await world.signIn();
-  const { link: { token } } = (await world.api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Lee' })).json;
+  const {
+    link: { token },
+  } = (await world.api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Lee' })).json;
   const [old, fresh] = [service.subscribe(), service.subscribe()];
   const context = await browser.newContext({ viewport: PHONE });
   try {
@@ -217,9 +245,17 @@ test('a subscription the browser replaced is renewed and told to the server, and
     await page.goto(`${world.server.url}/r/${token}`);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     // The recorder's own subscribe, through the worker, which keeps the link and endpoint.
-    const status = await page.evaluate(async ([t, sub]) => (await fetch(`/api/r/${t}/push`, {
-      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...sub, lang: 'en', heard: true }),
-    })).status, [token, old] as const);
+    const status = await page.evaluate(
+      async ([t, sub]) =>
+        (
+          await fetch(`/api/r/${t}/push`, {
+            method: 'PUT',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ ...sub, lang: 'en', heard: true }),
+          })
+        ).status,
+      [token, old] as const,
+    );
     expect(status).toBe(200);
 
     const worker = context.serviceWorkers().find((w) => w.url().startsWith(world.server.url))!;
@@ -228,7 +264,10 @@ test('a subscription the browser replaced is renewed and told to the server, and
       type Extendable = { new (type: string): Event; prototype: { waitUntil(p: Promise<unknown>): void } };
       const scope = self as unknown as EventTarget & { __key?: string; ExtendableEvent: Extendable };
       PushManager.prototype.subscribe = async (options?: PushSubscriptionOptionsInit) => {
-        scope.__key = btoa(String.fromCharCode(...new Uint8Array(options!.applicationServerKey as ArrayBuffer))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+        scope.__key = btoa(String.fromCharCode(...new Uint8Array(options!.applicationServerKey as ArrayBuffer)))
+          .replace(/\+/g, '-')
+          .replace(/\//g, '_')
+          .replace(/=+$/, '');
         return { endpoint: sub.endpoint, toJSON: () => ({ endpoint: sub.endpoint, keys: sub.keys }) } as unknown as PushSubscription;
       };
       let waited: Promise<unknown> = Promise.resolve();
@@ -237,7 +276,10 @@ test('a subscription the browser replaced is renewed and told to the server, and
       await waited;
       return scope.__key;
     }, fresh);
-    const { publicKey, subscribed } = (await (await context.request.get(`${world.server.url}/api/r/${token}/push`)).json()) as { publicKey: string; subscribed: boolean };
+    const { publicKey, subscribed } = (await (await context.request.get(`${world.server.url}/api/r/${token}/push`)).json()) as {
+      publicKey: string;
+      subscribed: boolean;
+    };
     expect([key, subscribed]).toEqual([publicKey, true]);
 
     await played(session, await sendNote(context.request, token));

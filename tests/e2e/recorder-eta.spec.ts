@@ -37,7 +37,8 @@ test.afterAll(async () => {
  */
 async function runnerBeforeMile7(displayName: string): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'tests/e2e/support/start-live-race.ts', 'chicago-2099', '70'], {
-    cwd: root, env: world.server.env,
+    cwd: root,
+    env: world.server.env,
   });
   const start = (JSON.parse(stdout.trim().split('\n').pop()!) as { start: number }).start;
   const session = await world.signIn();
@@ -46,7 +47,7 @@ async function runnerBeforeMile7(displayName: string): Promise<string> {
   const last = Date.now() - 30_000;
   const meters = 7 * MILE - 400;
   const pace = meters / ((last - start) / 1000);
-  const running = (fraction: number) => positionAt(meters * fraction, start + ((last - start) * fraction));
+  const running = (fraction: number) => positionAt(meters * fraction, start + (last - start) * fraction);
   const posted = await world.api('POST', `/api/entries/${entry.id}/positions`, session, { positions: [0.6, 0.75, 0.9, 0.95, 1].map(running) });
   expect(posted.status).toBe(200);
   expect(posted.json.progress.lastMarker.id).toBe('mi-6');
@@ -72,7 +73,8 @@ async function estimatesSeenBy(page: Page, token: string, open: () => Promise<un
 /** A time of day on Chicago's clocks, as a language's recorder writes it ('10:52 AM' in English, '10:52' elsewhere). */
 const chicagoTime = (iso: string, lang: 'en' | 'fr') =>
   new Intl.DateTimeFormat(lang === 'en' ? 'en-US' : 'fr-FR', { timeZone: 'America/Chicago', hour: 'numeric', minute: '2-digit' })
-    .format(Date.parse(iso)).replace(/\u202f/g, ' ');
+    .format(Date.parse(iso))
+    .replace(/\u202f/g, ' ');
 const expectedAt = (estimates: Estimates, id: string) => estimates.markers.find((m) => m.id === id)!.at;
 const markerOptions = (page: Page) => page.getByLabel(/Marker|Point du parcours/).locator('option');
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
@@ -130,7 +132,11 @@ test('in French, with a long name, the times and advice fit a phone; every langu
   const estimates = await estimatesSeenBy(page, token, () => page.goto(`${world.server.url}/r/${token}`));
   const at = (id: string) => chicagoTime(expectedAt(estimates, id), 'fr');
   await expect(markerOptions(page).nth(8)).toHaveText(/^Mile 8 · about /);
-  for (const [lang, menuName] of [['de', 'Deutsch'], ['es', 'Español'], ['fr', 'Français']] as const) {
+  for (const [lang, menuName] of [
+    ['de', 'Deutsch'],
+    ['es', 'Español'],
+    ['fr', 'Français'],
+  ] as const) {
     await page.getByTestId('language-menu').selectOption({ label: menuName });
     await expect(page.locator('html')).toHaveAttribute('lang', lang);
     await expect(page.getByTestId('eta-suggested')).toBeVisible();
@@ -177,13 +183,15 @@ test('offline, the recorder keeps the last times, after a reload too, and says h
 
     // Twelve minutes offline: the refreshes fail, the times stay, and say their age.
     await page.clock.runFor(12 * 60_000);
-    const age = Math.floor((await page.evaluate(() => Date.now()) - Date.parse(estimates.madeAt)) / 60_000);
+    const age = Math.floor(((await page.evaluate(() => Date.now())) - Date.parse(estimates.madeAt)) / 60_000);
     expect(age).toBeGreaterThanOrEqual(11);
     await expect(page.getByTestId('eta-age')).toHaveText(`Expected times as of ${chicagoTime(estimates.madeAt, 'en')}, estimated ${age} minutes ago.`);
     // Mile 8 was eleven minutes away: by now it is too near. The choice stays where it was shown,
     // the page says so, and the suggestion moves on to mile 9.
     await expect(page.getByLabel('Marker')).toHaveValue('mi-8');
-    await expect(page.getByTestId('eta-warning')).toContainText(`Alex is expected at Mile 8 about ${at('mi-8')}, likely before a note sent now reaches their phone.`);
+    await expect(page.getByTestId('eta-warning')).toContainText(
+      `Alex is expected at Mile 8 about ${at('mi-8')}, likely before a note sent now reaches their phone.`,
+    );
     await expect(page.getByTestId('eta-warning')).toContainText('To be heard in time, choose Mile 9 or later.');
     await expect(markerOptions(page).nth(8)).toHaveText(`Mile 8 · about ${at('mi-8')}`);
     await expect(markerOptions(page).nth(9)).toHaveText(`Mile 9 · about ${at('mi-9')} (suggested)`);

@@ -17,27 +17,84 @@ const SCREENSHOTS = path.join(process.cwd(), 'test-results', 'screenshots');
 /** A few words of each language, as a person reads them on the screen; region tags as phones send them. */
 const LANGUAGES = [
   {
-    locale: 'de-AT', lang: 'de', menu: 'Deutsch', menuLabel: 'Sprache', eyebrow: 'Sprachnachricht für', date: 'Berlin Marathon · 21. September 2025',
-    marker: 'Streckenpunkt', prompt: 'Wähle, wo Alex sie hört', mile: 'Meile 20', km: '20 km', finish: 'Ziel', name: 'Dein Name',
-    record: 'Aufnehmen', hint: 'Bis zu einer Minute. Sprich nah am Handy.', stop: 'Stopp', send: 'Senden', delivered: 'Zugestellt',
-    notes: 'Deine Nachrichten für Alex', from: /· von Oma$/, online: 'Online.', title: 'Sprachnachricht aufnehmen · MileNotes',
-    waiting: 'Auf diesem Handy gespeichert', failed: 'Bitte prüfen', full: 'Dieser Link hat die Höchstzahl an Nachrichten erreicht. Bitte Alex um einen neuen Link.',
+    locale: 'de-AT',
+    lang: 'de',
+    menu: 'Deutsch',
+    menuLabel: 'Sprache',
+    eyebrow: 'Sprachnachricht für',
+    date: 'Berlin Marathon · 21. September 2025',
+    marker: 'Streckenpunkt',
+    prompt: 'Wähle, wo Alex sie hört',
+    mile: 'Meile 20',
+    km: '20 km',
+    finish: 'Ziel',
+    name: 'Dein Name',
+    record: 'Aufnehmen',
+    hint: 'Bis zu einer Minute. Sprich nah am Handy.',
+    stop: 'Stopp',
+    send: 'Senden',
+    delivered: 'Zugestellt',
+    notes: 'Deine Nachrichten für Alex',
+    from: /· von Oma$/,
+    online: 'Online.',
+    title: 'Sprachnachricht aufnehmen · MileNotes',
+    waiting: 'Auf diesem Handy gespeichert',
+    failed: 'Bitte prüfen',
+    full: 'Dieser Link hat die Höchstzahl an Nachrichten erreicht. Bitte Alex um einen neuen Link.',
     held: /^Aus diesem Netzwerk kamen in kurzer Zeit viele Nachrichten\. Deine ist auf diesem Handy gespeichert und wird gleich noch einmal gesendet\. Nächster Versuch um \d{1,2}:\d\d Uhr\.$/,
   },
   {
-    locale: 'es-MX', lang: 'es', menu: 'Español', menuLabel: 'Idioma', eyebrow: 'Graba un mensaje de voz para', date: 'Berlin Marathon · 21 de septiembre de 2025',
-    marker: 'Punto del recorrido', prompt: 'Elige dónde lo escuchará Alex', mile: 'Milla 20', km: '20 km', finish: 'Meta', name: 'Tu nombre',
-    record: 'Grabar', hint: 'Hasta un minuto. Habla cerca del teléfono.', stop: 'Detener', send: 'Enviar', delivered: 'Entregado',
-    notes: 'Tus mensajes para Alex', from: /· de Oma$/, online: 'Con conexión.', title: 'Graba un mensaje de voz · MileNotes',
-    waiting: 'Guardado en este teléfono', failed: 'Necesita atención', full: 'Este enlace llegó a su límite de mensajes. Pídele a Alex un enlace nuevo.',
+    locale: 'es-MX',
+    lang: 'es',
+    menu: 'Español',
+    menuLabel: 'Idioma',
+    eyebrow: 'Graba un mensaje de voz para',
+    date: 'Berlin Marathon · 21 de septiembre de 2025',
+    marker: 'Punto del recorrido',
+    prompt: 'Elige dónde lo escuchará Alex',
+    mile: 'Milla 20',
+    km: '20 km',
+    finish: 'Meta',
+    name: 'Tu nombre',
+    record: 'Grabar',
+    hint: 'Hasta un minuto. Habla cerca del teléfono.',
+    stop: 'Detener',
+    send: 'Enviar',
+    delivered: 'Entregado',
+    notes: 'Tus mensajes para Alex',
+    from: /· de Oma$/,
+    online: 'Con conexión.',
+    title: 'Graba un mensaje de voz · MileNotes',
+    waiting: 'Guardado en este teléfono',
+    failed: 'Necesita atención',
+    full: 'Este enlace llegó a su límite de mensajes. Pídele a Alex un enlace nuevo.',
     held: /^Se enviaron muchos mensajes desde esta red en poco tiempo\. Tu mensaje está guardado en este teléfono y se enviará de nuevo en breve\. Se volverá a intentar a las \d{1,2}:\d\d\.$/,
   },
   {
-    locale: 'fr-CA', lang: 'fr', menu: 'Français', menuLabel: 'Langue', eyebrow: 'Un message vocal pour', date: 'Berlin Marathon · 21 septembre 2025',
-    marker: 'Point du parcours', prompt: "Choisissez où Alex l'entendra", mile: 'Mille 20', km: '20 km', finish: 'Arrivée', name: 'Votre nom',
-    record: 'Enregistrer', hint: "Jusqu'à une minute. Parlez près du téléphone.", stop: 'Arrêter', send: 'Envoyer', delivered: 'Bien arrivé',
-    notes: 'Vos messages pour Alex', from: /· par Oma$/, online: 'En ligne.', title: 'Enregistrer un message vocal · MileNotes',
-    waiting: 'Gardé sur ce téléphone', failed: 'À vérifier', full: 'Ce lien a atteint sa limite de messages. Demandez un nouveau lien à Alex.',
+    locale: 'fr-CA',
+    lang: 'fr',
+    menu: 'Français',
+    menuLabel: 'Langue',
+    eyebrow: 'Un message vocal pour',
+    date: 'Berlin Marathon · 21 septembre 2025',
+    marker: 'Point du parcours',
+    prompt: "Choisissez où Alex l'entendra",
+    mile: 'Mille 20',
+    km: '20 km',
+    finish: 'Arrivée',
+    name: 'Votre nom',
+    record: 'Enregistrer',
+    hint: "Jusqu'à une minute. Parlez près du téléphone.",
+    stop: 'Arrêter',
+    send: 'Envoyer',
+    delivered: 'Bien arrivé',
+    notes: 'Vos messages pour Alex',
+    from: /· par Oma$/,
+    online: 'En ligne.',
+    title: 'Enregistrer un message vocal · MileNotes',
+    waiting: 'Gardé sur ce téléphone',
+    failed: 'À vérifier',
+    full: 'Ce lien a atteint sa limite de messages. Demandez un nouveau lien à Alex.',
     held: /^Beaucoup de messages sont partis de ce réseau en peu de temps\. Le vôtre est gardé sur ce téléphone et sera renvoyé sous peu\. Nouvel essai à \d{1,2}:\d\d\.$/,
   },
 ] as const;
@@ -136,7 +193,12 @@ test.describe('the recorder in the language of the browser', () => {
         const limited = refusal.address_rate_limited(300);
         await context.route(NOTE_PUT, async (route) =>
           route.request().method() === 'PUT'
-            ? route.fulfill({ status: limited.statusCode, headers: limited.headers, contentType: 'application/json', body: JSON.stringify({ error: limited.code, message: limited.message }) })
+            ? route.fulfill({
+                status: limited.statusCode,
+                headers: limited.headers,
+                contentType: 'application/json',
+                body: JSON.stringify({ error: limited.code, message: limited.message }),
+              })
             : route.fallback(),
         );
         await recordAndSend(page, words);
@@ -174,7 +236,7 @@ test.describe('the recorder in the language of the browser', () => {
 });
 
 test.describe('the language menu', () => {
-  test('switches the recorder at once, and the phone keeps the choice over the browser\'s language across reloads', async ({ server }) => {
+  test("switches the recorder at once, and the phone keeps the choice over the browser's language across reloads", async ({ server }) => {
     const token = await server.createLink('Alex', 'berlin-2025');
     const { context } = await launchPhone(await speechWav(), undefined, { locale: 'de-DE' });
     try {

@@ -68,7 +68,10 @@ test.describe('the recorder without signal', () => {
       const page = await openRecorder(second.context, server, token);
       await expect(noteStates(page)).toHaveText(['Delivered', 'Delivered']);
       const notes = await serverNotes(server, token);
-      expect(notes.map((n) => [n.marker, n.from]).sort()).toEqual([['finish', 'Kim'], ['mi-10', 'Kim']]);
+      expect(notes.map((n) => [n.marker, n.from]).sort()).toEqual([
+        ['finish', 'Kim'],
+        ['mi-10', 'Kim'],
+      ]);
     } finally {
       await second.context.close();
     }

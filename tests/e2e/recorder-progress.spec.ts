@@ -25,7 +25,8 @@ test.afterAll(async () => {
 /** Starts Chicago on the straight test course an hour ago, in the server's own database. */
 async function startChicagoAnHourAgo(): Promise<number> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'tests/e2e/support/start-live-race.ts', 'chicago-2099', '60'], {
-    cwd: root, env: world.server.env,
+    cwd: root,
+    env: world.server.env,
   });
   return (JSON.parse(stdout.trim().split('\n').pop()!) as { start: number }).start;
 }
@@ -45,7 +46,9 @@ test('the recorder says which marker the runner passed and when, marks passed ma
 
   await page.clock.install();
   await page.goto(`${world.server.url}/r/${entry.link.token}`);
-  await expect(page.getByRole('status').filter({ hasText: 'passed' })).toHaveText(`Alex passed Mile 2 at ${chicagoTime(posted.json.progress.lastMarker.passedAt)}.`);
+  await expect(page.getByRole('status').filter({ hasText: 'passed' })).toHaveText(
+    `Alex passed Mile 2 at ${chicagoTime(posted.json.progress.lastMarker.passedAt)}.`,
+  );
   const options = page.getByLabel('Marker').locator('option');
   await expect(options.nth(1)).toHaveText('Mile 1 (passed)');
   await expect(options.nth(2)).toHaveText('Mile 2 (passed)');
@@ -66,7 +69,9 @@ test('the recorder says which marker the runner passed and when, marks passed ma
   const later = await world.api('POST', `/api/entries/${entry.id}/positions`, session, { positions: [running(1500), running(1800)] });
   expect(later.json.progress.lastMarker.id).toBe('mi-3');
   await page.clock.runFor(61_000);
-  await expect(page.getByRole('status').filter({ hasText: 'passed' })).toHaveText(`Alex passed Mile 3 at ${chicagoTime(later.json.progress.lastMarker.passedAt)}.`);
+  await expect(page.getByRole('status').filter({ hasText: 'passed' })).toHaveText(
+    `Alex passed Mile 3 at ${chicagoTime(later.json.progress.lastMarker.passedAt)}.`,
+  );
   await expect(options.nth(3)).toHaveText('Mile 3 (passed)');
   await expect(page.getByText("Alex has passed Mile 3: this note will play as soon as it reaches Alex's phone.")).toBeVisible();
 });

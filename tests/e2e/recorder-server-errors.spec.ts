@@ -1,9 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Route } from '@playwright/test';
 import { expect, speechWav, test } from './fixtures';
-import {
-  fillDetails, launchPhone, noteStates, openRecorder, pageAudioSha256, record, serverNotes,
-} from '../../kit/browser/recorder';
+import { fillDetails, launchPhone, noteStates, openRecorder, pageAudioSha256, record, serverNotes } from '../../kit/browser/recorder';
 import { screenshot } from './support/screenshot';
 
 /**
@@ -13,8 +11,10 @@ import { screenshot } from './support/screenshot';
  */
 const NOTE_PUT = /\/api\/r\/[^/]+\/notes\//;
 type RouteHandler = (route: Route) => Promise<void>;
-const putsOnly = (handler: RouteHandler): RouteHandler => async (route) =>
-  route.request().method() === 'PUT' ? handler(route) : route.fallback();
+const putsOnly =
+  (handler: RouteHandler): RouteHandler =>
+  async (route) =>
+    route.request().method() === 'PUT' ? handler(route) : route.fallback();
 
 test.describe('the recorder when the server says no', () => {
   test('a server answering 500 for a while is retried with backoff and the note delivered once', async ({ server }) => {

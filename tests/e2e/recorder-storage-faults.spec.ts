@@ -24,7 +24,10 @@ test('a 503 storage_full shows its words and when it is tried again, and the not
         return route.fulfill({
           status: 503,
           headers: { 'retry-after': '3', 'content-type': 'application/json' },
-          body: JSON.stringify({ error: 'storage_full', message: 'The server has no room to store notes right now. Your note is kept on your phone and will be sent again.' }),
+          body: JSON.stringify({
+            error: 'storage_full',
+            message: 'The server has no room to store notes right now. Your note is kept on your phone and will be sent again.',
+          }),
         });
       }
       return route.continue();

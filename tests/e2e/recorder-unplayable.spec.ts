@@ -33,7 +33,9 @@ test("a delivered note the server cannot convert is shown as one the runner won'
     await expect.poll(status, { timeout: 30_000 }).toBe('failed');
 
     await page.reload();
-    await expect(page.getByTestId('note-unplayable')).toHaveText("This note arrived, but its sound could not be used, so Alex won't hear it. Please record it again.");
+    await expect(page.getByTestId('note-unplayable')).toHaveText(
+      "This note arrived, but its sound could not be used, so Alex won't hear it. Please record it again.",
+    );
     await expect(noteStates(page)).toHaveText(["Can't be played"]);
     await expect(page.getByTestId('note-heard')).toHaveCount(0);
     await screenshot(page, 'unplayable');
@@ -44,7 +46,9 @@ test("a delivered note the server cannot convert is shown as one the runner won'
     await page.reload();
     await expect(page.getByTestId('status-line')).toHaveText(/^You're offline\./);
     await expect(noteStates(page)).toHaveText(["Can't be played"]);
-    await expect(page.getByTestId('note-unplayable')).toHaveText("This note arrived, but its sound could not be used, so Alex won't hear it. Please record it again.");
+    await expect(page.getByTestId('note-unplayable')).toHaveText(
+      "This note arrived, but its sound could not be used, so Alex won't hear it. Please record it again.",
+    );
     await screenshot(page, 'unplayable-offline');
   } finally {
     await context.setOffline(false);

@@ -1,8 +1,17 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, speechWav, test } from './fixtures';
 import {
-  analyseAudio, blobsWithSha256, elapsedShown, fillDetails, launchPhone, noteStates, openRecorder, pageAudioSha256, record,
-  serverNotes, waitForElapsed,
+  analyseAudio,
+  blobsWithSha256,
+  elapsedShown,
+  fillDetails,
+  launchPhone,
+  noteStates,
+  openRecorder,
+  pageAudioSha256,
+  record,
+  serverNotes,
+  waitForElapsed,
 } from '../../kit/browser/recorder';
 import { screenshot } from './support/screenshot';
 

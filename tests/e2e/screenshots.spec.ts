@@ -24,9 +24,7 @@ for (const viewport of VIEWPORTS) {
         await page.goto(pagePath);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
         // Wait for the images that are meant to show at once, so the picture is the real one.
-        await page.waitForFunction(() =>
-          [...document.images].filter((img) => img.loading !== 'lazy').every((img) => img.complete && img.naturalWidth > 0),
-        );
+        await page.waitForFunction(() => [...document.images].filter((img) => img.loading !== 'lazy').every((img) => img.complete && img.naturalWidth > 0));
         const { scrollWidth, innerWidth } = await page.evaluate(() => ({
           scrollWidth: document.documentElement.scrollWidth,
           innerWidth: window.innerWidth,

@@ -6,7 +6,7 @@
 import { expect, test } from './fixtures';
 import { openRecorder } from './support/recorder';
 
-test('the home-screen start lists this phone\'s runners from its own storage, with the server out of reach', async ({ server, faults, tab }) => {
+test("the home-screen start lists this phone's runners from its own storage, with the server out of reach", async ({ server, faults, tab }) => {
   const [alex, jo] = await Promise.all([server.createLink('Alex', 'berlin-2025'), server.createLink('Jo', 'chicago-2025')]);
   await openRecorder(tab, faults.url, alex);
   await openRecorder(tab, faults.url, jo);

@@ -10,8 +10,10 @@ import { useSpeechMicrophone } from './support/recorder';
 
 /** Waits until the page speaks German: <html lang> and the Record button's German name. */
 const waitForGerman = (tab: EnginePage) =>
-  tab.waitFor('the recorder in German', 20_000, () =>
-    document.documentElement.lang === 'de' && [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Aufnehmen'),
+  tab.waitFor(
+    'the recorder in German',
+    20_000,
+    () => document.documentElement.lang === 'de' && [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Aufnehmen'),
   );
 
 test('a note recorded in German is delivered, and the choice of German survives a reload', async ({ server, faults, tab, wav }) => {

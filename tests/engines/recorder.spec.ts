@@ -9,9 +9,7 @@ import { blobsWithSha256, serverNotes } from '../../kit/browser/recorder';
 import { expect, test } from './fixtures';
 import { noteLengths } from './support/noteLength';
 import type { EnginePage } from './support/page';
-import {
-  convertedFile, fillDetails, listedNoteIds, openRecorder, record, recordFor, useSpeechMicrophone, waitForRecorder,
-} from './support/recorder';
+import { convertedFile, fillDetails, listedNoteIds, openRecorder, record, recordFor, useSpeechMicrophone, waitForRecorder } from './support/recorder';
 
 /** What each engine records with our type preference (src/recorder/mic.ts): Content-Type and first bytes. */
 const CONTAINERS = {
@@ -45,7 +43,13 @@ const PAGE_ONLY_SENDING = 'This browser sends them only while this page is open:
 const hasBackgroundSync = (tab: EnginePage) => tab.run(() => typeof ServiceWorkerRegistration !== 'undefined' && 'sync' in ServiceWorkerRegistration.prototype);
 
 test.describe('the recorder in every engine', () => {
-  test('a spoken note is delivered, stored in the container this engine makes, and converted by the server', async ({ server, faults, tab, wav, engineName }, testInfo) => {
+  test('a spoken note is delivered, stored in the container this engine makes, and converted by the server', async ({
+    server,
+    faults,
+    tab,
+    wav,
+    engineName,
+  }, testInfo) => {
     const token = await server.createLink('Alex');
     await openRecorder(tab, faults.url, token);
     await useSpeechMicrophone(tab, wav);
@@ -61,7 +65,9 @@ test.describe('the recorder in every engine', () => {
     const container = CONTAINERS[engineName];
     expect(note!.contentType).toMatch(container.contentType);
     // After the conversion, so no file of the worker's is being written while the blobs are read.
-    await expect.poll(async () => (await serverNotes(server, token))[0]?.status, { timeout: 30_000, message: 'the server converts the note' }).toBe('converted');
+    await expect
+      .poll(async () => (await serverNotes(server, token))[0]?.status, { timeout: 30_000, message: 'the server converts the note' })
+      .toBe('converted');
     const [original] = await blobsWithSha256(server, note!.sha256);
     expect(original, 'the original upload is stored byte for byte').toBeDefined();
     await testInfo.attach('recorded by the engine', { path: original! });
@@ -86,7 +92,11 @@ test.describe('the recorder in every engine', () => {
     expect(bytesPerSecond, 'the engine honours audioBitsPerSecond').toBeLessThan(MAX_BYTES_PER_SECOND);
   });
 
-  test("with the server unreachable the note is 'Saved on this phone' with honest words, and a reload once it is back delivers it once", async ({ server, faults, tab }) => {
+  test("with the server unreachable the note is 'Saved on this phone' with honest words, and a reload once it is back delivers it once", async ({
+    server,
+    faults,
+    tab,
+  }) => {
     const token = await server.createLink('Alex');
     await openRecorder(tab, faults.url, token);
     await fillDetails(tab, 'Mile 10', 'Kim');
@@ -125,7 +135,13 @@ test.describe('the recorder in every engine', () => {
     expect(notes.map((n) => [n.id, n.sha256])).toEqual([[kept!.id, kept!.sha256]]);
   });
 
-  test('a 20 s note through a link cut every 15 KB is resumed, not restarted, and arrives intact with little more on the wire', async ({ server, faults, tab, wav, engineName }, testInfo) => {
+  test('a 20 s note through a link cut every 15 KB is resumed, not restarted, and arrives intact with little more on the wire', async ({
+    server,
+    faults,
+    tab,
+    wav,
+    engineName,
+  }, testInfo) => {
     test.setTimeout(180_000);
     const token = await server.createLink('Alex');
     await openRecorder(tab, faults.url, token);
@@ -144,7 +160,10 @@ test.describe('the recorder in every engine', () => {
     expect(audioBytes).toBeGreaterThan(3 * CUT_AFTER_BYTES);
     const methods = faults.uploads.map((u) => `${u.method} ${u.fate}`);
     expect(methods, 'after a cut the page asks where the upload stands and sends the rest').toEqual(expect.arrayContaining(['HEAD passed', 'PATCH passed']));
-    expect(faults.uploads.filter((u) => u.method === 'PUT'), 'the note is created once, never restarted from byte 0').toHaveLength(1);
+    expect(
+      faults.uploads.filter((u) => u.method === 'PUT'),
+      'the note is created once, never restarted from byte 0',
+    ).toHaveLength(1);
     const wire = faults.uploads.reduce((sum, u) => sum + u.forwardedBytes, 0);
     const ratio = wire / audioBytes;
     const line = `${engineName}: ${audioBytes} audio bytes, ${wire} body bytes up, ${faults.cuts()} cuts, ratio ${ratio.toFixed(3)}; ${methods.join(', ')}`;
@@ -172,7 +191,9 @@ test.describe('the recorder in every engine', () => {
     const notes = await serverNotes(server, token);
     expect(notes).toHaveLength(1);
     expect(notes[0]!.bytes).toBeGreaterThan(0);
-    await expect.poll(async () => (await serverNotes(server, token))[0]?.status, { timeout: 30_000, message: 'the server converts the partial note' }).toBe('converted');
+    await expect
+      .poll(async () => (await serverNotes(server, token))[0]?.status, { timeout: 30_000, message: 'the server converts the partial note' })
+      .toBe('converted');
   });
 
   test('a note queued when the browser ends is delivered once after it starts again', async ({ server, faults, tab, engine }) => {
@@ -185,7 +206,12 @@ test.describe('the recorder in every engine', () => {
     await tab.waitForTexts('note-state', ['Saved on this phone']);
     const ids = await listedNoteIds(tab);
 
-    await test.step(engine.restartKind === 'browser' ? 'restart the browser on the same profile' : 'close the tab and open a new one (MiniBrowser keeps no storage across browser starts)', () => engine.restart());
+    await test.step(
+      engine.restartKind === 'browser'
+        ? 'restart the browser on the same profile'
+        : 'close the tab and open a new one (MiniBrowser keeps no storage across browser starts)',
+      () => engine.restart(),
+    );
     faults.up();
     await openRecorder(tab, faults.url, token);
     await tab.waitForTexts('note-state', ['Delivered']);

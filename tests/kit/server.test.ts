@@ -13,7 +13,9 @@ import { startServer } from '../../kit/server.js';
 
 /** The server processes this test process started and that still run. */
 const serverChildren = () =>
-  execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' }).split('\n').filter((l) => l.includes('server/index.ts'));
+  execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.includes('server/index.ts'));
 const dataDirs = () => new Set(readdirSync(os.tmpdir()).filter((d) => d.startsWith('milenotes-e2e-')));
 
 describe('startServer', () => {

@@ -19,7 +19,7 @@ describe('the reference app keeping up with the notes list', () => {
 
   afterAll(async () => world?.close());
 
-  it('should list a note sent while another note\'s audio is still downloading before that download ends', async () => {
+  it("should list a note sent while another note's audio is still downloading before that download ends", async () => {
     const { server, apple, proxy } = world;
     const raceId = `app-sync-${Date.now().toString(36)}`;
     await addLiveRace(server, raceId);

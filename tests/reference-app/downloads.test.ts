@@ -36,7 +36,8 @@ function downloads(baseUrl: string, concurrency: number) {
   const failed: string[] = [];
   let counted = 0;
   const queue = new AudioDownloads({
-    baseUrl, concurrency,
+    baseUrl,
+    concurrency,
     rank: (marker) => meters[marker] ?? Number.POSITIVE_INFINITY,
     signal: () => AbortSignal.timeout(10_000),
     stopped: () => false,
@@ -49,7 +50,7 @@ function downloads(baseUrl: string, concurrency: number) {
 
 const note = (id: string, marker: string) => ({ id, marker, audioUrl: `https://public.example/api/notes/${id}/audio?sig=x`, listedAt: Date.now() });
 
-describe('the reference app taking notes\' audio', () => {
+describe("the reference app taking notes' audio", () => {
   let close: (() => Promise<void>) | undefined;
   afterEach(async () => close?.());
 
@@ -74,7 +75,10 @@ describe('the reference app taking notes\' audio', () => {
     d.queue.want(note('a', 'mi-5'));
     await d.queue.drained();
     expect(d.landed).toEqual([expect.objectContaining({ id: 'a', bytes: SIZE, tries: 2 })]);
-    expect(server.ranges).toEqual([{ id: 'a', range: undefined }, { id: 'a', range: `bytes=${SIZE / 2}-` }]);
+    expect(server.ranges).toEqual([
+      { id: 'a', range: undefined },
+      { id: 'a', range: `bytes=${SIZE / 2}-` },
+    ]);
     expect(d.counted()).toBe(SIZE);
   });
 });

@@ -95,7 +95,7 @@ describe.each(BACKENDS)('an app on a compressed clock on %s (the demo’s server
     expect(told).toBeGreaterThanOrEqual(before);
     expect(told).toBeLessThanOrEqual(after);
     expect(answer.estimates.madeAt).toBe(answer.clock.now);
-    expect(Math.abs(Date.parse(answer.progress.lastMarker.passedAt) - (start + (2 * 1609.344) / PACE * 1000))).toBeLessThan(MINUTE);
+    expect(Math.abs(Date.parse(answer.progress.lastMarker.passedAt) - (start + ((2 * 1609.344) / PACE) * 1000))).toBeLessThan(MINUTE);
     expect(Date.parse(answer.estimates.markers[0].at)).toBeGreaterThan(start + 25 * MINUTE);
 
     // A note for Mile 1, passed: stamped on the app's clock, and due at once on it (not at the passage, long before).
@@ -113,7 +113,10 @@ describe.each(BACKENDS)('an app on a compressed clock on %s (the demo’s server
     const opened = await t.app.inject({ url: `/api/r/${await makeLink(t.app.repo, UPCOMING.chicago.id)}` });
     const cookie = opened.cookies.find((c) => c.name === DEVICE_COOKIE)!;
     const listed = await t.app.inject({ url: '/api/device/links', headers: { cookie: `${DEVICE_COOKIE}=${cookie.value}` } });
-    expect(listed.json().links.map((l: { race: { when: string } }) => l.race.when), 'live on the app’s clock, to come on the real one').toEqual(['live']);
+    expect(
+      listed.json().links.map((l: { race: { when: string } }) => l.race.when),
+      'live on the app’s clock, to come on the real one',
+    ).toEqual(['live']);
   });
 
   it('should keep a resumable upload’s expiry on the real clock, and stamp the note it becomes on its own', async () => {
@@ -157,14 +160,24 @@ describe('npm start (server/index.ts)', () => {
     expect(token, made.stdout + made.stderr).toBeDefined();
     // The Chicago race of 2025 is over; on any of these clocks it would be live, or a race run fast.
     const raceMorning = String(Date.parse('2025-10-12T13:00:00Z'));
-    const clockSettings = Object.fromEntries([
-      'CLOCK_RATE', 'CLOCK_SPEED', 'SERVER_CLOCK_RATE', 'DEMO_CLOCK_RATE', 'TIME_RATE', 'TIME_SCALE', 'TIME_COMPRESSION', 'COMPRESSION', 'RATE',
-    ].map((name) => [name, '60']).concat([
-      'CLOCK_ORIGIN', 'CLOCK_START', 'CLOCK_NOW', 'SERVER_CLOCK', 'DEMO_CLOCK', 'DEMO_CLOCK_ORIGIN', 'FAKE_NOW', 'NOW', 'START_TIME',
-    ].map((name) => [name, raceMorning])));
+    const clockSettings = Object.fromEntries(
+      ['CLOCK_RATE', 'CLOCK_SPEED', 'SERVER_CLOCK_RATE', 'DEMO_CLOCK_RATE', 'TIME_RATE', 'TIME_SCALE', 'TIME_COMPRESSION', 'COMPRESSION', 'RATE']
+        .map((name) => [name, '60'])
+        .concat(
+          ['CLOCK_ORIGIN', 'CLOCK_START', 'CLOCK_NOW', 'SERVER_CLOCK', 'DEMO_CLOCK', 'DEMO_CLOCK_ORIGIN', 'FAKE_NOW', 'NOW', 'START_TIME'].map((name) => [
+            name,
+            raceMorning,
+          ]),
+        ),
+    );
     // `npm start -- …` hands its arguments to the process that runs server/index.ts: the demo's own flags among them.
     proc = await startServerProcess({ ...backend.env, ...clockSettings }, 60_000, [
-      '--clock-origin', String(Date.now()), '--clock-start', raceMorning, '--clock-rate', '60',
+      '--clock-origin',
+      String(Date.now()),
+      '--clock-start',
+      raceMorning,
+      '--clock-rate',
+      '60',
     ]);
     const before = Date.now();
     const answer = (await (await fetch(`${proc.base}/api/r/${token}`)).json()) as { clock: { now: string; rate: number }; race: { when: string } };

@@ -37,24 +37,28 @@ function storageImportsOfDomain(): string[] {
   return sourcesUnder(db).flatMap((file) => {
     const text = readFileSync(file, 'utf8');
     const importer = path.relative(root, file);
-    return [...text.matchAll(STATIC_IMPORT), ...text.matchAll(DYNAMIC_IMPORT)]
-      // Unresolved too: an import of a file not there is still an arrow drawn to its room.
-      .map((m) => path.relative(root, path.resolve(path.dirname(file), m[1]!)))
-      .filter((target) => {
-        const room = /^server\/([^/]+)\//.exec(target)?.[1];
-        return room !== undefined && DOMAIN_ROOMS.includes(room);
-      })
-      .map((target) => `${importer} -> ${target}`);
+    return (
+      [...text.matchAll(STATIC_IMPORT), ...text.matchAll(DYNAMIC_IMPORT)]
+        // Unresolved too: an import of a file not there is still an arrow drawn to its room.
+        .map((m) => path.relative(root, path.resolve(path.dirname(file), m[1]!)))
+        .filter((target) => {
+          const room = /^server\/([^/]+)\//.exec(target)?.[1];
+          return room !== undefined && DOMAIN_ROOMS.includes(room);
+        })
+        .map((target) => `${importer} -> ${target}`)
+    );
   });
 }
 
 /** Every circle, each as the files around it, found by depth-first search over static imports. */
 function importCircles(files: string[]): string[][] {
-  const edges = new Map(files.map((file) => {
-    const text = readFileSync(file, 'utf8');
-    const targets = [...text.matchAll(STATIC_IMPORT)].map((m) => resolve(file, m[1]!)).filter((t): t is string => t !== undefined);
-    return [file, targets] as const;
-  }));
+  const edges = new Map(
+    files.map((file) => {
+      const text = readFileSync(file, 'utf8');
+      const targets = [...text.matchAll(STATIC_IMPORT)].map((m) => resolve(file, m[1]!)).filter((t): t is string => t !== undefined);
+      return [file, targets] as const;
+    }),
+  );
   const circles: string[][] = [];
   const done = new Set<string>();
   const stack: string[] = [];

@@ -3,8 +3,7 @@ import { LINK_DATA_ID, linkDataBlock, scriptSafeJson, takeLinkData, type LinkDat
 
 /** A page holding one element with this id and text, as much of a document as takeLinkData reads. */
 function pageWith(text: string | undefined) {
-  let element: { textContent: string | null; remove(): void } | null =
-    text === undefined ? null : { textContent: text, remove: () => void (element = null) };
+  let element: { textContent: string | null; remove(): void } | null = text === undefined ? null : { textContent: text, remove: () => void (element = null) };
   return { getElementById: (id: string) => (id === LINK_DATA_ID ? element : null), has: () => element !== null };
 }
 
@@ -14,8 +13,9 @@ describe('the link data block', () => {
     const json = scriptSafeJson(value);
     expect(json).not.toMatch(/[<>&\u2028\u2029]/);
     expect(JSON.parse(json)).toEqual(value);
-    expect(linkDataBlock({ status: 404, body: { error: 'link_not_found', message: 'x</script>' } }))
-      .toBe(`<script type="application/json" id="${LINK_DATA_ID}">{"status":404,"body":{"error":"link_not_found","message":"x\\u003c/script\\u003e"}}</script>`);
+    expect(linkDataBlock({ status: 404, body: { error: 'link_not_found', message: 'x</script>' } })).toBe(
+      `<script type="application/json" id="${LINK_DATA_ID}">{"status":404,"body":{"error":"link_not_found","message":"x\\u003c/script\\u003e"}}</script>`,
+    );
   });
 
   it('is read once and taken out of the page', () => {
@@ -27,6 +27,7 @@ describe('the link data block', () => {
   });
 
   it('is nothing when the page has none, or what it has is not ours', () => {
-    for (const text of [undefined, '', 'not json', '{"status":500,"body":{}}', '{"status":200}', 'null']) expect(takeLinkData(pageWith(text)), String(text)).toBeUndefined();
+    for (const text of [undefined, '', 'not json', '{"status":500,"body":{}}', '{"status":200}', 'null'])
+      expect(takeLinkData(pageWith(text)), String(text)).toBeUndefined();
   });
 });

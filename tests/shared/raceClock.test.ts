@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  canonicalTimeZone, localSchedule, raceDateProblem, raceScheduleProblem, raceStartsAt, raceWhen, resolveStart, startTimeProblem, timeZoneProblem,
+  canonicalTimeZone,
+  localSchedule,
+  raceDateProblem,
+  raceScheduleProblem,
+  raceStartsAt,
+  raceWhen,
+  resolveStart,
+  startTimeProblem,
+  timeZoneProblem,
 } from '../../src/shared/raceClock.js';
 
 const SECOND = 1000;
@@ -42,7 +50,7 @@ describe('the race clock: when a race starts', () => {
 });
 
 describe('the race clock: an instant as an operator types it', () => {
-  it('should write the local date and minute in the race\'s zone, across midnight and both summer-time changes', () => {
+  it("should write the local date and minute in the race's zone, across midnight and both summer-time changes", () => {
     // 2025-10-12 02:30 UTC is the evening before in Chicago (CDT, UTC-5) and the morning in Sydney (AEDT, UTC+11).
     expect(localSchedule(at('2025-10-12T02:30:59Z'), 'America/Chicago')).toEqual({ date: '2025-10-11', start: '21:30' });
     expect(localSchedule(at('2025-10-12T02:30:59Z'), 'Australia/Sydney')).toEqual({ date: '2025-10-12', start: '13:30' });
@@ -52,7 +60,7 @@ describe('the race clock: an instant as an operator types it', () => {
     expect(localSchedule(at('2099-10-11T12:30:00Z'), 'America/Chicago')).toEqual({ date: '2099-10-11', start: '07:30' });
   });
 
-  it('should give back the instant, to the minute, when read as a race\'s start', () => {
+  it("should give back the instant, to the minute, when read as a race's start", () => {
     for (const zone of ['America/Chicago', 'Europe/Berlin', 'Australia/Sydney', 'America/New_York']) {
       for (let instant = at('2026-01-01T00:07:00Z'); instant < at('2027-01-01T00:00:00Z'); instant += 97 * HOUR) {
         const { date, start } = localSchedule(instant, zone);
@@ -113,11 +121,15 @@ describe('the race clock: what it refuses', () => {
   });
 
   it('should refuse a time zone Intl does not know, or one that keeps one offset all year', () => {
-    expect(timeZoneProblem('America/Chicgo')).toBe("Unknown time zone 'America/Chicgo'. Give the race city's IANA time zone, e.g. America/Chicago, Europe/Berlin or Australia/Sydney.");
+    expect(timeZoneProblem('America/Chicgo')).toBe(
+      "Unknown time zone 'America/Chicgo'. Give the race city's IANA time zone, e.g. America/Chicago, Europe/Berlin or Australia/Sydney.",
+    );
     expect(timeZoneProblem('')).toMatch(/^Unknown time zone/);
     expect(timeZoneProblem(`America/${'x'.repeat(10_000)}`)).toMatch(/^Unknown time zone/);
     for (const fixed of ['EST', 'CET', 'UTC', 'Etc/GMT+5']) {
-      expect(timeZoneProblem(fixed)).toBe(`'${fixed}' keeps the same offset all year. Give the race city's IANA time zone (Area/City, e.g. America/New_York), which follows its summer time.`);
+      expect(timeZoneProblem(fixed)).toBe(
+        `'${fixed}' keeps the same offset all year. Give the race city's IANA time zone (Area/City, e.g. America/New_York), which follows its summer time.`,
+      );
     }
     for (const zone of ['Australia/Sydney', 'Europe/Berlin', 'America/Los_Angeles', 'America/Chicago', 'America/New_York', 'Asia/Kolkata']) {
       expect(timeZoneProblem(zone)).toBeNull();

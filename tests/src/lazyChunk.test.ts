@@ -25,11 +25,9 @@ describe('loadChunk', () => {
 
   it('should name the failed file and call it missing when the server says 404', async () => {
     const url = 'http://localhost:8080/assets/recorder-abc123.js';
-    const error = await loadChunk(
-      'recorder',
-      () => Promise.reject(new TypeError(`Failed to fetch dynamically imported module: ${url}`)),
-      { classify: async () => 'missing' },
-    ).catch((e: unknown) => e as ChunkLoadError);
+    const error = await loadChunk('recorder', () => Promise.reject(new TypeError(`Failed to fetch dynamically imported module: ${url}`)), {
+      classify: async () => 'missing',
+    }).catch((e: unknown) => e as ChunkLoadError);
     expect(error.message).toBe(`Loading chunk recorder failed.\n(missing: ${url})`);
   });
 

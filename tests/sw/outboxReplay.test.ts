@@ -25,9 +25,7 @@ describe('the service worker outbox sync', () => {
   it('fails the sync event while notes are still waiting, so the browser tries again', async () => {
     const note = await queuedNote();
     const { clients } = fakeClients();
-    await expect(createOutboxSync({ transport: scriptedTransport([503]).transport, clients })()).rejects.toThrow(
-      '1 note(s) still waiting',
-    );
+    await expect(createOutboxSync({ transport: scriptedTransport([503]).transport, clients })()).rejects.toThrow('1 note(s) still waiting');
     expect((await getNote(note.id))!.state).toBe('waiting');
   });
 
@@ -39,7 +37,7 @@ describe('the service worker outbox sync', () => {
     expect((await getNote(note.id))!.state).toBe('failed');
   });
 
-  it('sets the icon\'s badge to the notes still not delivered after a run', async () => {
+  it("sets the icon's badge to the notes still not delivered after a run", async () => {
     await queuedNote(undefined, 'mi-1', 1);
     await queuedNote(undefined, 'mi-2', 2);
     const { calls, badge } = spyBadge();
@@ -48,7 +46,7 @@ describe('the service worker outbox sync', () => {
     expect(calls).toEqual(['set 1']);
   });
 
-  it('clears the icon\'s badge once every note is delivered', async () => {
+  it("clears the icon's badge once every note is delivered", async () => {
     await queuedNote();
     const { calls, badge } = spyBadge();
     await createOutboxSync({ transport: scriptedTransport([201]).transport, clients: fakeClients().clients, badge })();

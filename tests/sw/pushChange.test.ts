@@ -43,10 +43,18 @@ describe('a replaced push subscription', () => {
     const key = new Uint8Array([4, 1, 2]).buffer;
     const subscribe = vi.fn(async () => ({ endpoint: 'https://push.test/new', toJSON: () => ({ endpoint: 'https://push.test/new', keys: KEYS }) }));
     const registration = { pushManager: { subscribe } } as unknown as ServiceWorkerRegistration;
-    await resubscribe({ oldSubscription: { endpoint: 'https://push.test/old', options: { applicationServerKey: key } } as unknown as PushSubscription }, registration, caches, fetcher);
+    await resubscribe(
+      { oldSubscription: { endpoint: 'https://push.test/old', options: { applicationServerKey: key } } as unknown as PushSubscription },
+      registration,
+      caches,
+      fetcher,
+    );
     expect(subscribe).toHaveBeenCalledWith({ userVisibleOnly: true, applicationServerKey: key });
     const body = { oldEndpoint: 'https://push.test/old', endpoint: 'https://push.test/new', keys: KEYS };
-    expect(told).toEqual([[`/api/r/${ONE}/push/endpoint`, body], [`/api/r/${TWO}/push/endpoint`, body]]);
+    expect(told).toEqual([
+      [`/api/r/${ONE}/push/endpoint`, body],
+      [`/api/r/${TWO}/push/endpoint`, body],
+    ]);
     expect(await readLinks(caches)).toEqual({ endpoint: 'https://push.test/new', tokens: [ONE] });
   });
 

@@ -15,7 +15,15 @@ const data = (value: unknown) => ({ json: () => (typeof value === 'function' ? (
 describe('a push notice', () => {
   it('should open only a recorder of this site, whatever else the push says', () => {
     expect(noticeTarget(`${ORIGIN}/r/${TOKEN}`, ORIGIN)).toBe(`/r/${TOKEN}`);
-    for (const url of [`https://evil.example/r/${TOKEN}`, `//evil.example/r/${TOKEN}`, `${ORIGIN}/r/${TOKEN}/../../admin`, `${ORIGIN}/r/${TOKEN}?x=1`, 'javascript:alert(1)', undefined, 7]) {
+    for (const url of [
+      `https://evil.example/r/${TOKEN}`,
+      `//evil.example/r/${TOKEN}`,
+      `${ORIGIN}/r/${TOKEN}/../../admin`,
+      `${ORIGIN}/r/${TOKEN}?x=1`,
+      'javascript:alert(1)',
+      undefined,
+      7,
+    ]) {
       expect(noticeTarget(url, ORIGIN)).toBe('/');
     }
     expect(readPush({ ...push(), web_push: 8031 })).toBeUndefined();
@@ -28,13 +36,20 @@ describe('a push notice', () => {
     const setAppBadge = vi.fn(async () => undefined);
     const registration = { showNotification } as unknown as ServiceWorkerRegistration;
     await showNotice(registration, data(push()), ORIGIN, { setAppBadge });
-    await showNotice(registration, data(() => JSON.parse('not json')), ORIGIN, { setAppBadge });
+    await showNotice(
+      registration,
+      data(() => JSON.parse('not json')),
+      ORIGIN,
+      { setAppBadge },
+    );
     await showNotice(registration, null, ORIGIN);
     await showNotice(registration, data({ v: 1, kind: 'heard', runner: 'Alex' }), ORIGIN);
     const plain = ['MileNotes', { icon: '/icons/icon-192.png', data: { url: '/' } }];
     expect(showNotification.mock.calls).toEqual([
       ['Alex hat deine Nachricht bei Meile 20 gehört', { tag: 'heard:n1', lang: 'de', icon: '/icons/icon-192.png', data: { url: `/r/${TOKEN}` } }],
-      plain, plain, plain,
+      plain,
+      plain,
+      plain,
     ]);
     expect(setAppBadge.mock.calls).toEqual([[1]]);
   });

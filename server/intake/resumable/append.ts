@@ -42,7 +42,6 @@ export interface LocalHolders {
 
 export const createLocalHolders = (): LocalHolders => ({ running: new Map() });
 
-
 export interface Lease {
   owner: string;
   upload: UploadRow;

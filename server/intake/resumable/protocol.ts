@@ -12,7 +12,7 @@ const SfBoolean = (description: string) => Type.Union([Type.Literal('?1'), Type.
 const SfInteger = (description: string) => Type.String({ pattern: '^[0-9]{1,15}$', description });
 
 const COMPLETE = 'Whether this request ends the note (?1) or more will follow (?0).';
-const LENGTH = 'The whole note\'s length in bytes, once known.';
+const LENGTH = "The whole note's length in bytes, once known.";
 
 /**
  * A note's PUT: with Upload-Complete it is an upload creation (the draft's "upgrading" of a plain

@@ -122,45 +122,45 @@ export function createUploadService(deps: UploadServiceDeps) {
   }
 
   /** A note PUT carrying Upload-Complete: the same checks as a whole PUT, then an upload resource. */
-  const createUpload = (c: Creation, recorded: () => void): Promise<UploadOutcome> => withBody(c.body, async (body) => {
-    const checked = await checkNote(repo, c);
-    if (checked.existing) return { kind: 'complete', receipt: answerForExisting(checked.existing, checked.linkId, checked.sha256) };
-    if (c.complete && c.uploadLength !== undefined && c.contentLength !== undefined && c.uploadLength !== c.contentLength) throw inconsistentLength();
-    const created = await repo.uploads.create({
-      noteId: checked.noteId,
-      linkId: checked.linkId,
-      marker: checked.marker,
-      from: checked.from,
-      contentType: checked.contentType,
-      sha256: checked.sha256,
-      length: null,
-      deviceId: checked.deviceId,
-      createdAt: new Date(now()).toISOString(),
-      expiresAt: now() + deps.expiryMs,
-    });
-    if (created) {
-      // A new upload counts against the link and the address like a whole PUT, and keeps its
-      // room until it completes (the stored note then counts itself) or expires.
-      await holdRoom(deps.quota, c.address, c.link, checked, c.uploadLength ?? c.contentLength, deps.expiryMs)
-        .catch(async (err: unknown) => {
+  const createUpload = (c: Creation, recorded: () => void): Promise<UploadOutcome> =>
+    withBody(c.body, async (body) => {
+      const checked = await checkNote(repo, c);
+      if (checked.existing) return { kind: 'complete', receipt: answerForExisting(checked.existing, checked.linkId, checked.sha256) };
+      if (c.complete && c.uploadLength !== undefined && c.contentLength !== undefined && c.uploadLength !== c.contentLength) throw inconsistentLength();
+      const created = await repo.uploads.create({
+        noteId: checked.noteId,
+        linkId: checked.linkId,
+        marker: checked.marker,
+        from: checked.from,
+        contentType: checked.contentType,
+        sha256: checked.sha256,
+        length: null,
+        deviceId: checked.deviceId,
+        createdAt: new Date(now()).toISOString(),
+        expiresAt: now() + deps.expiryMs,
+      });
+      if (created) {
+        // A new upload counts against the link and the address like a whole PUT, and keeps its
+        // room until it completes (the stored note then counts itself) or expires.
+        await holdRoom(deps.quota, c.address, c.link, checked, c.uploadLength ?? c.contentLength, deps.expiryMs).catch(async (err: unknown) => {
           await discardUpload(deps, checked.noteId, []);
           throw err;
         });
-    }
-    const upload = await uploadOf(checked.linkId, checked.noteId);
-    // Same id, other bytes or other link: the same conflict a whole PUT gets.
-    if (!upload || upload.sha256 !== checked.sha256) throw refusal.note_conflict();
-    await settleLength(upload, c.uploadLength ?? (c.complete ? c.contentLength : undefined));
-    c.onResource?.(upload);
-    const lease = await takeLease(appendDeps, holders, checked.noteId);
-    // Only now: a HEAD let go before this creation holds the lease could take it first and answer 0.
-    recorded();
-    try {
-      return await run(lease, body, 0, true, c.complete);
-    } finally {
-      await lease.release();
-    }
-  });
+      }
+      const upload = await uploadOf(checked.linkId, checked.noteId);
+      // Same id, other bytes or other link: the same conflict a whole PUT gets.
+      if (!upload || upload.sha256 !== checked.sha256) throw refusal.note_conflict();
+      await settleLength(upload, c.uploadLength ?? (c.complete ? c.contentLength : undefined));
+      c.onResource?.(upload);
+      const lease = await takeLease(appendDeps, holders, checked.noteId);
+      // Only now: a HEAD let go before this creation holds the lease could take it first and answer 0.
+      recorded();
+      try {
+        return await run(lease, body, 0, true, c.complete);
+      } finally {
+        await lease.release();
+      }
+    });
 
   return {
     /** A note PUT carrying Upload-Complete: the same checks as a whole PUT, then an upload resource. */
@@ -194,27 +194,28 @@ export function createUploadService(deps: UploadServiceDeps) {
     },
 
     /** PATCH with application/partial-upload at Upload-Offset. */
-    append: (a: Append): Promise<UploadOutcome> => withBody(a.body, async (body) => {
-      const { linkId } = a.link;
-      if (mediaTypeOf(a.contentType) !== PARTIAL_UPLOAD_TYPE) throw refusal.not_partial_upload();
-      // Gone while we waited for the lease: a racing append completed it, or it was cancelled.
-      const missing = async () => {
-        if ((await finishedState(linkId, a.noteId).catch(() => undefined))?.complete) return refusal[UPLOAD_PROBLEM.completedUpload]();
-        return refusal.upload_not_found();
-      };
-      const upload = await uploadOf(linkId, a.noteId);
-      if (!upload) throw await missing();
-      const lease = await takeLease(appendDeps, holders, upload.noteId).catch(async (err: unknown) => {
-        throw isRefusal(err, 'upload_not_found') ? await missing() : err;
-      });
-      try {
-        const end = a.complete && a.contentLength !== undefined ? a.offset + a.contentLength : undefined;
-        await settleLength(lease.upload, a.uploadLength ?? end);
-        return await run(lease, body, a.offset, false, a.complete);
-      } finally {
-        await lease.release();
-      }
-    }),
+    append: (a: Append): Promise<UploadOutcome> =>
+      withBody(a.body, async (body) => {
+        const { linkId } = a.link;
+        if (mediaTypeOf(a.contentType) !== PARTIAL_UPLOAD_TYPE) throw refusal.not_partial_upload();
+        // Gone while we waited for the lease: a racing append completed it, or it was cancelled.
+        const missing = async () => {
+          if ((await finishedState(linkId, a.noteId).catch(() => undefined))?.complete) return refusal[UPLOAD_PROBLEM.completedUpload]();
+          return refusal.upload_not_found();
+        };
+        const upload = await uploadOf(linkId, a.noteId);
+        if (!upload) throw await missing();
+        const lease = await takeLease(appendDeps, holders, upload.noteId).catch(async (err: unknown) => {
+          throw isRefusal(err, 'upload_not_found') ? await missing() : err;
+        });
+        try {
+          const end = a.complete && a.contentLength !== undefined ? a.offset + a.contentLength : undefined;
+          await settleLength(lease.upload, a.uploadLength ?? end);
+          return await run(lease, body, a.offset, false, a.complete);
+        } finally {
+          await lease.release();
+        }
+      }),
 
     /** DELETE: the client gave up on this upload; its parts go. */
     async cancel({ linkId }: LinkView, noteId: string): Promise<void> {

@@ -70,7 +70,8 @@ export const blobStoreCheck: PreflightCheck = {
     let found: Finding | undefined;
     try {
       const back = await readAll(await store.get(key), body.length + 1);
-      if (!back.equals(body)) found = fail(`${where} gave back other bytes than the probe object written (${back.length} bytes for ${body.length}).`, fixFor(config));
+      if (!back.equals(body))
+        found = fail(`${where} gave back other bytes than the probe object written (${back.length} bytes for ${body.length}).`, fixFor(config));
     } catch (err) {
       found = fail(`wrote a probe object to ${where} but could not read it back: ${reasonOf(err)}.`, fixFor(config));
     }
@@ -78,7 +79,10 @@ export const blobStoreCheck: PreflightCheck = {
       await store.delete(key);
       if (await store.exists(key)) return found ?? fail(`${where} still holds the probe object ${key} after deleting it.`, fixFor(config));
     } catch (err) {
-      return found ?? fail(`could not remove the probe object ${key} from ${where}: ${reasonOf(err)}; the server removes the files of deleted notes.`, fixFor(config));
+      return (
+        found ??
+        fail(`could not remove the probe object ${key} from ${where}: ${reasonOf(err)}; the server removes the files of deleted notes.`, fixFor(config))
+      );
     }
     return found ?? ok(`${where}: a probe object was written, read back and removed.`);
   },

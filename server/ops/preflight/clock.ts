@@ -47,7 +47,12 @@ export const clockCheck: PreflightCheck = {
       const date = answer.date ? Date.parse(answer.date) : NaN;
       if (Number.isNaN(date)) unknown.push("Apple's keys server sent no Date");
       // A Date header is whole seconds, rounded down: the middle of its second, give or take half of one.
-      else compared.push({ against: "Apple's keys server's", offsetMs: date + 500 - (answer.sentAt + answer.receivedAt) / 2, uncertaintyMs: 500 + (answer.receivedAt - answer.sentAt) / 2 });
+      else
+        compared.push({
+          against: "Apple's keys server's",
+          offsetMs: date + 500 - (answer.sentAt + answer.receivedAt) / 2,
+          uncertaintyMs: 500 + (answer.receivedAt - answer.sentAt) / 2,
+        });
     } catch {
       unknown.push("Apple's keys server did not answer");
     }

@@ -28,7 +28,11 @@ const TONE = ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duratio
 /** ffmpeg's own last word on a failed run ("Unknown encoder 'aac'"), not the whole command line. */
 function lastWordOf(err: unknown): Error {
   const stderr = String((err as { stderr?: unknown }).stderr ?? '');
-  const last = stderr.split('\n').map((line) => line.trim()).filter(Boolean).pop();
+  const last = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .pop();
   return last ? new Error(last) : err instanceof Error ? err : new Error(String(err));
 }
 /** Each sample is a second long (1,021 ms as decoded): a conversion that gives back much less or more decoded something else. */
@@ -40,7 +44,8 @@ const SAMPLE_SLACK_MS = 250;
  */
 const PROBE_TIMEOUT_MS = 20_000;
 
-const FIX = "install Debian's ffmpeg (sudo apt-get install -y ffmpeg), which decodes Opus and MP4 and has the native AAC encoder; a minimal or static build may lack one of them.";
+const FIX =
+  "install Debian's ffmpeg (sudo apt-get install -y ffmpeg), which decodes Opus and MP4 and has the native AAC encoder; a minimal or static build may lack one of them.";
 
 /** The first `name` on PATH that may be run, as the server's spawn finds it. */
 async function onPath(name: string, pathVar: string | undefined): Promise<string | undefined> {
@@ -60,7 +65,17 @@ async function onPath(name: string, pathVar: string | undefined): Promise<string
 function keptLog(): { log: FastifyBaseLogger; said: string[] } {
   const said: string[] = [];
   const keep = (obj: unknown, msg?: string) => said.push([msg, (obj as { stderr?: string } | undefined)?.stderr].filter(Boolean).join(': '));
-  const log = { level: 'warn', fatal: keep, error: keep, warn: keep, info() {}, debug() {}, trace() {}, silent() {}, child: () => log } as unknown as FastifyBaseLogger;
+  const log = {
+    level: 'warn',
+    fatal: keep,
+    error: keep,
+    warn: keep,
+    info() {},
+    debug() {},
+    trace() {},
+    silent() {},
+    child: () => log,
+  } as unknown as FastifyBaseLogger;
   return { log, said };
 }
 
@@ -97,26 +112,33 @@ export const ffmpegCheck: PreflightCheck = {
     const converter = startConverter(log);
     try {
       const timeoutMs = Math.min(config.ffmpegTimeoutMs, PROBE_TIMEOUT_MS);
-      const results = await Promise.allSettled(SAMPLES.map(async (sample) => {
-        const input = path.join(scratch, `probe.${sample.container}`);
-        await run(found, ['-nostdin', '-hide_banner', '-loglevel', 'error', ...TONE, ...sample.encode, input], { timeout: PROBE_TIMEOUT_MS }).catch((err: unknown) => {
-          throw lastWordOf(err);
-        });
-        const output = path.join(scratch, `${sample.container}.m4a`);
-        const { durationMs } = await converter.convert(input, sample.container, output, { timeoutMs, maxSeconds: config.maxNoteSeconds });
-        if (Math.abs(durationMs - SAMPLE_MS) > SAMPLE_SLACK_MS) throw new Error(`decoded ${durationMs} ms of a ${SAMPLE_MS} ms sample`);
-        if (!(await isMp4(output))) throw new Error('wrote no M4A');
-      }));
+      const results = await Promise.allSettled(
+        SAMPLES.map(async (sample) => {
+          const input = path.join(scratch, `probe.${sample.container}`);
+          await run(found, ['-nostdin', '-hide_banner', '-loglevel', 'error', ...TONE, ...sample.encode, input], { timeout: PROBE_TIMEOUT_MS }).catch(
+            (err: unknown) => {
+              throw lastWordOf(err);
+            },
+          );
+          const output = path.join(scratch, `${sample.container}.m4a`);
+          const { durationMs } = await converter.convert(input, sample.container, output, { timeoutMs, maxSeconds: config.maxNoteSeconds });
+          if (Math.abs(durationMs - SAMPLE_MS) > SAMPLE_SLACK_MS) throw new Error(`decoded ${durationMs} ms of a ${SAMPLE_MS} ms sample`);
+          if (!(await isMp4(output))) throw new Error('wrote no M4A');
+        }),
+      );
       const failed = results.flatMap((result, i) => (result.status === 'rejected' ? [{ format: SAMPLES[i]!.format, reason: reasonOf(result.reason) }] : []));
       if (failed.length > 0) {
         const reasons = [...new Set(failed.map((f) => f.reason))];
-        const what = failed.length === SAMPLES.length && reasons.length === 1
-          ? `could not convert any format the recorder sends to the app's AAC: ${reasons[0]}`
-          : `could not convert ${failed.map((f) => `${f.format} (${f.reason})`).join(', ')} to the app's AAC`;
+        const what =
+          failed.length === SAMPLES.length && reasons.length === 1
+            ? `could not convert any format the recorder sends to the app's AAC: ${reasons[0]}`
+            : `could not convert ${failed.map((f) => `${f.format} (${f.reason})`).join(', ')} to the app's AAC`;
         const why = said.length > 0 ? ` The converter said: ${said.join('; ').replace(/\s+/g, ' ').slice(0, 300)}.` : '';
         return fail(`ffmpeg ${version} (${found}) ${what}.${why}`, FIX);
       }
-      return ok(`ffmpeg ${version} (${found}) converted a second of ${SAMPLES.map((s) => s.format).join(', ')} to the app's AAC through the converter in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+      return ok(
+        `ffmpeg ${version} (${found}) converted a second of ${SAMPLES.map((s) => s.format).join(', ')} to the app's AAC through the converter in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+      );
     } finally {
       await converter.close();
       await rm(scratch, { recursive: true, force: true });

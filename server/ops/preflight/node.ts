@@ -7,7 +7,8 @@ export const nodeCheck = {
   name: 'node',
   async run(): Promise<Finding> {
     const { words } = nodeWanted();
-    if (!nodeSupported()) return fail(`Node ${process.versions.node} (${process.execPath}) is older than MileNotes needs (${words}).`, nodeHowToGet().replace(/\s+/g, ' '));
+    if (!nodeSupported())
+      return fail(`Node ${process.versions.node} (${process.execPath}) is older than MileNotes needs (${words}).`, nodeHowToGet().replace(/\s+/g, ' '));
     return ok(`Node ${process.versions.node} (${process.execPath}); MileNotes needs ${words}.`);
   },
 };

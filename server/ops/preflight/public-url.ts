@@ -13,7 +13,8 @@ export function isLoopbackHost(hostname: string): boolean {
   return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
 }
 
-const HTTPS_FIX = 'serve the site over HTTPS (a proxy with a certificate in front, e.g. Caddy, or nginx with Let\'s Encrypt) and set PUBLIC_URL=https://<that address>.';
+const HTTPS_FIX =
+  "serve the site over HTTPS (a proxy with a certificate in front, e.g. Caddy, or nginx with Let's Encrypt) and set PUBLIC_URL=https://<that address>.";
 
 export const publicUrlCheck: PreflightCheck = {
   name: 'public URL',

@@ -21,7 +21,10 @@ async function findingOf(check: PreflightCheck, ctx: PreflightContext): Promise<
   const timeoutMs = check.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<Finding>((resolve) => {
-    timer = setTimeout(() => resolve(fail(`no answer within ${timeoutMs / 1000} s.`, 'see what it waits on: a store, a database or a host that does not answer.')), timeoutMs);
+    timer = setTimeout(
+      () => resolve(fail(`no answer within ${timeoutMs / 1000} s.`, 'see what it waits on: a store, a database or a host that does not answer.')),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([check.run(ctx), late]);
@@ -44,7 +47,10 @@ function settingsOf(env: NodeJS.ProcessEnv): { finding: Finding; config?: Return
   if (!env.SESSION_SECRET) {
     return {
       config,
-      finding: warn(`${where}; SESSION_SECRET is not set, so sign-ins and audio URLs are signed with a secret kept in DATA_DIR that only this server has.`, 'set SESSION_SECRET (openssl rand -base64 48), the same on every server.'),
+      finding: warn(
+        `${where}; SESSION_SECRET is not set, so sign-ins and audio URLs are signed with a secret kept in DATA_DIR that only this server has.`,
+        'set SESSION_SECRET (openssl rand -base64 48), the same on every server.',
+      ),
     };
   }
   return { config, finding: ok(`${where}.`) };

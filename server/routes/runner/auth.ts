@@ -11,12 +11,9 @@ import { refusal } from '../../http/refusals.js';
 import type { Account } from '../../db/repository.js';
 import type { RunnerContext } from './context.js';
 
-const signInRefused = () =>
-  new ApiProblem(401, 'sign_in_refused', 'Sign in with Apple could not be confirmed. Please try signing in again.');
-const appleUnavailable = () =>
-  new ApiProblem(503, 'apple_unavailable', "We couldn't reach Apple to confirm your sign-in. Please try again in a minute.");
-const refreshRefused = () =>
-  new ApiProblem(401, 'session_expired', 'Your session has ended. Please sign in again.');
+const signInRefused = () => new ApiProblem(401, 'sign_in_refused', 'Sign in with Apple could not be confirmed. Please try signing in again.');
+const appleUnavailable = () => new ApiProblem(503, 'apple_unavailable', "We couldn't reach Apple to confirm your sign-in. Please try again in a minute.");
+const refreshRefused = () => new ApiProblem(401, 'session_expired', 'Your session has ended. Please sign in again.');
 
 export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
   const { auth, repo } = ctx;
@@ -40,49 +37,75 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
     };
   }
 
-  app.post('/auth/apple', {
-    schema: { operationId: 'signInWithApple', body: AppleSignInSchema, summary: 'Sign in with Apple: exchange an identity token for a session', response: { 200: SessionSchema, ...refusals(signInRefused, appleUnavailable, refusal.rate_limited) } },
-  }, async (req) => {
-    let sub: string;
-    try {
-      ({ sub } = await ctx.verifyApple(req.body.identityToken, req.body.nonce));
-    } catch (err) {
-      if (err instanceof IdentityTokenError) {
-        req.log.info({ reason: err.reason }, 'apple identity token refused');
-        throw signInRefused();
+  app.post(
+    '/auth/apple',
+    {
+      schema: {
+        operationId: 'signInWithApple',
+        body: AppleSignInSchema,
+        summary: 'Sign in with Apple: exchange an identity token for a session',
+        response: { 200: SessionSchema, ...refusals(signInRefused, appleUnavailable, refusal.rate_limited) },
+      },
+    },
+    async (req) => {
+      let sub: string;
+      try {
+        ({ sub } = await ctx.verifyApple(req.body.identityToken, req.body.nonce));
+      } catch (err) {
+        if (err instanceof IdentityTokenError) {
+          req.log.info({ reason: err.reason }, 'apple identity token refused');
+          throw signInRefused();
+        }
+        if (err instanceof JwksUnavailableError) {
+          req.log.error({ err }, 'apple JWKS unavailable');
+          throw appleUnavailable();
+        }
+        throw err;
       }
-      if (err instanceof JwksUnavailableError) {
-        req.log.error({ err }, 'apple JWKS unavailable');
-        throw appleUnavailable();
-      }
-      throw err;
-    }
-    const now = Date.now();
-    const account = await repo.accounts.forAppleSub(sub, new Date(now).toISOString());
-    const refreshToken = newRefreshToken();
-    const sessionId = randomUUID();
-    await repo.accounts.createSession({
-      id: sessionId, accountId: account.id, refreshHash: hashToken(refreshToken), createdAt: new Date(now).toISOString(), expiresAt: expiresAt(now),
-    });
-    return sessionFor(account, sessionId, refreshToken);
-  });
+      const now = Date.now();
+      const account = await repo.accounts.forAppleSub(sub, new Date(now).toISOString());
+      const refreshToken = newRefreshToken();
+      const sessionId = randomUUID();
+      await repo.accounts.createSession({
+        id: sessionId,
+        accountId: account.id,
+        refreshHash: hashToken(refreshToken),
+        createdAt: new Date(now).toISOString(),
+        expiresAt: expiresAt(now),
+      });
+      return sessionFor(account, sessionId, refreshToken);
+    },
+  );
 
-  app.post('/auth/refresh', {
-    schema: { operationId: 'refreshSession', body: RefreshSchema, summary: 'Swap a refresh token (used once; retried within REFRESH_GRACE_SECONDS, the same answer again) for a new session', response: { 200: SessionSchema, ...refusals(refreshRefused, refusal.rate_limited) } },
-  }, async (req) => {
-    const now = Date.now();
-    const refreshToken = successorRefreshToken(auth.sessionSecret, req.body.refreshToken);
-    const rotation = await repo.refresh.rotate(
-      hashToken(req.body.refreshToken), hashToken(refreshToken), new Date(now).toISOString(), expiresAt(now), auth.refreshGraceSeconds * 1000,
-    );
-    if (rotation.kind === 'reused') {
-      // Two parties held this session's tokens (RFC 9700, 4.14.2): it is revoked for both. Never log the token.
-      req.log.warn({ sessionId: rotation.sessionId }, 'refresh token used twice: session revoked');
-    }
-    if (rotation.kind === 'replayed') req.log.info({ sessionId: rotation.sessionId }, 'refresh retried within the grace: same tokens again');
-    const kept = rotation.kind === 'rotated' || rotation.kind === 'replayed' ? rotation : undefined;
-    const account = kept && (await repo.accounts.find(kept.accountId));
-    if (!kept || !account) throw refreshRefused();
-    return sessionFor(account, kept.sessionId, refreshToken, Date.parse(kept.rotatedAt));
-  });
+  app.post(
+    '/auth/refresh',
+    {
+      schema: {
+        operationId: 'refreshSession',
+        body: RefreshSchema,
+        summary: 'Swap a refresh token (used once; retried within REFRESH_GRACE_SECONDS, the same answer again) for a new session',
+        response: { 200: SessionSchema, ...refusals(refreshRefused, refusal.rate_limited) },
+      },
+    },
+    async (req) => {
+      const now = Date.now();
+      const refreshToken = successorRefreshToken(auth.sessionSecret, req.body.refreshToken);
+      const rotation = await repo.refresh.rotate(
+        hashToken(req.body.refreshToken),
+        hashToken(refreshToken),
+        new Date(now).toISOString(),
+        expiresAt(now),
+        auth.refreshGraceSeconds * 1000,
+      );
+      if (rotation.kind === 'reused') {
+        // Two parties held this session's tokens (RFC 9700, 4.14.2): it is revoked for both. Never log the token.
+        req.log.warn({ sessionId: rotation.sessionId }, 'refresh token used twice: session revoked');
+      }
+      if (rotation.kind === 'replayed') req.log.info({ sessionId: rotation.sessionId }, 'refresh retried within the grace: same tokens again');
+      const kept = rotation.kind === 'rotated' || rotation.kind === 'replayed' ? rotation : undefined;
+      const account = kept && (await repo.accounts.find(kept.accountId));
+      if (!kept || !account) throw refreshRefused();
+      return sessionFor(account, kept.sessionId, refreshToken, Date.parse(kept.rotatedAt));
+    },
+  );
 };

@@ -24,9 +24,7 @@ export interface RunnerContext {
   push: Push;
 }
 
-export const notSignedIn = () =>
-  new ApiProblem(401, 'not_signed_in', 'Please sign in again.', { 'www-authenticate': 'Bearer' });
-
+export const notSignedIn = () => new ApiProblem(401, 'not_signed_in', 'Please sign in again.', { 'www-authenticate': 'Bearer' });
 
 export function bearerOf(req: FastifyRequest): string | undefined {
   const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');

@@ -3,10 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MAX_RUNNER_NAME_LENGTH } from '../../../src/shared/limits.js';
 import { raceWhen } from '../../../src/shared/raceClock.js';
-import {
-  EntryListSchema, EntrySchema, IdParamsSchema, LinkSchema, NewEntrySchema,
-  type Entry as EntryBody,
-} from '../../../src/shared/runnerApi.js';
+import { EntryListSchema, EntrySchema, IdParamsSchema, LinkSchema, NewEntrySchema, type Entry as EntryBody } from '../../../src/shared/runnerApi.js';
 import { emptyAnswer, refusals } from '../../http/contract.js';
 import { ApiProblem, entryNotFound } from '../../http/problem.js';
 import { raceRefusal } from '../../http/refusals.js';
@@ -40,44 +37,81 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     return entry;
   }
 
+  app.get(
+    '/entries',
+    { schema: { operationId: 'listEntries', summary: 'The runner’s entries', security: bearer, response: { 200: EntryListSchema } } },
+    async (req) => {
+      const account = await requireRunner(ctx, req);
+      return { entries: (await repo.entries.list(account.id)).map((e) => entryBody(e)) };
+    },
+  );
 
-  app.get('/entries', { schema: { operationId: 'listEntries', summary: 'The runner’s entries', security: bearer, response: { 200: EntryListSchema } } }, async (req) => {
-    const account = await requireRunner(ctx, req);
-    return { entries: (await repo.entries.list(account.id)).map((e) => entryBody(e)) };
-  });
+  app.post(
+    '/entries',
+    {
+      schema: {
+        operationId: 'createEntry',
+        summary: 'Enter a race; the answer carries the link for friends (shown once)',
+        security: bearer,
+        body: NewEntrySchema,
+        response: { 201: EntrySchema, ...refusals(unknownRace, invalidDisplayName, raceRefusal.race_over) },
+      },
+    },
+    async (req, reply) => {
+      const account = await requireRunner(ctx, req);
+      const race = await repo.races.get(req.body.raceId);
+      if (!race) throw unknownRace();
+      // A note for a race that is over still reaches the keepsake, but a new entry could never be run.
+      if (raceWhen(race.startsAt, ctx.clock.now()) === 'past') throw raceRefusal.race_over(race);
+      const displayName = cleanRunnerName(req.body.displayName);
+      if (!displayName) throw invalidDisplayName();
+      const token = newToken();
+      const entry = await repo.entries.create({
+        id: randomUUID(),
+        accountId: account.id,
+        raceId: race.id,
+        displayName,
+        linkId: linkIdOf(token),
+        createdAt: new Date().toISOString(),
+      });
+      return reply.code(201).send(entryBody(entry, token));
+    },
+  );
 
-  app.post('/entries', {
-    schema: { operationId: 'createEntry', summary: 'Enter a race; the answer carries the link for friends (shown once)', security: bearer, body: NewEntrySchema, response: { 201: EntrySchema, ...refusals(unknownRace, invalidDisplayName, raceRefusal.race_over) } },
-  }, async (req, reply) => {
-    const account = await requireRunner(ctx, req);
-    const race = await repo.races.get(req.body.raceId);
-    if (!race) throw unknownRace();
-    // A note for a race that is over still reaches the keepsake, but a new entry could never be run.
-    if (raceWhen(race.startsAt, ctx.clock.now()) === 'past') throw raceRefusal.race_over(race);
-    const displayName = cleanRunnerName(req.body.displayName);
-    if (!displayName) throw invalidDisplayName();
-    const token = newToken();
-    const entry = await repo.entries.create({
-      id: randomUUID(), accountId: account.id, raceId: race.id, displayName,
-      linkId: linkIdOf(token), createdAt: new Date().toISOString(),
-    });
-    return reply.code(201).send(entryBody(entry, token));
-  });
+  app.post(
+    '/entries/:id/link',
+    {
+      schema: {
+        operationId: 'replaceEntryLink',
+        summary: 'Issue a new link for friends and revoke the old one',
+        security: bearer,
+        params: IdParamsSchema,
+        response: { 200: LinkSchema, ...refusals(entryNotFound) },
+      },
+    },
+    async (req) => {
+      const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
+      const token = newToken();
+      await repo.entries.replaceLink(entry, linkIdOf(token), new Date().toISOString());
+      return { token, url: `${ctx.publicUrl}/r/${token}` };
+    },
+  );
 
-  app.post('/entries/:id/link', {
-    schema: { operationId: 'replaceEntryLink', summary: 'Issue a new link for friends and revoke the old one', security: bearer, params: IdParamsSchema, response: { 200: LinkSchema, ...refusals(entryNotFound) } },
-  }, async (req) => {
-    const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
-    const token = newToken();
-    await repo.entries.replaceLink(entry, linkIdOf(token), new Date().toISOString());
-    return { token, url: `${ctx.publicUrl}/r/${token}` };
-  });
-
-  app.delete('/entries/:id/link', {
-    schema: { operationId: 'revokeEntryLink', summary: 'Revoke the link for friends', security: bearer, params: IdParamsSchema, response: { 204: emptyAnswer('The link stops working at once; its notes stay.'), ...refusals(entryNotFound) } },
-  }, async (req, reply) => {
-    const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
-    await repo.entries.revokeLinks(entry, new Date().toISOString());
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/entries/:id/link',
+    {
+      schema: {
+        operationId: 'revokeEntryLink',
+        summary: 'Revoke the link for friends',
+        security: bearer,
+        params: IdParamsSchema,
+        response: { 204: emptyAnswer('The link stops working at once; its notes stay.'), ...refusals(entryNotFound) },
+      },
+    },
+    async (req, reply) => {
+      const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
+      await repo.entries.revokeLinks(entry, new Date().toISOString());
+      return reply.code(204).send(null);
+    },
+  );
 };

@@ -75,7 +75,13 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
    * after a hold that a change or the time ended (not a stop), so what was read before it may be old.
    */
   async function changesAfter(
-    req: FastifyRequest, reply: FastifyReply, entry: Entry, accountId: string, since: number, holdMs: number, untilPlayable: boolean,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    entry: Entry,
+    accountId: string,
+    since: number,
+    holdMs: number,
+    untilPlayable: boolean,
   ): Promise<{ changes: NoteChanges; held: boolean }> {
     const until = Date.now() + holdMs;
     let wokenAt: number | undefined;
@@ -110,44 +116,63 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
     }
   }
 
-  app.get('/entries/:id/notes', {
-    // A held request is a phone waiting, not a client hammering: no rate limiter counts it
-    // (server/sync caps how many a process and an account hold instead).
-    config: { rateLimit: false },
-    schema: {
-      operationId: 'listEntryNotes',
-      summary: 'Notes grouped by marker (?summary=1: counts only); after=<cursor> for what changed since, wait=<s> to hold until it does (until=playable: until a note is playable or removed)',
-      security: BEARER, params: IdParamsSchema, querystring: NotesQuerySchema,
-      response: {
-        200: withHeaders(EntryNotesSchema, LIST_HEADERS), 304: emptyAnswer('Not modified: If-None-Match names this very list.', LIST_HEADERS),
-        ...refusals(runnerRefusal.invalid_cursor, runnerRefusal.cursor_required, notSignedIn, entryNotFound, runnerRefusal.sync_busy),
+  app.get(
+    '/entries/:id/notes',
+    {
+      // A held request is a phone waiting, not a client hammering: no rate limiter counts it
+      // (server/sync caps how many a process and an account hold instead).
+      config: { rateLimit: false },
+      schema: {
+        operationId: 'listEntryNotes',
+        summary:
+          'Notes grouped by marker (?summary=1: counts only); after=<cursor> for what changed since, wait=<s> to hold until it does (until=playable: until a note is playable or removed)',
+        security: BEARER,
+        params: IdParamsSchema,
+        querystring: NotesQuerySchema,
+        response: {
+          200: withHeaders(EntryNotesSchema, LIST_HEADERS),
+          304: emptyAnswer('Not modified: If-None-Match names this very list.', LIST_HEADERS),
+          ...refusals(runnerRefusal.invalid_cursor, runnerRefusal.cursor_required, notSignedIn, entryNotFound, runnerRefusal.sync_busy),
+        },
       },
     },
-  }, async (req, reply) => {
-    const account = await requireRunner(ctx, req);
-    const entry = await repo.entries.get(account.id, req.params.id);
-    if (!entry) throw entryNotFound();
-    const { after, wait, until } = req.query;
-    const summary = req.query.summary === '1';
-    let body: EntryNotes;
-    if (after === undefined) {
-      if (wait !== undefined) throw runnerRefusal.cursor_required();
-      // The number first: a change landing during the read is listed now and again after it, never lost.
-      const seq = (await repo.notes.latestChange(entry.runnerId)) ?? 0;
-      body = { entryId: entry.id, markers: byMarker(await repo.entries.notes(entry.id), summary), cursor: encodeCursor(entry.id, seq), raceStartsAt: entry.race.startsAt };
-    } else {
-      const since = decodeCursor(entry.id, after);
-      if (since === undefined) throw runnerRefusal.invalid_cursor();
-      const holdMs = spreadHold(Math.min((wait ?? 0) * 1000, sync.maxHoldMs));
-      const { changes, held } = await changesAfter(req, reply, entry, account.id, since, holdMs, until === 'playable');
-      // Read again after a hold: the operator may have moved the start meanwhile (npm run admin -- edit-race).
-      const raceStartsAt = held ? (await repo.races.startsAt(entry.race.id)) ?? entry.race.startsAt : entry.race.startsAt;
-      body = { entryId: entry.id, markers: byMarker(changes.notes, summary), removed: changes.removed, cursor: encodeCursor(entry.id, changes.seq), raceStartsAt };
-    }
-    const etag = etagOf(body);
-    // Private: signed audio URLs inside. no-cache: a cache may keep it but must ask (If-None-Match) each time.
-    reply.header('etag', etag).header('cache-control', 'private, no-cache');
-    if (noneMatch(req.headers['if-none-match'], etag)) return reply.code(304).send(null);
-    return body;
-  });
+    async (req, reply) => {
+      const account = await requireRunner(ctx, req);
+      const entry = await repo.entries.get(account.id, req.params.id);
+      if (!entry) throw entryNotFound();
+      const { after, wait, until } = req.query;
+      const summary = req.query.summary === '1';
+      let body: EntryNotes;
+      if (after === undefined) {
+        if (wait !== undefined) throw runnerRefusal.cursor_required();
+        // The number first: a change landing during the read is listed now and again after it, never lost.
+        const seq = (await repo.notes.latestChange(entry.runnerId)) ?? 0;
+        body = {
+          entryId: entry.id,
+          markers: byMarker(await repo.entries.notes(entry.id), summary),
+          cursor: encodeCursor(entry.id, seq),
+          raceStartsAt: entry.race.startsAt,
+        };
+      } else {
+        const since = decodeCursor(entry.id, after);
+        if (since === undefined) throw runnerRefusal.invalid_cursor();
+        const holdMs = spreadHold(Math.min((wait ?? 0) * 1000, sync.maxHoldMs));
+        const { changes, held } = await changesAfter(req, reply, entry, account.id, since, holdMs, until === 'playable');
+        // Read again after a hold: the operator may have moved the start meanwhile (npm run admin -- edit-race).
+        const raceStartsAt = held ? ((await repo.races.startsAt(entry.race.id)) ?? entry.race.startsAt) : entry.race.startsAt;
+        body = {
+          entryId: entry.id,
+          markers: byMarker(changes.notes, summary),
+          removed: changes.removed,
+          cursor: encodeCursor(entry.id, changes.seq),
+          raceStartsAt,
+        };
+      }
+      const etag = etagOf(body);
+      // Private: signed audio URLs inside. no-cache: a cache may keep it but must ask (If-None-Match) each time.
+      reply.header('etag', etag).header('cache-control', 'private, no-cache');
+      if (noneMatch(req.headers['if-none-match'], etag)) return reply.code(304).send(null);
+      return body;
+    },
+  );
 };

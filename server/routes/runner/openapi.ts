@@ -22,17 +22,45 @@ const CONTRACT_MAJOR = 1;
  * The document as this file (and the contract tests) walk it: JSON from @fastify/swagger with the
  * fields read here named and typed; every other field passes through as it is (`unknown`).
  */
-export interface SchemaNode { [field: string]: unknown }
-export interface MediaNode { schema?: SchemaNode; [field: string]: unknown }
-export interface HeaderNode { required?: boolean; schema?: SchemaNode; [field: string]: unknown }
+export interface SchemaNode {
+  [field: string]: unknown;
+}
+export interface MediaNode {
+  schema?: SchemaNode;
+  [field: string]: unknown;
+}
+export interface HeaderNode {
+  required?: boolean;
+  schema?: SchemaNode;
+  [field: string]: unknown;
+}
 /** A documented response, or a route's answer schema before @fastify/swagger makes it one. */
-export interface ResponseNode { description?: string; content?: Record<string, MediaNode>; headers?: Record<string, HeaderNode>; [field: string]: unknown }
-export interface OperationNode { operationId?: string; summary?: string; security?: unknown[]; responses?: Record<string, ResponseNode>; [field: string]: unknown }
+export interface ResponseNode {
+  description?: string;
+  content?: Record<string, MediaNode>;
+  headers?: Record<string, HeaderNode>;
+  [field: string]: unknown;
+}
+export interface OperationNode {
+  operationId?: string;
+  summary?: string;
+  security?: unknown[];
+  responses?: Record<string, ResponseNode>;
+  [field: string]: unknown;
+}
 /** A path's operations by method (@fastify/swagger writes nothing else on a path). */
 export type PathNode = Partial<Record<string, OperationNode>>;
-export interface OpenApiDoc { paths?: Record<string, PathNode>; info: { version?: string; [field: string]: unknown }; servers?: unknown; [field: string]: unknown }
+export interface OpenApiDoc {
+  paths?: Record<string, PathNode>;
+  info: { version?: string; [field: string]: unknown };
+  servers?: unknown;
+  [field: string]: unknown;
+}
 /** A route's schema as Fastify hands it to the transform. */
-interface RouteSchema extends FastifySchema { response?: Record<string, ResponseNode>; [field: string]: unknown }
+interface RouteSchema extends FastifySchema {
+  response?: Record<string, ResponseNode>;
+  [field: string]: unknown;
+}
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -43,7 +71,8 @@ export function operationsOf(doc: OpenApiDoc): Array<{ path: string; method: str
     METHODS.flatMap((method) => {
       const op = item[method];
       return op ? [{ path, method, op }] : [];
-    }));
+    }),
+  );
 }
 
 /** Refusals no route writes because a plugin gives them: every route may meet these. */
@@ -54,7 +83,11 @@ function ambientRefusals(schema: RouteSchema, method: string): RefusalMaker[] {
   // A method Fastify reads a body for refuses a broken one (say JSON's content type with no body) before the route runs.
   if (schema.body || schema.querystring || schema.headers || BODY_METHODS.has(method)) makers.push(refusal.bad_request);
   // A body of a type the route does not parse, or past Fastify's body limit.
-  if (schema.body) makers.push(() => refusal.bad_request(undefined, 415), () => refusal.too_large('request'));
+  if (schema.body)
+    makers.push(
+      () => refusal.bad_request(undefined, 415),
+      () => refusal.too_large('request'),
+    );
   if (JSON.stringify(schema.security) === JSON.stringify(BEARER)) makers.push(notSignedIn);
   return makers;
 }
@@ -94,7 +127,9 @@ function liftResponse(response: ResponseNode): void {
 /** The document's version: the major, then the hash of everything but the version and the servers. */
 export function contractVersion(doc: OpenApiDoc): string {
   const { info, servers: _servers, ...rest } = doc;
-  const hash = createHash('sha256').update(JSON.stringify({ ...rest, info: { ...info, version: undefined } })).digest('hex');
+  const hash = createHash('sha256')
+    .update(JSON.stringify({ ...rest, info: { ...info, version: undefined } }))
+    .digest('hex');
   return `${CONTRACT_MAJOR}.0.0+${hash.slice(0, 12)}`;
 }
 
@@ -117,8 +152,9 @@ export const openApi = fp<{ publicUrl: string }>(async (app, { publicUrl }) => {
       info: {
         title: 'MileNotes API',
         version: `${CONTRACT_MAJOR}`,
-        description: 'The runner’s iPhone app (bearer sessions from Sign in with Apple), the recorder at /r/:token and the keepsake page at /s/:token. '
-          + 'docs/app-contract.md walks through it. Every refusal is `{ error, message }`: `error` a stable code (listed per answer in `x-error-codes`), `message` a sentence for a person.',
+        description:
+          'The runner’s iPhone app (bearer sessions from Sign in with Apple), the recorder at /r/:token and the keepsake page at /s/:token. ' +
+          'docs/app-contract.md walks through it. Every refusal is `{ error, message }`: `error` a stable code (listed per answer in `x-error-codes`), `message` a sentence for a person.',
       },
       servers: [{ url: publicUrl }],
       components: {
@@ -126,9 +162,12 @@ export const openApi = fp<{ publicUrl: string }>(async (app, { publicUrl }) => {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           // Set by GET /api/r/:token (server/devices/cookie.ts); the home screen's list reads it.
           deviceCookie: {
-            type: 'apiKey', in: 'cookie', name: DEVICE_COOKIE,
-            description: 'The phone’s device cookie (HttpOnly; `__Host-`, so only this host sets it): a bearer credential for the recorder links opened with it. '
-              + 'Only a value this server issued names a phone; any other is ignored. Over plain HTTP to localhost it is `mn_device_local`.',
+            type: 'apiKey',
+            in: 'cookie',
+            name: DEVICE_COOKIE,
+            description:
+              'The phone’s device cookie (HttpOnly; `__Host-`, so only this host sets it): a bearer credential for the recorder links opened with it. ' +
+              'Only a value this server issued names a phone; any other is ignored. Over plain HTTP to localhost it is `mn_device_local`.',
           },
         },
       },

@@ -5,7 +5,11 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
-  EntrySharingSchema, MAX_POSITIONS_BODY_BYTES, PositionBatchSchema, PositionsReceiptSchema, UpdateEntrySchema,
+  EntrySharingSchema,
+  MAX_POSITIONS_BODY_BYTES,
+  PositionBatchSchema,
+  PositionsReceiptSchema,
+  UpdateEntrySchema,
 } from '../../../src/shared/progressApi.js';
 import { raceWhen } from '../../../src/shared/raceClock.js';
 import { IdParamsSchema } from '../../../src/shared/runnerApi.js';
@@ -26,47 +30,60 @@ export const progressRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> =
     return entry;
   }
 
-  app.patch('/entries/:id', {
-    schema: {
-      operationId: 'updateEntry', summary: 'Turn sharing progress with the link’s holders on or off (off by default), or give the finish time the runner expects',
-      security: BEARER, params: IdParamsSchema, body: UpdateEntrySchema,
-      response: { 200: EntrySharingSchema, ...refusals(entryNotFound) },
-    },
-  }, async (req) => {
-    const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
-    const { shareProgress, expectedFinishSeconds } = req.body;
-    if (shareProgress !== undefined) await repo.progress.setSharing(entry.id, shareProgress);
-    if (expectedFinishSeconds !== undefined) await repo.progress.setExpectedFinish(entry.id, expectedFinishSeconds);
-    // Both change when the runner is expected at each marker: the waiting notes' deadlines follow.
-    const schedule = await rescheduleNotes(repo, entry.id);
-    const sharing = shareProgress ?? (await repo.progress.ofEntry(entry.id)).sharing;
-    const finish = schedule?.expectedFinishSeconds;
-    return { id: entry.id, shareProgress: sharing, ...(typeof finish === 'number' && { expectedFinishSeconds: finish }) };
-  });
-
-  app.post('/entries/:id/positions', {
-    bodyLimit: MAX_POSITIONS_BODY_BYTES,
-    schema: {
-      operationId: 'postPositions',
-      summary: 'Positions the phone took during the race (a batch, any order); each placed on the course or ignored, with why',
-      security: BEARER, params: IdParamsSchema, body: PositionBatchSchema,
-      response: {
-        200: PositionsReceiptSchema,
-        ...refusals(entryNotFound, appRefusal.race_not_live, appRefusal.progress_not_shared, raceRefusal.no_course),
+  app.patch(
+    '/entries/:id',
+    {
+      schema: {
+        operationId: 'updateEntry',
+        summary: 'Turn sharing progress with the link’s holders on or off (off by default), or give the finish time the runner expects',
+        security: BEARER,
+        params: IdParamsSchema,
+        body: UpdateEntrySchema,
+        response: { 200: EntrySharingSchema, ...refusals(entryNotFound) },
       },
     },
-  }, async (req) => {
-    const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
-    const now = ctx.clock.now();
-    const race = (await repo.races.get(entry.race.id))!;
-    const when = raceWhen(race.startsAt, now);
-    if (when !== 'live') throw appRefusal.race_not_live(race.name, when);
-    if (!(await repo.progress.ofEntry(entry.id)).sharing) throw appRefusal.progress_not_shared();
-    const course = await repo.races.course(race.id);
-    if (!course) throw raceRefusal.no_course(race);
-    const receipt = await recordPositions(repo, entry.id, race, course, req.body, now);
-    // Spectators' marker alerts follow the new estimate, after this answer (server/push/alerts.ts).
-    if (receipt.accepted > 0) ctx.push.positionsMoved(entry.id, now);
-    return receipt;
-  });
+    async (req) => {
+      const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
+      const { shareProgress, expectedFinishSeconds } = req.body;
+      if (shareProgress !== undefined) await repo.progress.setSharing(entry.id, shareProgress);
+      if (expectedFinishSeconds !== undefined) await repo.progress.setExpectedFinish(entry.id, expectedFinishSeconds);
+      // Both change when the runner is expected at each marker: the waiting notes' deadlines follow.
+      const schedule = await rescheduleNotes(repo, entry.id);
+      const sharing = shareProgress ?? (await repo.progress.ofEntry(entry.id)).sharing;
+      const finish = schedule?.expectedFinishSeconds;
+      return { id: entry.id, shareProgress: sharing, ...(typeof finish === 'number' && { expectedFinishSeconds: finish }) };
+    },
+  );
+
+  app.post(
+    '/entries/:id/positions',
+    {
+      bodyLimit: MAX_POSITIONS_BODY_BYTES,
+      schema: {
+        operationId: 'postPositions',
+        summary: 'Positions the phone took during the race (a batch, any order); each placed on the course or ignored, with why',
+        security: BEARER,
+        params: IdParamsSchema,
+        body: PositionBatchSchema,
+        response: {
+          200: PositionsReceiptSchema,
+          ...refusals(entryNotFound, appRefusal.race_not_live, appRefusal.progress_not_shared, raceRefusal.no_course),
+        },
+      },
+    },
+    async (req) => {
+      const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
+      const now = ctx.clock.now();
+      const race = (await repo.races.get(entry.race.id))!;
+      const when = raceWhen(race.startsAt, now);
+      if (when !== 'live') throw appRefusal.race_not_live(race.name, when);
+      if (!(await repo.progress.ofEntry(entry.id)).sharing) throw appRefusal.progress_not_shared();
+      const course = await repo.races.course(race.id);
+      if (!course) throw raceRefusal.no_course(race);
+      const receipt = await recordPositions(repo, entry.id, race, course, req.body, now);
+      // Spectators' marker alerts follow the new estimate, after this answer (server/push/alerts.ts).
+      if (receipt.accepted > 0) ctx.push.positionsMoved(entry.id, now);
+      return receipt;
+    },
+  );
 };

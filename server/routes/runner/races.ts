@@ -18,33 +18,48 @@ const COURSE_HEADERS: HeaderDocs = {
 export const raceRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
   const { repo } = ctx;
 
-  app.get('/races', {
-    schema: { operationId: 'listRaces', summary: 'Races, upcoming, live and past, with their markers (placed where a course exists)', response: { 200: RaceListSchema } },
-  }, async () => {
-    const now = ctx.clock.now();
-    return { races: (await repo.races.list()).map((race) => publicRace(race, now)) };
-  });
-
-  app.get('/races/:id/course', {
-    schema: {
-      operationId: 'getRaceCourse',
-      summary: 'A race’s course as a GeoJSON LineString (at most 2,000 points, every marker a vertex), with a strong ETag',
-      params: RaceParamsSchema,
-      response: {
-        200: withHeaders({ description: 'The course (GeoJSON LineString, [lon, lat]).', content: { 'application/geo+json': { schema: CourseLineSchema } } }, COURSE_HEADERS),
-        304: emptyAnswer('Not modified: If-None-Match names this course.', COURSE_HEADERS),
-        ...refusals(raceRefusal.race_not_found, raceRefusal.no_course),
+  app.get(
+    '/races',
+    {
+      schema: {
+        operationId: 'listRaces',
+        summary: 'Races, upcoming, live and past, with their markers (placed where a course exists)',
+        response: { 200: RaceListSchema },
       },
     },
-  }, async (req, reply) => {
-    const course = await repo.races.appCourse(req.params.id);
-    if (!course) {
-      const race = await repo.races.get(req.params.id);
-      throw race ? raceRefusal.no_course(race) : raceRefusal.race_not_found();
-    }
-    reply.header('etag', course.etag).header('cache-control', COURSE_CACHE);
-    if (noneMatch(req.headers['if-none-match'], course.etag)) return reply.code(304).send(null);
-    // Sent as stored (the ETag is of these bytes): a string is not serialised again.
-    return reply.type('application/geo+json').send(course.json as never);
-  });
+    async () => {
+      const now = ctx.clock.now();
+      return { races: (await repo.races.list()).map((race) => publicRace(race, now)) };
+    },
+  );
+
+  app.get(
+    '/races/:id/course',
+    {
+      schema: {
+        operationId: 'getRaceCourse',
+        summary: 'A race’s course as a GeoJSON LineString (at most 2,000 points, every marker a vertex), with a strong ETag',
+        params: RaceParamsSchema,
+        response: {
+          200: withHeaders(
+            { description: 'The course (GeoJSON LineString, [lon, lat]).', content: { 'application/geo+json': { schema: CourseLineSchema } } },
+            COURSE_HEADERS,
+          ),
+          304: emptyAnswer('Not modified: If-None-Match names this course.', COURSE_HEADERS),
+          ...refusals(raceRefusal.race_not_found, raceRefusal.no_course),
+        },
+      },
+    },
+    async (req, reply) => {
+      const course = await repo.races.appCourse(req.params.id);
+      if (!course) {
+        const race = await repo.races.get(req.params.id);
+        throw race ? raceRefusal.no_course(race) : raceRefusal.race_not_found();
+      }
+      reply.header('etag', course.etag).header('cache-control', COURSE_CACHE);
+      if (noneMatch(req.headers['if-none-match'], course.etag)) return reply.code(304).send(null);
+      // Sent as stored (the ETag is of these bytes): a string is not serialised again.
+      return reply.type('application/geo+json').send(course.json as never);
+    },
+  );
 };

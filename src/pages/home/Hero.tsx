@@ -25,11 +25,10 @@ export function Hero() {
       </video>
       <div className="hero__content">
         <p className="hero__eyebrow">For marathon runners and everyone cheering them on</p>
-        <h1 id="hero-title" className="hero__title">{TAGLINE}</h1>
-        <p className="hero__lead">
-          The people who love you record voice notes at the miles you choose. On race day, each one
-          plays the moment you reach it.
-        </p>
+        <h1 id="hero-title" className="hero__title">
+          {TAGLINE}
+        </h1>
+        <p className="hero__lead">The people who love you record voice notes at the miles you choose. On race day, each one plays the moment you reach it.</p>
         <a className="hero__badge" href={APP_STORE_URL}>
           <img src="/badges/app-store.svg" alt="Download on the App Store" width="150" height="50" />
         </a>

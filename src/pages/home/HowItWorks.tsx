@@ -10,7 +10,12 @@ const STEPS: { title: string; text: string; icon: ReactNode }[] = [
   {
     title: 'Friends and family record messages at specific mile markers.',
     text: 'They open your link on any phone or computer, choose a mile and record a voice note right in the browser. No app, no account.',
-    icon: <><rect x="9" y="3" width="6" height="11" rx="3" /><path d="M5 11a7 7 0 0 0 14 0M12 18v3" /></>,
+    icon: (
+      <>
+        <rect x="9" y="3" width="6" height="11" rx="3" />
+        <path d="M5 11a7 7 0 0 0 14 0M12 18v3" />
+      </>
+    ),
   },
   {
     title: 'The notes play automatically on race day.',
@@ -22,12 +27,16 @@ const STEPS: { title: string; text: string; icon: ReactNode }[] = [
 export function HowItWorks() {
   return (
     <section className="section" id="how-it-works" aria-labelledby="how-title">
-      <h2 id="how-title" className="section__title">How It Works</h2>
+      <h2 id="how-title" className="section__title">
+        How It Works
+      </h2>
       <ol className="steps">
         {STEPS.map((step, i) => (
           <li className="step" key={step.title}>
             <div className="step__top">
-              <svg className="step__icon" viewBox="0 0 24 24" aria-hidden="true">{step.icon}</svg>
+              <svg className="step__icon" viewBox="0 0 24 24" aria-hidden="true">
+                {step.icon}
+              </svg>
               <span className="step__number">Step {i + 1}</span>
             </div>
             <h3 className="step__title">{step.title}</h3>

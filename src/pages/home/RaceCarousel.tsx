@@ -9,7 +9,9 @@ import { raceTrackHtml, SPEC_RACE_CARDS } from '../../shared/raceCards';
 export function RaceCarousel() {
   return (
     <section className="section section--wide" aria-labelledby="races-title">
-      <h2 id="races-title" className="section__title">Upcoming Events</h2>
+      <h2 id="races-title" className="section__title">
+        Upcoming Events
+      </h2>
       <p className="section__lead">Runners are collecting notes for these races right now.</p>
       {/* A scrollable region: named, and focusable so a keyboard can scroll it and pause the motion (axe's scrollable-region-focusable). */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll container must take focus for keyboard users to scroll it. */}

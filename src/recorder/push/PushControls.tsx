@@ -16,16 +16,38 @@ function Notes({ push, kind }: { push: PushControl; kind: PushControlKind }) {
   const t = useT();
   return (
     <>
-      {push.installHint === kind ? <p className="rec-push-hint" data-testid="push-install-hint">{t('push.installFirst')}</p> : null}
-      {push.problem?.on === kind ? <p className="rec-alert" role="alert">{push.problem.text}</p> : null}
+      {push.installHint === kind ? (
+        <p className="rec-push-hint" data-testid="push-install-hint">
+          {t('push.installFirst')}
+        </p>
+      ) : null}
+      {push.problem?.on === kind ? (
+        <p className="rec-alert" role="alert">
+          {push.problem.text}
+        </p>
+      ) : null}
     </>
   );
 }
 
 const shown = (push: PushControl) => push.state !== undefined && push.support !== 'unsupported';
 
-function Control({ testId, said, button, quiet, push, kind, onTap }: {
-  testId: string; said: ReactNode; button: string; quiet: boolean; push: PushControl; kind: PushControlKind; onTap: () => void;
+function Control({
+  testId,
+  said,
+  button,
+  quiet,
+  push,
+  kind,
+  onTap,
+}: {
+  testId: string;
+  said: ReactNode;
+  button: string;
+  quiet: boolean;
+  push: PushControl;
+  kind: PushControlKind;
+  onTap: () => void;
 }) {
   return (
     <div className="rec-push" data-testid={testId}>
@@ -46,7 +68,11 @@ export function HeardPush({ runner, push }: { runner: string; push: PushControl 
   return (
     <section className="rec-card" aria-label={t('push.heard.ask', { runner })}>
       <Control
-        testId="push-heard" push={push} kind="heard" quiet={on} onTap={() => push.setHeard(!on)}
+        testId="push-heard"
+        push={push}
+        kind="heard"
+        quiet={on}
+        onTap={() => push.setHeard(!on)}
         said={on ? t('push.heard.on', { runner }) : null}
         button={on ? t('push.turnOff') : t('push.heard.ask', { runner })}
       />
@@ -55,8 +81,20 @@ export function HeardPush({ runner, push }: { runner: string; push: PushControl 
 }
 
 /** Under the marker picker: be told when the runner is about ten minutes from the chosen marker, while there is time. */
-export function MarkerAlert({ runner, marker, label, expectedAt, now, push }: {
-  runner: string; marker: string; label: string | undefined; expectedAt: number | undefined; now: number; push: PushControl;
+export function MarkerAlert({
+  runner,
+  marker,
+  label,
+  expectedAt,
+  now,
+  push,
+}: {
+  runner: string;
+  marker: string;
+  label: string | undefined;
+  expectedAt: number | undefined;
+  now: number;
+  push: PushControl;
 }) {
   const t = useT();
   if (!shown(push) || !marker) return null;
@@ -66,7 +104,11 @@ export function MarkerAlert({ runner, marker, label, expectedAt, now, push }: {
   const words = { runner, marker: markerName(marker, label), minutes: ALERT_LEAD_MINUTES };
   return (
     <Control
-      testId="push-alert" push={push} kind="alert" quiet={asked} onTap={() => push.setAlert(marker, !asked)}
+      testId="push-alert"
+      push={push}
+      kind="alert"
+      quiet={asked}
+      onTap={() => push.setAlert(marker, !asked)}
       said={asked ? t('push.alert.on', words) : null}
       button={asked ? t('push.alert.cancel') : t('push.alert.ask', words)}
     />

@@ -57,17 +57,23 @@ export function usePush(token: string, runner: string, wanted: boolean): PushCon
   }, [token, support, asked]);
 
   /** Saves this browser's subscription with what the phone asks for; the new state, or why not. */
-  const save = useCallback(async (heard: boolean, fromTap: boolean): Promise<PushAnswer<PushState> | 'denied'> => {
-    if (!state) return { ok: false, code: undefined };
-    const browser = await browserSubscription(state.publicKey, fromTap);
-    if (browser === 'denied') return 'denied';
-    return subscribePush(token, { ...browser, lang, heard });
-  }, [state, token, lang]);
+  const save = useCallback(
+    async (heard: boolean, fromTap: boolean): Promise<PushAnswer<PushState> | 'denied'> => {
+      if (!state) return { ok: false, code: undefined };
+      const browser = await browserSubscription(state.publicKey, fromTap);
+      if (browser === 'denied') return 'denied';
+      return subscribePush(token, { ...browser, lang, heard });
+    },
+    [state, token, lang],
+  );
 
   // Notices speak the language in use: a change is sent along, without a prompt (only a permission given is used).
   useEffect(() => {
     if (!state?.subscribed || !state.lang || state.lang === lang) return;
-    void save(state.heard, false).then((answer) => answer !== 'denied' && answer.ok && setState(answer.value), () => undefined);
+    void save(state.heard, false).then(
+      (answer) => answer !== 'denied' && answer.ok && setState(answer.value),
+      () => undefined,
+    );
   }, [lang, state, save]);
 
   const act = (on: PushControlKind, work: () => Promise<PushAnswer<PushState | undefined> | 'denied'>, marker?: string) => {
@@ -88,23 +94,33 @@ export function usePush(token: string, runner: string, wanted: boolean): PushCon
   };
 
   return {
-    state, support, installHint, problem, busy,
-    setHeard: (on) => act('heard', async () => {
-      if (on) return save(true, true);
-      // Alerts still waiting keep the subscription; without any, it goes.
-      return state?.alerts.some((a) => !a.sent) ? save(false, false) : unsubscribePush(token);
-    }),
-    setAlert: (marker, on) => act('alert', async () => {
-      if (!on) {
-        const removed = await removeMarkerAlert(token, marker);
-        if (!removed.ok || state?.heard || state?.alerts.some((a) => a.marker !== marker && !a.sent)) return removed;
-        return unsubscribePush(token);
-      }
-      if (!state?.subscribed) {
-        const saved = await save(false, true);
-        if (saved === 'denied' || !saved.ok) return saved;
-      }
-      return addMarkerAlert(token, marker);
-    }, marker),
+    state,
+    support,
+    installHint,
+    problem,
+    busy,
+    setHeard: (on) =>
+      act('heard', async () => {
+        if (on) return save(true, true);
+        // Alerts still waiting keep the subscription; without any, it goes.
+        return state?.alerts.some((a) => !a.sent) ? save(false, false) : unsubscribePush(token);
+      }),
+    setAlert: (marker, on) =>
+      act(
+        'alert',
+        async () => {
+          if (!on) {
+            const removed = await removeMarkerAlert(token, marker);
+            if (!removed.ok || state?.heard || state?.alerts.some((a) => a.marker !== marker && !a.sent)) return removed;
+            return unsubscribePush(token);
+          }
+          if (!state?.subscribed) {
+            const saved = await save(false, true);
+            if (saved === 'denied' || !saved.ok) return saved;
+          }
+          return addMarkerAlert(token, marker);
+        },
+        marker,
+      ),
   };
 }

@@ -160,7 +160,14 @@ async function attempt(note: OutboxNote, transport: Transport, now: () => number
   const status = response.status;
   if (status >= 200 && status < 300) {
     return updateNote(note.id, (n) => ({
-      ...n, state: 'delivered', deliveredAt: now(), lastStatus: status, lastError: undefined, lastCode: undefined, uploadStarted: false, uploadOffset: n.bytes,
+      ...n,
+      state: 'delivered',
+      deliveredAt: now(),
+      lastStatus: status,
+      lastError: undefined,
+      lastCode: undefined,
+      uploadStarted: false,
+      uploadOffset: n.bytes,
     }));
   }
   const server = serverError(response);

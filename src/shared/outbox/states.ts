@@ -46,7 +46,9 @@ export function nextProbeInterval(current: number, run: { probe?: 'reached' | 'n
 
 /** When an uploader should next look at the outbox: the earliest due note, or the next comeback probe. */
 export function nextWake(
-  notes: readonly Pick<OutboxNote, 'state' | 'nextAttemptAt' | 'lastStatus'>[], now: number, probeEvery = COMEBACK_PROBE_MS,
+  notes: readonly Pick<OutboxNote, 'state' | 'nextAttemptAt' | 'lastStatus'>[],
+  now: number,
+  probeEvery = COMEBACK_PROBE_MS,
 ): number | undefined {
   const due = earliestDue(notes);
   if (!notes.some(waitsOnNetwork)) return due;

@@ -46,7 +46,10 @@ export async function allLinks(): Promise<CachedLink[]> {
  * to leave it as it is; undefined when there is none. `noteId`: the note the change announces.
  */
 async function rewrite<S extends 'links' | 'notes'>(
-  store: S, key: string, change: (value: StoreValue<OutboxSchema, S>) => StoreValue<OutboxSchema, S> | undefined, noteId?: string,
+  store: S,
+  key: string,
+  change: (value: StoreValue<OutboxSchema, S>) => StoreValue<OutboxSchema, S> | undefined,
+  noteId?: string,
 ): Promise<StoreValue<OutboxSchema, S> | undefined> {
   const db = await outboxDb();
   return write(async () => {
@@ -174,7 +177,8 @@ export async function readAudio(id: string): Promise<ArrayBuffer | undefined> {
 }
 
 /** Read-modify-write of one note in one transaction; returns undefined if it is gone. */
-export const updateNote = (id: string, change: (note: OutboxNote) => OutboxNote | undefined): Promise<OutboxNote | undefined> => rewrite('notes', id, change, id);
+export const updateNote = (id: string, change: (note: OutboxNote) => OutboxNote | undefined): Promise<OutboxNote | undefined> =>
+  rewrite('notes', id, change, id);
 
 /** 'Retry' on a note that needs attention: due now. */
 export function retryNote(id: string, now = Date.now()) {

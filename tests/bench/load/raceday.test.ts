@@ -19,8 +19,17 @@ describe('the reference app on race day', () => {
 
   it('should play every note sent 8-15 race minutes ahead at its marker, once, and report it played', async () => {
     const result = await runRaceDay({
-      server: world.server, apple: world.apple, phoneUrl: world.proxy.url, friendsUrl: world.server.url,
-      compression: 30, fromMeters: 16_000, toMeters: 22_500, friends: 4, leadMinutes: [8, 15], noteSeconds: [10, 20], seed: 3,
+      server: world.server,
+      apple: world.apple,
+      phoneUrl: world.proxy.url,
+      friendsUrl: world.server.url,
+      compression: 30,
+      fromMeters: 16_000,
+      toMeters: 22_500,
+      friends: 4,
+      leadMinutes: [8, 15],
+      noteSeconds: [10, 20],
+      seed: 3,
     });
     expect(result.errors).toEqual([]);
     expect(result.notes.length).toBeGreaterThanOrEqual(3);

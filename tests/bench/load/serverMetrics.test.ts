@@ -14,13 +14,18 @@ const TEXT = [
   'nodejs_eventloop_lag_p99_seconds 0.015',
 ].join('\n');
 
-describe('a reading of the server\'s /metrics', () => {
-  it('should answer a histogram\'s buckets for the series its labels pick, summed, in order', () => {
+describe("a reading of the server's /metrics", () => {
+  it("should answer a histogram's buckets for the series its labels pick, summed, in order", () => {
     expect(bucketsIn(TEXT, 'milenotes_http_request_duration_seconds', (l) => l.method === 'PUT')).toEqual([
-      { le: 0.01, count: 3 }, { le: 0.1, count: 5 }, { le: Infinity, count: 6 },
+      { le: 0.01, count: 3 },
+      { le: 0.1, count: 5 },
+      { le: Infinity, count: 6 },
     ]);
     expect(bucketsIn(TEXT, 'milenotes_http_request_duration_seconds').map((b) => b.count)).toEqual([13, 15, 16]);
-    expect(bucketsIn(TEXT, 'milenotes_sync_wake_seconds')).toEqual([{ le: 0.005, count: 2 }, { le: Infinity, count: 4 }]);
+    expect(bucketsIn(TEXT, 'milenotes_sync_wake_seconds')).toEqual([
+      { le: 0.005, count: 2 },
+      { le: Infinity, count: 4 },
+    ]);
   });
 
   it('should answer a gauge, and NaN for one the server does not expose', () => {

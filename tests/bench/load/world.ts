@@ -17,13 +17,18 @@ export interface RaceDayWorld {
 export async function startRaceDayWorld(schedule: VenueSchedule): Promise<RaceDayWorld> {
   const apple = await startFakeApple();
   const server = await startServer({
-    APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'raceday-test-secret-that-is-long-enough-0123',
-    CONVERT_WORKER: 'on', LOG_LEVEL: 'warn',
+    APPLE_JWKS_URL: apple.jwksUrl,
+    APPLE_AUDIENCE: apple.audience,
+    SESSION_SECRET: 'raceday-test-secret-that-is-long-enough-0123',
+    CONVERT_WORKER: 'on',
+    LOG_LEVEL: 'warn',
   });
   const proxy = await startChaosProxy(server.port, schedule);
   proxy.start();
   return {
-    apple, server, proxy,
+    apple,
+    server,
+    proxy,
     async close() {
       await proxy.close();
       await server.stop();

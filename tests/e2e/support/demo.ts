@@ -21,7 +21,9 @@ export async function startDemo(args: string[]): Promise<RunningDemo> {
   const watchPort = await freePort();
   let out = '';
   const child = spawn(process.execPath, ['demo/run.mjs', ...args, '--watch-port', String(watchPort)], {
-    cwd: root, env: { ...process.env, PORT: String(serverPort) }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root,
+    env: { ...process.env, PORT: String(serverPort) },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

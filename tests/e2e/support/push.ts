@@ -20,7 +20,10 @@ export async function standInPushManager(context: BrowserContext, sub: StandInSu
     PushManager.prototype.getSubscription = async () => current as PushSubscription | null;
     PushManager.prototype.subscribe = async (options?: PushSubscriptionOptionsInit) => {
       const key = new Uint8Array(options!.applicationServerKey as Uint8Array);
-      w.__pushKey = btoa(String.fromCharCode(...key)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      w.__pushKey = btoa(String.fromCharCode(...key))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '');
       current = {
         endpoint: s.endpoint,
         expirationTime: null,
@@ -49,7 +52,9 @@ export async function workerRegistration(page: Page, origin: string): Promise<{ 
 
 /** What the page's worker shows now: each notice's title, tag and data. */
 export function noticesShown(page: Page) {
-  return page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, tag: n.tag, lang: n.lang, data: n.data as unknown })));
+  return page.evaluate(async () =>
+    (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, tag: n.tag, lang: n.lang, data: n.data as unknown })),
+  );
 }
 
 /** Hands a push, as the stand-in service decrypted it, to the page's worker, and waits for its notice. */

@@ -54,7 +54,8 @@ export async function startRunnerWorld(env: NodeJS.ProcessEnv = {}): Promise<Run
       const noteId = randomUUID();
       const put = await putNote(server.url, entry.link.token, { id: noteId, contentType: 'audio/webm;codecs=opus', audio: speech }, 'mi-13', 'Sam');
       expect(put.status).toBe(201);
-      await expect.poll(async () => (await api('GET', `/api/entries/${entry.id}/notes`, session)).json.markers[0].notes[0].status, { timeout: 30_000 })
+      await expect
+        .poll(async () => (await api('GET', `/api/entries/${entry.id}/notes`, session)).json.markers[0].notes[0].status, { timeout: 30_000 })
         .toBe('converted');
       return { session, entry, noteId };
     },

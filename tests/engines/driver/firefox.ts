@@ -20,7 +20,14 @@ const prefs = {
 
 async function start(profileDir: string): Promise<{ browser: Browser; page: Page }> {
   const browser = await withTimeout(
-    puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true, userDataDir: profileDir, extraPrefsFirefox: prefs, protocolTimeout: 60_000 }),
+    puppeteer.launch({
+      browser: 'firefox',
+      executablePath: FIREFOX,
+      headless: true,
+      userDataDir: profileDir,
+      extraPrefsFirefox: prefs,
+      protocolTimeout: 60_000,
+    }),
     60_000,
     `firefox-esr did not start within 60 s (${FIREFOX})`,
   );

@@ -108,7 +108,10 @@ export async function launchWebKit({ profileDir }: LaunchOptions): Promise<Engin
     const deadline = Date.now() + 15_000;
     for (;;) {
       if (driver.exitCode !== null) throw new Error(`WebKitWebDriver exited with ${driver.exitCode}: ${driverLog}`);
-      const ready = await fetch(`${base}/status`).then((r) => r.ok, () => false);
+      const ready = await fetch(`${base}/status`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ready) break;
       if (Date.now() > deadline) throw new Error(`WebKitWebDriver did not answer on port ${port} within 15 s: ${driverLog}`);
       await new Promise((r) => setTimeout(r, 100));

@@ -144,8 +144,9 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
     },
     cuts: () => cuts,
     traffic: () =>
-      recent.map(({ line, at, status, endedAt, closedEarly }) =>
-        `${at} ms ${line}: ${endedAt === undefined ? 'still open' : closedEarly ? `closed unanswered at ${endedAt} ms` : `${status} at ${endedAt} ms`}`,
+      recent.map(
+        ({ line, at, status, endedAt, closedEarly }) =>
+          `${at} ms ${line}: ${endedAt === undefined ? 'still open' : closedEarly ? `closed unanswered at ${endedAt} ms` : `${status} at ${endedAt} ms`}`,
       ),
     async close() {
       for (const socket of sockets) socket.destroy();

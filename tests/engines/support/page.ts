@@ -44,11 +44,17 @@ export class EnginePage {
 
   /** Waits until the texts of every [data-testid=testId] equal `expected`, in order. */
   async waitForTexts(testId: string, expected: string[], timeoutMs = 15_000): Promise<void> {
-    await this.waitFor(`${testId} to read ${JSON.stringify(expected)}`, timeoutMs, (id, want) => {
-      const got = [...document.querySelectorAll(`[data-testid="${id}"]`)].map((e) => (e.textContent ?? '').replace(/\s+/g, ' ').trim());
-      const status = document.querySelector('[data-testid="status-line"]')?.textContent;
-      return JSON.stringify(got) === JSON.stringify(want) ? got : { pending: { [id]: got, status } };
-    }, testId, expected);
+    await this.waitFor(
+      `${testId} to read ${JSON.stringify(expected)}`,
+      timeoutMs,
+      (id, want) => {
+        const got = [...document.querySelectorAll(`[data-testid="${id}"]`)].map((e) => (e.textContent ?? '').replace(/\s+/g, ' ').trim());
+        const status = document.querySelector('[data-testid="status-line"]')?.textContent;
+        return JSON.stringify(got) === JSON.stringify(want) ? got : { pending: { [id]: got, status } };
+      },
+      testId,
+      expected,
+    );
   }
 
   /** The text of the first [data-testid=testId], whitespace collapsed, or null. */
@@ -59,43 +65,63 @@ export class EnginePage {
   /** Waits for an enabled button or link whose accessible name is `name`, and clicks it for real. */
   async click(name: string, timeoutMs = 10_000): Promise<void> {
     const mark = `c${++this.clicks}`;
-    await this.waitFor(`an enabled button named '${name}'`, timeoutMs, (wanted, id) => {
-      const nameOf = (e: Element) => (e.getAttribute('aria-label') ?? e.textContent ?? '').replace(/\s+/g, ' ').trim();
-      const found = [...document.querySelectorAll('button, a, [role="button"]')].find(
-        (e) => nameOf(e) === wanted && !(e as HTMLButtonElement).disabled && (e as HTMLElement).offsetParent !== null,
-      );
-      found?.setAttribute('data-engine-click', id);
-      return Boolean(found);
-    }, name, mark);
+    await this.waitFor(
+      `an enabled button named '${name}'`,
+      timeoutMs,
+      (wanted, id) => {
+        const nameOf = (e: Element) => (e.getAttribute('aria-label') ?? e.textContent ?? '').replace(/\s+/g, ' ').trim();
+        const found = [...document.querySelectorAll('button, a, [role="button"]')].find(
+          (e) => nameOf(e) === wanted && !(e as HTMLButtonElement).disabled && (e as HTMLElement).offsetParent !== null,
+        );
+        found?.setAttribute('data-engine-click', id);
+        return Boolean(found);
+      },
+      name,
+      mark,
+    );
     await this.engine.click(`[data-engine-click="${mark}"]`);
   }
 
   /** Types into the text field labelled `label` the way React hears it (the native setter, then 'input'). */
   async fill(label: string, value: string): Promise<void> {
-    await this.waitFor(`a field labelled '${label}'`, 10_000, (wanted, text) => {
-      const field = fieldLabelled(wanted) as HTMLInputElement | null;
-      if (!field) return false;
-      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(field, text);
-      field.dispatchEvent(new Event('input', { bubbles: true }));
-      return true;
-      function fieldLabelled(name: string) {
-        const label = [...document.querySelectorAll('label')].find((l) => l.querySelector('span')?.textContent?.trim() === name || l.textContent?.trim() === name);
-        return label ? (label.control ?? label.querySelector('input, select, textarea')) : null;
-      }
-    }, label, value);
+    await this.waitFor(
+      `a field labelled '${label}'`,
+      10_000,
+      (wanted, text) => {
+        const field = fieldLabelled(wanted) as HTMLInputElement | null;
+        if (!field) return false;
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(field, text);
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+        return true;
+        function fieldLabelled(name: string) {
+          const label = [...document.querySelectorAll('label')].find(
+            (l) => l.querySelector('span')?.textContent?.trim() === name || l.textContent?.trim() === name,
+          );
+          return label ? (label.control ?? label.querySelector('input, select, textarea')) : null;
+        }
+      },
+      label,
+      value,
+    );
   }
 
   /** Chooses the option whose text is `option` in the select labelled `label`. */
   async select(label: string, option: string): Promise<void> {
-    await this.waitFor(`an option '${option}' in '${label}'`, 10_000, (wanted, text) => {
-      const label = [...document.querySelectorAll('label')].find((l) => l.querySelector('span')?.textContent?.trim() === wanted);
-      const select = label?.querySelector('select');
-      const choice = select && [...select.options].find((o) => o.text.trim() === text);
-      if (!select || !choice) return false;
-      Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value')!.set!.call(select, choice.value);
-      select.dispatchEvent(new Event('change', { bubbles: true }));
-      return true;
-    }, label, option);
+    await this.waitFor(
+      `an option '${option}' in '${label}'`,
+      10_000,
+      (wanted, text) => {
+        const label = [...document.querySelectorAll('label')].find((l) => l.querySelector('span')?.textContent?.trim() === wanted);
+        const select = label?.querySelector('select');
+        const choice = select && [...select.options].find((o) => o.text.trim() === text);
+        if (!select || !choice) return false;
+        Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value')!.set!.call(select, choice.value);
+        select.dispatchEvent(new Event('change', { bubbles: true }));
+        return true;
+      },
+      label,
+      option,
+    );
   }
 
   /** The outbox's note records (audio left out), read straight from the page's IndexedDB. */
@@ -107,9 +133,22 @@ export class EnginePage {
         open.onerror = () => reject(open.error);
       });
       try {
-        return await new Promise<Array<{ id: string; state: string; attempts: number; contentType: string; bytes: number; sha256: string; durationMs: number }>>((resolve, reject) => {
+        return await new Promise<
+          Array<{ id: string; state: string; attempts: number; contentType: string; bytes: number; sha256: string; durationMs: number }>
+        >((resolve, reject) => {
           const all = db.transaction('notes').objectStore('notes').getAll();
-          all.onsuccess = () => resolve(all.result.map(({ id, state, attempts, contentType, bytes, sha256, durationMs }) => ({ id, state, attempts, contentType, bytes, sha256, durationMs })));
+          all.onsuccess = () =>
+            resolve(
+              all.result.map(({ id, state, attempts, contentType, bytes, sha256, durationMs }) => ({
+                id,
+                state,
+                attempts,
+                contentType,
+                bytes,
+                sha256,
+                durationMs,
+              })),
+            );
           all.onerror = () => reject(all.error);
         });
       } finally {

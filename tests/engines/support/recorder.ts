@@ -13,9 +13,7 @@ export async function openRecorder(page: EnginePage, origin: string, token: stri
 
 export async function waitForRecorder(page: EnginePage): Promise<void> {
   await page.waitFor('the service worker to control the recorder', 20_000, () => navigator.serviceWorker?.controller !== null);
-  await page.waitFor("the 'Record' button", 10_000, () =>
-    [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Record'),
-  );
+  await page.waitFor("the 'Record' button", 10_000, () => [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Record'));
 }
 
 export async function fillDetails(page: EnginePage, marker: string, name: string): Promise<void> {
@@ -27,20 +25,23 @@ export async function fillDetails(page: EnginePage, marker: string, name: string
 export async function recordFor(page: EnginePage, seconds: number): Promise<void> {
   await page.click('Record');
   const shown = `0:${String(seconds).padStart(2, '0')}`;
-  await page.waitFor(`the recording clock to reach ${shown}`, (seconds + 10) * 1000, (want) => {
-    const alert = document.querySelector('[role="alert"]')?.textContent;
-    if (alert) throw new Error(`The page says: ${alert}`);
-    return document.querySelector('[data-testid="elapsed"]')?.textContent?.includes(want) ?? false;
-  }, shown);
+  await page.waitFor(
+    `the recording clock to reach ${shown}`,
+    (seconds + 10) * 1000,
+    (want) => {
+      const alert = document.querySelector('[role="alert"]')?.textContent;
+      if (alert) throw new Error(`The page says: ${alert}`);
+      return document.querySelector('[data-testid="elapsed"]')?.textContent?.includes(want) ?? false;
+    },
+    shown,
+  );
 }
 
 /** Records for `seconds`, stops, and waits for the review (Send offered). */
 export async function record(page: EnginePage, seconds: number): Promise<void> {
   await recordFor(page, seconds);
   await page.click('Stop');
-  await page.waitFor("the 'Send' button after stopping", 15_000, () =>
-    [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Send'),
-  );
+  await page.waitFor("the 'Send' button after stopping", 15_000, () => [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Send'));
 }
 
 /** Ids of the notes listed on the page, in order. */

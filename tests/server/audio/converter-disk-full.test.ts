@@ -66,7 +66,10 @@ describe('a conversion on a disk that runs out', () => {
     // No room; half the PCM; the PCM and not a byte more; then parts of the M4A.
     for (const leave of [0, Math.floor(pcmPages / 2), pcmPages, pcmPages + 1, pcmPages + m4aPages - 1]) {
       await disk.fill(leave * PAGE);
-      const failure = await converter.convert(speech, 'webm', output(), opts).then(() => 'converted', (err: unknown) => err);
+      const failure = await converter.convert(speech, 'webm', output(), opts).then(
+        () => 'converted',
+        (err: unknown) => err,
+      );
       expect(failure, `with ${leave} pages free`).toBeInstanceOf(StorageFault);
       expect(storageFaultOf(failure)).toBe('disk_full');
       said.push((failure as Error).message);
@@ -81,7 +84,7 @@ describe('a conversion on a disk that runs out', () => {
     await disk.fill((pcmPages + m4aPages + 1) * PAGE);
     const converted = await converter.convert(speech, 'webm', output(), opts);
     expect(converted.durationMs).toBe(durationMs);
-    expect(Math.abs(await decodedSeconds(output()) - speechSeconds)).toBeLessThan(0.2);
+    expect(Math.abs((await decodedSeconds(output())) - speechSeconds)).toBeLessThan(0.2);
   });
 });
 
@@ -95,15 +98,18 @@ describe('ffmpeg failing to write the M4A, in the words of a stand-in', () => {
    */
   async function standIn(notesFault: boolean): Promise<void> {
     const real = (await promisify(execFile)('sh', ['-c', 'command -v ffmpeg'], { env: { PATH: savedPath } })).stdout.trim();
-    await writeFile(path.join(bin, 'ffmpeg'), [
-      '#!/bin/sh',
-      'for arg in "$@"; do last="$arg"; done',
-      'case "$last" in',
-      '  *.m4a) echo "Error initializing output stream 0:0 -- " >&2; echo "Conversion failed!" >&2; exit 1 ;;',
-      notesFault ? '  -) echo "[aac @ 0x1] Input contains (near) NaN/+-Inf" >&2; exit 1 ;;' : '',
-      'esac',
-      `exec ${real} "$@"`,
-    ].join('\n'));
+    await writeFile(
+      path.join(bin, 'ffmpeg'),
+      [
+        '#!/bin/sh',
+        'for arg in "$@"; do last="$arg"; done',
+        'case "$last" in',
+        '  *.m4a) echo "Error initializing output stream 0:0 -- " >&2; echo "Conversion failed!" >&2; exit 1 ;;',
+        notesFault ? '  -) echo "[aac @ 0x1] Input contains (near) NaN/+-Inf" >&2; exit 1 ;;' : '',
+        'esac',
+        `exec ${real} "$@"`,
+      ].join('\n'),
+    );
     await chmod(path.join(bin, 'ffmpeg'), 0o755);
   }
 

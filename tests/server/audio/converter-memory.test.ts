@@ -43,8 +43,24 @@ beforeAll(async () => {
   longest = path.join(dir, 'longest.webm');
   // The longest note a friend may send: speech looped to 60 s, Opus in WebM as phones record it.
   await promisify(execFile)('ffmpeg', [
-    '-nostdin', '-loglevel', 'error', '-stream_loop', '-1', '-i', (await makeSpeech(dir)).wav, '-t', String(MAX_SECONDS),
-    '-c:a', 'libopus', '-b:a', '24k', '-ac', '1', '-f', 'webm', longest,
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-stream_loop',
+    '-1',
+    '-i',
+    (await makeSpeech(dir)).wav,
+    '-t',
+    String(MAX_SECONDS),
+    '-c:a',
+    'libopus',
+    '-b:a',
+    '24k',
+    '-ac',
+    '1',
+    '-f',
+    'webm',
+    longest,
   ]);
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));

@@ -50,19 +50,27 @@ async function childrenRunning(name: string, parent = process.pid): Promise<numb
 const converterPids = () => childrenRunning('converter-process.ts');
 
 /** Waits until this test's converter process runs; its pid. */
-const converterStarted = () => vi.waitFor(async () => {
-  const [pid] = await converterPids();
-  if (pid === undefined) throw new Error('no converter yet');
-  return pid;
-}, { timeout: 20_000, interval: 50 });
+const converterStarted = () =>
+  vi.waitFor(
+    async () => {
+      const [pid] = await converterPids();
+      if (pid === undefined) throw new Error('no converter yet');
+      return pid;
+    },
+    { timeout: 20_000, interval: 50 },
+  );
 
 /** Waits until the converter runs ffmpeg; the converter's pid and its ffmpeg's. */
-const ffmpegStarted = () => vi.waitFor(async () => {
-  const [pid] = await converterPids();
-  const tools = pid === undefined ? [] : await childrenRunning('ffmpeg', pid);
-  if (tools.length === 0) throw new Error('ffmpeg has not started');
-  return { pid: pid!, tools };
-}, { timeout: 20_000, interval: 50 });
+const ffmpegStarted = () =>
+  vi.waitFor(
+    async () => {
+      const [pid] = await converterPids();
+      const tools = pid === undefined ? [] : await childrenRunning('ffmpeg', pid);
+      if (tools.length === 0) throw new Error('ffmpeg has not started');
+      return { pid: pid!, tools };
+    },
+    { timeout: 20_000, interval: 50 },
+  );
 
 /** The next note converts, in one new process in place of `gone`. */
 async function expectConvertedByANewProcess(converter: Converter, gone: number): Promise<void> {
@@ -166,7 +174,7 @@ describe('the converter process', () => {
     }
   });
 
-  it('should fail a conversion its process does not answer within both runs\' limits, and replace that process', async () => {
+  it("should fail a conversion its process does not answer within both runs' limits, and replace that process", async () => {
     const converter = open();
     // A first note starts the process; then it stops answering.
     await converter.convert(speech, 'webm', path.join(dir, 'first.m4a'), { timeoutMs: 30_000, maxSeconds: 75 });
@@ -197,8 +205,11 @@ describe('the converter process', () => {
     await expect(attempt).rejects.toThrow(/the converter process ended/);
     expect(await converterPids()).toEqual([]);
     // Its ffmpeg does not run on without it.
-    await vi.waitFor(async () => {
-      for (const pid of tools) expect(await command(pid)).not.toContain('ffmpeg');
-    }, { timeout: 5_000, interval: 50 });
+    await vi.waitFor(
+      async () => {
+        for (const pid of tools) expect(await command(pid)).not.toContain('ffmpeg');
+      },
+      { timeout: 5_000, interval: 50 },
+    );
   });
 });

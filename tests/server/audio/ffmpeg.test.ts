@@ -24,7 +24,8 @@ describe('a tool run', () => {
   it('should fail with the file system’s own error when the file its output streams into cannot be written', async () => {
     // /dev/full: every write is ENOSPC, as on a full disk; the tool itself only wrote into a pipe.
     const run = runTool('ffmpeg', ['-nostdin', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=d=10', '-f', 'f32le', 'pipe:1'], 20_000, {
-      stdoutTo: createWriteStream('/dev/full'), maxStdoutBytes: 10_000_000,
+      stdoutTo: createWriteStream('/dev/full'),
+      maxStdoutBytes: 10_000_000,
     });
     await expect(run).rejects.toMatchObject({ code: 'ENOSPC' });
     await expect(run).rejects.not.toBeInstanceOf(MediaToolError);

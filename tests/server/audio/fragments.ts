@@ -12,8 +12,29 @@ const run = promisify(execFile);
  */
 export async function fragmentedAac(wav: string, seconds: number, out: string): Promise<void> {
   await run('ffmpeg', [
-    '-nostdin', '-loglevel', 'error', '-y', '-i', wav, '-t', String(seconds), '-ac', '1', '-ar', '48000',
-    '-c:a', 'aac', '-b:a', '64k', '-movflags', 'empty_moov+default_base_moof', '-frag_duration', '1000000', '-f', 'mp4', out,
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    wav,
+    '-t',
+    String(seconds),
+    '-ac',
+    '1',
+    '-ar',
+    '48000',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '64k',
+    '-movflags',
+    'empty_moov+default_base_moof',
+    '-frag_duration',
+    '1000000',
+    '-f',
+    'mp4',
+    out,
   ]);
 }
 
@@ -37,7 +58,9 @@ export function topLevelBoxes(file: Buffer): Box[] {
 
 /** WebKitGTK's defect: the last moof written twice, its mdat after the second copy. */
 export function repeatLastMoof(file: Buffer): Buffer {
-  const last = topLevelBoxes(file).filter((b) => b.type === 'moof').at(-1)!;
+  const last = topLevelBoxes(file)
+    .filter((b) => b.type === 'moof')
+    .at(-1)!;
   const end = last.start + last.size;
   return Buffer.concat([file.subarray(0, end), file.subarray(last.start, end), file.subarray(end)]);
 }

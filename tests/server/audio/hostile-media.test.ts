@@ -23,11 +23,14 @@ let secretMs: number;
 let tokenB: string;
 
 async function settled(noteId: string): Promise<NoteRow> {
-  return vi.waitFor(async () => {
-    const note = await t.app.repo.notes.find(noteId);
-    if (!note || note.status === 'received') throw new Error(`note ${noteId} is still waiting for conversion`);
-    return note;
-  }, { timeout: 30_000, interval: 100 });
+  return vi.waitFor(
+    async () => {
+      const note = await t.app.repo.notes.find(noteId);
+      if (!note || note.status === 'received') throw new Error(`note ${noteId} is still waiting for conversion`);
+      return note;
+    },
+    { timeout: 30_000, interval: 100 },
+  );
 }
 
 beforeAll(async () => {
@@ -49,10 +52,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const attacks = () => [
-  ['ID3 + HLS playlist', withId3(hlsNaming(secretFile))],
-  ['ID3 + ffconcat list', withId3(ffconcatNaming(secretFile))],
-] as const;
+const attacks = () =>
+  [
+    ['ID3 + HLS playlist', withId3(hlsNaming(secretFile))],
+    ['ID3 + ffconcat list', withId3(ffconcatNaming(secretFile))],
+  ] as const;
 
 describe('an upload that names another note’s file', () => {
   it.each(['audio/mpeg', 'audio/mp4', 'audio/webm'])('should be refused with 415 and a sentence when sent as %s, and nothing kept', async (contentType) => {
@@ -72,10 +76,21 @@ describe('an upload that names another note’s file', () => {
       const id = randomUUID();
       const originalKey = `originals/${id}.${sha256Hex(body)}.old`;
       await t.app.blobs.put(originalKey, Readable.from([body]), { maxBytes: 1e6 });
-      await queueNote(t.app.repo, {
-        id, linkId: linkIdOf(tokenB), marker: 'mi-13', from: 'Mallory', contentType: 'audio/mpeg',
-        bytes: body.length, sha256: sha256Hex(body), originalKey, receivedAt: new Date().toISOString(),
-      }, (queued) => t.app.repo.notes.insert(queued));
+      await queueNote(
+        t.app.repo,
+        {
+          id,
+          linkId: linkIdOf(tokenB),
+          marker: 'mi-13',
+          from: 'Mallory',
+          contentType: 'audio/mpeg',
+          bytes: body.length,
+          sha256: sha256Hex(body),
+          originalKey,
+          receivedAt: new Date().toISOString(),
+        },
+        (queued) => t.app.repo.notes.insert(queued),
+      );
       const note = await settled(id);
       expect({ name, status: note.status, durationMs: note.durationMs }).toEqual({ name, status: 'failed', durationMs: null });
       expect(note.failureReason).toMatch(/not WebM, Ogg or MP4/);

@@ -16,7 +16,25 @@ let wav: string;
 /** The test sentence as a phone would record it `db` louder or quieter, in WebM/Opus. */
 async function speechAt(db: number, name: string): Promise<string> {
   const file = path.join(dir, `${name}.webm`);
-  await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', wav, '-af', `volume=${db}dB`, '-ac', '1', '-ar', '48000', '-c:a', 'libopus', '-b:a', '32k', file]);
+  await run('ffmpeg', [
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    wav,
+    '-af',
+    `volume=${db}dB`,
+    '-ac',
+    '1',
+    '-ar',
+    '48000',
+    '-c:a',
+    'libopus',
+    '-b:a',
+    '32k',
+    file,
+  ]);
   return file;
 }
 
@@ -28,7 +46,17 @@ async function convert(input: string): Promise<{ out: string; durationMs: number
 
 /** The highest sample of the file as a float decoder gives it (nothing clamped at 0 dBFS), in dBFS. */
 async function samplePeakDb(file: string): Promise<number> {
-  const { stderr } = await run('ffmpeg', ['-nostdin', '-hide_banner', '-i', file, '-af', 'aformat=sample_fmts=flt,astats=measure_perchannel=none:measure_overall=Peak_level', '-f', 'null', '-']);
+  const { stderr } = await run('ffmpeg', [
+    '-nostdin',
+    '-hide_banner',
+    '-i',
+    file,
+    '-af',
+    'aformat=sample_fmts=flt,astats=measure_perchannel=none:measure_overall=Peak_level',
+    '-f',
+    'null',
+    '-',
+  ]);
   return Number((/Peak level dB: (-?[\d.]+|-inf)/.exec(stderr)?.[1] ?? 'NaN').replace('-inf', '-Infinity'));
 }
 
@@ -39,7 +67,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('the loudness rule', () => {
-  it('should read the integrated loudness from the last summary of ffmpeg\'s meter, and nothing from silence', () => {
+  it("should read the integrated loudness from the last summary of ffmpeg's meter, and nothing from silence", () => {
     const summary = (i: string) => `[Parsed_ebur128_0 @ 0x1] Summary:\n\n  Integrated loudness:\n    I:         ${i} LUFS\n    Threshold: -43.5 LUFS\n`;
     expect(parseIntegratedLufs(`frame log I: -99.0 LUFS\n${summary('-33.5')}`)).toBe(-33.5);
     expect(parseIntegratedLufs(summary('-70.0'))).toBeNull();
@@ -57,7 +85,11 @@ describe('the loudness rule', () => {
 describe('a converted note', () => {
   it('should come out at the same loudness, within 1.5 LU of the target, from a whisper and from a shout', async () => {
     const levels: Record<string, number> = {};
-    for (const [name, db] of [['whisper', -24], ['as spoken', 0], ['shout', 12]] as const) {
+    for (const [name, db] of [
+      ['whisper', -24],
+      ['as spoken', 0],
+      ['shout', 12],
+    ] as const) {
       const { out } = await convert(await speechAt(db, name));
       levels[name] = await integratedLufs(out);
     }
@@ -68,8 +100,27 @@ describe('a converted note', () => {
   it('should raise a whisper with a tap on the microphone in it without the tap going far past full scale', async () => {
     // The sentence at -24 dB, and 5 ms of noise at -6 dBFS (a tap on the microphone) after its first second.
     const input = path.join(dir, 'whisper-tap.webm');
-    await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', wav, '-f', 'lavfi', '-i', 'anoisesrc=a=0.5:d=0.005:r=48000',
-      '-filter_complex', '[0]volume=-24dB,aresample=48000[w];[1]adelay=1000[b];[w][b]amix=inputs=2:normalize=0', '-ac', '1', '-c:a', 'libopus', '-b:a', '32k', input]);
+    await run('ffmpeg', [
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-y',
+      '-i',
+      wav,
+      '-f',
+      'lavfi',
+      '-i',
+      'anoisesrc=a=0.5:d=0.005:r=48000',
+      '-filter_complex',
+      '[0]volume=-24dB,aresample=48000[w];[1]adelay=1000[b];[w][b]amix=inputs=2:normalize=0',
+      '-ac',
+      '1',
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '32k',
+      input,
+    ]);
     const { out } = await convert(input);
     // Raised by ~25 dB, the tap would reach about +19 dBFS. The limiter holds it at -3 dBFS; AAC at
     // 32 kbit/s overshoots such peaks by up to ~3 dB, which a float decoder (iOS's) passes unclipped.

@@ -96,7 +96,7 @@ describe('the fragment repair, given a file that is not what it claims', () => {
 
   it('should, for any damage to a real WebKit recording, only ever rename whole moof boxes, and move no byte', async () => {
     let seed = 21;
-    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     for (let round = 0; round < 300; round++) {
       const file = Buffer.from(recording.subarray(0, recording.length - random(4) * random(2000)));
       for (let flips = random(6); flips > 0; flips--) file[random(file.length)] = random(256);
@@ -118,7 +118,10 @@ describe('the converter, given a broken MP4', () => {
     const cases = [thenDefect(header(0, 'free')), thenDefect(header(1, 'mdat', 2n ** 63n)), thenDefect(nested('moov', 10_000)), recording.subarray(0, 900)];
     for (const body of cases) {
       const out = path.join(dir, `${randomUUID()}.m4a`);
-      const result = await convertToM4a(Readable.from([body]), 'mp4', out, { timeoutMs: 20_000, maxSeconds: 75 }).then(() => 'converted', (e: unknown) => e);
+      const result = await convertToM4a(Readable.from([body]), 'mp4', out, { timeoutMs: 20_000, maxSeconds: 75 }).then(
+        () => 'converted',
+        (e: unknown) => e,
+      );
       if (result !== 'converted') expect(result).toBeInstanceOf(MediaToolError);
       expect(result instanceof MediaToolError && result.timedOut).toBe(false);
     }

@@ -66,7 +66,9 @@ describe('a fragmented MP4 whose last fragment header is written twice, as WebKi
     const recorded = await decodedSeconds(await file('webkit-cut.mp4', cut));
     const unrepaired = await decodedSeconds(WEBKIT_RECORDING);
     const converted = await convertedSeconds(WEBKIT_RECORDING);
-    console.log(`WebKitGTK recording: ${recorded.toFixed(3)} s recorded, ${unrepaired.toFixed(3)} s as ffmpeg reads it unrepaired, ${converted.toFixed(3)} s converted`);
+    console.log(
+      `WebKitGTK recording: ${recorded.toFixed(3)} s recorded, ${unrepaired.toFixed(3)} s as ffmpeg reads it unrepaired, ${converted.toFixed(3)} s converted`,
+    );
     expect(unrepaired).toBeLessThan(recorded - 0.4);
     expect(Math.abs(converted - recorded)).toBeLessThan(TOLERANCE_S);
   });
@@ -116,11 +118,14 @@ describe('a WebKit note sent to the server', () => {
       const token = await makeLink(t.app.repo);
       const noteId = randomUUID();
       expect((await putNote(t.app, { token, body: webkit, noteId, contentType: 'audio/mp4; codecs=mp4a' })).statusCode).toBe(201);
-      const note = await vi.waitFor(async () => {
-        const row = await t.app.repo.notes.find(noteId);
-        if (row?.status === 'received') throw new Error('still waiting for conversion');
-        return row!;
-      }, { timeout: 30_000, interval: 100 });
+      const note = await vi.waitFor(
+        async () => {
+          const row = await t.app.repo.notes.find(noteId);
+          if (row?.status === 'received') throw new Error('still waiting for conversion');
+          return row!;
+        },
+        { timeout: 30_000, interval: 100 },
+      );
       expect(note.status).toBe('converted');
       expect(note.sha256).toBe(sha256Hex(webkit));
       expect(sha256Hex(await readFile(path.join(t.backend.config.dataDir, 'blobs', note.originalKey)))).toBe(sha256Hex(webkit));

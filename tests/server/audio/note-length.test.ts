@@ -23,7 +23,24 @@ let t: TestApp;
 async function makeTwoHoursOfDtx(): Promise<Buffer> {
   const minute = path.join(dir, 'minute.ogg');
   const long = path.join(dir, 'long.ogg');
-  await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono', '-t', '60', '-c:a', 'libopus', '-b:a', '6k', '-dtx', '1', minute]);
+  await run('ffmpeg', [
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'anullsrc=r=48000:cl=mono',
+    '-t',
+    '60',
+    '-c:a',
+    'libopus',
+    '-b:a',
+    '6k',
+    '-dtx',
+    '1',
+    minute,
+  ]);
   await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-stream_loop', '119', '-i', minute, '-c', 'copy', long]);
   const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', long]);
   expect(Number(stdout)).toBeGreaterThan(7199);
@@ -31,11 +48,14 @@ async function makeTwoHoursOfDtx(): Promise<Buffer> {
 }
 
 async function settled(noteId: string, timeout = 120_000): Promise<NoteRow> {
-  return vi.waitFor(async () => {
-    const note = await t.app.repo.notes.find(noteId);
-    if (!note || note.status === 'received') throw new Error(`note ${noteId} is still waiting for conversion`);
-    return note;
-  }, { timeout, interval: 100 });
+  return vi.waitFor(
+    async () => {
+      const note = await t.app.repo.notes.find(noteId);
+      if (!note || note.status === 'received') throw new Error(`note ${noteId} is still waiting for conversion`);
+      return note;
+    },
+    { timeout, interval: 100 },
+  );
 }
 
 beforeAll(async () => {
@@ -83,12 +103,18 @@ describe('a note longer than the recorder allows', () => {
       expect((await putNote(single.app, { token, body: twoHours, noteId: longId, contentType: 'audio/ogg' })).statusCode).toBe(201);
       const realId = randomUUID();
       const sent = Date.now();
-      expect((await putNote(single.app, { token, body: await readFile(path.join(dir, FORMATS['Ogg/Opus'].file)), noteId: realId, contentType: 'audio/ogg' })).statusCode).toBe(201);
-      const real = await vi.waitFor(async () => {
-        const note = await single.app.repo.notes.find(realId);
-        if (note?.status !== 'converted') throw new Error('not converted yet');
-        return note;
-      }, { timeout: 120_000, interval: 100 });
+      expect(
+        (await putNote(single.app, { token, body: await readFile(path.join(dir, FORMATS['Ogg/Opus'].file)), noteId: realId, contentType: 'audio/ogg' }))
+          .statusCode,
+      ).toBe(201);
+      const real = await vi.waitFor(
+        async () => {
+          const note = await single.app.repo.notes.find(realId);
+          if (note?.status !== 'converted') throw new Error('not converted yet');
+          return note;
+        },
+        { timeout: 120_000, interval: 100 },
+      );
       console.log(`with one conversion at a time: ${Date.now() - sent} ms`);
       expect(real.status).toBe('converted');
       expect(Date.now() - sent).toBeLessThan(20_000);

@@ -55,10 +55,19 @@ describe.each(BACKENDS)('npm run admin on %s', (kind) => {
 
     const listed = await runAdmin(env, 'list-notes', '--token', token);
     expect(listed.code, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout)).toEqual([{
-      id: noteId, marker: 'km-10', from: 'Mum', contentType: 'audio/webm;codecs=opus', bytes: 4321,
-      sha256: sha256Hex(body), durationMs: null, status: 'received', receivedAt: expect.any(String),
-    }]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      {
+        id: noteId,
+        marker: 'km-10',
+        from: 'Mum',
+        contentType: 'audio/webm;codecs=opus',
+        bytes: 4321,
+        sha256: sha256Hex(body),
+        durationMs: null,
+        status: 'received',
+        receivedAt: expect.any(String),
+      },
+    ]);
 
     expect((await runAdmin(env, 'revoke-link', '--token', token)).code).toBe(0);
     expect((await t.app.inject({ url: `/api/r/${token}` })).statusCode).toBe(404);

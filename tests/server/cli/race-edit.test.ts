@@ -74,8 +74,14 @@ describe.each(BACKENDS)('editing and removing races on %s', (kind) => {
     const startsAt = new Date(moved).toISOString();
     const was = new Date(start).toISOString();
     expect(JSON.parse(edit.stdout)).toMatchObject({
-      id: UPCOMING.chicago.id, date: to.date, start: to.start, startsAt, when: 'upcoming', changed: to.date === from.date ? ['start'] : ['date', 'start'],
-      before: { date: from.date, start: from.start, timezone: CHICAGO, startsAt: was }, notesRescheduled: 2,
+      id: UPCOMING.chicago.id,
+      date: to.date,
+      start: to.start,
+      startsAt,
+      when: 'upcoming',
+      changed: to.date === from.date ? ['start'] : ['date', 'start'],
+      before: { date: from.date, start: from.start, timezone: CHICAGO, startsAt: was },
+      notesRescheduled: 2,
     });
     expect(edit.stderr).toBe(
       `Changed the race chicago-2099: start moved from ${from.start} ${CHICAGO} on ${from.date} (${was.slice(11, 16)} UTC) to ${to.start} ${CHICAGO} on ${to.date} ` +
@@ -111,22 +117,48 @@ describe.each(BACKENDS)('editing and removing races on %s', (kind) => {
   describe('refusals', () => {
     const overToday = earlierToday(9);
     it.each([
-      [['--id', 'boston-1897', '--start', '08:00'], /^Unknown race 'boston-1897'\. Race ids: .*berlin-2099.*\. add-race adds one; list-races shows them all\.$/],
-      [['--timezone', 'Mars/Olympus'], "Unknown time zone 'Mars/Olympus'. Give the race city's IANA time zone, e.g. America/Chicago, Europe/Berlin or Australia/Sydney. Nothing was changed."],
-      [['--timezone', 'EST'], "'EST' keeps the same offset all year. Give the race city's IANA time zone (Area/City, e.g. America/New_York), which follows its summer time. Nothing was changed."],
+      [
+        ['--id', 'boston-1897', '--start', '08:00'],
+        /^Unknown race 'boston-1897'\. Race ids: .*berlin-2099.*\. add-race adds one; list-races shows them all\.$/,
+      ],
+      [
+        ['--timezone', 'Mars/Olympus'],
+        "Unknown time zone 'Mars/Olympus'. Give the race city's IANA time zone, e.g. America/Chicago, Europe/Berlin or Australia/Sydney. Nothing was changed.",
+      ],
+      [
+        ['--timezone', 'EST'],
+        "'EST' keeps the same offset all year. Give the race city's IANA time zone (Area/City, e.g. America/New_York), which follows its summer time. Nothing was changed.",
+      ],
       [['--date', '2099-02-29'], '2099-02-29 is not a day on the calendar: that month has 28 days. Nothing was changed.'],
       [['--start', '7:30am'], "Give the start time as HH:MM on a 24-hour clock, e.g. 07:30 or 13:05; '7:30am' is not in that form. Nothing was changed."],
-      [['--date', '2099-03-29', '--start', '02:30'], "02:30 does not exist on 2099-03-29 in Europe/Berlin: the clocks skip it that night. Give the start time the city's clocks will show. Nothing was changed."],
-      [['--date', '2020-09-27'], /^2020-09-27 is in the past \(it is \d{4}-\d\d-\d\d in Europe\/Berlin\), and the Berlin Marathon has not been run yet: check the day and the year\. Nothing was changed\.$/],
-      [['--timezone', overToday.timezone, '--date', overToday.date, '--start', overToday.start],
-        `A start at ${overToday.start} on ${overToday.date} (${overToday.timezone}) would put the Berlin Marathon over at once (a race is live for 8 hours from its start). Nothing was changed.`],
-      [['--name', 'Berlin\u202EMarathon'], 'A race name is one line of plain text: remove the control characters (line breaks, tabs, direction marks) from it. Nothing was changed.'],
-      [['--units', 'km'], "Give --units as mi (mile markers only) or mi,km (kilometre markers as well, as outside the US); 'km' is neither. Nothing was changed."],
-      [['--id', 'chicago-2025', '--date', '2099-10-12'],
+      [
+        ['--date', '2099-03-29', '--start', '02:30'],
+        "02:30 does not exist on 2099-03-29 in Europe/Berlin: the clocks skip it that night. Give the start time the city's clocks will show. Nothing was changed.",
+      ],
+      [
+        ['--date', '2020-09-27'],
+        /^2020-09-27 is in the past \(it is \d{4}-\d\d-\d\d in Europe\/Berlin\), and the Berlin Marathon has not been run yet: check the day and the year\. Nothing was changed\.$/,
+      ],
+      [
+        ['--timezone', overToday.timezone, '--date', overToday.date, '--start', overToday.start],
+        `A start at ${overToday.start} on ${overToday.date} (${overToday.timezone}) would put the Berlin Marathon over at once (a race is live for 8 hours from its start). Nothing was changed.`,
+      ],
+      [
+        ['--name', 'Berlin\u202EMarathon'],
+        'A race name is one line of plain text: remove the control characters (line breaks, tabs, direction marks) from it. Nothing was changed.',
+      ],
+      [
+        ['--units', 'km'],
+        "Give --units as mi (mile markers only) or mi,km (kilometre markers as well, as outside the US); 'km' is neither. Nothing was changed.",
+      ],
+      [
+        ['--id', 'chicago-2025', '--date', '2099-10-12'],
         'The Chicago Marathon is over (it started 2025-10-12 at 07:30, America/Chicago) and runners hold 1 link for it: a race that was run keeps its notes as their keepsakes ' +
-        'and cannot be run again. Add the next edition as a race of its own (add-race). Nothing was changed.'],
+          'and cannot be run again. Add the next edition as a race of its own (add-race). Nothing was changed.',
+      ],
     ])('should refuse edit-race %j, say what to fix, and change nothing', async (options, sentence) => {
-      if ((await t.app.repo.races.holdings('chicago-2025')).links === 0) expect((await admin('create-link', '--runner', 'Alex', '--race', 'chicago-2025')).code).toBe(0);
+      if ((await t.app.repo.races.holdings('chicago-2025')).links === 0)
+        expect((await admin('create-link', '--runner', 'Alex', '--race', 'chicago-2025')).code).toBe(0);
       const args = options[0] === '--id' ? options : ['--id', UPCOMING.berlin.id, ...options];
       const [races, history] = [await t.app.repo.races.list(), await t.app.repo.races.history()];
       const result = await admin('edit-race', ...args);
@@ -152,7 +184,13 @@ describe.each(BACKENDS)('editing and removing races on %s', (kind) => {
   it('should correct a race that is over while it stays over, and move one nobody holds out of a wrong year', async () => {
     const corrected = await admin('edit-race', '--id', 'chicago-2025', '--start', '07:45', '--name', 'Bank of America Chicago Marathon');
     expect(corrected.code, corrected.stderr).toBe(0);
-    expect(JSON.parse(corrected.stdout)).toMatchObject({ start: '07:45', startsAt: '2025-10-12T12:45:00.000Z', when: 'past', name: 'Bank of America Chicago Marathon', notesRescheduled: 0 });
+    expect(JSON.parse(corrected.stdout)).toMatchObject({
+      start: '07:45',
+      startsAt: '2025-10-12T12:45:00.000Z',
+      when: 'past',
+      name: 'Bank of America Chicago Marathon',
+      notesRescheduled: 0,
+    });
     // nyc-2025 was added with the wrong year, say, and nobody has entered it or holds a link.
     const reopened = await admin('edit-race', '--id', 'nyc-2025', '--date', '2099-11-01');
     expect(reopened.code, reopened.stderr).toBe(0);
@@ -183,18 +221,25 @@ describe.each(BACKENDS)('editing and removing races on %s', (kind) => {
     await t.sendNote(entry.token, { marker: 'km-5' });
     const [races, history] = [await t.app.repo.races.list(), await t.app.repo.races.history()];
     const dropped = await admin('edit-race', '--id', race, '--units', 'mi');
-    expect(dropped).toMatchObject({ code: 2, stdout: '', stderr: '1 note is pinned to kilometre markers of the NYC Marathon: its units stay mi,km. Nothing was changed.\n' });
+    expect(dropped).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: '1 note is pinned to kilometre markers of the NYC Marathon: its units stay mi,km. Nothing was changed.\n',
+    });
     expect(await t.app.repo.races.list()).toEqual(races);
     expect(await t.app.repo.races.history()).toEqual(history);
   });
 
   it('should remove a race added by mistake, for good, and refuse one a runner entered or holds a link for', async () => {
-    const add = (id: string) => admin('add-race', '--id', id, '--name', 'Mistake Marathon', '--date', '2099-05-03', '--timezone', 'Europe/Paris', '--start', '08:30');
+    const add = (id: string) =>
+      admin('add-race', '--id', id, '--name', 'Mistake Marathon', '--date', '2099-05-03', '--timezone', 'Europe/Paris', '--start', '08:30');
     expect((await add('entered-2099')).code).toBe(0);
     await t.enter(await t.signIn(), 'entered-2099');
     expect(await admin('remove-race', '--id', 'entered-2099')).toMatchObject({
-      code: 2, stdout: '',
-      stderr: 'The Mistake Marathon (entered-2099) cannot be removed: 1 runner has entered it from the app, and there is 1 link made for it. ' +
+      code: 2,
+      stdout: '',
+      stderr:
+        'The Mistake Marathon (entered-2099) cannot be removed: 1 runner has entered it from the app, and there is 1 link made for it. ' +
         'A race with runners or links stays, as their notes do; edit-race corrects it. Nothing was changed.\n',
     });
 
@@ -202,7 +247,10 @@ describe.each(BACKENDS)('editing and removing races on %s', (kind) => {
     const { token } = JSON.parse((await admin('create-link', '--runner', 'Alex', '--race', 'mistake-2099')).stdout);
     expect((await admin('revoke-link', '--token', token)).code).toBe(0);
     expect(await admin('remove-race', '--id', 'mistake-2099')).toMatchObject({
-      code: 2, stdout: '', stderr: 'The Mistake Marathon (mistake-2099) cannot be removed: there is 1 link made for it (1 revoked). A race with runners or links stays, as their notes do; edit-race corrects it. Nothing was changed.\n',
+      code: 2,
+      stdout: '',
+      stderr:
+        'The Mistake Marathon (mistake-2099) cannot be removed: there is 1 link made for it (1 revoked). A race with runners or links stays, as their notes do; edit-race corrects it. Nothing was changed.\n',
     });
 
     expect((await add('typo-2099')).code).toBe(0);
@@ -216,7 +264,13 @@ describe.each(BACKENDS)('editing and removing races on %s', (kind) => {
     await t.app.repo.migrate();
     expect(await t.app.repo.races.get('long-beach-2025')).toBeUndefined();
     expect(JSON.parse((await admin('race-history', '--id', 'typo-2099')).stdout)).toEqual([
-      { raceId: 'typo-2099', at: expect.any(String), by: expect.any(String), action: 'removed', before: expect.objectContaining({ name: 'Mistake Marathon', startsAt: '2099-05-03T06:30:00.000Z' }) },
+      {
+        raceId: 'typo-2099',
+        at: expect.any(String),
+        by: expect.any(String),
+        action: 'removed',
+        before: expect.objectContaining({ name: 'Mistake Marathon', startsAt: '2099-05-03T06:30:00.000Z' }),
+      },
     ]);
   });
 });

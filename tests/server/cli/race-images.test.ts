@@ -24,7 +24,22 @@ describe.each(BACKENDS)('a race picture given with add-race --image on %s', (kin
   let firstUrl = '';
   const file = (name: string) => path.join(dir, name);
   const add = (id: string, image: string) =>
-    runAdmin(env, 'add-race', '--id', id, '--name', 'Lakefront Marathon', '--date', '2099-10-11', '--timezone', 'America/Chicago', '--start', '07:30', '--image', image);
+    runAdmin(
+      env,
+      'add-race',
+      '--id',
+      id,
+      '--name',
+      'Lakefront Marathon',
+      '--date',
+      '2099-10-11',
+      '--timezone',
+      'America/Chicago',
+      '--start',
+      '07:30',
+      '--image',
+      image,
+    );
   const storedPictures = async () => (await readdir(path.join(t.backend.config.dataDir, LOCAL_BLOBS_DIR, 'race-images')).catch(() => [])).length;
 
   beforeAll(async () => {
@@ -74,8 +89,12 @@ describe.each(BACKENDS)('a race picture given with add-race --image on %s', (kin
     expect(stdout).toContain('lakefront-2099');
     const hash = firstUrl.split('.')[1];
     for (const url of [
-      '/race-images/lakefront-2099.0000000000000000.card.webp', '/race-images/chicago-2025.0123456789abcdef.card.webp', `/race-images/lakefront-2099.${hash}.webp`,
-      `/race-images/lakefront-2099.${hash}.png`, '/race-images/..%2Fsession-secret', '/race-images/x',
+      '/race-images/lakefront-2099.0000000000000000.card.webp',
+      '/race-images/chicago-2025.0123456789abcdef.card.webp',
+      `/race-images/lakefront-2099.${hash}.webp`,
+      `/race-images/lakefront-2099.${hash}.png`,
+      '/race-images/..%2Fsession-secret',
+      '/race-images/x',
     ]) {
       expect((await t.app.inject({ url, headers: { accept: 'image/*' } })).statusCode, url).toBe(404);
     }
@@ -159,7 +178,19 @@ describe('a race picture on S3', () => {
   it('should be stored by the CLI, which then exits, and served by a server on the same bucket', async () => {
     const { code, stdout, stderr } = await runAdminProcess(
       { ...t.backend.env, PORT: '8080', PUBLIC_URL: '' },
-      'add-race', '--id', 'bucket-2099', '--name', 'Bucket Marathon', '--date', '2099-10-11', '--timezone', 'America/Chicago', '--start', '07:30', '--image', path.join(dir, 'card.png'),
+      'add-race',
+      '--id',
+      'bucket-2099',
+      '--name',
+      'Bucket Marathon',
+      '--date',
+      '2099-10-11',
+      '--timezone',
+      'America/Chicago',
+      '--start',
+      '07:30',
+      '--image',
+      path.join(dir, 'card.png'),
     );
     expect(code, stderr).toBe(0);
     const { image } = JSON.parse(stdout) as Added;
@@ -176,12 +207,17 @@ describe('a race picture as this server makes it', () => {
   });
 
   it('should refuse a JPEG cut short, which a decoder would have to guess the rest of', async () => {
-    const noise = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg({ quality: 80 }).toBuffer();
+    const noise = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+      .jpeg({ quality: 80 })
+      .toBuffer();
     await expect(makeRaceImage(noise.subarray(0, noise.length >> 1))).rejects.toThrow(/^cannot be decoded as a picture \(.*premature end/i);
   });
 
-  it('should cut a picture to the card\'s 8:5 and 640x400 at most, enlarging none, and keep none of its metadata', async () => {
-    const square = await sharp(await jpegPicture(1200, 1200, 90)).withExif({ IFD0: { Copyright: 'the operator', Artist: 'someone' } }).jpeg().toBuffer();
+  it("should cut a picture to the card's 8:5 and 640x400 at most, enlarging none, and keep none of its metadata", async () => {
+    const square = await sharp(await jpegPicture(1200, 1200, 90))
+      .withExif({ IFD0: { Copyright: 'the operator', Artist: 'someone' } })
+      .jpeg()
+      .toBuffer();
     const made = await makeRaceImage(square);
     expect(made).toMatchObject({ type: 'image/webp', extension: 'webp', width: 640, height: 400, inputBytes: square.length });
     expect(made.bytes.equals(square)).toBe(false);
@@ -190,7 +226,10 @@ describe('a race picture as this server makes it', () => {
     expect(meta.exif).toBeUndefined();
     expect(await makeRaceImage(pngPicture(300, 200))).toMatchObject({ width: 300, height: 188 });
     // Turned by its EXIF orientation first: a portrait photo is cut as it is seen.
-    const portrait = await sharp(await jpegPicture(1000, 800, 90)).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const portrait = await sharp(await jpegPicture(1000, 800, 90))
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
     expect(await makeRaceImage(portrait)).toMatchObject({ width: 640, height: 400 });
   });
 

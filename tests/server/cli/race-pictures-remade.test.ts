@@ -13,7 +13,8 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { lyingJpeg, pngPicture } from '../support/pictures.js';
 
 /** A key as add-race named the operator's own bytes before issue 40. */
-const keyBefore = (raceId: string, bytes: Buffer, extension: string) => `${RACE_IMAGES}${raceId}.${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.${extension}`;
+const keyBefore = (raceId: string, bytes: Buffer, extension: string) =>
+  `${RACE_IMAGES}${raceId}.${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.${extension}`;
 
 interface Remade {
   race: string;
@@ -33,7 +34,10 @@ describe.each(BACKENDS)('pictures stored as the operator gave them, before issue
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-remade-'));
     await mkdir(path.join(dir, 'dist'));
-    await writeFile(path.join(dir, 'dist/index.html'), `<!doctype html><title>home</title><div class="carousel__track">${raceTrackHtml(SPEC_RACE_CARDS)}</div>`);
+    await writeFile(
+      path.join(dir, 'dist/index.html'),
+      `<!doctype html><title>home</title><div class="carousel__track">${raceTrackHtml(SPEC_RACE_CARDS)}</div>`,
+    );
     t = await startTestApp(kind, { DIST_DIR: path.join(dir, 'dist'), HOME_PAGE_CACHE_SECONDS: '1' });
     env = { ...t.backend.env, PORT: '8080', PUBLIC_URL: '' };
     const lying = await lyingJpeg();
@@ -41,7 +45,15 @@ describe.each(BACKENDS)('pictures stored as the operator gave them, before issue
     await t.app.blobs.put(before.photo, Readable.from([photo]), { maxBytes: 1e6 });
     await t.app.blobs.put(before.lying, Readable.from([lying]), { maxBytes: 1e6 });
     const race = (id: string, key: string, type: string) =>
-      t.app.repo.races.add({ id, name: `${id} Marathon`, date: '2099-05-03', start: '07:30', timezone: 'America/Chicago', units: ['mi'], image: { key, type } });
+      t.app.repo.races.add({
+        id,
+        name: `${id} Marathon`,
+        date: '2099-05-03',
+        start: '07:30',
+        timezone: 'America/Chicago',
+        units: ['mi'],
+        image: { key, type },
+      });
     expect(await race('photo-2099', before.photo, 'image/png')).toBe(true);
     expect(await race('lying-2099', before.lying, 'image/jpeg')).toBe(true);
     expect(await race('gone-2099', before.gone, 'image/webp')).toBe(true);
@@ -62,7 +74,13 @@ describe.each(BACKENDS)('pictures stored as the operator gave them, before issue
     const { code, stdout, stderr } = await runAdmin(env, 'remake-race-pictures');
     expect(code, stderr).toBe(0);
     const results = JSON.parse(stdout) as Remade[];
-    expect(results.map((r) => [r.race, r.outcome])).toEqual(expect.arrayContaining([['photo-2099', 'remade'], ['lying-2099', 'removed'], ['gone-2099', 'removed']]));
+    expect(results.map((r) => [r.race, r.outcome])).toEqual(
+      expect.arrayContaining([
+        ['photo-2099', 'remade'],
+        ['lying-2099', 'removed'],
+        ['gone-2099', 'removed'],
+      ]),
+    );
     expect(results).toHaveLength(3);
     expect(results.find((r) => r.race === 'lying-2099')!.reason).toMatch(/^is 6000x6000 pixels/);
     expect(stderr).toMatch(/Took the picture off the race lying-2099: \/race-images\/lying-2099\.[0-9a-f]{16}\.jpg is 6000x6000 pixels/);

@@ -10,7 +10,10 @@ import { courseOf, gpxText, legFrom, metersBetween } from '../../../stand-ins/co
 
 const CHICAGO: [number, number] = [-87.6244, 41.8827];
 const straight = courseOf([legFrom(CHICAGO, 0, MARATHON_METERS)]);
-const bent = courseOf([legFrom(CHICAGO, 90, MARATHON_METERS / 2), legFrom(legFrom(CHICAGO, 90, MARATHON_METERS / 2).at(MARATHON_METERS / 2), 0, MARATHON_METERS / 2)]);
+const bent = courseOf([
+  legFrom(CHICAGO, 90, MARATHON_METERS / 2),
+  legFrom(legFrom(CHICAGO, 90, MARATHON_METERS / 2).at(MARATHON_METERS / 2), 0, MARATHON_METERS / 2),
+]);
 
 const BILLION_LAUGHS = `<?xml version="1.0"?>
 <!DOCTYPE gpx [
@@ -22,7 +25,8 @@ const EXTERNAL = `<?xml version="1.0"?>
 <!DOCTYPE gpx [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
 <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>&secret;</name><trkseg><trkpt lat="41.88" lon="-87.62"/><trkpt lat="41.89" lon="-87.62"/></trkseg></trk></gpx>`;
 
-const DOCTYPE = 'The file declares a DOCTYPE or entities, which a GPX file never needs and we do not read. Export the course again as GPX 1.1 from your course planner or watch app.';
+const DOCTYPE =
+  'The file declares a DOCTYPE or entities, which a GPX file never needs and we do not read. Export the course again as GPX 1.1 from your course planner or watch app.';
 
 describe.each(BACKENDS)('the race catalogue commands on %s', (kind) => {
   let t: TestApp;
@@ -58,8 +62,15 @@ describe.each(BACKENDS)('the race catalogue commands on %s', (kind) => {
     const races = await listRaces();
     expect(races).toHaveLength(9);
     expect(races.find((r) => r.id === 'nyc-2025')).toEqual({
-      id: 'nyc-2025', name: 'NYC Marathon', date: '2025-11-02', timezone: 'America/New_York', start: '09:10', startsAt: '2025-11-02T14:10:00.000Z',
-      when: 'past', units: ['mi'], hasCourse: false,
+      id: 'nyc-2025',
+      name: 'NYC Marathon',
+      date: '2025-11-02',
+      timezone: 'America/New_York',
+      start: '09:10',
+      startsAt: '2025-11-02T14:10:00.000Z',
+      when: 'past',
+      units: ['mi'],
+      hasCourse: false,
     });
   });
 
@@ -69,8 +80,15 @@ describe.each(BACKENDS)('the race catalogue commands on %s', (kind) => {
     expect(stderr).toBe('');
     const printed = JSON.parse(stdout);
     expect(printed).toEqual({
-      id: 'lakefront-2099', name: 'Lakefront Marathon', date: '2099-10-11', timezone: 'America/Chicago', start: '07:30', startsAt: '2099-10-11T12:30:00.000Z',
-      when: 'upcoming', units: ['mi', 'km'], hasCourse: true,
+      id: 'lakefront-2099',
+      name: 'Lakefront Marathon',
+      date: '2099-10-11',
+      timezone: 'America/Chicago',
+      start: '07:30',
+      startsAt: '2099-10-11T12:30:00.000Z',
+      when: 'upcoming',
+      units: ['mi', 'km'],
+      hasCourse: true,
       course: { lengthMeters: MARATHON_METERS, points: straight.track.length, appPoints: expect.any(Number), etag: expect.stringMatching(/^".+"$/) },
     });
     const listed = (await t.app.inject({ url: '/api/races' })).json().races.find((r: { id: string }) => r.id === 'lakefront-2099');
@@ -105,18 +123,36 @@ describe.each(BACKENDS)('the race catalogue commands on %s', (kind) => {
   });
 
   it.each([
-    [['--timezone', 'Mars/Olympus'], "Unknown time zone 'Mars/Olympus'. Give the race city's IANA time zone, e.g. America/Chicago, Europe/Berlin or Australia/Sydney."],
-    [['--timezone', 'EST'], "'EST' keeps the same offset all year. Give the race city's IANA time zone (Area/City, e.g. America/New_York), which follows its summer time."],
+    [
+      ['--timezone', 'Mars/Olympus'],
+      "Unknown time zone 'Mars/Olympus'. Give the race city's IANA time zone, e.g. America/Chicago, Europe/Berlin or Australia/Sydney.",
+    ],
+    [
+      ['--timezone', 'EST'],
+      "'EST' keeps the same offset all year. Give the race city's IANA time zone (Area/City, e.g. America/New_York), which follows its summer time.",
+    ],
     [['--date', '2099-02-29'], '2099-02-29 is not a day on the calendar: that month has 28 days.'],
     [['--date', '11/10/2099'], "Give the race date as YYYY-MM-DD, e.g. 2026-10-11; '11/10/2099' is not in that form."],
     [['--start', '24:30'], '24:30 is not a time of day: hours go from 00 to 23 and minutes from 00 to 59.'],
     [['--start', '7:30am'], "Give the start time as HH:MM on a 24-hour clock, e.g. 07:30 or 13:05; '7:30am' is not in that form."],
-    [['--date', '2099-03-08', '--start', '02:30'], '02:30 does not exist on 2099-03-08 in America/Chicago: the clocks skip it that night. Give the start time the city\'s clocks will show.'],
+    [
+      ['--date', '2099-03-08', '--start', '02:30'],
+      "02:30 does not exist on 2099-03-08 in America/Chicago: the clocks skip it that night. Give the start time the city's clocks will show.",
+    ],
     [['--units', 'km'], "Give --units as mi (mile markers only) or mi,km (kilometre markers as well, as outside the US); 'km' is neither."],
     [['--name', 'Lake\u202Efront'], 'A race name is one line of plain text: remove the control characters (line breaks, tabs, direction marks) from it.'],
-    [['--course', 'waypoints.gpx'], 'The GPX file has no track (<trk>) and no route (<rte>); waypoints alone are not a course. Export the course itself, as a track.'],
-    [['--course', 'short.gpx'], 'The course is 10.00 km long, 76.3 % short of a marathon (42.195 km); it must be within 1 %. Check that the GPX is the whole course of this race, from start to finish, and nothing more.'],
-    [['--course', 'huge.gpx'], 'The file is 6.0 MiB; a course can be at most 5 MiB. Export it as a course or route rather than a recorded activity, or without timestamps, heart rate and other extensions.'],
+    [
+      ['--course', 'waypoints.gpx'],
+      'The GPX file has no track (<trk>) and no route (<rte>); waypoints alone are not a course. Export the course itself, as a track.',
+    ],
+    [
+      ['--course', 'short.gpx'],
+      'The course is 10.00 km long, 76.3 % short of a marathon (42.195 km); it must be within 1 %. Check that the GPX is the whole course of this race, from start to finish, and nothing more.',
+    ],
+    [
+      ['--course', 'huge.gpx'],
+      'The file is 6.0 MiB; a course can be at most 5 MiB. Export it as a course or route rather than a recorded activity, or without timestamps, heart rate and other extensions.',
+    ],
     [['--course', 'laughs.gpx'], DOCTYPE],
     [['--course', 'external.gpx'], DOCTYPE],
     [['--course', 'missing.gpx'], "Cannot read this file: there is no such file. Give the path of the course's .gpx file."],
@@ -133,11 +169,31 @@ describe.each(BACKENDS)('the race catalogue commands on %s', (kind) => {
   });
 
   it.each([
-    [['add-race', '--id', 'Chicago_2099'], "A race id is lower-case letters and digits, words joined by single hyphens, e.g. chicago-2026; 'Chicago_2099' is not."],
-    [['add-race', '--id', 'chicago-2025'], "A race with the id 'chicago-2025' already exists (Chicago Marathon, 2025-10-12). Choose another id, e.g. chicago-2025-2; set-course replaces the course of an existing race."],
+    [
+      ['add-race', '--id', 'Chicago_2099'],
+      "A race id is lower-case letters and digits, words joined by single hyphens, e.g. chicago-2026; 'Chicago_2099' is not.",
+    ],
+    [
+      ['add-race', '--id', 'chicago-2025'],
+      "A race with the id 'chicago-2025' already exists (Chicago Marathon, 2025-10-12). Choose another id, e.g. chicago-2025-2; set-course replaces the course of an existing race.",
+    ],
   ])('should refuse the id in %j and leave the catalogue as it was', async ([command, ...idOption], sentence) => {
     const before = await t.app.repo.races.list();
-    const result = await runAdmin(env, command!, ...idOption, '--name', 'X', '--date', '2099-10-11', '--timezone', 'America/Chicago', '--start', '07:30', '--course', file('bent.gpx'));
+    const result = await runAdmin(
+      env,
+      command!,
+      ...idOption,
+      '--name',
+      'X',
+      '--date',
+      '2099-10-11',
+      '--timezone',
+      'America/Chicago',
+      '--start',
+      '07:30',
+      '--course',
+      file('bent.gpx'),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`${sentence}\n`);
     expect(await t.app.repo.races.list()).toEqual(before);
@@ -147,7 +203,9 @@ describe.each(BACKENDS)('the race catalogue commands on %s', (kind) => {
     const before = (await t.app.inject({ url: '/api/races/lakefront-2099/course' })).headers.etag;
     const unknown = await runAdmin(env, 'set-course', '--race', 'boston-1897', '--gpx', file('straight.gpx'));
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^Unknown race 'boston-1897'\. Race ids: sydney-2025, .*lakefront-2099.*\. add-race adds one; list-races shows them all\.\n$/);
+    expect(unknown.stderr).toMatch(
+      /^Unknown race 'boston-1897'\. Race ids: sydney-2025, .*lakefront-2099.*\. add-race adds one; list-races shows them all\.\n$/,
+    );
     const laughs = await runAdmin(env, 'set-course', '--race', 'lakefront-2099', '--gpx', file('laughs.gpx'));
     expect(laughs.code).toBe(2);
     expect(laughs.stderr).toBe(`${file('laughs.gpx')}: ${DOCTYPE}\n`);

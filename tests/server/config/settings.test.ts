@@ -14,7 +14,9 @@ describe('a number read from the environment', () => {
   it('should refuse a count that is not a positive whole number, naming the setting and the value', () => {
     for (const bad of ['0', '-3', '1.5', 'ten', '1e400']) {
       expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: bad })).toThrow(`RATE_LIMIT_PER_MINUTE must be a positive whole number, got '${bad}'`);
-      expect(() => loadPushConfig({ PUSH_MAX_PER_LINK: bad }, 'http://localhost:8080')).toThrow(`PUSH_MAX_PER_LINK must be a positive whole number, got '${bad}'`);
+      expect(() => loadPushConfig({ PUSH_MAX_PER_LINK: bad }, 'http://localhost:8080')).toThrow(
+        `PUSH_MAX_PER_LINK must be a positive whole number, got '${bad}'`,
+      );
     }
   });
 

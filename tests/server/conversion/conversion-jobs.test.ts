@@ -58,15 +58,31 @@ describe.each(BACKENDS)('conversion jobs on %s', (kind) => {
     const id = randomUUID();
     const originalKey = `originals/${id}.${sha256Hex(body)}.test`;
     await blobs.put(originalKey, Readable.from([body]), { maxBytes: 4e6 });
-    await queueWithDeadline(repo, {
-      id, linkId: linkIdOf(token), marker: 'mi-13', from: 'Sam', contentType: 'audio/webm',
-      bytes: body.length, sha256: sha256Hex(body), originalKey, receivedAt: new Date().toISOString(),
-    }, (queued) => repo.notes.insert(queued));
+    await queueWithDeadline(
+      repo,
+      {
+        id,
+        linkId: linkIdOf(token),
+        marker: 'mi-13',
+        from: 'Sam',
+        contentType: 'audio/webm',
+        bytes: body.length,
+        sha256: sha256Hex(body),
+        originalKey,
+        receivedAt: new Date().toISOString(),
+      },
+      (queued) => repo.notes.insert(queued),
+    );
     return id;
   }
 
   /** A worker on its own database connection, as on another server, recording what it claims and converts. */
-  async function startWorker(name: string, claims: Claim[], converted: string[], opts: { blobs?: BlobStore; leaseMs?: number; ffmpegTimeoutMs?: number; concurrency?: number } = {}) {
+  async function startWorker(
+    name: string,
+    claims: Claim[],
+    converted: string[],
+    opts: { blobs?: BlobStore; leaseMs?: number; ffmpegTimeoutMs?: number; concurrency?: number } = {},
+  ) {
     const own = await openRepository(backend.config);
     open.push(own);
     const watched: Repository = {
@@ -85,19 +101,28 @@ describe.each(BACKENDS)('conversion jobs on %s', (kind) => {
       },
     };
     const worker = startConversionWorker({
-      repo: watched, blobs: opts.blobs ?? blobs, log, pollMs: 20, maxNoteSeconds: 75,
-      ffmpegTimeoutMs: opts.ffmpegTimeoutMs ?? 30_000, leaseMs: opts.leaseMs, concurrency: opts.concurrency ?? 1,
+      repo: watched,
+      blobs: opts.blobs ?? blobs,
+      log,
+      pollMs: 20,
+      maxNoteSeconds: 75,
+      ffmpegTimeoutMs: opts.ffmpegTimeoutMs ?? 30_000,
+      leaseMs: opts.leaseMs,
+      concurrency: opts.concurrency ?? 1,
     });
     workers.push(worker);
     return worker;
   }
 
   const settled = (id: string) =>
-    vi.waitFor(async () => {
-      const note = await repo.notes.find(id);
-      if (!note || note.status === 'received') throw new Error(`note ${id} is still waiting`);
-      return note;
-    }, { timeout: 60_000, interval: 50 }) as Promise<NoteRow>;
+    vi.waitFor(
+      async () => {
+        const note = await repo.notes.find(id);
+        if (!note || note.status === 'received') throw new Error(`note ${id} is still waiting`);
+        return note;
+      },
+      { timeout: 60_000, interval: 50 },
+    ) as Promise<NoteRow>;
 
   it('should convert each note once when two workers race for the jobs', async () => {
     const ids = [await queueNote(), await queueNote(), await queueNote(), await queueNote()];
@@ -128,7 +153,12 @@ describe.each(BACKENDS)('conversion jobs on %s', (kind) => {
 
   it(`should give up after ${MAX_ATTEMPTS} failed attempts and mark the note failed with the reason`, async () => {
     const id = await queueNote();
-    const unreachable: BlobStore = { ...blobs, get: async () => { throw new Error('the bucket is unreachable'); } };
+    const unreachable: BlobStore = {
+      ...blobs,
+      get: async () => {
+        throw new Error('the bucket is unreachable');
+      },
+    };
     const claims: Claim[] = [];
     const worker = await startWorker('flaky', claims, [], { blobs: unreachable, leaseMs: 200 });
     const note = await settled(id);

@@ -28,11 +28,14 @@ afterAll(async () => {
 });
 
 async function settled(app: TestApp['app'], noteId: string): Promise<NoteRow> {
-  return vi.waitFor(async () => {
-    const note = await app.repo.notes.find(noteId);
-    if (!note || note.status === 'received') throw new Error(`note ${noteId} is still waiting for conversion`);
-    return note;
-  }, { timeout: 30_000, interval: 100 });
+  return vi.waitFor(
+    async () => {
+      const note = await app.repo.notes.find(noteId);
+      if (!note || note.status === 'received') throw new Error(`note ${noteId} is still waiting for conversion`);
+      return note;
+    },
+    { timeout: 30_000, interval: 100 },
+  );
 }
 
 async function download(blobs: BlobStore, key: string, file: string): Promise<string> {

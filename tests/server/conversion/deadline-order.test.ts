@@ -34,15 +34,29 @@ describe.each(BACKENDS)('the conversion queue by deadline on %s', (kind) => {
   /** A note as the intake stores it (the note, its job and its deadline in one transaction), received at `at`. */
   async function note(token: string, marker: string, at: number): Promise<string> {
     const id = randomUUID();
-    await queueNote(repo, {
-      id, linkId: linkIdOf(token), marker, from: 'Sam', contentType: 'audio/webm', bytes: 1, sha256: '0'.repeat(64), originalKey: `originals/${id}`,
-      receivedAt: new Date(at).toISOString(),
-    }, (queued) => repo.notes.insert(queued));
+    await queueNote(
+      repo,
+      {
+        id,
+        linkId: linkIdOf(token),
+        marker,
+        from: 'Sam',
+        contentType: 'audio/webm',
+        bytes: 1,
+        sha256: '0'.repeat(64),
+        originalKey: `originals/${id}`,
+        receivedAt: new Date(at).toISOString(),
+      },
+      (queued) => repo.notes.insert(queued),
+    );
     return id;
   }
 
   /** A runner in the live race who shares progress, seen every minute at 3 m/s from the gun until `until` s after it. */
-  async function liveRunner(until: number, pace = (s: number) => s * PACE): Promise<{ id: string; token: string; session: Awaited<ReturnType<RunnerTestApp['signIn']>> }> {
+  async function liveRunner(
+    until: number,
+    pace = (s: number) => s * PACE,
+  ): Promise<{ id: string; token: string; session: Awaited<ReturnType<RunnerTestApp['signIn']>> }> {
     const session = await t.signIn();
     const entry = await t.enter(session);
     await t.call(session, 'PATCH', `/api/entries/${entry.id}`, { shareProgress: true });
@@ -104,7 +118,11 @@ describe.each(BACKENDS)('the conversion queue by deadline on %s', (kind) => {
     const onTime = await note(runner.token, 'mi-12', now - 1000);
     const upcoming = await note(await makeLink(repo, UPCOMING.nyc.id), 'mi-1', now - 1000);
     // What an operator alerts on: the live note 20 minutes past its deadline, the queue split live/later.
-    const scrape = await createMetrics(async () => 3, () => 0, () => repo.jobs.deadlineStats(now)).registry.metrics();
+    const scrape = await createMetrics(
+      async () => 3,
+      () => 0,
+      () => repo.jobs.deadlineStats(now),
+    ).registry.metrics();
     expect(scrape).toContain('milenotes_conversion_overdue_seconds 1200\n');
     expect(scrape).toContain('milenotes_conversion_queue_waiting{race="live"} 2\n');
     expect(scrape).toContain('milenotes_conversion_queue_waiting{race="later"} 1\n');

@@ -77,11 +77,16 @@ describe.each(BACKENDS)('a conversion lease on %s', (kind) => {
   async function convertingOnFirst(noteId: string): Promise<number> {
     expect((await uploadTo(servers[0]!.base, token, noteId, speech)).status).toBe(201);
     let pid = 0;
-    await expect.poll(async () => {
-      const pids = (await readFile(pidsFile, 'utf8')).split('\n').filter(Boolean).map(Number);
-      pid = pids.find((p) => !stuck.includes(p)) ?? 0;
-      return pid;
-    }, { timeout: 30_000, interval: 50 }).toBeGreaterThan(0);
+    await expect
+      .poll(
+        async () => {
+          const pids = (await readFile(pidsFile, 'utf8')).split('\n').filter(Boolean).map(Number);
+          pid = pids.find((p) => !stuck.includes(p)) ?? 0;
+          return pid;
+        },
+        { timeout: 30_000, interval: 50 },
+      )
+      .toBeGreaterThan(0);
     stuck.push(pid);
     return pid;
   }
@@ -90,7 +95,13 @@ describe.each(BACKENDS)('a conversion lease on %s', (kind) => {
     const noteId = randomUUID();
     const ffmpeg = await convertingOnFirst(noteId);
     // Another server's claim: a new owner and a lease of its own.
-    expect(await db.run('UPDATE jobs SET lease_owner = ?, attempts = attempts + 1, locked_until = ? WHERE note_id = ?', ['another-server', Date.now() + 3_600_000, noteId])).toBe(1);
+    expect(
+      await db.run('UPDATE jobs SET lease_owner = ?, attempts = attempts + 1, locked_until = ? WHERE note_id = ?', [
+        'another-server',
+        Date.now() + 3_600_000,
+        noteId,
+      ]),
+    ).toBe(1);
     await expect.poll(() => alive(ffmpeg), { timeout: 15_000, interval: 50 }).toBe(false);
     expect(await status(noteId)).toBe('received');
     expect(await job(noteId)).toMatchObject({ lease_owner: 'another-server' });
@@ -112,14 +123,21 @@ describe.each(BACKENDS)('a conversion lease on %s', (kind) => {
     await expect.poll(() => alive(ffmpeg), { timeout: 5_000, interval: 20 }).toBe(false);
 
     let retakenAt = 0;
-    await expect.poll(async () => {
-      const row = await job(noteId);
-      if (!retakenAt && (!row || Number(row.attempts) >= 2)) retakenAt = Date.now();
-      return status(noteId);
-    }, { timeout: TAKEOVER_LIMIT_MS + 15_000, interval: 100 }).toBe('converted');
+    await expect
+      .poll(
+        async () => {
+          const row = await job(noteId);
+          if (!retakenAt && (!row || Number(row.attempts) >= 2)) retakenAt = Date.now();
+          return status(noteId);
+        },
+        { timeout: TAKEOVER_LIMIT_MS + 15_000, interval: 100 },
+      )
+      .toBe('converted');
     const convertedAt = Date.now();
-    console.log(`lease takeover on ${kind}: job retaken ${((retakenAt - killedAt) / 1000).toFixed(1)} s and the note converted ` +
-      `${((convertedAt - killedAt) / 1000).toFixed(1)} s after the SIGKILL (default lease 20 s, heartbeat 5 s)`);
+    console.log(
+      `lease takeover on ${kind}: job retaken ${((retakenAt - killedAt) / 1000).toFixed(1)} s and the note converted ` +
+        `${((convertedAt - killedAt) / 1000).toFixed(1)} s after the SIGKILL (default lease 20 s, heartbeat 5 s)`,
+    );
     expect(convertedAt - killedAt).toBeLessThan(TAKEOVER_LIMIT_MS);
   }, 120_000);
 });

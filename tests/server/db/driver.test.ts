@@ -37,14 +37,18 @@ describe.each(BACKENDS)('the SQL driver on %s', (kind) => {
 
   it('should commit a transaction that resolves and undo all of one that throws', async () => {
     const db = await open();
-    await expect(db.transaction(async (tx) => {
-      await tx.run(...insertThing('a', 1));
-      return tx.run(...insertThing('b', 2));
-    })).resolves.toBe(1);
-    await expect(db.transaction(async (tx) => {
-      await tx.run(...insertThing('c', 3));
-      await tx.run(...insertThing('a', 4));
-    })).rejects.toThrow();
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.run(...insertThing('a', 1));
+        return tx.run(...insertThing('b', 2));
+      }),
+    ).resolves.toBe(1);
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.run(...insertThing('c', 3));
+        await tx.run(...insertThing('a', 4));
+      }),
+    ).rejects.toThrow();
     expect(await ids(db)).toEqual(['a', 'b']);
   });
 
@@ -69,12 +73,14 @@ describe.each(BACKENDS)('the SQL driver on %s', (kind) => {
   it('should keep a write made outside an open transaction when that transaction rolls back', async () => {
     const db = await open();
     let outside: Promise<number> | undefined;
-    await expect(db.transaction(async (tx) => {
-      await tx.run(...insertThing('a', 1));
-      // Another request writes while this transaction is open...
-      outside = db.run(...insertThing('b', 2));
-      await tx.run(...insertThing('a', 1));
-    })).rejects.toThrow();
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.run(...insertThing('a', 1));
+        // Another request writes while this transaction is open...
+        outside = db.run(...insertThing('b', 2));
+        await tx.run(...insertThing('a', 1));
+      }),
+    ).rejects.toThrow();
     // ...and its write must not have been swept into the rolled-back transaction.
     await expect(outside).resolves.toBe(1);
     expect(await ids(db)).toEqual(['b']);
@@ -108,10 +114,12 @@ describe.each(BACKENDS)('the SQL driver on %s', (kind) => {
     const db = await open();
     await db.run(...insertThing('taken', 0));
     const results = await Promise.allSettled(
-      ['a', 'b', 'taken', 'c'].map((id, n) => db.transaction(async (tx) => {
-        await tx.run(...insertThing(`${id}-first`, n));
-        return tx.run(...insertThing(id, n));
-      })),
+      ['a', 'b', 'taken', 'c'].map((id, n) =>
+        db.transaction(async (tx) => {
+          await tx.run(...insertThing(`${id}-first`, n));
+          return tx.run(...insertThing(id, n));
+        }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect(await ids(db)).toEqual(['a', 'a-first', 'b', 'b-first', 'c', 'c-first', 'taken']);

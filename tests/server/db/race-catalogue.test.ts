@@ -30,15 +30,27 @@ describe.each(BACKENDS)('the race catalogue in the database on %s', (kind) => {
     await open();
     // The schema and seed as they were before the catalogue.
     await db.exclusive((tx) => applyMigrations(tx, MIGRATIONS.slice(0, MIGRATIONS.indexOf(RACE_CATALOGUE_TABLES))));
-    for (const race of RACES) await db.run('INSERT INTO races (id, name, race_date, units) VALUES (?, ?, ?, ?)', [race.id, race.name, race.date, race.units.join(',')]);
+    for (const race of RACES)
+      await db.run('INSERT INTO races (id, name, race_date, units) VALUES (?, ?, ?, ?)', [race.id, race.name, race.date, race.units.join(',')]);
     await db.run("INSERT INTO runners (id, display_name, created_at) VALUES ('r1', 'Alex', '2025-10-01T00:00:00Z')");
     await db.run("INSERT INTO links (id, runner_id, race_id, created_at) VALUES ('l1', 'r1', 'sydney-2025', '2025-10-01T00:00:00Z')");
 
     await repo.migrate();
-    expect(await repo.races.get('chicago-2025')).toMatchObject({ timezone: 'America/Chicago', start: '07:30', startsAt: '2025-10-12T12:30:00.000Z', hasCourse: false });
+    expect(await repo.races.get('chicago-2025')).toMatchObject({
+      timezone: 'America/Chicago',
+      start: '07:30',
+      startsAt: '2025-10-12T12:30:00.000Z',
+      hasCourse: false,
+    });
     expect((await repo.races.list()).filter((r) => !r.timezone || !r.startsAt)).toEqual([]);
     expect((await repo.links.find('l1'))!.race).toEqual({
-      id: 'sydney-2025', name: 'Sydney Marathon', date: '2025-08-31', units: ['mi', 'km'], timezone: 'Australia/Sydney', start: '06:00', startsAt: '2025-08-30T20:00:00.000Z',
+      id: 'sydney-2025',
+      name: 'Sydney Marathon',
+      date: '2025-08-31',
+      units: ['mi', 'km'],
+      timezone: 'Australia/Sydney',
+      start: '06:00',
+      startsAt: '2025-08-30T20:00:00.000Z',
     });
   });
 
@@ -56,7 +68,15 @@ describe.each(BACKENDS)('the race catalogue in the database on %s', (kind) => {
   it('should refuse a race whose id is taken and leave the race there as it was', async () => {
     await open();
     await repo.migrate();
-    const taken = { id: 'chicago-2025', name: 'Impostor', date: '2030-01-01', start: '10:00', timezone: 'Europe/Paris', units: ['mi' as const], course: course() };
+    const taken = {
+      id: 'chicago-2025',
+      name: 'Impostor',
+      date: '2030-01-01',
+      start: '10:00',
+      timezone: 'Europe/Paris',
+      units: ['mi' as const],
+      course: course(),
+    };
     expect(await repo.races.add(taken)).toBe(false);
     expect(await repo.races.get('chicago-2025')).toMatchObject({ name: 'Chicago Marathon', date: '2025-10-12', timezone: 'America/Chicago', hasCourse: false });
     expect(await repo.races.course('chicago-2025')).toBeUndefined();

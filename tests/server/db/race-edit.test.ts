@@ -47,8 +47,15 @@ function onA(kind: BackendKind) {
 }
 
 const note = (token: string) => ({
-  id: randomUUID(), linkId: linkIdOf(token), marker: 'mi-20', from: 'Sam', contentType: 'audio/webm', bytes: 1, sha256: '0'.repeat(64),
-  originalKey: `originals/${randomUUID()}`, receivedAt: new Date().toISOString(),
+  id: randomUUID(),
+  linkId: linkIdOf(token),
+  marker: 'mi-20',
+  from: 'Sam',
+  contentType: 'audio/webm',
+  bytes: 1,
+  sha256: '0'.repeat(64),
+  originalKey: `originals/${randomUUID()}`,
+  receivedAt: new Date().toISOString(),
 });
 
 describe.each(BACKENDS)('moving a race in the catalogue on %s', (kind) => {
@@ -63,51 +70,52 @@ describe.each(BACKENDS)('moving a race in the catalogue on %s', (kind) => {
   });
 
   // On SQLite every write transaction runs alone: a note's and an edit's cannot interleave.
-  if (kind === 'postgres') it('should wait for a note of the race being queued as it moves, then move that note’s deadline too', async () => {
-    const token = await makeLink(repo, UPCOMING.chicago.id);
-    const before = (await repo.races.get(UPCOMING.chicago.id))!;
-    // A note's transaction that has read the race's start (the old one) and is about to commit.
-    const arriving = note(token);
-    const queued = { ...arriving, deadline: await deadlineOfNote(repo, arriving) };
-    let inserted!: () => void;
-    let commit!: () => void;
-    const insertedNow = new Promise<void>((resolve) => (inserted = resolve));
-    const committing = new Promise<void>((resolve) => (commit = resolve));
-    const noteTx = db.transaction(async (tx) => {
-      await insertNote(tx, queued);
-      inserted();
-      await committing;
-    });
-    await insertedNow;
+  if (kind === 'postgres')
+    it('should wait for a note of the race being queued as it moves, then move that note’s deadline too', async () => {
+      const token = await makeLink(repo, UPCOMING.chicago.id);
+      const before = (await repo.races.get(UPCOMING.chicago.id))!;
+      // A note's transaction that has read the race's start (the old one) and is about to commit.
+      const arriving = note(token);
+      const queued = { ...arriving, deadline: await deadlineOfNote(repo, arriving) };
+      let inserted!: () => void;
+      let commit!: () => void;
+      const insertedNow = new Promise<void>((resolve) => (inserted = resolve));
+      const committing = new Promise<void>((resolve) => (commit = resolve));
+      const noteTx = db.transaction(async (tx) => {
+        await insertNote(tx, queued);
+        inserted();
+        await committing;
+      });
+      await insertedNow;
 
-    const editing = editRace(repo, before, delayed(before), author);
-    const watcher = new pg.Client({ connectionString: backend.env.DATABASE_URL });
-    await watcher.connect();
-    let watching = true;
-    const waitingForNotes = async () => {
-      while (watching) {
-        const { rows } = await watcher.query("SELECT 1 FROM pg_locks WHERE relation = 'notes'::regclass AND NOT granted");
-        if (rows.length > 0) return 'waiting';
-        await new Promise((resolve) => setTimeout(resolve, 10));
+      const editing = editRace(repo, before, delayed(before), author);
+      const watcher = new pg.Client({ connectionString: backend.env.DATABASE_URL });
+      await watcher.connect();
+      let watching = true;
+      const waitingForNotes = async () => {
+        while (watching) {
+          const { rows } = await watcher.query("SELECT 1 FROM pg_locks WHERE relation = 'notes'::regclass AND NOT granted");
+          if (rows.length > 0) return 'waiting';
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        return 'stopped';
+      };
+      const waited = waitingForNotes();
+      try {
+        // The edit waits for the note's transaction rather than moving the race under it.
+        expect(await Promise.race([editing.then(() => 'edited'), waited])).toBe('waiting');
+      } finally {
+        watching = false;
+        await waited;
+        await watcher.end();
+        commit();
+        await noteTx;
       }
-      return 'stopped';
-    };
-    const waited = waitingForNotes();
-    try {
-      // The edit waits for the note's transaction rather than moving the race under it.
-      expect(await Promise.race([editing.then(() => 'edited'), waited])).toBe('waiting');
-    } finally {
-      watching = false;
-      await waited;
-      await watcher.end();
-      commit();
-      await noteTx;
-    }
-    const edited = await editing;
-    expect(edited).toMatchObject({ outcome: 'edited', notesRescheduled: 1 });
-    expect(await repo.jobs.deadline(queued.id)).toBe(coarseDeadline((await repo.races.get(before.id))!.startsAt));
-    expect(coarseDeadline((await repo.races.get(before.id))!.startsAt) - coarseDeadline(before.startsAt)).toBe(45 * 60_000);
-  });
+      const edited = await editing;
+      expect(edited).toMatchObject({ outcome: 'edited', notesRescheduled: 1 });
+      expect(await repo.jobs.deadline(queued.id)).toBe(coarseDeadline((await repo.races.get(before.id))!.startsAt));
+      expect(coarseDeadline((await repo.races.get(before.id))!.startsAt) - coarseDeadline(before.startsAt)).toBe(45 * 60_000);
+    });
 
   it('should refuse a note whose deadline was worked out before its race moved, and queue it by the new start when worked out again', async () => {
     const token = await makeLink(repo, UPCOMING.chicago.id);

@@ -18,7 +18,7 @@ const insertThing = (tx: SqlDriver, id: string) => tx.run('INSERT INTO things (i
 const bulkInsert = (tx: SqlDriver, table: string) =>
   tx.run(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000) INSERT INTO ${table} (b) SELECT randomblob(4000) FROM n`);
 const faultsOf = (results: PromiseSettledResult<unknown>[]) =>
-  results.map((r) => (r.status === 'fulfilled' ? 'committed' : storageFaultOf(r.reason) ?? String(r.reason)));
+  results.map((r) => (r.status === 'fulfilled' ? 'committed' : (storageFaultOf(r.reason) ?? String(r.reason))));
 
 describe('SQLite transactions sharing a commit when a write finds no room', () => {
   let disk: SmallDisk;
@@ -29,7 +29,11 @@ describe('SQLite transactions sharing a commit when a write finds no room', () =
     disk = await mountSmallDisk(8);
     db = openSqlite(`${disk.dir}/test.sqlite`);
     // bulk has no constraint: its insert keeps no statement journal, so SQLite cannot undo only it.
-    await db.batch([['CREATE TABLE things (id TEXT PRIMARY KEY)', []], ['CREATE TABLE bulk (b BLOB)', []], ['CREATE TABLE checked_bulk (b BLOB NOT NULL)', []]]);
+    await db.batch([
+      ['CREATE TABLE things (id TEXT PRIMARY KEY)', []],
+      ['CREATE TABLE bulk (b BLOB)', []],
+      ['CREATE TABLE checked_bulk (b BLOB NOT NULL)', []],
+    ]);
   });
   afterEach(async () => {
     await db?.close();

@@ -30,7 +30,11 @@ describe.each(BACKENDS)('the device cookie on %s', (kind) => {
   afterAll(() => t.close());
 
   const idOf = (value: string) =>
-    createDeviceCookies(t.backend.config.auth.sessionSecret).idOf({ cookies: { [LOCAL_DEVICE_COOKIE]: value }, protocol: 'http', hostname: 'localhost' } as never)!;
+    createDeviceCookies(t.backend.config.auth.sessionSecret).idOf({
+      cookies: { [LOCAL_DEVICE_COOKIE]: value },
+      protocol: 'http',
+      hostname: 'localhost',
+    } as never)!;
 
   it('should give a phone opening a link over plain HTTP to this machine an HttpOnly, SameSite=Lax cookie for the site that lasts 400 days', async () => {
     const token = await makeLink(t.app.repo);
@@ -56,19 +60,22 @@ describe.each(BACKENDS)('the device cookie on %s', (kind) => {
     expect(secure?.attributes.filter((a) => a.startsWith('domain'))).toEqual([]);
   });
 
-  it('should keep the phone\'s cookie on the next open and list every link the phone opened, the latest first', async () => {
+  it("should keep the phone's cookie on the next open and list every link the phone opened, the latest first", async () => {
     const [first, second] = [await makeLink(t.app.repo, 'chicago-2025', 'Alex'), await makeLink(t.app.repo, 'berlin-2025', 'Jo')];
     const value = deviceCookieOf((await t.app.inject({ url: `/api/r/${first}` })).headers['set-cookie'])!.value;
     const again = await t.app.inject({ url: `/api/r/${second}`, headers: cookieHeader(value) });
     expect(deviceCookieOf(again.headers['set-cookie'])?.value).toBe(value);
 
     const links = await t.app.repo.devices.linksOf(idOf(value));
-    expect(links.map((l) => [l.runnerName, l.race.id])).toEqual([['Jo', 'berlin-2025'], ['Alex', 'chicago-2025']]);
+    expect(links.map((l) => [l.runnerName, l.race.id])).toEqual([
+      ['Jo', 'berlin-2025'],
+      ['Alex', 'chicago-2025'],
+    ]);
     const devices = createDevices(t.app.repo, t.backend.config.auth.sessionSecret, { cookiesPerHour: 1 });
     expect((await devices.linksOf(idOf(value))).map((l) => l.token)).toEqual([second, first]);
   });
 
-  it('should write a phone\'s link again only once an hour, whatever an open recorder asks every minute', async () => {
+  it("should write a phone's link again only once an hour, whatever an open recorder asks every minute", async () => {
     const token = await makeLink(t.app.repo);
     const device = `d-${randomUUID()}`;
     const opened = async () => (await t.app.repo.devices.linksOf(device))[0]!.openedAt;
@@ -115,8 +122,10 @@ describe.each(BACKENDS)('the device cookie on %s', (kind) => {
     const value = deviceCookieOf((await t.app.inject({ url: `/api/r/${token}` })).headers['set-cookie'])!.value;
     const [mine, anonymous] = [randomUUID(), randomUUID()];
     const sent = await t.app.inject({
-      method: 'PUT', url: `/api/r/${token}/notes/${mine}?marker=mi-13&from=Sam`,
-      headers: { ...putNoteHeaders(fakeWebm(3000)), ...cookieHeader(value) }, payload: fakeWebm(3000),
+      method: 'PUT',
+      url: `/api/r/${token}/notes/${mine}?marker=mi-13&from=Sam`,
+      headers: { ...putNoteHeaders(fakeWebm(3000)), ...cookieHeader(value) },
+      payload: fakeWebm(3000),
     });
     expect(sent.statusCode).toBe(201);
     expect((await putNote(t.app, { token, noteId: anonymous, body: fakeWebm(3001) })).statusCode).toBe(201);
@@ -139,7 +148,7 @@ function putNoteHeaders(body: Buffer): Record<string, string> {
   return { 'content-type': 'audio/webm;codecs=opus', 'content-digest': digestOf(body) };
 }
 
-describe('a device link\'s sealed token', () => {
+describe("a device link's sealed token", () => {
   const seal = createDeviceLinkSeal(new TextEncoder().encode('x'.repeat(40)));
 
   it('should open to the token only for the same phone, link and secret', () => {
@@ -150,7 +159,7 @@ describe('a device link\'s sealed token', () => {
     expect(createDeviceLinkSeal(new TextEncoder().encode('y'.repeat(40))).open('phone-a', 'link-a', sealed)).toBeUndefined();
   });
 
-  it('should not open what was sealed for another purpose (a push subscription\'s token, or a row of migration 12)', () => {
+  it("should not open what was sealed for another purpose (a push subscription's token, or a row of migration 12)", () => {
     const other = createTokenSeal(new TextEncoder().encode('x'.repeat(40)));
     expect(seal.open('phone-a', 'link-a', other.seal('link-a', 'the-token'))).toBeUndefined();
     expect(seal.open('phone-a', 'link-a', other.seal('device-link-token\0phone-a\0link-a', 'the-token'))).toBeUndefined();

@@ -15,7 +15,7 @@ import { makeLink } from '../support/uploads.js';
 /** A few requests a minute per address and phone, so the limit is reached in a test. */
 const PER_MINUTE = 6;
 
-describe.each(BACKENDS)('the installed app\'s list on %s', (kind) => {
+describe.each(BACKENDS)("the installed app's list on %s", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(kind, { RATE_LIMIT_PER_MINUTE: String(PER_MINUTE) });
@@ -57,17 +57,34 @@ describe.each(BACKENDS)('the installed app\'s list on %s', (kind) => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(body.links).toEqual([
       {
-        linkId: linkIdOf(jo), runner: { displayName: 'Jo' }, revoked: false, token: jo, path: `/r/${jo}`, openedAt: expect.any(String),
+        linkId: linkIdOf(jo),
+        runner: { displayName: 'Jo' },
+        revoked: false,
+        token: jo,
+        path: `/r/${jo}`,
+        openedAt: expect.any(String),
         race: { id: 'chicago-2025', name: 'Chicago Marathon', date: '2025-10-12', timezone: 'America/Chicago', startsAt: expect.any(String), when: 'past' },
       },
       {
-        linkId: linkIdOf(alex), runner: { displayName: 'Alex' }, revoked: false, token: alex, path: `/r/${alex}`, openedAt: expect.any(String),
-        race: { id: UPCOMING.berlin.id, name: 'Berlin Marathon', date: '2099-09-27', timezone: 'Europe/Berlin', startsAt: '2099-09-27T07:15:00.000Z', when: 'upcoming' },
+        linkId: linkIdOf(alex),
+        runner: { displayName: 'Alex' },
+        revoked: false,
+        token: alex,
+        path: `/r/${alex}`,
+        openedAt: expect.any(String),
+        race: {
+          id: UPCOMING.berlin.id,
+          name: 'Berlin Marathon',
+          date: '2099-09-27',
+          timezone: 'Europe/Berlin',
+          startsAt: '2099-09-27T07:15:00.000Z',
+          when: 'upcoming',
+        },
       },
     ]);
   });
 
-  it('should renew the phone\'s cookie when the installed app reads its list', async () => {
+  it("should renew the phone's cookie when the installed app reads its list", async () => {
     const phone = await phoneThatOpened(await makeLink(t.app.repo));
     const { res } = await listOf(phone);
     expect(res.cookies.find((c) => c.name === DEVICE_COOKIE)).toMatchObject({ value: phone.cookie.split('=')[1], httpOnly: true, sameSite: 'Lax', path: '/' });
@@ -78,13 +95,16 @@ describe.each(BACKENDS)('the installed app\'s list on %s', (kind) => {
     const phone = await phoneThatOpened(kept, revoked);
     await t.app.repo.links.revoke(linkIdOf(revoked), new Date().toISOString());
     const { res, body } = await listOf(phone);
-    expect(body.links.map((l) => [l.runner.displayName, l.revoked])).toEqual([['Kim', true], ['Sam', false]]);
+    expect(body.links.map((l) => [l.runner.displayName, l.revoked])).toEqual([
+      ['Kim', true],
+      ['Sam', false],
+    ]);
     expect(body.links[0]).not.toHaveProperty('token');
     expect(body.links[0]).not.toHaveProperty('path');
     expect(res.body).not.toContain(revoked);
   });
 
-  it('should list only the phone\'s own links, never another phone\'s', async () => {
+  it("should list only the phone's own links, never another phone's", async () => {
     const [mine, theirs] = [await makeLink(t.app.repo, UPCOMING.chicago.id, 'Mine'), await makeLink(t.app.repo, UPCOMING.chicago.id, 'Theirs')];
     const [me, other] = [await phoneThatOpened(mine), await phoneThatOpened(theirs)];
     expect((await listOf(me)).body.links.map((l) => l.runner.displayName)).toEqual(['Mine']);
@@ -104,20 +124,21 @@ describe.each(BACKENDS)('the installed app\'s list on %s', (kind) => {
     }
   });
 
-  it('should take a runner off the phone\'s list and leave the link working; opening it again puts it back', async () => {
+  it("should take a runner off the phone's list and leave the link working; opening it again puts it back", async () => {
     const [alex, jo] = [await makeLink(t.app.repo, UPCOMING.chicago.id, 'Alex'), await makeLink(t.app.repo, UPCOMING.chicago.id, 'Jo')];
     const phone = await phoneThatOpened(alex, jo);
     const off = await t.app.inject({ method: 'DELETE', url: `/api/device/links/${linkIdOf(alex)}`, headers: phone });
     expect(off.statusCode).toBe(204);
     expect((await listOf(phone)).body.links.map((l) => l.runner.displayName)).toEqual(['Jo']);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/device/links/${linkIdOf(alex)}`, headers: phone })).json())
-      .toMatchObject({ error: 'device_link_not_found' });
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/device/links/${linkIdOf(alex)}`, headers: phone })).json()).toMatchObject({
+      error: 'device_link_not_found',
+    });
     const again = await t.app.inject({ url: `/api/r/${alex}`, headers: phone });
     expect(again.statusCode).toBe(200);
     expect((await listOf(phone)).body.links.map((l) => l.runner.displayName).sort()).toEqual(['Alex', 'Jo']);
   });
 
-  it('should refuse to take a link off another phone\'s list, or off no phone\'s, and change nothing', async () => {
+  it("should refuse to take a link off another phone's list, or off no phone's, and change nothing", async () => {
     const token = await makeLink(t.app.repo, UPCOMING.chicago.id, 'Alex');
     const [owner, stranger] = [await phoneThatOpened(token), await phoneThatOpened(await makeLink(t.app.repo))];
     const url = `/api/device/links/${linkIdOf(token)}`;

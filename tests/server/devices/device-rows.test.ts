@@ -39,7 +39,8 @@ describe.each(BACKENDS)('device rows on %s', (kind) => {
   });
 
   const devices = () => createDevices(t.app.repo, t.backend.config.auth.sessionSecret, { cookiesPerHour: 100 });
-  const phonesOf = async (linkId: string) => (await db.all('SELECT device_id FROM device_links WHERE link_id = ? ORDER BY device_id', [linkId])).map((r) => String(r.device_id));
+  const phonesOf = async (linkId: string) =>
+    (await db.all('SELECT device_id FROM device_links WHERE link_id = ? ORDER BY device_id', [linkId])).map((r) => String(r.device_id));
 
   it('should sweep the rows of phones not seen for 400 days, and keep a phone seen since, whenever it opened its links', async () => {
     const linkId = linkIdOf(await makeLink(t.app.repo));
@@ -67,7 +68,7 @@ describe.each(BACKENDS)('device rows on %s', (kind) => {
     }
   });
 
-  it('should keep a link\'s phones seen last, dropping the one seen longest ago for a new one', async () => {
+  it("should keep a link's phones seen last, dropping the one seen longest ago for a new one", async () => {
     const linkId = linkIdOf(await makeLink(t.app.repo));
     const at = Date.now() - 10 * DAY;
     const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((p) => `${p}-${randomUUID()}`) as [string, string, string, string];
@@ -82,7 +83,7 @@ describe.each(BACKENDS)('device rows on %s', (kind) => {
     expect(await phonesOf(linkId)).toEqual([a, b, d].sort());
   });
 
-  it('should open nothing from a sealed token copied into another phone\'s row', async () => {
+  it("should open nothing from a sealed token copied into another phone's row", async () => {
     const token = await makeLink(t.app.repo, 'chicago-2025', 'Alex');
     const linkId = linkIdOf(token);
     const victim = deviceCookieOf((await t.app.inject({ url: `/api/r/${token}` })).headers['set-cookie'])!.value;
@@ -91,8 +92,17 @@ describe.each(BACKENDS)('device rows on %s', (kind) => {
     expect((await list(victim)).json<HomeScreenLinks>().links.map((l) => l.token)).toEqual([token]);
     // Someone who can write rows, but has no SESSION_SECRET, puts the victim's sealed token under the attacker's phone.
     const [row] = await db.all('SELECT sealed_token, opened_at FROM device_links WHERE link_id = ?', [linkId]);
-    const [mine] = await db.all('SELECT device_id FROM device_links WHERE link_id <> ? AND device_id NOT IN (SELECT device_id FROM device_links WHERE link_id = ?) ORDER BY opened_at DESC LIMIT 1', [linkId, linkId]);
-    await db.run('INSERT INTO device_links (device_id, link_id, sealed_token, opened_at, seen_at) VALUES (?, ?, ?, ?, ?)', [mine!.device_id, linkId, row!.sealed_token, Date.now() + 1, Date.now()]);
+    const [mine] = await db.all(
+      'SELECT device_id FROM device_links WHERE link_id <> ? AND device_id NOT IN (SELECT device_id FROM device_links WHERE link_id = ?) ORDER BY opened_at DESC LIMIT 1',
+      [linkId, linkId],
+    );
+    await db.run('INSERT INTO device_links (device_id, link_id, sealed_token, opened_at, seen_at) VALUES (?, ?, ?, ?, ?)', [
+      mine!.device_id,
+      linkId,
+      row!.sealed_token,
+      Date.now() + 1,
+      Date.now(),
+    ]);
     await db.run('UPDATE device_links SET sealed_token = ? WHERE device_id = ? AND link_id <> ?', [row!.sealed_token, mine!.device_id, linkId]);
     const answer = await list(attacker);
     expect(answer.statusCode).toBe(200);
@@ -117,9 +127,13 @@ describe.each(BACKENDS)('migration 16 on %s', (kind) => {
     await db.run("INSERT INTO runners (id, display_name, created_at) VALUES ('r1', 'Alex', '2025-10-01T00:00:00Z')");
     await db.run("INSERT INTO links (id, runner_id, race_id, created_at) VALUES ('l1', 'r1', 'chicago-2025', '2025-10-01T00:00:00Z')");
     await db.run("INSERT INTO device_links (device_id, link_id, sealed_token, opened_at) VALUES ('planted', 'l1', 'sealed-by-link-only', 1)");
-    await db.run("INSERT INTO push_subscriptions (id, device_id, link_id, endpoint, p256dh, auth, lang, heard, sealed_token, created_at, updated_at) VALUES ('s1', 'planted', 'l1', 'https://push.example/x', 'k', 'a', 'en', 1, 'sealed', 1, 1)");
+    await db.run(
+      "INSERT INTO push_subscriptions (id, device_id, link_id, endpoint, p256dh, auth, lang, heard, sealed_token, created_at, updated_at) VALUES ('s1', 'planted', 'l1', 'https://push.example/x', 'k', 'a', 'en', 1, 'sealed', 1, 1)",
+    );
     await db.run("INSERT INTO push_alerts (subscription_id, marker, due_at, fired_at, created_at) VALUES ('s1', 'mi-13', 1, NULL, 1)");
-    await db.run("INSERT INTO push_deliveries (id, subscription_id, kind, ref, note_id, marker, attempts, due_at, expires_at, locked_until, lease_owner, created_at) VALUES ('s1:alert:mi-13', 's1', 'alert', 'mi-13', NULL, 'mi-13', 0, 1, 2, 0, NULL, 1)");
+    await db.run(
+      "INSERT INTO push_deliveries (id, subscription_id, kind, ref, note_id, marker, attempts, due_at, expires_at, locked_until, lease_owner, created_at) VALUES ('s1:alert:mi-13', 's1', 'alert', 'mi-13', NULL, 'mi-13', 0, 1, 2, 0, NULL, 1)",
+    );
 
     const repo = createRepository(db);
     await repo.migrate();

@@ -27,12 +27,15 @@ describe.each(BACKENDS)('per-client limits on %s', (kind) => {
   /** Thirty addresses of the /64 `prefix` (four groups), each asking `url` once. */
   async function thirtyOf(prefix: string, url: string): Promise<number[]> {
     const statuses = [];
-    for (let i = 1; i <= 30; i++) statuses.push((await t.app.inject({ url, headers: { 'x-forwarded-for': `${prefix}:${i.toString(16)}:${((i * 7919) % 0xffff).toString(16)}::${i}` } })).statusCode);
+    for (let i = 1; i <= 30; i++)
+      statuses.push(
+        (await t.app.inject({ url, headers: { 'x-forwarded-for': `${prefix}:${i.toString(16)}:${((i * 7919) % 0xffff).toString(16)}::${i}` } })).statusCode,
+      );
     return statuses;
   }
   const expected = [...Array(PER_MINUTE).fill(200), ...Array(30 - PER_MINUTE).fill(429)];
 
-  it('should give thirty addresses of one /64 one budget on the recorder\'s routes, and another /64 its own', async () => {
+  it("should give thirty addresses of one /64 one budget on the recorder's routes, and another /64 its own", async () => {
     const token = await makeLink(t.app.repo);
     expect(await thirtyOf('2001:db8:40:1', `/api/r/${token}`)).toEqual(expected);
     expect((await t.app.inject({ url: `/api/r/${token}`, headers: { 'x-forwarded-for': '2001:db8:40:2::1' } })).statusCode).toBe(200);
@@ -44,7 +47,10 @@ describe.each(BACKENDS)('per-client limits on %s', (kind) => {
   });
 
   it('should give a client DEVICE_COOKIES_PER_HOUR new cookies, then open the link without one; its phones keep theirs', async () => {
-    for (const [client, sibling, other] of [['2001:db8:40:5::1', '2001:db8:40:5:ffff::9', '2001:db8:40:6::1'], ['203.0.113.7', '203.0.113.7', '203.0.113.8']] as const) {
+    for (const [client, sibling, other] of [
+      ['2001:db8:40:5::1', '2001:db8:40:5:ffff::9', '2001:db8:40:6::1'],
+      ['203.0.113.7', '203.0.113.7', '203.0.113.8'],
+    ] as const) {
       const token = await makeLink(t.app.repo, 'chicago-2025', 'Alex');
       const given = [];
       for (let i = 0; i < COOKIES_PER_HOUR; i++) {
@@ -60,7 +66,9 @@ describe.each(BACKENDS)('per-client limits on %s', (kind) => {
       // A phone that has its cookie is renewed; another client is given one.
       const kept = await t.app.inject({ url: `/api/r/${token}`, headers: { 'x-forwarded-for': client, cookie: `${LOCAL_DEVICE_COOKIE}=${given[0]}` } });
       expect(deviceCookieOf(kept.headers['set-cookie'])?.value).toBe(given[0]);
-      expect(deviceCookieOf((await t.app.inject({ url: `/api/r/${token}`, headers: { 'x-forwarded-for': other } })).headers['set-cookie'])?.value).toMatch(ISSUED);
+      expect(deviceCookieOf((await t.app.inject({ url: `/api/r/${token}`, headers: { 'x-forwarded-for': other } })).headers['set-cookie'])?.value).toMatch(
+        ISSUED,
+      );
     }
   });
 });

@@ -17,7 +17,7 @@ import { makeLink } from '../support/uploads.js';
 
 const inventedCookie = () => `${LOCAL_DEVICE_COOKIE}=${randomBytes(24).toString('base64url')}.${randomBytes(32).toString('base64url')}`;
 
-describe.each(BACKENDS)('who may subscribe to a link\'s pushes, on %s', (kind) => {
+describe.each(BACKENDS)("who may subscribe to a link's pushes, on %s", (kind) => {
   let service: PushServiceStandIn;
   let untrust: () => void;
   let t: TestApp;

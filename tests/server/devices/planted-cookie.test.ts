@@ -26,7 +26,7 @@ describe.each(BACKENDS)('a device cookie this server never issued, on %s', (kind
 
   const listWith = async (cookie: string) => (await t.app.inject({ url: '/api/device/links', headers: { cookie } })).json<HomeScreenLinks>().links;
 
-  it('should never be adopted: the friend gets a new cookie, and the planted value lists none of the friend\'s links', async () => {
+  it("should never be adopted: the friend gets a new cookie, and the planted value lists none of the friend's links", async () => {
     const token = await makeLink(t.app.repo, 'chicago-2025', 'Alex');
     for (const planted of invented()) {
       for (const name of [LOCAL_DEVICE_COOKIE, OLD_DEVICE_COOKIE]) {
@@ -49,7 +49,7 @@ describe.each(BACKENDS)('a device cookie this server never issued, on %s', (kind
     const last = real.at(-2) === 'A' ? 'B' : 'A';
     const tampered = `${real.slice(0, -2)}${last}${real.at(-1)}`;
     expect(await listWith(`${LOCAL_DEVICE_COOKIE}=${tampered}`)).toEqual([]);
-    expect((await listWith(`${LOCAL_DEVICE_COOKIE}=${real}`))).toHaveLength(1);
+    expect(await listWith(`${LOCAL_DEVICE_COOKIE}=${real}`)).toHaveLength(1);
   });
 
   it('should read no cookie of another name: an HTTPS request hears only __Host-, a plain one to this machine only its own', async () => {
@@ -62,7 +62,7 @@ describe.each(BACKENDS)('a device cookie this server never issued, on %s', (kind
     expect(asHost.json<HomeScreenLinks>().links.map((l) => l.runner.displayName)).toEqual(['Jo']);
   });
 
-  it('should set the __Host- cookie behind TRUST_PROXY when the proxy says https, and expire issue 36\'s cookie', async () => {
+  it("should set the __Host- cookie behind TRUST_PROXY when the proxy says https, and expire issue 36's cookie", async () => {
     const token = await makeLink(t.app.repo);
     const res = await t.app.inject({ url: `/api/r/${token}`, headers: { 'x-forwarded-proto': 'https', cookie: `${OLD_DEVICE_COOKIE}=${invented()[1]}` } });
     expect(deviceCookieOf(res.headers['set-cookie'])).toBeUndefined();

@@ -45,8 +45,13 @@ describe('a conversion on a full disk', () => {
     const faults: StorageFaultKind[] = [];
     const failed: string[] = [];
     worker = startConversionWorker({
-      repo: t.app.repo, blobs: t.app.blobs, log: t.app.log, ffmpegTimeoutMs: 60_000, maxNoteSeconds: 75,
-      pollMs: 50, storageFaultPauseMs: 50,
+      repo: t.app.repo,
+      blobs: t.app.blobs,
+      log: t.app.log,
+      ffmpegTimeoutMs: 60_000,
+      maxNoteSeconds: 75,
+      pollMs: 50,
+      storageFaultPauseMs: 50,
       events: { converted: () => {}, failed: (kind) => failed.push(kind), storageFault: (kind) => faults.push(kind) },
     });
     await vi.waitFor(() => expect(faults.length).toBeGreaterThan(MAX_ATTEMPTS + 1), { timeout: 60_000, interval: 50 });

@@ -65,9 +65,17 @@ describe.each(BACKENDS)('conversions while the disk under the data and scratch f
       },
     };
     const worker = startConversionWorker({
-      repo: t.app.repo, blobs: t.app.blobs, log: quiet, ffmpegTimeoutMs: 30_000, maxNoteSeconds: 75, concurrency: 2, converter,
+      repo: t.app.repo,
+      blobs: t.app.blobs,
+      log: quiet,
+      ffmpegTimeoutMs: 30_000,
+      maxNoteSeconds: 75,
+      concurrency: 2,
+      converter,
       // Time compressed: a job whose hand-back the full database refused waits out its lease before it is taken again.
-      pollMs: 50, storageFaultPauseMs: 50, leaseMs: 2_000,
+      pollMs: 50,
+      storageFaultPauseMs: 50,
+      leaseMs: 2_000,
       events: { converted: () => {}, failed: (why) => events.failed.push(why), storageFault: (fault) => events.faults.push(fault) },
     });
     running = { worker, converter: real };
@@ -80,11 +88,15 @@ describe.each(BACKENDS)('conversions while the disk under the data and scratch f
     else process.env.TMPDIR = tmpdir;
   }
 
-  const converted = (noteId: string) => vi.waitFor(async () => {
-    const note = await t.app.repo.notes.find(noteId);
-    if (note?.status !== 'converted') throw new Error(`note is ${note?.status}`);
-    return note;
-  }, { timeout: 60_000, interval: 100 });
+  const converted = (noteId: string) =>
+    vi.waitFor(
+      async () => {
+        const note = await t.app.repo.notes.find(noteId);
+        if (note?.status !== 'converted') throw new Error(`note is ${note?.status}`);
+        return note;
+      },
+      { timeout: 60_000, interval: 100 },
+    );
 
   beforeAll(async () => {
     disk = await mountSmallDisk(8);
@@ -115,11 +127,16 @@ describe.each(BACKENDS)('conversions while the disk under the data and scratch f
     await disk.fill(room * PAGE);
     startWorker(events);
     // Each note would have been given up after MAX_ATTEMPTS (3) counted attempts; or marked unplayable at once.
-    await vi.waitFor(() => {
-      if (events.failed.length === 0 && events.converterSaid.length < 2 * NOTES) throw new Error(`the converter met ${events.converterSaid.length} failures`);
-    }, { timeout: 60_000, interval: 50 });
+    await vi.waitFor(
+      () => {
+        if (events.failed.length === 0 && events.converterSaid.length < 2 * NOTES) throw new Error(`the converter met ${events.converterSaid.length} failures`);
+      },
+      { timeout: 60_000, interval: 50 },
+    );
 
-    console.log(`on ${kind}, the converter met:\n${[...new Set(events.converterSaid.map((err) => String((err as Error).message).replaceAll(disk.dir, '<disk>')))].join('\n')}`);
+    console.log(
+      `on ${kind}, the converter met:\n${[...new Set(events.converterSaid.map((err) => String((err as Error).message).replaceAll(disk.dir, '<disk>')))].join('\n')}`,
+    );
     // Never the note's fault; the disk's, each time it was the disk (a lease the full database could not renew is lost instead).
     expect(events.converterSaid.filter((err) => err instanceof MediaToolError)).toEqual([]);
     expect(events.converterSaid.filter((err) => err instanceof StorageFault)).not.toEqual([]);
@@ -129,7 +146,7 @@ describe.each(BACKENDS)('conversions while the disk under the data and scratch f
     await disk.free();
     for (const noteId of ids) {
       const note = await converted(noteId);
-      expect(Math.abs(await decodedSeconds(path.join(disk.dir, 'data', 'blobs', note.convertedKey!)) - speechSeconds)).toBeLessThan(0.2);
+      expect(Math.abs((await decodedSeconds(path.join(disk.dir, 'data', 'blobs', note.convertedKey!))) - speechSeconds)).toBeLessThan(0.2);
     }
     expect(events.failed).toEqual([]);
   });

@@ -26,7 +26,9 @@ afterAll(async () => {
 });
 
 const refusedFor = (res: { statusCode: number; headers: Record<string, unknown>; json(): unknown }) => ({
-  status: res.statusCode, retryAfter: res.headers['retry-after'], error: (res.json() as { error?: string }).error,
+  status: res.statusCode,
+  retryAfter: res.headers['retry-after'],
+  error: (res.json() as { error?: string }).error,
 });
 const UNAVAILABLE = { status: 503, retryAfter: '10', error: 'storage_unavailable' };
 
@@ -42,7 +44,11 @@ describe('PostgreSQL stopped and started again', () => {
     const note = await putNote(t.app, { token: entry.token, noteId, body });
     expect(refusedFor(note)).toEqual(UNAVAILABLE);
     expect(note.json()).toMatchObject({ message: expect.stringContaining('kept on your phone') });
-    const signIn = await t.app.inject({ method: 'POST', url: '/api/auth/apple', payload: { identityToken: await t.apple.token({ sub: 'apple-x' }), nonce: FAKE_APPLE_NONCE } });
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/apple',
+      payload: { identityToken: await t.apple.token({ sub: 'apple-x' }), nonce: FAKE_APPLE_NONCE },
+    });
     expect(refusedFor(signIn)).toEqual(UNAVAILABLE);
     expect(refusedFor(await t.call(session, 'POST', '/api/entries', { raceId: UPCOMING.berlin.id, displayName: 'Alex' }))).toEqual(UNAVAILABLE);
     expect(refusedFor(await t.call(session, 'GET', `/api/entries/${entry.id}/notes?after=${encodeURIComponent(cursor)}`))).toEqual(UNAVAILABLE);

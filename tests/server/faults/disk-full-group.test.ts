@@ -92,7 +92,13 @@ describe('notes sharing one SQLite commit while the disk fills', () => {
     await makeSpeech(speechDir);
     speech = await readFile(path.join(speechDir, 'speech.webm'));
     disk = await mountSmallDisk(16);
-    const config = loadConfig({ DATA_DIR: disk.dir, DIST_DIR: path.join(disk.dir, 'no-dist'), LOG_LEVEL: 'error', CONVERT_WORKER: 'off', READY_MIN_FREE_MB: '0' });
+    const config = loadConfig({
+      DATA_DIR: disk.dir,
+      DIST_DIR: path.join(disk.dir, 'no-dist'),
+      LOG_LEVEL: 'error',
+      CONVERT_WORKER: 'off',
+      READY_MIN_FREE_MB: '0',
+    });
     raw = openSqlite(path.join(disk.dir, SQLITE_FILE));
     const watched = noteTurns(raw);
     turns = watched.turns;
@@ -127,7 +133,11 @@ describe('notes sharing one SQLite commit while the disk fills', () => {
     expect(turns).toHaveLength(NOTES);
     expect(new Set(turns).size).toBe(1);
     for (const res of refused) {
-      expect({ status: res.statusCode, retryAfter: res.headers['retry-after'], error: res.json().error }).toEqual({ status: 503, retryAfter: '60', error: 'storage_full' });
+      expect({ status: res.statusCode, retryAfter: res.headers['retry-after'], error: res.json().error }).toEqual({
+        status: 503,
+        retryAfter: '60',
+        error: 'storage_full',
+      });
     }
     for (const noteId of ids) expect(await app.repo.notes.find(noteId)).toBeUndefined();
 

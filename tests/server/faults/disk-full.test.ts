@@ -29,7 +29,8 @@ afterAll(() => rm(speechDir, { recursive: true, force: true }));
 async function blobFiles(dataDir: string): Promise<string[]> {
   const root = path.join(dataDir, 'blobs');
   return ((await readdir(root, { recursive: true, withFileTypes: true }).catch(() => [])) as Array<{ isFile(): boolean; name: string; parentPath: string }>)
-    .filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)));
 }
 
 describe.each(BACKENDS)('a note sent while the data folder is full, on %s', (kind) => {
@@ -64,11 +65,14 @@ describe.each(BACKENDS)('a note sent while the data folder is full, on %s', (kin
     await disk.free();
     const taken = await putNote(t.app, { token, body: speech, noteId });
     expect(taken.statusCode).toBe(201);
-    const converted = await vi.waitFor(async () => {
-      const note = await t.app.repo.notes.find(noteId);
-      if (note?.status !== 'converted') throw new Error(`note is ${note?.status}`);
-      return note;
-    }, { timeout: 30_000, interval: 100 });
+    const converted = await vi.waitFor(
+      async () => {
+        const note = await t.app.repo.notes.find(noteId);
+        if (note?.status !== 'converted') throw new Error(`note is ${note?.status}`);
+        return note;
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     expect(converted.convertedKey).toBeTruthy();
   });
 

@@ -13,7 +13,11 @@ describe('the S3 store unreachable', () => {
   it('should answer a note 503 storage_unavailable with Retry-After, and keep no note', async () => {
     const port = await freePort();
     const t = await startTestApp('sqlite', {
-      S3_BUCKET: 'notes', S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_ACCESS_KEY_ID: 'x', S3_SECRET_ACCESS_KEY: 'x', S3_FORCE_PATH_STYLE: 'true',
+      S3_BUCKET: 'notes',
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_ACCESS_KEY_ID: 'x',
+      S3_SECRET_ACCESS_KEY: 'x',
+      S3_FORCE_PATH_STYLE: 'true',
     });
     try {
       const token = await makeLink(t.app.repo);

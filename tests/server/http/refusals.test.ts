@@ -5,8 +5,13 @@ import { refusal } from '../../../server/http/refusals.js';
 
 /** Values for the sentences that take some; every other refusal takes none. */
 const ARGS: Partial<Record<RecorderRefusal, unknown[]>> = {
-  address_rate_limited: [30], link_full: ['Alex', 86_400], link_storage_full: ['Alex', 86_400], shutting_down: [5],
-  server_error: [true], upload_busy: [4], 'mismatching-upload-offset': [1_000, 1_200],
+  address_rate_limited: [30],
+  link_full: ['Alex', 86_400],
+  link_storage_full: ['Alex', 86_400],
+  shutting_down: [5],
+  server_error: [true],
+  upload_busy: [4],
+  'mismatching-upload-offset': [1_000, 1_200],
 };
 
 describe('the refusals a sender’s recorder can receive', () => {
@@ -36,7 +41,8 @@ describe('every refusal the API makes', () => {
       if (typeof table !== 'object' || table === null) continue;
       for (const make of Object.values(table)) if (typeof make === 'function') add((make as () => unknown)());
     }
-    for (const make of Object.values(problems)) if (typeof make === 'function' && make.length === 0 && make !== problems.ApiProblem) add((make as () => unknown)());
+    for (const make of Object.values(problems))
+      if (typeof make === 'function' && make.length === 0 && make !== problems.ApiProblem) add((make as () => unknown)());
     expect(statuses.size).toBeGreaterThan(30);
     expect([...statuses].filter(([, s]) => s.size > 1).map(([code, s]) => `${code}: ${[...s].join(', ')}`)).toEqual([]);
   });

@@ -26,9 +26,11 @@ const tally = (answers: RawAnswer[]) => {
 async function inLanes<T>(jobs: (() => Promise<T>)[], lanes: number): Promise<T[]> {
   const answers: T[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: lanes }, async () => {
-    while (next < jobs.length) answers.push(await jobs[next++]!());
-  }));
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      while (next < jobs.length) answers.push(await jobs[next++]!());
+    }),
+  );
   return answers;
 }
 
@@ -67,8 +69,10 @@ describe.each(BACKENDS)('limits a crowd passes and a flood does not, on %s', (ki
     proc = await startServerProcess(backend.env);
     const base = proc.base;
     // One public address, as a carrier NAT gives a venue: every phone is 127.0.0.2 to the server.
-    const answers = await inLanes(Array.from({ length: 300 }, (_, i) => () =>
-      upload({ base, token: tokens[i % 100]!, body: fakeWebm(2048), localAddress: '127.0.0.2' })), 30);
+    const answers = await inLanes(
+      Array.from({ length: 300 }, (_, i) => () => upload({ base, token: tokens[i % 100]!, body: fakeWebm(2048), localAddress: '127.0.0.2' })),
+      30,
+    );
     expect(answers.filter((a) => a.status !== 201)).toEqual([]);
     expect(await storedNotes(tokens)).toBe(300);
   });
@@ -79,7 +83,10 @@ describe.each(BACKENDS)('limits a crowd passes and a flood does not, on %s', (ki
     const [token] = await links(1);
     proc = await startServerProcess(backend.env);
     const base = proc.base;
-    const answers = await inLanes(Array.from({ length: 115 }, () => () => upload({ base, token: token!, body: fakeWebm(2048), localAddress: '127.0.0.3' })), 5);
+    const answers = await inLanes(
+      Array.from({ length: 115 }, () => () => upload({ base, token: token!, body: fakeWebm(2048), localAddress: '127.0.0.3' })),
+      5,
+    );
     expect(count(answers, 201), tally(answers)).toBe(100);
     expect(count(answers, 429, 'link_full'), tally(answers)).toBe(15);
     expect(await storedNotes([token!])).toBe(100);
@@ -92,10 +99,18 @@ describe.each(BACKENDS)('limits a crowd passes and a flood does not, on %s', (ki
     const base = proc.base;
     const from = '127.0.0.4';
     // Bodies that are not what their digest says: refused, stored nowhere, counted nowhere.
-    const broken = await inLanes(tokens.map((token) => () =>
-      upload({ base, token, body: fakeWebm(2048), localAddress: from, headers: { 'content-digest': `sha-256=:${Buffer.alloc(32).toString('base64')}:` } })), 5);
+    const broken = await inLanes(
+      tokens.map(
+        (token) => () =>
+          upload({ base, token, body: fakeWebm(2048), localAddress: from, headers: { 'content-digest': `sha-256=:${Buffer.alloc(32).toString('base64')}:` } }),
+      ),
+      5,
+    );
     expect(count(broken, 400, 'digest_mismatch')).toBe(30);
-    const answers = await inLanes(tokens.map((token) => () => upload({ base, token, body: fakeWebm(2048), localAddress: from })), 5);
+    const answers = await inLanes(
+      tokens.map((token) => () => upload({ base, token, body: fakeWebm(2048), localAddress: from })),
+      5,
+    );
     expect(count(answers, 201)).toBe(20);
     expect(count(answers, 429, 'address_rate_limited')).toBe(10);
     const refused = answers.find((a) => a.error === 'address_rate_limited')!;
@@ -133,7 +148,10 @@ describe.each(BACKENDS)('limits a crowd passes and a flood does not, on %s', (ki
       const first = randomUUID();
       await start(first);
       for (let i = 1; i < 1000; i++) await start();
-      const refused = await start().then(() => undefined, (err: unknown) => err);
+      const refused = await start().then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       expect(refused).toBeInstanceOf(ApiProblem);
       expect((refused as ApiProblem).code).toBe('address_rate_limited');
       // A note the address already started is not counted twice: its upload created again is admitted.

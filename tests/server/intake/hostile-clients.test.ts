@@ -41,11 +41,17 @@ describe.each(BACKENDS)('a flood of one link from many addresses on %s', (kind) 
     proc = await startServerProcess(backend.env);
     const answers: RawAnswer[] = [];
     // Each address sends 10 notes in two lanes: a flood, yet under the per-address limits.
-    await Promise.all(Array.from({ length: 25 }, (_, a) => Promise.all([0, 1].map(async () => {
-      for (let i = 0; i < 5; i++) {
-        answers.push(await upload({ base: proc!.base, token: link.token, body: fakeWebm(2048), localAddress: `127.0.0.${a + 2}` }));
-      }
-    }))));
+    await Promise.all(
+      Array.from({ length: 25 }, (_, a) =>
+        Promise.all(
+          [0, 1].map(async () => {
+            for (let i = 0; i < 5; i++) {
+              answers.push(await upload({ base: proc!.base, token: link.token, body: fakeWebm(2048), localAddress: `127.0.0.${a + 2}` }));
+            }
+          }),
+        ),
+      ),
+    );
     expect(count(answers, 201)).toBe(200);
     expect(count(answers, 429, 'link_full')).toBe(50);
     expect(answers.find((a) => a.error === 'link_full')!.retryAfter).toMatch(/^\d+$/);
@@ -93,7 +99,15 @@ describe('the client address', () => {
     proc = await startServerProcess({ ...backend.env, UPLOADS_PER_ADDRESS: '5', TRUST_PROXY: '127.0.0.1' });
     const answers: RawAnswer[] = [];
     for (let i = 0; i < 8; i++) {
-      answers.push(await upload({ base: proc.base, token: link.token, body: fakeWebm(1024), localAddress: '127.0.0.9', headers: { 'x-forwarded-for': `198.51.100.${i}` } }));
+      answers.push(
+        await upload({
+          base: proc.base,
+          token: link.token,
+          body: fakeWebm(1024),
+          localAddress: '127.0.0.9',
+          headers: { 'x-forwarded-for': `198.51.100.${i}` },
+        }),
+      );
     }
     expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201, 201, 429, 429, 429]);
   });

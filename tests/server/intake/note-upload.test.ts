@@ -25,8 +25,13 @@ describe.each(BACKENDS)('PUT /api/r/:token/notes/:noteId on %s', (kind) => {
     expect(res.statusCode).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json()).toEqual({
-      id: noteId, marker: 'mi-13', from: 'Sam', contentType: 'audio/webm;codecs=opus',
-      bytes: 5000, sha256: sha256Hex(body), receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      id: noteId,
+      marker: 'mi-13',
+      from: 'Sam',
+      contentType: 'audio/webm;codecs=opus',
+      bytes: 5000,
+      sha256: sha256Hex(body),
+      receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     const stored = (await notesOf(token)).find((n) => n.id === noteId)!;
     expect(stored.status).toBe('received');

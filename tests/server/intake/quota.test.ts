@@ -71,15 +71,30 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
     const linkId = linkIdOf(token);
     const store = t.app.repo.quota;
     const now = Date.now();
-    const room = async (noteId: string) => (await store.admit(
-      { address: `10.8.0.${nextAddress++}`, now, since: now - 600_000, max: 10 },
-      { id: randomUUID(), linkId, noteId, bytes: 100, now, expiresAt: now + 60_000, maxNotes: 2, maxBytes: 1e6 },
-    )).roomHeld;
+    const room = async (noteId: string) =>
+      (
+        await store.admit(
+          { address: `10.8.0.${nextAddress++}`, now, since: now - 600_000, max: 10 },
+          { id: randomUUID(), linkId, noteId, bytes: 100, now, expiresAt: now + 60_000, maxNotes: 2, maxBytes: 1e6 },
+        )
+      ).roomHeld;
     const noteId = randomUUID();
     expect(await room(noteId)).toBe(true);
-    await queueNote(t.app.repo, {
-      id: noteId, linkId, marker: 'mi-13', from: 'Sam', contentType: 'audio/webm', bytes: 100, sha256: 'a'.repeat(64), originalKey: `originals/${noteId}`, receivedAt: new Date().toISOString(),
-    }, (queued) => t.app.repo.notes.insert(queued));
+    await queueNote(
+      t.app.repo,
+      {
+        id: noteId,
+        linkId,
+        marker: 'mi-13',
+        from: 'Sam',
+        contentType: 'audio/webm',
+        bytes: 100,
+        sha256: 'a'.repeat(64),
+        originalKey: `originals/${noteId}`,
+        receivedAt: new Date().toISOString(),
+      },
+      (queued) => t.app.repo.notes.insert(queued),
+    );
     expect(await store.usage(linkId, now)).toEqual({ notes: 1, bytes: 100 });
     expect(await room(randomUUID())).toBe(true);
     expect(await room(randomUUID())).toBe(false);
@@ -92,11 +107,30 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
     const now = Date.now();
     const count = () => ({ address: `10.7.0.${nextAddress++}`, now, since: now - 600_000, max: 10 });
     // One unfinished resumable upload holds 400 bytes of the link's room.
-    const held = await store.admit(count(), { id: randomUUID(), linkId, noteId: randomUUID(), bytes: 400, now, expiresAt: now + 60_000, maxNotes: 3, maxBytes: 1000 });
+    const held = await store.admit(count(), {
+      id: randomUUID(),
+      linkId,
+      noteId: randomUUID(),
+      bytes: 400,
+      now,
+      expiresAt: now + 60_000,
+      maxNotes: 3,
+      maxBytes: 1000,
+    });
     expect(held.roomHeld).toBe(true);
     const note = (bytes: number) => {
       const id = randomUUID();
-      return { id, linkId, marker: 'mi-13', from: 'Sam', contentType: 'audio/webm', bytes, sha256: 'a'.repeat(64), originalKey: `originals/${id}`, receivedAt: new Date().toISOString() };
+      return {
+        id,
+        linkId,
+        marker: 'mi-13',
+        from: 'Sam',
+        contentType: 'audio/webm',
+        bytes,
+        sha256: 'a'.repeat(64),
+        originalKey: `originals/${id}`,
+        receivedAt: new Date().toISOString(),
+      };
     };
     const limits = () => ({ count: count(), maxNotes: 3, maxBytes: 1000 });
     // 400 held + 601 would pass 1000 bytes; 400 + 500 fits.
@@ -117,11 +151,14 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
   });
 
   it('should hold the link limit across two servers on one database', async () => {
-    const second = await buildApp(loadConfig({ ...t.backend.env, LINK_MAX_NOTES: '5', LINK_MAX_BYTES: '12000', UPLOADS_PER_ADDRESS: '4', OPEN_UPLOADS_PER_ADDRESS: '50' }));
+    const second = await buildApp(
+      loadConfig({ ...t.backend.env, LINK_MAX_NOTES: '5', LINK_MAX_BYTES: '12000', UPLOADS_PER_ADDRESS: '4', OPEN_UPLOADS_PER_ADDRESS: '50' }),
+    );
     try {
       const token = await makeLink(t.app.repo);
-      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) =>
-        putNote(i % 2 ? second : t.app, { token, body: fakeWebm(500), remoteAddress: address() })));
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => putNote(i % 2 ? second : t.app, { token, body: fakeWebm(500), remoteAddress: address() })),
+      );
       expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(5);
       expect(await notesOf(token)).toHaveLength(5);
     } finally {
@@ -135,7 +172,8 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
       const from = address();
       const tokens = [await makeLink(t.app.repo), await makeLink(t.app.repo)];
       const codes = [];
-      for (let i = 0; i < 6; i++) codes.push((await putNote(i % 2 ? second : t.app, { token: tokens[i % 2]!, body: fakeWebm(500), remoteAddress: from })).statusCode);
+      for (let i = 0; i < 6; i++)
+        codes.push((await putNote(i % 2 ? second : t.app, { token: tokens[i % 2]!, body: fakeWebm(500), remoteAddress: from })).statusCode);
       expect(codes).toEqual([201, 201, 201, 201, 429, 429]);
       const refused = await putNote(t.app, { token: tokens[0]!, body: fakeWebm(500), remoteAddress: from });
       expect(refused.json().error).toBe('address_rate_limited');
@@ -150,7 +188,11 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
   it('should let an address start the limit in any span of the window, not twice it across the end of a window fixed to the clock', async () => {
     const windowMs = 600_000;
     let clock = Math.ceil(Date.now() / windowMs) * windowMs + 5 * windowMs - 2000; // 2 s before a multiple of the window
-    const quota = createUploadQuota(t.app.repo.quota, { ...loadConfig(t.backend.env).uploads, uploadsPerAddress: 4, uploadWindowMs: windowMs, linkMaxNotes: 100 }, () => clock);
+    const quota = createUploadQuota(
+      t.app.repo.quota,
+      { ...loadConfig(t.backend.env).uploads, uploadsPerAddress: 4, uploadWindowMs: windowMs, linkMaxNotes: 100 },
+      () => clock,
+    );
     const from = address();
     const linkId = linkIdOf(await makeLink(t.app.repo));
     const start = async () => {
@@ -173,10 +215,15 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
     clock = firstAt + windowMs; // and now it has left it; the second, started with it, too
     answers.push(await start(), await start(), await start());
     expect(answers).toEqual([
-      'started', 'started', 'started', 'started',
+      'started',
+      'started',
+      'started',
+      'started',
       'address_rate_limited after 597 s',
       'address_rate_limited after 1 s',
-      'started', 'started', 'address_rate_limited after 1 s',
+      'started',
+      'started',
+      'address_rate_limited after 1 s',
     ]);
   });
 

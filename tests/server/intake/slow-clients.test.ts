@@ -105,8 +105,14 @@ describe('slow and stalled uploads against a real server process', () => {
     });
     const endpoint = `http://127.0.0.1:${port}`;
     const { base } = await start({
-      S3_BUCKET: 'notes', S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER',
-      S3_FORCE_PATH_STYLE: 'true', IDLE_TIMEOUT_MS: '1500', TMPDIR: spoolDir,
+      S3_BUCKET: 'notes',
+      S3_ENDPOINT: endpoint,
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_FORCE_PATH_STYLE: 'true',
+      IDLE_TIMEOUT_MS: '1500',
+      TMPDIR: spoolDir,
     });
     const body = fakeWebm(100_000);
     const withLength = uploadRequest({ base, token, body }, () => {});

@@ -15,14 +15,16 @@ const root = path.resolve(import.meta.dirname, '../../..');
 const page = readFileSync(path.join(root, 'docs/app-contract.md'), 'utf8');
 
 /** Each example with the heading it is under. */
-const examples = [...page.matchAll(/^## (.+)$|^```js example\n([\s\S]*?)^```$/gm)].reduce<Array<{ section: string; code: string }>>(
-  (found, match, _i, all) => {
-    if (match[2] !== undefined) {
-      const heading = all.slice(0, all.indexOf(match)).reverse().find((m) => m[1] !== undefined);
-      found.push({ section: heading?.[1] ?? 'top', code: match[2] });
-    }
-    return found;
-  }, []);
+const examples = [...page.matchAll(/^## (.+)$|^```js example\n([\s\S]*?)^```$/gm)].reduce<Array<{ section: string; code: string }>>((found, match, _i, all) => {
+  if (match[2] !== undefined) {
+    const heading = all
+      .slice(0, all.indexOf(match))
+      .reverse()
+      .find((m) => m[1] !== undefined);
+    found.push({ section: heading?.[1] ?? 'top', code: match[2] });
+  }
+  return found;
+}, []);
 
 const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
 

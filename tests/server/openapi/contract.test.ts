@@ -23,8 +23,14 @@ describe('the OpenAPI document', () => {
     const unnamed = ops.filter(({ op }) => typeof op.operationId !== 'string').map(({ method, path }) => `${method.toUpperCase()} ${path}`);
     expect(unnamed, 'routes without schema.operationId').toEqual([]);
     const ids = ops.map(({ op }) => op.operationId as string);
-    expect(ids.filter((id, i) => ids.indexOf(id) !== i), 'operationIds used twice').toEqual([]);
-    expect(ids.filter((id) => !/^[a-z]+[A-Z][A-Za-z]*$/.test(id)), 'not a camelCase verb and noun').toEqual([]);
+    expect(
+      ids.filter((id, i) => ids.indexOf(id) !== i),
+      'operationIds used twice',
+    ).toEqual([]);
+    expect(
+      ids.filter((id) => !/^[a-z]+[A-Z][A-Za-z]*$/.test(id)),
+      'not a camelCase verb and noun',
+    ).toEqual([]);
   });
 
   it('should mark public operations public and the others as needing a bearer session', () => {
@@ -46,12 +52,15 @@ describe('the OpenAPI document', () => {
         if (Number(status) < 400 || !response.content) continue;
         const listed = response['x-error-codes'];
         if (!Array.isArray(listed) || listed.length === 0) uncoded.push(`${op.operationId} ${status}`);
-        expect(response.content?.['application/json']?.schema?.required ?? response.content?.['application/problem+json']?.schema?.required)
-          .toEqual(expect.arrayContaining(['error', 'message']));
+        expect(response.content?.['application/json']?.schema?.required ?? response.content?.['application/problem+json']?.schema?.required).toEqual(
+          expect.arrayContaining(['error', 'message']),
+        );
       }
     }
     expect(uncoded, 'error answers without x-error-codes').toEqual([]);
-    const codes = new Set(operationsOf(doc).flatMap(({ op }) => Object.values(op.responses!).flatMap((r) => (r['x-error-codes'] as string[] | undefined) ?? [])));
+    const codes = new Set(
+      operationsOf(doc).flatMap(({ op }) => Object.values(op.responses!).flatMap((r) => (r['x-error-codes'] as string[] | undefined) ?? [])),
+    );
     // The recorder's codes all appear somewhere, written by the one owner (server/http/refusals.ts).
     expect(RECORDER_REFUSALS.filter((c) => !codes.has(c) && c !== 'not_found')).toEqual([]);
   });

@@ -34,8 +34,7 @@ export const takeViolations = (): string[] => violations.splice(0);
 /** Operation ids answered in this worker's current test file, and every id the documents it saw name. */
 export const operationsSeen = () => ({ exercised: [...exercised].sort(), documented: [...documented].sort() });
 
-const isEmpty = (payload: unknown) =>
-  payload === null || payload === undefined || payload === '' || (Buffer.isBuffer(payload) && payload.length === 0);
+const isEmpty = (payload: unknown) => payload === null || payload === undefined || payload === '' || (Buffer.isBuffer(payload) && payload.length === 0);
 
 function bodyText(payload: unknown): string | undefined {
   if (typeof payload === 'string') return payload;
@@ -91,7 +90,8 @@ function watch(app: FastifyInstance): void {
     // Hidden routes (the document itself) and the HEAD Fastify adds to every GET are not in the contract.
     if (!op) return payload;
     exercised.add(op.operationId ?? `${req.method} ${url}`);
-    for (const problem of answerProblems(op, req, reply, payload)) violations.push(`${op.operationId} (${req.method} ${req.url.split('?')[0]} → ${reply.statusCode}): ${problem}`);
+    for (const problem of answerProblems(op, req, reply, payload))
+      violations.push(`${op.operationId} (${req.method} ${req.url.split('?')[0]} → ${reply.statusCode}): ${problem}`);
     return payload;
   });
 }

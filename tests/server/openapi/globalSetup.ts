@@ -20,12 +20,17 @@ declare module 'vitest' {
 const root = path.resolve(import.meta.dirname, '../../..');
 const results = path.join(root, 'test-results/openapi');
 
-interface FileRecord { file?: string; exercised: string[]; documented: string[] }
+interface FileRecord {
+  file?: string;
+  exercised: string[];
+  documented: string[];
+}
 
 /** Every server test file, as vitest's include (tests/server/**\/*.test.ts) finds them. */
 const serverTestFiles = () =>
   (readdirSync(path.join(root, 'tests/server'), { recursive: true }) as string[])
-    .filter((f) => f.endsWith('.test.ts')).map((f) => path.join(root, 'tests/server', f));
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => path.join(root, 'tests/server', f));
 
 export default function setup(project: TestProject) {
   const dir = path.join(results, `exercised-${process.pid}-${Date.now()}`);
@@ -48,8 +53,10 @@ export default function setup(project: TestProject) {
     if (unexcused.length > 0 || stale.length > 0) {
       // A teardown's error is only printed; the exit code is what fails CI (vitest sets it the same way).
       console.error(
-        '\nFAILED: operations of /api/openapi.json no server test exercises: ' + (unexcused.join(', ') || 'none')
-          + '; excused in tests/server/openapi/unexercised.ts but exercised after all: ' + (stale.join(', ') || 'none'),
+        '\nFAILED: operations of /api/openapi.json no server test exercises: ' +
+          (unexcused.join(', ') || 'none') +
+          '; excused in tests/server/openapi/unexercised.ts but exercised after all: ' +
+          (stale.join(', ') || 'none'),
       );
       process.exitCode = 1;
     }

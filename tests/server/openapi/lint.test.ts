@@ -23,9 +23,13 @@ describe('the OpenAPI document under Redocly’s recommended rules', () => {
   it('should have no errors and no warnings', async () => {
     await mkdir(path.dirname(served), { recursive: true });
     await writeFile(served, (await t.app.inject({ url: '/api/openapi.json' })).body);
-    const run = await promisify(execFile)(path.join(root, 'node_modules/.bin/redocly'), ['lint', '--format=json', path.relative(root, served)], { cwd: root })
-      .catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
-    const result = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string }> };
+    const run = await promisify(execFile)(path.join(root, 'node_modules/.bin/redocly'), ['lint', '--format=json', path.relative(root, served)], {
+      cwd: root,
+    }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+    const result = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as {
+      totals: { errors: number; warnings: number };
+      problems: Array<{ ruleId: string; message: string }>;
+    };
     expect(result.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
     expect(result.totals).toMatchObject({ errors: 0, warnings: 0 });
   });

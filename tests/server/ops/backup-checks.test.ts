@@ -40,7 +40,17 @@ beforeAll(async () => {
   expect(await t.app.repo.jobs.markConverted(noteIds[0]!, convertedKey(noteIds[0]!), 4200, stored)).toBe(true);
   await t.app.blobs.put(pictureKey, Readable.from([picture]), { maxBytes: 1e6 });
   const image = { key: pictureKey, type: 'image/png' };
-  expect(await t.app.repo.races.add({ id: 'lakefront-2099', name: 'Lakefront Marathon', date: '2099-05-03', start: '07:30', timezone: 'America/Chicago', units: ['mi'], image })).toBe(true);
+  expect(
+    await t.app.repo.races.add({
+      id: 'lakefront-2099',
+      name: 'Lakefront Marathon',
+      date: '2099-05-03',
+      start: '07:30',
+      timezone: 'America/Chicago',
+      units: ['mi'],
+      image,
+    }),
+  ).toBe(true);
 });
 afterAll(async () => {
   await t?.close();

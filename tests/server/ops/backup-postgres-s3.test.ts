@@ -103,12 +103,14 @@ describe('backup and restore of PostgreSQL + S3', () => {
     try {
       await addUpcomingRaces(first.app.repo);
       const signIn = await fetch(`${first.base}/api/auth/apple`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ identityToken: await apple.token({ sub: 'apple-runner-drill' }), nonce: FAKE_APPLE_NONCE }),
       });
       session = (await signIn.json()) as Session;
       const entry = await fetch(`${first.base}/api/entries`, {
-        method: 'POST', headers: { ...authorized(session), 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { ...authorized(session), 'content-type': 'application/json' },
         body: JSON.stringify({ raceId: UPCOMING.chicago.id, displayName: 'Alex' }),
       });
       expect(entry.status).toBe(201);
@@ -119,7 +121,9 @@ describe('backup and restore of PostgreSQL + S3', () => {
         sent.push(note);
         expect(await sendNote(first.base, made.link.token, note, { marker, from: 'Sam', deadlineMs: 20_000 })).toBeDefined();
       }
-      await expect.poll(async () => (await entryNotes(first.base, session, entryId)).filter((n) => n.status === 'converted').length, { timeout: 30_000, interval: 100 }).toBe(3);
+      await expect
+        .poll(async () => (await entryNotes(first.base, session, entryId)).filter((n) => n.status === 'converted').length, { timeout: 30_000, interval: 100 })
+        .toBe(3);
       // One more, sent to a server that does not convert: the backup holds it waiting.
       await first.app.close();
       const second = await serve({ ...source.env, CONVERT_WORKER: 'off' });
@@ -150,7 +154,9 @@ describe('backup and restore of PostgreSQL + S3', () => {
     restored = await startServerProcess(target.env);
     expect((await fetch(`${restored.base}/readyz`)).status).toBe(200);
     // The runner's session and its signed audio survive: same rows, same SESSION_SECRET.
-    await expect.poll(async () => (await entryNotes(restored!.base, session, entryId)).filter((n) => n.status === 'converted').length, { timeout: 30_000, interval: 100 }).toBe(4);
+    await expect
+      .poll(async () => (await entryNotes(restored!.base, session, entryId)).filter((n) => n.status === 'converted').length, { timeout: 30_000, interval: 100 })
+      .toBe(4);
     const notes = await entryNotes(restored.base, session, entryId);
     expect(notes.map((n) => n.id).sort()).toEqual(sent.map((n) => n.id).sort());
     for (const note of notes) {
@@ -172,7 +178,11 @@ describe('backup and restore of PostgreSQL + S3', () => {
     const found = await runAdmin(target.env, 'verify-storage');
     expect(found.code).toBe(1);
     expect(found.stderr).toContain(row.converted_key);
-    expect(JSON.parse(found.stdout)).toMatchObject({ healthy: false, missingCount: 1, missing: [{ noteId: note!.id, key: row.converted_key, kind: 'converted' }] });
+    expect(JSON.parse(found.stdout)).toMatchObject({
+      healthy: false,
+      missingCount: 1,
+      missing: [{ noteId: note!.id, key: row.converted_key, kind: 'converted' }],
+    });
   });
 
   it('should refuse to restore into a database or a bucket that is not empty, and change neither', async () => {
@@ -182,7 +192,12 @@ describe('backup and restore of PostgreSQL + S3', () => {
 
     const fresh = await createBackend('postgres', { ...target.env, DATABASE_URL: undefined });
     backends.push(fresh);
-    const intoFullBucket = await runAdmin({ ...target.env, DATABASE_URL: fresh.env.DATABASE_URL, DATA_DIR: fresh.env.DATA_DIR }, 'restore', '--from', backupDir());
+    const intoFullBucket = await runAdmin(
+      { ...target.env, DATABASE_URL: fresh.env.DATABASE_URL, DATA_DIR: fresh.env.DATA_DIR },
+      'restore',
+      '--from',
+      backupDir(),
+    );
     expect(intoFullBucket.code).toBe(2);
     expect(intoFullBucket.stderr).toMatch(/bucket restored is not empty/);
     expect(await tableCount(fresh)).toBe(0);
@@ -247,7 +262,9 @@ describe('backup and restore of PostgreSQL + S3', () => {
   it('should say where pg_dump was looked for when it is not there', async () => {
     const missing = await runAdmin({ ...source.env, PG_BIN: path.join(dir, 'no-postgresql') }, 'backup', '--to', path.join(dir, 'never'));
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/pg_dump for PostgreSQL \d+ \(the server's version\) is not at .*no-postgresql\/pg_dump\. Install Debian's postgresql-client-\d+/);
+    expect(missing.stderr).toMatch(
+      /pg_dump for PostgreSQL \d+ \(the server's version\) is not at .*no-postgresql\/pg_dump\. Install Debian's postgresql-client-\d+/,
+    );
   });
 });
 

@@ -36,7 +36,11 @@ describe('admin backup and restore (SQLite + disk)', () => {
     // Uploads as fast as the machine goes, from one test address to one link: the per-address
     // and per-minute limits (tested elsewhere) would refuse them after 60 or 120, so they are lifted.
     backend = await createBackend('sqlite', {
-      CONVERT_WORKER: 'on', UPLOADS_PER_ADDRESS: '100000', OPEN_UPLOADS_PER_ADDRESS: '100', RATE_LIMIT_PER_MINUTE: '100000', LINK_MAX_NOTES: '100000',
+      CONVERT_WORKER: 'on',
+      UPLOADS_PER_ADDRESS: '100000',
+      OPEN_UPLOADS_PER_ADDRESS: '100',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      LINK_MAX_NOTES: '100000',
     });
     const setup = await openRepository(backend.config);
     const token = await makeLink(setup);

@@ -19,15 +19,19 @@ interface Planned {
 /** Sends a note; with `stall`, sends only half the body and never finishes, so it is mid-upload at the kill. */
 function upload(base: string, token: string, note: Planned, stall = false): Promise<{ status: number; receipt?: NoteReceipt }> {
   return new Promise((resolve) => {
-    const req = http.request(new URL(`/api/r/${token}/notes/${note.noteId}?marker=mi-20&from=Kim`, base), {
-      method: 'PUT',
-      headers: { 'content-type': 'audio/webm', 'content-digest': digestOf(note.body), 'content-length': String(note.body.length) },
-    }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, receipt: res.statusCode === 201 ? JSON.parse(body) : undefined }));
-      res.on('error', () => resolve({ status: 0 }));
-    });
+    const req = http.request(
+      new URL(`/api/r/${token}/notes/${note.noteId}?marker=mi-20&from=Kim`, base),
+      {
+        method: 'PUT',
+        headers: { 'content-type': 'audio/webm', 'content-digest': digestOf(note.body), 'content-length': String(note.body.length) },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, receipt: res.statusCode === 201 ? JSON.parse(body) : undefined }));
+        res.on('error', () => resolve({ status: 0 }));
+      },
+    );
     req.on('error', () => resolve({ status: 0 }));
     if (stall) req.write(note.body.subarray(0, note.body.length / 2));
     else req.end(note.body);

@@ -17,15 +17,19 @@ function halfSent(base: string, token: string, body: Buffer) {
   const noteId = randomUUID();
   let finish!: () => void;
   const answer = new Promise<{ status: number; receipt?: NoteReceipt }>((resolve) => {
-    const req = http.request(new URL(`/api/r/${token}/notes/${noteId}?marker=mi-13&from=Kim`, base), {
-      method: 'PUT',
-      headers: { 'content-type': 'audio/webm', 'content-digest': digestOf(body), 'content-length': String(body.length) },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, receipt: res.statusCode === 201 ? JSON.parse(text) : undefined }));
-      res.on('error', () => resolve({ status: 0 }));
-    });
+    const req = http.request(
+      new URL(`/api/r/${token}/notes/${noteId}?marker=mi-13&from=Kim`, base),
+      {
+        method: 'PUT',
+        headers: { 'content-type': 'audio/webm', 'content-digest': digestOf(body), 'content-length': String(body.length) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, receipt: res.statusCode === 201 ? JSON.parse(text) : undefined }));
+        res.on('error', () => resolve({ status: 0 }));
+      },
+    );
     req.on('error', () => resolve({ status: 0 }));
     req.write(body.subarray(0, body.length / 2));
     finish = () => req.end(body.subarray(body.length / 2));

@@ -55,7 +55,11 @@ describe('readiness', () => {
   it('should answer 503 when the S3 store cannot be reached', async () => {
     const port = await freePort();
     const t = await startTestApp('sqlite', {
-      S3_BUCKET: 'notes', S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_ACCESS_KEY_ID: 'x', S3_SECRET_ACCESS_KEY: 'x', S3_FORCE_PATH_STYLE: 'true',
+      S3_BUCKET: 'notes',
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_ACCESS_KEY_ID: 'x',
+      S3_SECRET_ACCESS_KEY: 'x',
+      S3_FORCE_PATH_STYLE: 'true',
     });
     try {
       const ready = await t.app.inject('/readyz');
@@ -80,12 +84,18 @@ describe('readiness', () => {
   it('should call a worker whose loop ended or went quiet stalled, but not one busy converting', async () => {
     const now = Date.now();
     expect((await createReadiness(deps({ running: true, lastBeatAt: now, busyWith: [] }))()).ready).toBe(true);
-    expect(await createReadiness(deps({ running: false, lastBeatAt: now, busyWith: [] }))()).toMatchObject({ ready: false, reason: 'conversion worker stalled' });
+    expect(await createReadiness(deps({ running: false, lastBeatAt: now, busyWith: [] }))()).toMatchObject({
+      ready: false,
+      reason: 'conversion worker stalled',
+    });
     expect((await createReadiness(deps({ running: true, lastBeatAt: now - 20_000, busyWith: [] }))()).ready).toBe(false);
     expect((await createReadiness(deps({ running: true, lastBeatAt: now - 20_000, busyWith: ['n1'] }))()).ready).toBe(true);
   });
 
   it('should not be ready while the server is stopping', async () => {
-    expect(await createReadiness(deps({ running: true, lastBeatAt: Date.now(), busyWith: [] }, true))()).toMatchObject({ ready: false, reason: 'shutting down' });
+    expect(await createReadiness(deps({ running: true, lastBeatAt: Date.now(), busyWith: [] }, true))()).toMatchObject({
+      ready: false,
+      reason: 'shutting down',
+    });
   });
 });

@@ -74,11 +74,14 @@ describe('what /metrics counts', () => {
     expect((await putNote(t.app, { token, body: fakeWebm(4096) })).statusCode).toBe(201);
     expect((await t.app.inject(`/api/r/${token}`)).statusCode).toBe(200);
 
-    const text = await vi.waitFor(async () => {
-      const body = (await t.app.inject('/metrics')).body;
-      if (sample(body, 'milenotes_conversion_queue_depth') !== 0) throw new Error('conversions still queued');
-      return body;
-    }, { timeout: 30_000, interval: 200 });
+    const text = await vi.waitFor(
+      async () => {
+        const body = (await t.app.inject('/metrics')).body;
+        if (sample(body, 'milenotes_conversion_queue_depth') !== 0) throw new Error('conversions still queued');
+        return body;
+      },
+      { timeout: 30_000, interval: 200 },
+    );
 
     expect(sample(text, 'milenotes_notes_received_total{kind="new"}')).toBe(2);
     expect(sample(text, 'milenotes_notes_received_total{kind="retry"}')).toBe(1);

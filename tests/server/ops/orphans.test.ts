@@ -26,7 +26,7 @@ const HOUR = 3_600_000;
 async function scratchDir(root: string, name: string, ageMs: number): Promise<void> {
   const at = path.join(root, name);
   await mkdir(at);
-  await writeFile(path.join(at, 'original'), 'a copy of someone\'s recording');
+  await writeFile(path.join(at, 'original'), "a copy of someone's recording");
   const then = new Date(Date.now() - ageMs);
   await utimes(at, then, then);
 }
@@ -37,7 +37,10 @@ let s3Endpoint: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-orphans-'));
   s3 = new S3rver({
-    address: '127.0.0.1', port: 0, silent: true, directory: path.join(dir, 's3'),
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: path.join(dir, 's3'),
     configureBuckets: BACKENDS.map((kind) => ({ name: `orphans-${kind}` })),
   });
   s3Endpoint = `http://127.0.0.1:${(await s3.run()).port}`;
@@ -49,18 +52,31 @@ afterAll(async () => {
 
 /** Each store with the folder where its temp files of cut-off uploads live. */
 const stores: [string, (kind: string) => Promise<{ blobs: BlobStore; tempDir: string; tempName: string }>][] = [
-  ['disk', async (kind) => {
-    const root = path.join(dir, `disk-${kind}`);
-    return { blobs: createLocalBlobStore(root), tempDir: path.join(root, '.incoming'), tempName: 'cut-off.part' };
-  }],
-  ['S3', async (kind) => {
-    const spool = path.join(dir, `spool-${kind}`);
-    const blobs = createS3BlobStore({
-      bucket: `orphans-${kind}`, endpoint: s3Endpoint, region: 'us-east-1',
-      accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true,
-    }, spool);
-    return { blobs, tempDir: spool, tempName: 'milenotes-cut-off.part' };
-  }],
+  [
+    'disk',
+    async (kind) => {
+      const root = path.join(dir, `disk-${kind}`);
+      return { blobs: createLocalBlobStore(root), tempDir: path.join(root, '.incoming'), tempName: 'cut-off.part' };
+    },
+  ],
+  [
+    'S3',
+    async (kind) => {
+      const spool = path.join(dir, `spool-${kind}`);
+      const blobs = createS3BlobStore(
+        {
+          bucket: `orphans-${kind}`,
+          endpoint: s3Endpoint,
+          region: 'us-east-1',
+          accessKeyId: 'S3RVER',
+          secretAccessKey: 'S3RVER',
+          forcePathStyle: true,
+        },
+        spool,
+      );
+      return { blobs, tempDir: spool, tempName: 'milenotes-cut-off.part' };
+    },
+  ],
 ];
 
 describe.each(BACKENDS)('the orphan sweep on %s', (kind) => {
@@ -83,10 +99,21 @@ describe.each(BACKENDS)('the orphan sweep on %s', (kind) => {
     const token = await makeLink(repo);
     const insert = async (id: string, originalKey: string) => {
       await put(blobs, originalKey);
-      await queueNote(repo, {
-        id, linkId: linkIdOf(token), marker: 'mi-13', from: 'Sam', contentType: 'audio/webm',
-        bytes: 1, sha256: sha256Hex(Buffer.from(id)), originalKey, receivedAt: new Date().toISOString(),
-      }, (queued) => repo.notes.insert(queued));
+      await queueNote(
+        repo,
+        {
+          id,
+          linkId: linkIdOf(token),
+          marker: 'mi-13',
+          from: 'Sam',
+          contentType: 'audio/webm',
+          bytes: 1,
+          sha256: sha256Hex(Buffer.from(id)),
+          originalKey,
+          receivedAt: new Date().toISOString(),
+        },
+        (queued) => repo.notes.insert(queued),
+      );
     };
     // A converted note, and a note whose converter wrote its M4A but has not recorded it yet.
     const done = randomUUID();

@@ -42,10 +42,12 @@ interface Line {
 /** The run's lines, by check: `OK    database      the SQLite file … answers; …`. */
 function linesOf(result: AdminRun): Map<string, Line> {
   const lines = result.stdout.split('\n').filter((l) => /^(OK|WARN|FAIL) /.test(l));
-  return new Map(lines.map((l) => {
-    const line = { verdict: l.slice(0, 4).trim(), name: l.slice(6, 20).trim(), says: l.slice(21) };
-    return [line.name, line];
-  }));
+  return new Map(
+    lines.map((l) => {
+      const line = { verdict: l.slice(0, 4).trim(), name: l.slice(6, 20).trim(), says: l.slice(21) };
+      return [line.name, line];
+    }),
+  );
 }
 
 /** A server answering HTTP on loopback with `handle`; closed by the returned function. */
@@ -56,13 +58,16 @@ async function serve(handle: http.RequestListener): Promise<{ url: string; close
 }
 
 /** An S3 whose keys may not write: every PUT answered as S3 answers a key without s3:PutObject. */
-const refusingS3 = () => serve((req, res) => {
-  req.resume();
-  const status = req.method === 'PUT' ? 403 : 404;
-  const code = status === 403 ? 'AccessDenied' : 'NoSuchKey';
-  res.writeHead(status, { 'content-type': 'application/xml' });
-  res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${status === 403 ? 'Access Denied' : 'Not Found'}</Message><RequestId>1</RequestId></Error>`);
-});
+const refusingS3 = () =>
+  serve((req, res) => {
+    req.resume();
+    const status = req.method === 'PUT' ? 403 : 404;
+    const code = status === 403 ? 'AccessDenied' : 'NoSuchKey';
+    res.writeHead(status, { 'content-type': 'application/xml' });
+    res.end(
+      `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${status === 403 ? 'Access Denied' : 'Not Found'}</Message><RequestId>1</RequestId></Error>`,
+    );
+  });
 
 describe('npm run admin -- check', () => {
   let apple: FakeApple;
@@ -80,7 +85,13 @@ describe('npm run admin -- check', () => {
 
   beforeAll(async () => {
     [apple, s3, disk, sqlite, postgres, deniedS3, otherSecret] = await Promise.all([
-      startFakeApple(), startS3(), mountSmallDisk(8), createBackend('sqlite'), createBackend('postgres'), refusingS3(), createBackend('sqlite'),
+      startFakeApple(),
+      startS3(),
+      mountSmallDisk(8),
+      createBackend('sqlite'),
+      createBackend('postgres'),
+      refusingS3(),
+      createBackend('sqlite'),
     ]);
     // Push keys made and kept by servers with another SESSION_SECRET than the one this run is given.
     const others = await openRepository(loadConfig({ ...otherSecret.env }));
@@ -97,15 +108,18 @@ describe('npm run admin -- check', () => {
     const noAac = noAacDir();
     await mkdir(noAac);
     const { stdout: realFfmpeg } = await run('sh', ['-c', 'command -v ffmpeg']);
-    await writeFile(path.join(noAac, 'ffmpeg'), [
-      '#!/bin/sh',
-      'prev=',
-      'for arg in "$@"; do',
-      '  if [ "$prev" = "-c:a" ] && [ "$arg" = "aac" ]; then echo "Unknown encoder \'aac\'" >&2; exit 1; fi',
-      '  prev=$arg',
-      'done',
-      `exec ${realFfmpeg.trim()} "$@"`,
-    ].join('\n'));
+    await writeFile(
+      path.join(noAac, 'ffmpeg'),
+      [
+        '#!/bin/sh',
+        'prev=',
+        'for arg in "$@"; do',
+        '  if [ "$prev" = "-c:a" ] && [ "$arg" = "aac" ]; then echo "Unknown encoder \'aac\'" >&2; exit 1; fi',
+        '  prev=$arg',
+        'done',
+        `exec ${realFfmpeg.trim()} "$@"`,
+      ].join('\n'),
+    );
     await chmod(path.join(noAac, 'ffmpeg'), 0o755);
     // A data folder whose blobs folder is a read-only file system (permissions would not stop root, which the suite runs as).
     readOnlyStore = path.join(scratch, 'read-only-data');
@@ -146,7 +160,16 @@ describe('npm run admin -- check', () => {
 
   afterAll(async () => {
     if (readOnlyStore) await run('umount', [path.join(readOnlyStore, 'blobs')]).catch(() => {});
-    await Promise.all([apple?.close(), lateApple?.close(), deniedS3?.close(), s3?.close(), disk?.remove(), sqlite?.cleanup(), postgres?.cleanup(), otherSecret?.cleanup()]);
+    await Promise.all([
+      apple?.close(),
+      lateApple?.close(),
+      deniedS3?.close(),
+      s3?.close(),
+      disk?.remove(),
+      sqlite?.cleanup(),
+      postgres?.cleanup(),
+      otherSecret?.cleanup(),
+    ]);
     if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 
@@ -189,19 +212,39 @@ describe('npm run admin -- check', () => {
   });
 
   it('should fail ffmpeg when it cannot encode the AAC the app plays', () => {
-    expectOnlyFailure(runs.ffmpegWithoutAac!, 'ffmpeg', new RegExp(`^ffmpeg [^ ]+ \\(${noAacDir()}/ffmpeg\\) could not convert any format the recorder sends to the app's AAC: Unknown encoder 'aac'\\.$`), /apt-get install -y ffmpeg/);
+    expectOnlyFailure(
+      runs.ffmpegWithoutAac!,
+      'ffmpeg',
+      new RegExp(`^ffmpeg [^ ]+ \\(${noAacDir()}/ffmpeg\\) could not convert any format the recorder sends to the app's AAC: Unknown encoder 'aac'\\.$`),
+      /apt-get install -y ffmpeg/,
+    );
   });
 
   it('should fail the blob store when its folder cannot be written', () => {
-    expectOnlyFailure(runs.readOnlyStore!, 'blob store', new RegExp(`^could not write a probe object to the folder ${readOnlyStore}/blobs: EROFS: read-only file system`), /let the server's user write/);
+    expectOnlyFailure(
+      runs.readOnlyStore!,
+      'blob store',
+      new RegExp(`^could not write a probe object to the folder ${readOnlyStore}/blobs: EROFS: read-only file system`),
+      /let the server's user write/,
+    );
   });
 
   it('should fail the blob store when S3 refuses the server its writes', () => {
-    expectOnlyFailure(runs.s3RefusingWrites!, 'blob store', new RegExp(`^could not write a probe object to S3 bucket notes at ${deniedS3.url}: AccessDenied: Access Denied\\.$`), /s3:PutObject/);
+    expectOnlyFailure(
+      runs.s3RefusingWrites!,
+      'blob store',
+      new RegExp(`^could not write a probe object to S3 bucket notes at ${deniedS3.url}: AccessDenied: Access Denied\\.$`),
+      /s3:PutObject/,
+    );
   });
 
   it('should fail free space when the data folder has less than READY_MIN_FREE_MB free', () => {
-    expectOnlyFailure(runs.smallDisk!, 'free space', new RegExp(`^low disk space: \\d MiB free under ${disk.dir}, 16 MiB wanted \\(READY_MIN_FREE_MB\\)`), /larger disk/);
+    expectOnlyFailure(
+      runs.smallDisk!,
+      'free space',
+      new RegExp(`^low disk space: \\d MiB free under ${disk.dir}, 16 MiB wanted \\(READY_MIN_FREE_MB\\)`),
+      /larger disk/,
+    );
   });
 
   it('should fail the public URL on plain HTTP outside loopback, where phones give the recorder no microphone', () => {
@@ -209,14 +252,29 @@ describe('npm run admin -- check', () => {
   });
 
   it("should fail the clock when it is 10 minutes off Apple's", () => {
-    expectOnlyFailure(runs.clockOff!, 'clock', /^this machine's clock is (9 min 5\d|10 min [0-5]) s ahead of Apple's keys server's \(5\.0 s allowed\)\.$/, /timedatectl set-ntp true/);
+    expectOnlyFailure(
+      runs.clockOff!,
+      'clock',
+      /^this machine's clock is (9 min 5\d|10 min [0-5]) s ahead of Apple's keys server's \(5\.0 s allowed\)\.$/,
+      /timedatectl set-ntp true/,
+    );
   });
 
   it('should fail push when the VAPID subject names localhost on a public site (Apple answers 403 BadJwtToken)', () => {
-    expectOnlyFailure(runs.localhostSubject!, 'push', /^VAPID_SUBJECT 'mailto:push@localhost' names localhost while PUBLIC_URL is public: .*BadJwtToken/, /mailto:ops@your-domain/);
+    expectOnlyFailure(
+      runs.localhostSubject!,
+      'push',
+      /^VAPID_SUBJECT 'mailto:push@localhost' names localhost while PUBLIC_URL is public: .*BadJwtToken/,
+      /mailto:ops@your-domain/,
+    );
   });
 
   it('should fail push when the keys kept in the database were sealed under another SESSION_SECRET', () => {
-    expectOnlyFailure(runs.pushKeysOfAnotherSecret!, 'push', /^the VAPID key pair kept in the database was sealed under another SESSION_SECRET/, /SESSION_SECRET the others have/);
+    expectOnlyFailure(
+      runs.pushKeysOfAnotherSecret!,
+      'push',
+      /^the VAPID key pair kept in the database was sealed under another SESSION_SECRET/,
+      /SESSION_SECRET the others have/,
+    );
   });
 });

@@ -56,13 +56,23 @@ beforeAll(async () => {
   await db.connect();
   env = {
     ...backend.env,
-    S3_BUCKET: 'notes', S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true',
+    S3_BUCKET: 'notes',
+    S3_ENDPOINT: endpoint,
+    S3_REGION: 'us-east-1',
+    S3_ACCESS_KEY_ID: 'S3RVER',
+    S3_SECRET_ACCESS_KEY: 'S3RVER',
+    S3_FORCE_PATH_STYLE: 'true',
     SESSION_SECRET: 'two-servers-share-this-secret-0123456789',
-    APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, PUBLIC_URL,
-    CONVERT_WORKER: 'on', CONVERT_LEASE_MS: String(LEASE_MS), METRICS: 'on',
+    APPLE_JWKS_URL: apple.jwksUrl,
+    APPLE_AUDIENCE: apple.audience,
+    PUBLIC_URL,
+    CONVERT_WORKER: 'on',
+    CONVERT_LEASE_MS: String(LEASE_MS),
+    METRICS: 'on',
     // Every phone here is 127.0.0.1: the per-address limits (tested across servers in
     // tests/server/intake/quota.test.ts) would refuse most uploads of this test, which is about sharing work.
-    UPLOADS_PER_ADDRESS: '1000', OPEN_UPLOADS_PER_ADDRESS: '100',
+    UPLOADS_PER_ADDRESS: '1000',
+    OPEN_UPLOADS_PER_ADDRESS: '100',
   };
   for (const name of ['a', 'b']) servers.push(await startServerProcess({ ...env, DATA_DIR: path.join(dir, name) }, 60_000));
   const repo = await openRepository(loadConfig(env));
@@ -89,8 +99,7 @@ async function conversions(server: ServerProcess): Promise<number> {
   return Number(line?.split(' ')[1] ?? NaN);
 }
 
-const statuses = async (ids: string[]) =>
-  (await db.query<{ id: string; status: string }>('SELECT id, status FROM notes WHERE id = ANY($1)', [ids])).rows;
+const statuses = async (ids: string[]) => (await db.query<{ id: string; status: string }>('SELECT id, status FROM notes WHERE id = ANY($1)', [ids])).rows;
 
 /** ffmpeg processes whose parent is `pid`, from /proc. */
 /** Processes named `name` among the children of `parent` (by /proc's parent pid). */
@@ -121,12 +130,15 @@ describe('two servers on one PostgreSQL and one S3 store', () => {
   it('should store each note once and convert it once while both take uploads and both workers compete', async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const signIn = await fetch(`${a.base}/api/auth/apple`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identityToken: await apple.token({ sub: `apple-${randomUUID()}` }), nonce: FAKE_APPLE_NONCE }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identityToken: await apple.token({ sub: `apple-${randomUUID()}` }), nonce: FAKE_APPLE_NONCE }),
     });
     expect(signIn.status).toBe(200);
     session = (await signIn.json()) as Session;
     const made = await fetch(`${a.base}/api/entries`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session.accessToken}` },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${session.accessToken}` },
       body: JSON.stringify({ raceId: UPCOMING.chicago.id, displayName: 'Alex' }),
     });
     expect(made.status).toBe(201);
@@ -139,18 +151,25 @@ describe('two servers on one PostgreSQL and one S3 store', () => {
       const noteId = randomUUID();
       noteIds.push(noteId);
       const targets = i < 12 ? [a, b] : [i % 2 ? a : b];
-      uploads.push((async () => {
-        const answers = await Promise.all(targets.map((s) => uploadTo(s.base, entry.token, noteId, speech)));
-        expect(answers.map((x) => x.status), JSON.stringify(answers.map((x) => x.problem))).toEqual(targets.map(() => 201));
-        expect(new Set(answers.map((x) => JSON.stringify(x.receipt))).size).toBe(1);
-      })());
+      uploads.push(
+        (async () => {
+          const answers = await Promise.all(targets.map((s) => uploadTo(s.base, entry.token, noteId, speech)));
+          expect(
+            answers.map((x) => x.status),
+            JSON.stringify(answers.map((x) => x.problem)),
+          ).toEqual(targets.map(() => 201));
+          expect(new Set(answers.map((x) => JSON.stringify(x.receipt))).size).toBe(1);
+        })(),
+      );
     }
     await Promise.all(uploads);
 
     await expect.poll(async () => (await statuses(noteIds)).filter((n) => n.status === 'converted').length, { timeout: 120_000, interval: 250 }).toBe(20);
     const perServer = [await conversions(a), await conversions(b)];
-    console.log(`two servers: 20 notes (12 sent to both), rows ${(await statuses(noteIds)).length}, originals ${await objects('originals/')}, ` +
-      `converted files ${await objects('converted/')}, conversions by server A ${perServer[0]} and B ${perServer[1]}`);
+    console.log(
+      `two servers: 20 notes (12 sent to both), rows ${(await statuses(noteIds)).length}, originals ${await objects('originals/')}, ` +
+        `converted files ${await objects('converted/')}, conversions by server A ${perServer[0]} and B ${perServer[1]}`,
+    );
     expect((await statuses(noteIds)).length).toBe(20);
     expect(await objects('originals/')).toBe(20);
     expect(await objects('converted/')).toBe(20);
@@ -187,29 +206,58 @@ describe('two servers on one PostgreSQL and one S3 store', () => {
     for (const s of servers) {
       const races = await fetch(`${s.base}/api/races`);
       expect(races.headers.get('cache-control')).toBe('no-store');
-      expect(((await races.json()) as { races: Array<{ id: string }> }).races.find((r) => r.id === UPCOMING.chicago.id)).toMatchObject({ startsAt, when: 'upcoming' });
+      expect(((await races.json()) as { races: Array<{ id: string }> }).races.find((r) => r.id === UPCOMING.chicago.id)).toMatchObject({
+        startsAt,
+        when: 'upcoming',
+      });
       expect(((await (await fetch(`${s.base}/api/r/${entry.token}`)).json()) as { race: object }).race).toMatchObject({ startsAt, when: 'upcoming' });
-      expect(((await (await fetch(`${s.base}/api/entries/${entry.id}/notes?summary=1`, { headers: auth })).json()) as { raceStartsAt: string }).raceStartsAt).toBe(startsAt);
+      expect(
+        ((await (await fetch(`${s.base}/api/entries/${entry.id}/notes?summary=1`, { headers: auth })).json()) as { raceStartsAt: string }).raceStartsAt,
+      ).toBe(startsAt);
     }
   });
 
   it('should have the other server take over the job of a server killed in the middle of a conversion, after the lease', async () => {
     // About 40 s of sound: long enough to catch ffmpeg at work.
     const long = path.join(dir, 'long.webm');
-    await promisify(execFile)('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=330:duration=40',
-      '-ac', '1', '-ar', '48000', '-c:a', 'libopus', '-b:a', '24k', '-f', 'webm', long]);
+    await promisify(execFile)('ffmpeg', [
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=330:duration=40',
+      '-ac',
+      '1',
+      '-ar',
+      '48000',
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '24k',
+      '-f',
+      'webm',
+      long,
+    ]);
     const noteId = randomUUID();
     expect((await uploadTo(servers[0]!.base, entry.token, noteId, await readFile(long))).status).toBe(201);
 
     let victim: ServerProcess | undefined;
     let tools: number[] = [];
-    await expect.poll(async () => {
-      for (const s of servers) {
-        const running = await ffmpegOf(s.child.pid!);
-        if (running.length > 0) [victim, tools] = [s, running];
-      }
-      return victim !== undefined;
-    }, { timeout: 30_000, interval: 10 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          for (const s of servers) {
+            const running = await ffmpegOf(s.child.pid!);
+            if (running.length > 0) [victim, tools] = [s, running];
+          }
+          return victim !== undefined;
+        },
+        { timeout: 30_000, interval: 10 },
+      )
+      .toBe(true);
     const survivor = servers.find((s) => s !== victim)!;
     const before = await conversions(survivor);
     await killHard(victim!);
@@ -219,14 +267,21 @@ describe('two servers on one PostgreSQL and one S3 store', () => {
     servers.splice(servers.indexOf(victim!), 1);
 
     let retakenAt = 0;
-    await expect.poll(async () => {
-      const { rows } = await db.query<{ attempts: number }>('SELECT attempts FROM jobs WHERE note_id = $1', [noteId]);
-      if (!retakenAt && (rows.length === 0 || rows[0]!.attempts >= 2)) retakenAt = Date.now();
-      return (await statuses([noteId]))[0]?.status;
-    }, { timeout: LEASE_MS + 60_000, interval: 50 }).toBe('converted');
+    await expect
+      .poll(
+        async () => {
+          const { rows } = await db.query<{ attempts: number }>('SELECT attempts FROM jobs WHERE note_id = $1', [noteId]);
+          if (!retakenAt && (rows.length === 0 || rows[0]!.attempts >= 2)) retakenAt = Date.now();
+          return (await statuses([noteId]))[0]?.status;
+        },
+        { timeout: LEASE_MS + 60_000, interval: 50 },
+      )
+      .toBe('converted');
     const convertedAt = Date.now();
-    console.log(`two servers: job of the killed server retaken ${((retakenAt - killedAt) / 1000).toFixed(1)} s after the kill ` +
-      `(lease ${LEASE_MS / 1000} s), converted ${((convertedAt - killedAt) / 1000).toFixed(1)} s after the kill`);
+    console.log(
+      `two servers: job of the killed server retaken ${((retakenAt - killedAt) / 1000).toFixed(1)} s after the kill ` +
+        `(lease ${LEASE_MS / 1000} s), converted ${((convertedAt - killedAt) / 1000).toFixed(1)} s after the kill`,
+    );
     expect(retakenAt - killedAt).toBeLessThan(LEASE_MS + 10_000);
     expect(await conversions(survivor)).toBe(before + 1);
     expect(await objects('converted/')).toBe(21);

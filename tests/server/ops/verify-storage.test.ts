@@ -9,7 +9,12 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 import { fakeWebm, makeLink, putNote } from '../support/uploads.js';
 
-const DEPLOYMENTS: [BackendKind, 'disk' | 'S3'][] = [['sqlite', 'disk'], ['sqlite', 'S3'], ['postgres', 'disk'], ['postgres', 'S3']];
+const DEPLOYMENTS: [BackendKind, 'disk' | 'S3'][] = [
+  ['sqlite', 'disk'],
+  ['sqlite', 'S3'],
+  ['postgres', 'disk'],
+  ['postgres', 'S3'],
+];
 
 let s3: TestS3;
 beforeAll(async () => {

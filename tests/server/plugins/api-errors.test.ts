@@ -40,8 +40,7 @@ describe.each(BACKENDS)('the API’s one error path on %s', (kind) => {
   });
 
   it('should take only JSON on the runner’s routes and answer broken JSON with a 400', async () => {
-    const post = (type: string, payload: string) =>
-      t.app.inject({ method: 'POST', url: '/api/auth/refresh', headers: { 'content-type': type }, payload });
+    const post = (type: string, payload: string) => t.app.inject({ method: 'POST', url: '/api/auth/refresh', headers: { 'content-type': type }, payload });
     const notJson = await post('text/plain', 'refresh me');
     expect(notJson.statusCode).toBe(415);
     expect(notJson.json()).toEqual({ error: 'bad_request', message: expect.any(String) });

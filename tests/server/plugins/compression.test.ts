@@ -11,10 +11,22 @@ import { makeLink } from '../support/uploads.js';
 /** A small built site, compressed by the build's own step: one file of each kind the site serves. */
 const FILES: Record<string, { body: string; type: string | RegExp; cache: string }> = {
   '/': { body: `<!doctype html><title>home</title>${'<p>Voice notes for every mile.</p>'.repeat(60)}`, type: 'text/html; charset=utf-8', cache: 'no-cache' },
-  '/assets/app-abc123.js': { body: `export const miles = [${'"mile", '.repeat(400)}];`, type: /^(text|application)\/javascript; charset=utf-8$/, cache: 'public, max-age=31536000, immutable' },
+  '/assets/app-abc123.js': {
+    body: `export const miles = [${'"mile", '.repeat(400)}];`,
+    type: /^(text|application)\/javascript; charset=utf-8$/,
+    cache: 'public, max-age=31536000, immutable',
+  },
   '/assets/app-abc123.css': { body: '.hero { color: #0f3d3e; }\n'.repeat(100), type: 'text/css; charset=utf-8', cache: 'public, max-age=31536000, immutable' },
-  '/icons/icon.svg': { body: `<svg xmlns="http://www.w3.org/2000/svg">${'<path d="M6 21V4m0 0h11l-2 4 2 4H6"/>'.repeat(50)}</svg>`, type: 'image/svg+xml', cache: 'public, max-age=3600' },
-  '/manifest.webmanifest': { body: JSON.stringify({ name: 'MileNotes', icons: Array(30).fill({ src: '/icons/icon-192.png', sizes: '192x192' }) }), type: 'application/manifest+json', cache: 'public, max-age=3600' },
+  '/icons/icon.svg': {
+    body: `<svg xmlns="http://www.w3.org/2000/svg">${'<path d="M6 21V4m0 0h11l-2 4 2 4H6"/>'.repeat(50)}</svg>`,
+    type: 'image/svg+xml',
+    cache: 'public, max-age=3600',
+  },
+  '/manifest.webmanifest': {
+    body: JSON.stringify({ name: 'MileNotes', icons: Array(30).fill({ src: '/icons/icon-192.png', sizes: '192x192' }) }),
+    type: 'application/manifest+json',
+    cache: 'public, max-age=3600',
+  },
 };
 const FILE_OF: Record<string, string> = { '/': 'index.html' };
 

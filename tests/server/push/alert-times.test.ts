@@ -40,21 +40,46 @@ describe.each(BACKENDS)('alerts due per link and marker on %s', (kind) => {
     const id = `times-${randomUUID().slice(0, 8)}`;
     await repo.races.add({ id, name: `Race ${id}`, units: ['mi'], ...localSchedule(Date.now() - startedAgo, 'UTC'), timezone: 'UTC' });
     const account = await repo.accounts.forAppleSub(id, new Date().toISOString());
-    await repo.entries.create({ id: `entry-${id}`, accountId: account.id, raceId: id, displayName: 'Alex', linkId: `link-${id}`, createdAt: new Date().toISOString() });
+    await repo.entries.create({
+      id: `entry-${id}`,
+      accountId: account.id,
+      raceId: id,
+      displayName: 'Alex',
+      linkId: `link-${id}`,
+      createdAt: new Date().toISOString(),
+    });
     return `link-${id}`;
   }
 
   async function phone(repo: Repository, linkId: string): Promise<string> {
     const deviceId = randomUUID();
-    expect(await repo.push.subscribe({
-      deviceId, linkId, endpoint: `https://push.example/${deviceId}`, p256dh: 'p', auth: 'a', lang: 'en', heard: false, sealedToken: 's', at: Date.now(),
-    }, { perLink: 500, perPhone: 20 })).toBe('saved');
+    expect(
+      await repo.push.subscribe(
+        {
+          deviceId,
+          linkId,
+          endpoint: `https://push.example/${deviceId}`,
+          p256dh: 'p',
+          auth: 'a',
+          lang: 'en',
+          heard: false,
+          sealedToken: 's',
+          at: Date.now(),
+        },
+        { perLink: 500, perPhone: 20 },
+      ),
+    ).toBe('saved');
     return (await repo.push.subscription(deviceId, linkId))!.id;
   }
 
-  const times = async (sql: Database) => (await sql.all('SELECT link_id, marker, due_at FROM push_alert_times ORDER BY link_id, marker'))
-    .map((r) => [String(r.link_id), String(r.marker), Number(r.due_at)]);
-  const queued = async (sql: Database) => (await sql.all("SELECT subscription_id FROM push_deliveries WHERE kind = 'soon'")).map((r) => String(r.subscription_id)).sort();
+  const times = async (sql: Database) =>
+    (await sql.all('SELECT link_id, marker, due_at FROM push_alert_times ORDER BY link_id, marker')).map((r) => [
+      String(r.link_id),
+      String(r.marker),
+      Number(r.due_at),
+    ]);
+  const queued = async (sql: Database) =>
+    (await sql.all("SELECT subscription_id FROM push_deliveries WHERE kind = 'soon'")).map((r) => String(r.subscription_id)).sort();
 
   it("should keep one time per link and marker, the latest asked, and fire every phone's alert there once, even from two servers at once", async () => {
     const { repo, db } = await open();
@@ -63,14 +88,17 @@ describe.each(BACKENDS)('alerts due per link and marker on %s', (kind) => {
     const at = Date.now();
     for (const [i, id] of phones.entries()) await repo.push.setAlert(id, 'mi-20', at + i * 1000, at);
     await repo.push.setAlert(phones[0]!, 'mi-21', at + 60_000, at);
-    expect(await times(db)).toEqual([[linkId, 'mi-20', at + 4000], [linkId, 'mi-21', at + 60_000]]);
+    expect(await times(db)).toEqual([
+      [linkId, 'mi-20', at + 4000],
+      [linkId, 'mi-21', at + 60_000],
+    ]);
     expect(await repo.push.dueAlerts(at + 4000, 50)).toEqual([{ linkId, marker: 'mi-20', dueAt: at + 4000 }]);
 
     const fired = await Promise.all([repo.push.fireAlerts(linkId, 'mi-20', at, at + 600_000), repo.push.fireAlerts(linkId, 'mi-20', at, at + 600_000)]);
     expect(fired.sort()).toEqual([0, 5]);
     expect(await queued(db)).toEqual([...phones].sort());
     expect(await times(db)).toEqual([[linkId, 'mi-21', at + 60_000]]);
-    expect((await repo.push.alertsOf(phones[1]!, linkId))).toEqual([{ marker: 'mi-20', dueAt: null, firedAt: at }]);
+    expect(await repo.push.alertsOf(phones[1]!, linkId)).toEqual([{ marker: 'mi-20', dueAt: null, firedAt: at }]);
 
     // Asked again once fired: it stays fired, and no time comes back for it.
     await repo.push.setAlert(phones[1]!, 'mi-20', at + HOUR, at);
@@ -98,12 +126,15 @@ describe.each(BACKENDS)('alerts due per link and marker on %s', (kind) => {
     const { repo, db } = await open(false);
     await db.exclusive((tx) => applyMigrations(tx, MIGRATIONS.slice(0, MIGRATIONS.indexOf(PUSH_TIMES_TABLES))));
     await db.run("INSERT INTO runners (id, display_name, created_at) VALUES ('r1', 'Alex', '2099-01-01T00:00:00Z')");
-    await db.run("INSERT INTO races (id, name, race_date, units, time_zone, local_start, starts_at) VALUES ('x-2099', 'X', '2099-10-11', 'mi', 'UTC', '07:30', '2099-10-11T07:30:00.000Z')");
-    await db.run("INSERT INTO links (id, runner_id, race_id, created_at) VALUES ('l1', 'r1', 'x-2099', '2099-01-01T00:00:00Z')");
-    const sub = (id: string) => db.run(
-      "INSERT INTO push_subscriptions (id, device_id, link_id, endpoint, p256dh, auth, lang, heard, sealed_token, created_at, updated_at) VALUES (?, ?, 'l1', 'https://push.example/x', 'p', 'a', 'en', 0, 's', 0, 0)",
-      [id, `d-${id}`],
+    await db.run(
+      "INSERT INTO races (id, name, race_date, units, time_zone, local_start, starts_at) VALUES ('x-2099', 'X', '2099-10-11', 'mi', 'UTC', '07:30', '2099-10-11T07:30:00.000Z')",
     );
+    await db.run("INSERT INTO links (id, runner_id, race_id, created_at) VALUES ('l1', 'r1', 'x-2099', '2099-01-01T00:00:00Z')");
+    const sub = (id: string) =>
+      db.run(
+        "INSERT INTO push_subscriptions (id, device_id, link_id, endpoint, p256dh, auth, lang, heard, sealed_token, created_at, updated_at) VALUES (?, ?, 'l1', 'https://push.example/x', 'p', 'a', 'en', 0, 's', 0, 0)",
+        [id, `d-${id}`],
+      );
     await sub('s1');
     await sub('s2');
     const alert = (s: string, marker: string, due: number, fired: number | null) =>

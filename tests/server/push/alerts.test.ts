@@ -25,11 +25,24 @@ const MINUTE = 60_000;
 /** The repository with each store method's calls counted by name ('push.followEstimate'). */
 function counted(repo: Repository): { repo: Repository; calls: Map<string, number> } {
   const calls = new Map<string, number>();
-  const wrapped = Object.fromEntries(Object.entries(repo).map(([name, store]) => [name, typeof store !== 'object' ? store
-    : Object.fromEntries(Object.entries(store as Record<string, unknown>).map(([m, f]) => [m, typeof f !== 'function' ? f : (...args: unknown[]) => {
-      calls.set(`${name}.${m}`, (calls.get(`${name}.${m}`) ?? 0) + 1);
-      return (f as (...a: unknown[]) => unknown).apply(store, args);
-    }]))]));
+  const wrapped = Object.fromEntries(
+    Object.entries(repo).map(([name, store]) => [
+      name,
+      typeof store !== 'object'
+        ? store
+        : Object.fromEntries(
+            Object.entries(store as Record<string, unknown>).map(([m, f]) => [
+              m,
+              typeof f !== 'function'
+                ? f
+                : (...args: unknown[]) => {
+                    calls.set(`${name}.${m}`, (calls.get(`${name}.${m}`) ?? 0) + 1);
+                    return (f as (...a: unknown[]) => unknown).apply(store, args);
+                  },
+            ]),
+          ),
+    ]),
+  );
   return { repo: wrapped as unknown as Repository, calls };
 }
 
@@ -75,7 +88,11 @@ describe.each(BACKENDS)('marker alerts on %s', (kind) => {
     const ask = (marker: string) => t.app.inject({ method: 'PUT', url: `/api/r/${entry.token}/push/alerts/${marker}`, headers: { cookie: phone } });
     return { entry, phone, sub, ask };
   }
-  const noticesTo = (endpoint: string) => service.received().filter((p) => p.endpoint === endpoint).map((p) => JSON.parse(p.text) as DeclarativePush);
+  const noticesTo = (endpoint: string) =>
+    service
+      .received()
+      .filter((p) => p.endpoint === endpoint)
+      .map((p) => JSON.parse(p.text) as DeclarativePush);
 
   it('should push once when a batch brings the runner within about ten minutes of the marker, and never for a marker passed', async () => {
     const { entry, phone, sub, ask } = await runnerAndSpectator('Alex');
@@ -86,10 +103,22 @@ describe.each(BACKENDS)('marker alerts on %s', (kind) => {
     // The next hour at 6:40 a mile: 13 miles and a bit, past Mile 13, under a mile from Mile 14.
     const batch = await t.call(session, 'POST', `/api/entries/${entry.id}/positions`, { positions: run(40, 99, 4, 6.5).slice(1) });
     expect(batch.json().progress.lastMarker.id).toBe('mi-13');
-    await expect.poll(() => noticesTo(sub.endpoint)).toEqual([{
-      web_push: 8030, app_badge: 1,
-      notification: { title: 'Alex ist etwa 10 Minuten von Meile 14 entfernt', navigate: `${PUBLIC_URL}/r/${entry.token}`, lang: 'de', dir: 'auto', tag: expect.stringMatching(/^soon:.+:mi-14$/), silent: false },
-    }]);
+    await expect
+      .poll(() => noticesTo(sub.endpoint))
+      .toEqual([
+        {
+          web_push: 8030,
+          app_badge: 1,
+          notification: {
+            title: 'Alex ist etwa 10 Minuten von Meile 14 entfernt',
+            navigate: `${PUBLIC_URL}/r/${entry.token}`,
+            lang: 'de',
+            dir: 'auto',
+            tag: expect.stringMatching(/^soon:.+:mi-14$/),
+            silent: false,
+          },
+        },
+      ]);
     expect(service.received().find((p) => p.endpoint === sub.endpoint)).toMatchObject({ ttl: 600, urgency: 'high' });
 
     // Fired once; the passed marker's alert is gone unsent.
@@ -121,7 +150,10 @@ describe.each(BACKENDS)('marker alerts on %s', (kind) => {
     const { repo, calls } = counted(t.app.repo);
     await createMarkerAlerts(repo).positionsMoved(entry.id, Date.now());
     expect(Object.fromEntries(calls)).toEqual({
-      'push.linksWithOpenAlerts': 1, 'links.find': 1, 'progress.sharedThroughLink': 1, 'push.followEstimate': 1,
+      'push.linksWithOpenAlerts': 1,
+      'links.find': 1,
+      'progress.sharedThroughLink': 1,
+      'push.followEstimate': 1,
     });
 
     const estimates = (await t.app.inject({ url: `/api/r/${entry.token}` })).json().estimates.markers as Array<{ id: string; at: string }>;
@@ -161,8 +193,9 @@ describe.each(BACKENDS)('marker alerts on %s', (kind) => {
     const km = await ask('km-20');
     expect([km.statusCode, km.json().error]).toEqual([400, 'unknown_marker']);
     const stranger = await phoneOpens(t.app, entry.token);
-    expect((await t.app.inject({ method: 'PUT', url: `/api/r/${entry.token}/push/alerts/mi-14`, headers: { cookie: stranger } })).json().error)
-      .toBe('push_not_subscribed');
+    expect((await t.app.inject({ method: 'PUT', url: `/api/r/${entry.token}/push/alerts/mi-14`, headers: { cookie: stranger } })).json().error).toBe(
+      'push_not_subscribed',
+    );
     expect((await t.call(session, 'PATCH', `/api/entries/${entry.id}`, { shareProgress: false })).statusCode).toBe(200);
     const unshared = await ask('mi-14');
     expect([unshared.statusCode, unshared.json().error]).toEqual([409, 'progress_not_shared']);

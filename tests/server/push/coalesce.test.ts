@@ -12,13 +12,14 @@ function heldPasses() {
   const waiting: Array<{ release: () => void; fail: (err: Error) => void }> = [];
   let running = 0;
   let most = 0;
-  const pass = (key: string, now: number) => new Promise<void>((resolve, reject) => {
-    started.push({ key, now });
-    running++;
-    most = Math.max(most, running);
-    const done = () => void running--;
-    waiting.push({ release: () => (done(), resolve()), fail: (err) => (done(), reject(err)) });
-  });
+  const pass = (key: string, now: number) =>
+    new Promise<void>((resolve, reject) => {
+      started.push({ key, now });
+      running++;
+      most = Math.max(most, running);
+      const done = () => void running--;
+      waiting.push({ release: () => (done(), resolve()), fail: (err) => (done(), reject(err)) });
+    });
   /** Waits until `n` passes have started (each release lets the loop start the next on a later tick). */
   const untilStarted = (n: number) => expect.poll(() => started.length).toBe(n);
   return { pass, started, waiting, untilStarted, most: () => most };

@@ -34,11 +34,17 @@ describe.each(BACKENDS)('a replaced push subscription on %s', (kind) => {
     await Promise.all([service?.close(), elsewhere?.close()]);
   });
 
-  const rows = async () => (await db.all('SELECT link_id, endpoint, p256dh, lang, heard FROM push_subscriptions ORDER BY link_id')).map((r): Record<string, unknown> => ({ ...r, heard: Boolean(Number(r.heard)) }));
-  const change = (token: string, cookie: string | undefined, oldEndpoint: string, sub: StandInSubscription) => t.app.inject({
-    method: 'PUT', url: `/api/r/${token}/push/endpoint`, headers: cookie ? { cookie } : {},
-    payload: { oldEndpoint, endpoint: sub.endpoint, keys: sub.keys },
-  });
+  const rows = async () =>
+    (await db.all('SELECT link_id, endpoint, p256dh, lang, heard FROM push_subscriptions ORDER BY link_id')).map(
+      (r): Record<string, unknown> => ({ ...r, heard: Boolean(Number(r.heard)) }),
+    );
+  const change = (token: string, cookie: string | undefined, oldEndpoint: string, sub: StandInSubscription) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `/api/r/${token}/push/endpoint`,
+      headers: cookie ? { cookie } : {},
+      payload: { oldEndpoint, endpoint: sub.endpoint, keys: sub.keys },
+    });
 
   it("should move only this phone's row on this link from the old endpoint to the new, keeping its language and choice", async () => {
     const [one, two] = [(await t.enter(session, undefined, 'Alex')).token, (await t.enter(session, undefined, 'Kim')).token];
@@ -71,7 +77,12 @@ describe.each(BACKENDS)('a replaced push subscription on %s', (kind) => {
     expect((await change(two, lee, old.endpoint, service.subscribe())).json().error).toBe('device_not_linked');
     expect((await change(two, undefined, old.endpoint, service.subscribe())).json().error).toBe('device_unknown');
     expect((await change(two, sam, old.endpoint, elsewhere.subscribe())).json().error).toBe('push_endpoint_refused');
-    const bad = await t.app.inject({ method: 'PUT', url: `/api/r/${two}/push/endpoint`, headers: { cookie: sam }, payload: { oldEndpoint: old.endpoint, endpoint: fresh.endpoint } });
+    const bad = await t.app.inject({
+      method: 'PUT',
+      url: `/api/r/${two}/push/endpoint`,
+      headers: { cookie: sam },
+      payload: { oldEndpoint: old.endpoint, endpoint: fresh.endpoint },
+    });
     expect(bad.statusCode).toBe(400);
     expect(await rows()).toEqual(after);
   });

@@ -45,7 +45,9 @@ describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
     const noteId = randomUUID();
     const body = fakeWebm();
     const res = await app.inject({
-      method: 'PUT', url: `/api/r/${token}/notes/${noteId}?marker=${marker}&from=Sam`, payload: body,
+      method: 'PUT',
+      url: `/api/r/${token}/notes/${noteId}?marker=${marker}&from=Sam`,
+      payload: body,
       headers: { cookie, 'content-type': 'audio/webm;codecs=opus', 'content-digest': digestOf(body) },
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -56,14 +58,22 @@ describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
     const res = await t.call(session, 'POST', `/api/notes/${noteId}/played`, { playedAt: new Date().toISOString(), marker });
     expect(res.statusCode, res.body).toBe(200);
   };
-  const noticesTo = (endpoint: string) => service.received().filter((p) => p.endpoint === endpoint).map((p) => JSON.parse(p.text) as DeclarativePush);
+  const noticesTo = (endpoint: string) =>
+    service
+      .received()
+      .filter((p) => p.endpoint === endpoint)
+      .map((p) => JSON.parse(p.text) as DeclarativePush);
   const metric = async (line: string) => {
     const text = (await t.app.inject({ url: '/metrics' })).body;
     return Number(new RegExp(`^${line.replace(/[{}]/g, '\\$&')} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
   };
   /** The one queued push, as the queue holds it. */
-  const queued = async () => (await db.all('SELECT attempts, due_at, locked_until FROM push_deliveries'))
-    .map((r) => ({ attempts: Number(r.attempts), dueAt: Number(r.due_at), locked: Number(r.locked_until) > 0 }));
+  const queued = async () =>
+    (await db.all('SELECT attempts, due_at, locked_until FROM push_deliveries')).map((r) => ({
+      attempts: Number(r.attempts),
+      dueAt: Number(r.due_at),
+      locked: Number(r.locked_until) > 0,
+    }));
   /** Time compressed: the queued pushes are due now, and the worker looks. */
   const dueNow = async () => {
     await db.run('UPDATE push_deliveries SET due_at = 0');
@@ -86,9 +96,22 @@ describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
     expect(noticesTo(sub.endpoint)).toEqual([]);
     answer();
 
-    await expect.poll(() => noticesTo(sub.endpoint)).toEqual([
-      { web_push: 8030, notification: { title: 'Alex a entendu votre message au mille 20', navigate: `${PUBLIC_URL}/r/${entry.token}`, lang: 'fr', dir: 'auto', tag: `heard:${noteId}`, silent: false }, app_badge: 1 },
-    ]);
+    await expect
+      .poll(() => noticesTo(sub.endpoint))
+      .toEqual([
+        {
+          web_push: 8030,
+          notification: {
+            title: 'Alex a entendu votre message au mille 20',
+            navigate: `${PUBLIC_URL}/r/${entry.token}`,
+            lang: 'fr',
+            dir: 'auto',
+            tag: `heard:${noteId}`,
+            silent: false,
+          },
+          app_badge: 1,
+        },
+      ]);
     const [push] = service.received();
     expect(push).toMatchObject({ ttl: 6 * 3600, urgency: 'normal', topic: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) });
     await expect.poll(() => queued()).toEqual([]);
@@ -143,7 +166,7 @@ describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
     expect(await queued()).toEqual([]);
   });
 
-  it("should try a busy push service again no sooner than its Retry-After, and send then", async () => {
+  it('should try a busy push service again no sooner than its Retry-After, and send then', async () => {
     const entry = await t.enter(session, undefined, 'Alex');
     const sam = await phoneOpens(t.app, entry.token);
     const sub = service.subscribe();
@@ -213,16 +236,24 @@ describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
       const notes = [];
       for (let i = 0; i < 12; i++) notes.push(await sendFrom(i % 2 ? other : t.app, sam, entry.token));
       // Every play reported, half through each server, each waking its own worker; both claim from one queue.
-      await Promise.all(notes.map(async (noteId, i) => {
-        const res = await (i % 2 ? other : t.app).inject({
-          method: 'POST', url: `/api/notes/${noteId}/played`, headers: { authorization: `Bearer ${session.accessToken}` },
-          payload: { playedAt: new Date().toISOString(), marker: 'mi-20' },
-        });
-        expect(res.statusCode).toBe(200);
-      }));
+      await Promise.all(
+        notes.map(async (noteId, i) => {
+          const res = await (i % 2 ? other : t.app).inject({
+            method: 'POST',
+            url: `/api/notes/${noteId}/played`,
+            headers: { authorization: `Bearer ${session.accessToken}` },
+            payload: { playedAt: new Date().toISOString(), marker: 'mi-20' },
+          });
+          expect(res.statusCode).toBe(200);
+        }),
+      );
       await expect.poll(() => noticesTo(sub.endpoint).length).toBe(notes.length);
       await expect.poll(() => queued()).toEqual([]);
-      expect(noticesTo(sub.endpoint).map((n) => n.notification.tag).sort()).toEqual(notes.map((n) => `heard:${n}`).sort());
+      expect(
+        noticesTo(sub.endpoint)
+          .map((n) => n.notification.tag)
+          .sort(),
+      ).toEqual(notes.map((n) => `heard:${n}`).sort());
     } finally {
       await other.close();
     }

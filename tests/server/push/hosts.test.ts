@@ -15,7 +15,8 @@ describe('PUSH_HOSTS', () => {
       'https://fcm.googleapis.com/fcm/send/dpH5lCsTSSM:APA91bHqjZxM0VImWWqDRN7U0a3AycjUf4O-byuxb_wJsKRaKvV_iKw56s16ekq6FUqoCF7k2nICUpd8fHPxVTgqLunFeVeB9lLCQZyohyAztTH8ZQL9WCxKpA6dvTG_TUIhQUFq_n',
       'https://updates.push.services.mozilla.com/wpush/v2/gAAAAABlBs9Y',
       'https://wns2-par02p.notify.windows.com/w/?token=BQYAAAD',
-    ]) expect(allowed(DEFAULT_PUSH_HOSTS, endpoint), endpoint).toBe(true);
+    ])
+      expect(allowed(DEFAULT_PUSH_HOSTS, endpoint), endpoint).toBe(true);
   });
 
   it('should refuse any other host, port, scheme, or a URL with a user in it', () => {

@@ -51,7 +51,7 @@ describe.each(BACKENDS)('the VAPID keys on %s', (kind) => {
     }
   });
 
-  it("should turn push off, not make another pair, on a server whose SESSION_SECRET cannot open the kept key", async () => {
+  it('should turn push off, not make another pair, on a server whose SESSION_SECRET cannot open the kept key', async () => {
     // Its error line is the operator's cue, not this test's output.
     const stranger = await restartOn(t.backend, { SESSION_SECRET: 'another-secret-that-is-long-enough-0123456789', LOG_LEVEL: 'silent' });
     try {
@@ -92,7 +92,10 @@ describe('the push settings', () => {
     const config = load({}, 'https://milenotes.example');
     expect(config).toMatchObject({ enabled: true, vapidKeys: undefined, subject: 'https://milenotes.example', limits: { perLink: 500, perPhone: 20 } });
     expect(config.hosts.map((h) => `${h.wildcard ? '*.' : ''}${h.name}`)).toEqual([
-      'web.push.apple.com', 'fcm.googleapis.com', 'updates.push.services.mozilla.com', '*.notify.windows.com',
+      'web.push.apple.com',
+      'fcm.googleapis.com',
+      'updates.push.services.mozilla.com',
+      '*.notify.windows.com',
     ]);
     expect(load({}).subject).toBe('mailto:push@localhost');
     expect(load({ VAPID_SUBJECT: 'mailto:ops@milenotes.example' }).subject).toBe('mailto:ops@milenotes.example');
@@ -120,7 +123,9 @@ describe('the push settings', () => {
       expect(load({ VAPID_SUBJECT: subject }).subject).toBe(subject);
     }
     expect(() => load({ NODE_ENV: 'production' }, 'https://localhost:8443')).toThrow(/names localhost/);
-    expect(load({ NODE_ENV: 'production', VAPID_SUBJECT: 'mailto:ops@localhost.example.com' }, 'https://notes.example.com').subject).toBe('mailto:ops@localhost.example.com');
+    expect(load({ NODE_ENV: 'production', VAPID_SUBJECT: 'mailto:ops@localhost.example.com' }, 'https://notes.example.com').subject).toBe(
+      'mailto:ops@localhost.example.com',
+    );
     expect(load({}, 'https://notes.example.com:8443').origin).toBe('https://notes.example.com:8443');
   });
 });

@@ -43,9 +43,17 @@ function webkitRefusals(text: string, origin: string): string[] {
 }
 
 const claimed = (over: Partial<ClaimedPush> = {}, lang = 'en'): ClaimedPush => ({
-  id: 'delivery-1', owner: 'o', kind: 'heard', ref: 'note-1', marker: 'mi-20', attempts: 1, expiresAt: Date.now() + 60_000,
+  id: 'delivery-1',
+  owner: 'o',
+  kind: 'heard',
+  ref: 'note-1',
+  marker: 'mi-20',
+  attempts: 1,
+  expiresAt: Date.now() + 60_000,
   subscription: { id: 'sub-1', endpoint: 'https://push.example/x', p256dh: 'p', auth: 'a', lang, linkId: 'link-1', sealedToken: seal.seal('link-1', TOKEN) },
-  runnerName: 'Alex', linkRevoked: false, ...over,
+  runnerName: 'Alex',
+  linkRevoked: false,
+  ...over,
 });
 
 describe('a push body', () => {
@@ -53,7 +61,14 @@ describe('a push body', () => {
     const heard = noticeOf(claimed({}, 'de'), seal, ORIGIN);
     expect(heard).toEqual({
       web_push: 8030,
-      notification: { title: 'Alex hat deine Nachricht bei Meile 20 gehört', navigate: `${ORIGIN}/r/${TOKEN}`, lang: 'de', dir: 'auto', tag: 'heard:note-1', silent: false },
+      notification: {
+        title: 'Alex hat deine Nachricht bei Meile 20 gehört',
+        navigate: `${ORIGIN}/r/${TOKEN}`,
+        lang: 'de',
+        dir: 'auto',
+        tag: 'heard:note-1',
+        silent: false,
+      },
       app_badge: 1,
     });
     const soon = noticeOf(claimed({ kind: 'soon', ref: 'finish', marker: 'finish' }), seal, ORIGIN);

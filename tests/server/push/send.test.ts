@@ -10,7 +10,12 @@ import { parsePushHosts } from '../../../server/config/push-hosts.js';
 import { createPushSender, type PushMessage, type PushSender } from '../../../server/push/send.js';
 import { startPushService, type PushServiceStandIn } from '../../../stand-ins/pushService.js';
 
-const MESSAGE: PushMessage = { payload: JSON.stringify({ v: 1, kind: 'heard', runner: 'Alex', marker: 'mi-20' }), ttlSeconds: 600, urgency: 'high', topic: 'abc_DEF-123' };
+const MESSAGE: PushMessage = {
+  payload: JSON.stringify({ v: 1, kind: 'heard', runner: 'Alex', marker: 'mi-20' }),
+  ttlSeconds: 600,
+  urgency: 'high',
+  topic: 'abc_DEF-123',
+};
 
 describe('sending a push', () => {
   let service: PushServiceStandIn;
@@ -27,7 +32,7 @@ describe('sending a push', () => {
     await service?.close();
   });
 
-  it('should sign with VAPID for the service\'s origin and encrypt so only the subscribed browser reads it', async () => {
+  it("should sign with VAPID for the service's origin and encrypt so only the subscribed browser reads it", async () => {
     const sub = service.subscribe();
     expect(await send({ endpoint: sub.endpoint, ...sub.keys }, MESSAGE)).toEqual({ kind: 'sent' });
     const [got] = service.received();
@@ -73,7 +78,10 @@ describe('sending a push', () => {
     const elsewhere = createPushSender({ hosts: parsePushHosts('fcm.googleapis.com'), keys, subject: 'mailto:ops@milenotes.test', timeoutMs: 5_000 });
     expect(await elsewhere({ endpoint: sub.endpoint, ...sub.keys }, MESSAGE)).toEqual({ kind: 'refused', problem: 'host_not_allowed' });
     expect(await send({ ...sub.keys, endpoint: sub.endpoint.replace('https:', 'http:') }, MESSAGE)).toEqual({ kind: 'refused', problem: 'not_https' });
-    expect(await send({ ...sub.keys, endpoint: sub.endpoint.replace('https://', `https://${service.host}@`) }, MESSAGE)).toEqual({ kind: 'refused', problem: 'has_credentials' });
+    expect(await send({ ...sub.keys, endpoint: sub.endpoint.replace('https://', `https://${service.host}@`) }, MESSAGE)).toEqual({
+      kind: 'refused',
+      problem: 'has_credentials',
+    });
     expect(service.requests()).toBe(before);
   });
 

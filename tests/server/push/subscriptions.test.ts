@@ -63,7 +63,12 @@ describe.each(BACKENDS)('push subscriptions on %s', (kind) => {
     const token = await linkOf();
     const sam = await phoneOpens(t.app, token);
     const before = await count('push_subscriptions');
-    for (const endpoint of [elsewhere.subscribe().endpoint, `http://${service.host}/push/x`, 'https://169.254.169.254/latest/meta-data', `https://user@${service.host}/push/x`]) {
+    for (const endpoint of [
+      elsewhere.subscribe().endpoint,
+      `http://${service.host}/push/x`,
+      'https://169.254.169.254/latest/meta-data',
+      `https://user@${service.host}/push/x`,
+    ]) {
       const res = await subscribe(t.app, token, sam, { ...service.subscribe(), endpoint });
       expect(res.statusCode, endpoint).toBe(400);
       expect(res.json().error).toBe('push_endpoint_refused');
@@ -79,9 +84,19 @@ describe.each(BACKENDS)('push subscriptions on %s', (kind) => {
     const sub = service.subscribe();
     expect((await subscribe(t.app, token, sam, { ...sub, keys: { ...sub.keys, p256dh: offCurve } })).json().error).toBe('invalid_subscription');
     expect((await subscribe(t.app, token, undefined, sub)).json().error).toBe('device_unknown');
-    const bad = await t.app.inject({ method: 'PUT', url: `/api/r/${token}/push`, headers: { cookie: sam }, payload: { endpoint: sub.endpoint, lang: 'en', heard: true } });
+    const bad = await t.app.inject({
+      method: 'PUT',
+      url: `/api/r/${token}/push`,
+      headers: { cookie: sam },
+      payload: { endpoint: sub.endpoint, lang: 'en', heard: true },
+    });
     expect([bad.statusCode, bad.json().error]).toEqual([400, 'bad_request']);
-    const huge = await t.app.inject({ method: 'PUT', url: `/api/r/${token}/push`, headers: { cookie: sam, 'content-type': 'application/json' }, payload: 'x'.repeat(10_000) });
+    const huge = await t.app.inject({
+      method: 'PUT',
+      url: `/api/r/${token}/push`,
+      headers: { cookie: sam, 'content-type': 'application/json' },
+      payload: 'x'.repeat(10_000),
+    });
     expect([huge.statusCode, huge.json().error]).toEqual([413, 'too_large']);
     expect(await state(token, sam)).toMatchObject({ subscribed: false });
   });
@@ -112,11 +127,17 @@ describe.each(BACKENDS)('push subscriptions on %s', (kind) => {
     const sam = await phoneOpens(t.app, entry.token);
     expect((await subscribe(t.app, entry.token, sam, service.subscribe())).statusCode).toBe(200);
     const [sub] = await db.all('SELECT id FROM push_subscriptions WHERE link_id = ?', [linkIdOf(entry.token)]);
-    await db.run('INSERT INTO push_alerts (subscription_id, marker, due_at, fired_at, created_at) VALUES (?, ?, ?, NULL, 0)', [sub!.id, 'mi-20', Date.now() + 3_600_000]);
+    await db.run('INSERT INTO push_alerts (subscription_id, marker, due_at, fired_at, created_at) VALUES (?, ?, ?, NULL, 0)', [
+      sub!.id,
+      'mi-20',
+      Date.now() + 3_600_000,
+    ]);
     const noteId = randomUUID();
     const body = fakeWebm();
     const put = await t.app.inject({
-      method: 'PUT', url: `/api/r/${entry.token}/notes/${noteId}?marker=mi-20&from=Sam`, payload: body,
+      method: 'PUT',
+      url: `/api/r/${entry.token}/notes/${noteId}?marker=mi-20&from=Sam`,
+      payload: body,
       headers: { cookie: sam, 'content-type': 'audio/webm;codecs=opus', 'content-digest': digestOf(body) },
     });
     expect(put.statusCode).toBe(201);
@@ -133,7 +154,7 @@ describe.each(BACKENDS)('push subscriptions on %s', (kind) => {
     deliveries: Number((await db.all('SELECT COUNT(*) AS n FROM push_deliveries WHERE subscription_id = ?', [subscriptionId]))[0]!.n),
   });
 
-  it('should remove a link\'s subscriptions, alerts and waiting pushes when the operator revokes it', async () => {
+  it("should remove a link's subscriptions, alerts and waiting pushes when the operator revokes it", async () => {
     const { entry, subscriptionId } = await subscribedLink();
     expect(await rowsOf(subscriptionId)).toEqual({ subscriptions: 1, alerts: 1, deliveries: 1 });
     const revoked = await runAdmin(t.backend.env, 'revoke-link', `--token=${entry.token}`);

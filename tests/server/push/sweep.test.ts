@@ -47,9 +47,20 @@ describe.each(BACKENDS)('the push sweep on %s', (kind) => {
   /** A phone's subscription on the link, saved at `savedAt`, with an alert on Mile 20; its id. */
   async function subscription(repo: Repository, linkId: string, savedAt: number, opts: { pushedAt?: number; queued?: boolean } = {}) {
     const deviceId = randomUUID();
-    const saved = await repo.push.subscribe({
-      deviceId, linkId, endpoint: `https://push.example/${deviceId}`, p256dh: 'p', auth: 'a', lang: 'en', heard: true, sealedToken: 's', at: savedAt,
-    }, { perLink: 500, perPhone: 20 });
+    const saved = await repo.push.subscribe(
+      {
+        deviceId,
+        linkId,
+        endpoint: `https://push.example/${deviceId}`,
+        p256dh: 'p',
+        auth: 'a',
+        lang: 'en',
+        heard: true,
+        sealedToken: 's',
+        at: savedAt,
+      },
+      { perLink: 500, perPhone: 20 },
+    );
     expect(saved).toBe('saved');
     const { id } = (await repo.push.subscription(deviceId, linkId))!;
     await repo.push.setAlert(id, 'mi-20', savedAt + HOUR, savedAt);

@@ -29,8 +29,7 @@ function wigglyLoop(detour = false): Position[] {
 }
 
 /** The index of each marker's point among the line's vertices: -1 where it is not exactly one. */
-const vertexIndexes = (course: Course) =>
-  course.markers.map((m) => course.app.line.coordinates.findIndex(([lon, lat]) => lon === m.lon && lat === m.lat));
+const vertexIndexes = (course: Course) => course.markers.map((m) => course.app.line.coordinates.findIndex(([lon, lat]) => lon === m.lon && lat === m.lat));
 
 describe('the course for the app', () => {
   const track = wigglyLoop();
@@ -48,7 +47,10 @@ describe('the course for the app', () => {
 
   it('should keep every marker exactly a vertex of the simplified course, in order along it', () => {
     const indexes = vertexIndexes(course);
-    expect(indexes.every((index) => index >= 0), JSON.stringify(indexes)).toBe(true);
+    expect(
+      indexes.every((index) => index >= 0),
+      JSON.stringify(indexes),
+    ).toBe(true);
     // The finish is the last vertex; the start, at the same place, is the first.
     const ordered = indexes.slice(0, -1);
     expect(ordered).toEqual([...ordered].sort((a, b) => a - b));

@@ -7,8 +7,7 @@ import { UPCOMING } from '../support/races.js';
 const PACE = 3; // m/s
 
 /** Every key anywhere in a JSON value. */
-const keysOf = (value: unknown): string[] =>
-  value && typeof value === 'object' ? Object.entries(value).flatMap(([k, v]) => [k, ...keysOf(v)]) : [];
+const keysOf = (value: unknown): string[] => (value && typeof value === 'object' ? Object.entries(value).flatMap(([k, v]) => [k, ...keysOf(v)]) : []);
 
 describe.each(BACKENDS)('when the link’s holder is told the runner will pass, on %s', (kind) => {
   let t: RunnerTestApp;

@@ -87,7 +87,9 @@ const sinceTheGun: typeof expectedArrivals = (input, markers) => {
   const { placed } = input;
   if (!placed) return [];
   const pace = (placed.at - input.startsAt) / placed.distanceMeters;
-  return markers.filter((m) => m.distanceMeters > placed.distanceMeters).map((m) => ({ id: m.id, at: placed.at + pace * (m.distanceMeters - placed.distanceMeters) }));
+  return markers
+    .filter((m) => m.distanceMeters > placed.distanceMeters)
+    .map((m) => ({ id: m.id, at: placed.at + pace * (m.distanceMeters - placed.distanceMeters) }));
 };
 
 const round = (x: number) => Math.round(x * 100) / 100;
@@ -111,15 +113,24 @@ describe('when a runner reaches each marker', () => {
 
   it('should follow a runner who slows down, better than the pace since the start would', () => {
     const report = errors(DRIFTING);
-    console.info('estimate error on the drifting runner, minutes off (mean / p95 / markers):',
-      Object.entries(report).map(([h, s]) => `${h} min ahead ${round(s.mean)} / ${round(s.p95)} / ${s.n}`).join('; '));
+    console.info(
+      'estimate error on the drifting runner, minutes off (mean / p95 / markers):',
+      Object.entries(report)
+        .map(([h, s]) => `${h} min ahead ${round(s.mean)} / ${round(s.p95)} / ${s.n}`)
+        .join('; '),
+    );
     expect(report[5].p95).toBeLessThan(1);
     expect(report[15].p95).toBeLessThan(2.5);
     expect(report[30].p95).toBeLessThan(4.5);
 
     // The pace since the gun alone (the runner's wave start and first fast kilometres in it) is far worse.
     const baseline = errors(DRIFTING, sinceTheGun);
-    console.info('the pace since the gun alone:', Object.entries(baseline).map(([h, s]) => `${h} min ahead ${round(s.mean)} / ${round(s.p95)}`).join('; '));
+    console.info(
+      'the pace since the gun alone:',
+      Object.entries(baseline)
+        .map(([h, s]) => `${h} min ahead ${round(s.mean)} / ${round(s.p95)}`)
+        .join('; '),
+    );
     for (const h of [5, 15, 30] as const) expect(report[h].mean, `${h} min ahead`).toBeLessThan(baseline[h].mean / 2);
   });
 

@@ -10,9 +10,20 @@ import { MAX_GPX_BYTES, MAX_GPX_TAGS, readGpx } from '../../../server/races/gpx.
 import { CourseRefused, type CourseProblem } from '../../../server/races/refused.js';
 import { gpxText } from '../../../stand-ins/courses.js';
 
-const A: [number, number][] = [[13.4, 52.5], [13.401, 52.5], [13.402, 52.501]];
-const B: [number, number][] = [[13.403, 52.502], [13.404, 52.503]];
-const C: [number, number][] = [[13.405, 52.504], [13.406, 52.505], [13.407, 52.505]];
+const A: [number, number][] = [
+  [13.4, 52.5],
+  [13.401, 52.5],
+  [13.402, 52.501],
+];
+const B: [number, number][] = [
+  [13.403, 52.502],
+  [13.404, 52.503],
+];
+const C: [number, number][] = [
+  [13.405, 52.504],
+  [13.406, 52.505],
+  [13.407, 52.505],
+];
 
 function refusal(file: string | Uint8Array): { problem: CourseProblem; message: string } {
   try {
@@ -50,7 +61,10 @@ describe('reading a GPX course', () => {
   });
 
   it('should read a watch recording of a whole marathon, 20,000 points with elevation and time', () => {
-    const points = Array.from({ length: 20_000 }, (_, i) => `<trkpt lat="${(41.8 + i * 2e-5).toFixed(6)}" lon="-87.63"><ele>181.2</ele><time>2026-10-11T12:30:00Z</time></trkpt>`);
+    const points = Array.from(
+      { length: 20_000 },
+      (_, i) => `<trkpt lat="${(41.8 + i * 2e-5).toFixed(6)}" lon="-87.63"><ele>181.2</ele><time>2026-10-11T12:30:00Z</time></trkpt>`,
+    );
     const file = `<?xml version="1.0"?><gpx version="1.1"><trk><trkseg>\n${points.join('\n')}\n</trkseg></trk></gpx>`;
     expect(readGpx(file).coordinates).toHaveLength(20_000);
   });
@@ -63,21 +77,91 @@ describe('refusing a GPX course, with a sentence that says what to fix', () => {
   it.each<[string, string | Uint8Array, CourseProblem, string]>([
     ['a file over 5 MiB', `<gpx>${' '.repeat(MAX_GPX_BYTES)}</gpx>`, 'too_large', `The file is 5.1 MiB; a course can be at most 5 MiB. ${SMALLER}`],
     ['bytes over 5 MiB', new Uint8Array(MAX_GPX_BYTES + 1), 'too_large', `The file is 5.1 MiB; a course can be at most 5 MiB. ${SMALLER}`],
-    ['too many tags', `<gpx>${'<a/>'.repeat(MAX_GPX_TAGS)}</gpx>`, 'too_many_tags', `The file has more than 300,000 tags; a course can have at most that many. ${SMALLER}`],
-    ['a DOCTYPE', `<?xml version="1.0"?><!DOCTYPE gpx>${twoPoints('52.6', '13.4')}`, 'doctype', `The file declares a DOCTYPE or entities, which a GPX file never needs and we do not read. ${EXPORT_AGAIN}`],
-    ['a cut-off file', '<gpx><trk><trkseg><trkpt lat="52.5" lon="13.4"/>', 'not_xml', `The file is not well-formed XML (line 1: unclosed xml tag(s): gpx, trk, trkseg). Check that it is the whole GPX file. ${EXPORT_AGAIN}`],
-    ['plain text', 'lat,lon\n52.5,13.4\n', 'not_xml', `The file is not well-formed XML (missing root element). Check that it is the whole GPX file. ${EXPORT_AGAIN}`],
+    [
+      'too many tags',
+      `<gpx>${'<a/>'.repeat(MAX_GPX_TAGS)}</gpx>`,
+      'too_many_tags',
+      `The file has more than 300,000 tags; a course can have at most that many. ${SMALLER}`,
+    ],
+    [
+      'a DOCTYPE',
+      `<?xml version="1.0"?><!DOCTYPE gpx>${twoPoints('52.6', '13.4')}`,
+      'doctype',
+      `The file declares a DOCTYPE or entities, which a GPX file never needs and we do not read. ${EXPORT_AGAIN}`,
+    ],
+    [
+      'a cut-off file',
+      '<gpx><trk><trkseg><trkpt lat="52.5" lon="13.4"/>',
+      'not_xml',
+      `The file is not well-formed XML (line 1: unclosed xml tag(s): gpx, trk, trkseg). Check that it is the whole GPX file. ${EXPORT_AGAIN}`,
+    ],
+    [
+      'plain text',
+      'lat,lon\n52.5,13.4\n',
+      'not_xml',
+      `The file is not well-formed XML (missing root element). Check that it is the whole GPX file. ${EXPORT_AGAIN}`,
+    ],
     ['an empty file', '', 'not_xml', `The file is not well-formed XML (missing root element). Check that it is the whole GPX file. ${EXPORT_AGAIN}`],
-    ['an HTML entity', '<gpx><trk><name>Caf&eacute;</name></trk></gpx>', 'not_xml', `The file is not well-formed XML (line 1: entity not found:&eacute;). Check that it is the whole GPX file. ${EXPORT_AGAIN}`],
-    ['KML', '<kml xmlns="http://www.opengis.net/kml/2.2"><Document/></kml>', 'not_gpx', `This file is XML but not GPX: its root element is <kml>, where a GPX file has <gpx>. ${EXPORT_AGAIN}`],
-    ['waypoints only', gpxText({ waypoints: A }), 'no_track', 'The GPX file has no track (<trk>) and no route (<rte>); waypoints alone are not a course. Export the course itself, as a track.'],
-    ['a track of one point', onePoint, 'too_few_points', 'The track has 1 point; a course needs at least 2 (a start and a finish), and enough between them to follow its streets.'],
-    ['an empty track', '<gpx><trk><name>x</name></trk></gpx>', 'too_few_points', 'The track has 0 points; a course needs at least 2 (a start and a finish), and enough between them to follow its streets.'],
-    ['every point at one place', twoPoints('52.5', '13.4'), 'too_few_points', 'Every point of the track is at the same place: a course needs a start and a finish apart, and the points between that follow its streets.'],
-    ['a latitude past a pole', twoPoints('91.5', '13.4'), 'bad_coordinates', 'Point 2 of the track has latitude 91.5, outside -90 to 90: check that lat and lon are not swapped.'],
-    ['a longitude past 180', twoPoints('52.5', '-181'), 'bad_coordinates', "Point 2 of the track has longitude -181, outside -180 to 180: check the file's lon values."],
-    ['a latitude that is not a number', twoPoints('52.5abc', '13.4'), 'bad_coordinates', 'Point 2 of the track has no readable position (lat="52.5abc" lon="13.4"): each point needs lat and lon in decimal degrees.'],
-    ['a missing longitude', '<gpx><rte><rtept lat="52.5" lon="13.4"/><rtept lat="52.6"/></rte></gpx>', 'bad_coordinates', 'Point 2 of the route has no readable position (lat="52.6" lon=""): each point needs lat and lon in decimal degrees.'],
+    [
+      'an HTML entity',
+      '<gpx><trk><name>Caf&eacute;</name></trk></gpx>',
+      'not_xml',
+      `The file is not well-formed XML (line 1: entity not found:&eacute;). Check that it is the whole GPX file. ${EXPORT_AGAIN}`,
+    ],
+    [
+      'KML',
+      '<kml xmlns="http://www.opengis.net/kml/2.2"><Document/></kml>',
+      'not_gpx',
+      `This file is XML but not GPX: its root element is <kml>, where a GPX file has <gpx>. ${EXPORT_AGAIN}`,
+    ],
+    [
+      'waypoints only',
+      gpxText({ waypoints: A }),
+      'no_track',
+      'The GPX file has no track (<trk>) and no route (<rte>); waypoints alone are not a course. Export the course itself, as a track.',
+    ],
+    [
+      'a track of one point',
+      onePoint,
+      'too_few_points',
+      'The track has 1 point; a course needs at least 2 (a start and a finish), and enough between them to follow its streets.',
+    ],
+    [
+      'an empty track',
+      '<gpx><trk><name>x</name></trk></gpx>',
+      'too_few_points',
+      'The track has 0 points; a course needs at least 2 (a start and a finish), and enough between them to follow its streets.',
+    ],
+    [
+      'every point at one place',
+      twoPoints('52.5', '13.4'),
+      'too_few_points',
+      'Every point of the track is at the same place: a course needs a start and a finish apart, and the points between that follow its streets.',
+    ],
+    [
+      'a latitude past a pole',
+      twoPoints('91.5', '13.4'),
+      'bad_coordinates',
+      'Point 2 of the track has latitude 91.5, outside -90 to 90: check that lat and lon are not swapped.',
+    ],
+    [
+      'a longitude past 180',
+      twoPoints('52.5', '-181'),
+      'bad_coordinates',
+      "Point 2 of the track has longitude -181, outside -180 to 180: check the file's lon values.",
+    ],
+    [
+      'a latitude that is not a number',
+      twoPoints('52.5abc', '13.4'),
+      'bad_coordinates',
+      'Point 2 of the track has no readable position (lat="52.5abc" lon="13.4"): each point needs lat and lon in decimal degrees.',
+    ],
+    [
+      'a missing longitude',
+      '<gpx><rte><rtept lat="52.5" lon="13.4"/><rtept lat="52.6"/></rte></gpx>',
+      'bad_coordinates',
+      'Point 2 of the route has no readable position (lat="52.6" lon=""): each point needs lat and lon in decimal degrees.',
+    ],
   ])('should refuse %s', (_, file, problem, message) => {
     expect(refusal(file)).toEqual({ problem, message });
   });
@@ -96,7 +180,10 @@ describe('refusing XML that tries entity expansion or external entities', () => 
   /** readGpx in a process of its own: 64 MB of heap and 20 s at most. */
   function readInChild(file: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, ['--max-old-space-size=64', '--import', 'tsx', path.join(here, 'read-gpx-child.ts')], { cwd: root, timeout: 20_000 });
+      const child = spawn(process.execPath, ['--max-old-space-size=64', '--import', 'tsx', path.join(here, 'read-gpx-child.ts')], {
+        cwd: root,
+        timeout: 20_000,
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk));
@@ -110,14 +197,21 @@ describe('refusing XML that tries entity expansion or external entities', () => 
     const result = await readInChild(billionLaughs);
     expect(result.signal, result.err).toBeNull();
     expect(result.code, result.err).toBe(0);
-    expect(JSON.parse(result.out)).toEqual({ problem: 'doctype', message: `The file declares a DOCTYPE or entities, which a GPX file never needs and we do not read. ${EXPORT_AGAIN}` });
+    expect(JSON.parse(result.out)).toEqual({
+      problem: 'doctype',
+      message: `The file declares a DOCTYPE or entities, which a GPX file never needs and we do not read. ${EXPORT_AGAIN}`,
+    });
   });
 
   it('should refuse an external entity without reading the file it names', () => {
     const secret = randomBytes(16).toString('hex');
     const file = path.join(dir, 'secret.txt');
     writeFileSync(file, secret);
-    for (const declaration of [`<!ENTITY xxe SYSTEM "file://${file}">`, `<!ENTITY xxe PUBLIC "-//x//EN" "${file}">`, `<!ENTITY % xxe SYSTEM "file://${file}"> %xxe;`]) {
+    for (const declaration of [
+      `<!ENTITY xxe SYSTEM "file://${file}">`,
+      `<!ENTITY xxe PUBLIC "-//x//EN" "${file}">`,
+      `<!ENTITY % xxe SYSTEM "file://${file}"> %xxe;`,
+    ]) {
       const gpx = `<?xml version="1.0"?><!DOCTYPE gpx [${declaration}]><gpx><trk><name>&xxe;</name><trkseg><trkpt lat="52.5" lon="13.4"/><trkpt lat="52.6" lon="13.4"/></trkseg></trk></gpx>`;
       const { problem, message } = refusal(gpx);
       expect(problem).toBe('doctype');

@@ -7,7 +7,13 @@ import type { Race, RaceRow } from '../../../server/db/types.js';
 import { publicRace } from '../../../server/races/public-race.js';
 
 const row: RaceRow = {
-  id: 'berlin-2026', name: 'Berlin Marathon', date: '2026-09-27', units: ['km'], timezone: 'Europe/Berlin', start: '09:15', startsAt: '2026-09-27T07:15:00.000Z',
+  id: 'berlin-2026',
+  name: 'Berlin Marathon',
+  date: '2026-09-27',
+  units: ['km'],
+  timezone: 'Europe/Berlin',
+  start: '09:15',
+  startsAt: '2026-09-27T07:15:00.000Z',
 };
 const race: Race = { ...row, hasCourse: false, markers: [{ id: 'km-5', label: '5 km', distanceMeters: 5000 }] };
 const at = (iso: string) => Date.parse(iso);
@@ -15,7 +21,13 @@ const at = (iso: string) => Date.parse(iso);
 describe('a race as every answer gives it', () => {
   it('should say where the race stands on the clock it is given, and never its local start', () => {
     expect(publicRace(row, at('2026-09-27T07:14:59Z'))).toEqual({
-      id: 'berlin-2026', name: 'Berlin Marathon', date: '2026-09-27', timezone: 'Europe/Berlin', startsAt: '2026-09-27T07:15:00.000Z', when: 'upcoming', units: ['km'],
+      id: 'berlin-2026',
+      name: 'Berlin Marathon',
+      date: '2026-09-27',
+      timezone: 'Europe/Berlin',
+      startsAt: '2026-09-27T07:15:00.000Z',
+      when: 'upcoming',
+      units: ['km'],
     });
     expect(publicRace(row, at('2026-09-27T07:15:00Z')).when).toBe('live');
     expect(publicRace(row, at('2026-09-28T07:15:00Z')).when).toBe('past');

@@ -23,8 +23,7 @@ describe.each(BACKENDS)('a battery of bad requests on %s', (kind) => {
   const audio = fakeWebm(2000);
   const good = { 'content-type': 'audio/webm', 'content-digest': digestOf(audio) };
   const notePath = (opts: { tok?: string; id?: string; marker?: string; from?: string } = {}) =>
-    `/api/r/${opts.tok ?? token}/notes/${opts.id ?? randomUUID()}?` +
-    new URLSearchParams({ marker: opts.marker ?? 'mi-5', from: opts.from ?? 'Sam' });
+    `/api/r/${opts.tok ?? token}/notes/${opts.id ?? randomUUID()}?` + new URLSearchParams({ marker: opts.marker ?? 'mi-5', from: opts.from ?? 'Sam' });
 
   beforeAll(async () => {
     t = await startTestApp(kind);
@@ -44,16 +43,31 @@ describe.each(BACKENDS)('a battery of bad requests on %s', (kind) => {
     ['a huge name', () => send(base, 'PUT', notePath({ from: 'x'.repeat(5000) }), good, [audio]), 400],
     ['a blank name', () => send(base, 'PUT', notePath({ from: '   ' }), good, [audio]), 400],
     ['a name with control characters', () => send(base, 'PUT', notePath({ from: 'Sam\u0007' }), good, [audio]), 400],
-    ['a body that is not audio', () => send(base, 'PUT', notePath(), { ...good, 'content-digest': digestOf(Buffer.from('{"a":1}')) }, [Buffer.from('{"a":1}')]), 415],
-    ['garbage JSON', () => send(base, 'PUT', notePath(), { 'content-type': 'application/json', 'content-digest': digestOf(audio) }, [Buffer.from('{bad json')]), 415],
+    [
+      'a body that is not audio',
+      () => send(base, 'PUT', notePath(), { ...good, 'content-digest': digestOf(Buffer.from('{"a":1}')) }, [Buffer.from('{"a":1}')]),
+      415,
+    ],
+    [
+      'garbage JSON',
+      () => send(base, 'PUT', notePath(), { 'content-type': 'application/json', 'content-digest': digestOf(audio) }, [Buffer.from('{bad json')]),
+      415,
+    ],
     ['no content type', () => send(base, 'PUT', notePath(), { 'content-digest': digestOf(audio) }, [audio]), 415],
     ['an empty body', () => send(base, 'PUT', notePath(), { ...good, 'content-length': '0' }), 415],
     ['a digest that does not match', () => send(base, 'PUT', notePath(), { ...good, 'content-digest': digestOf(Buffer.from('x')) }, [audio]), 400],
     ['a missing digest', () => send(base, 'PUT', notePath(), { 'content-type': 'audio/webm' }, [audio]), 400],
     ['a digest in the wrong algorithm', () => send(base, 'PUT', notePath(), { ...good, 'content-digest': 'md5=:AAAA:' }, [audio]), 400],
-    ['a declared body over the cap', () => send(base, 'PUT', notePath(), { ...good, 'content-length': String(MAX_NOTE_BYTES + 1) }, [fakeWebm(MAX_NOTE_BYTES + 1)]), 413],
-    ['a chunked body that grows over the cap', () =>
-      send(base, 'PUT', notePath(), good, [fakeWebm(64 * 1024), ...Array.from({ length: 60 }, () => Buffer.alloc(64 * 1024, 1))]), 413],
+    [
+      'a declared body over the cap',
+      () => send(base, 'PUT', notePath(), { ...good, 'content-length': String(MAX_NOTE_BYTES + 1) }, [fakeWebm(MAX_NOTE_BYTES + 1)]),
+      413,
+    ],
+    [
+      'a chunked body that grows over the cap',
+      () => send(base, 'PUT', notePath(), good, [fakeWebm(64 * 1024), ...Array.from({ length: 60 }, () => Buffer.alloc(64 * 1024, 1))]),
+      413,
+    ],
     ['a wrong method', () => send(base, 'DELETE', notePath(), {}), 404],
     ['a POST to the link', () => send(base, 'POST', `/api/r/${token}`, { 'content-type': 'application/json' }, [Buffer.from('{"x":')]), 404],
     ['an unknown API path', () => send(base, 'GET', '/api/notes', {}), 404],

@@ -21,7 +21,12 @@ const MINUTE = 60_000;
 function cardNames(html: string): string[] {
   const first = /<ul class="race-list">([\s\S]*?)<\/ul>/.exec(html)![1]!;
   return [...first.matchAll(/<h3 class="race-card__name">([\s\S]*?)<\/h3>/g)].map((m) =>
-    m[1]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&'),
+    m[1]!
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&'),
   );
 }
 
@@ -34,8 +39,7 @@ describe.each(BACKENDS)('the home page on %s', (kind) => {
     const { code, stderr } = await runAdmin(env, 'add-race', '--id', id, '--name', name, '--date', date, '--timezone', timezone, '--start', start);
     expect(code, stderr).toBe(0);
   };
-  const homePage = (cacheMs = 30_000) =>
-    createHomePage({ distDir: dist, races: t.app.repo.races, cacheMs, log: t.app.log, now: () => clock });
+  const homePage = (cacheMs = 30_000) => createHomePage({ distDir: dist, races: t.app.repo.races, cacheMs, log: t.app.log, now: () => clock });
   const htmlOf = async (home: ReturnType<typeof homePage>) => (await home.page()).bodies.identity.toString('utf8');
 
   beforeAll(async () => {
@@ -93,7 +97,9 @@ describe.each(BACKENDS)('the home page on %s', (kind) => {
 
   it('should keep serving the last list, not an error, while the catalogue cannot be read', async () => {
     let failing = false;
-    const races = { notOver: (now: number, limit: number) => (failing ? Promise.reject(new Error('connection refused')) : t.app.repo.races.notOver(now, limit)) };
+    const races = {
+      notOver: (now: number, limit: number) => (failing ? Promise.reject(new Error('connection refused')) : t.app.repo.races.notOver(now, limit)),
+    };
     const home = createHomePage({ distDir: dist, races, cacheMs: 1_000, log: t.app.log, now: () => clock });
     const before = cardNames((await home.page()).bodies.identity.toString());
     failing = true;
@@ -103,7 +109,12 @@ describe.each(BACKENDS)('the home page on %s', (kind) => {
   });
 
   it('should send the page compressed as asked, with a strong ETag per encoding, no-cache, and 304 for the copy the client has', async () => {
-    for (const [acceptEncoding, encoding] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip'], ['', undefined], ['br;q=0, gzip', 'gzip']] as const) {
+    for (const [acceptEncoding, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['', undefined],
+      ['br;q=0, gzip', 'gzip'],
+    ] as const) {
       const res = await t.app.inject({ url: '/', headers: { 'accept-encoding': acceptEncoding } });
       expect(res.statusCode, acceptEncoding).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -119,7 +130,9 @@ describe.each(BACKENDS)('the home page on %s', (kind) => {
       expect(again.statusCode).toBe(304);
       expect(again.body).toBe('');
     }
-    const tags = await Promise.all(['br', 'gzip', 'identity'].map(async (e) => (await t.app.inject({ url: '/', headers: { 'accept-encoding': e } })).headers.etag));
+    const tags = await Promise.all(
+      ['br', 'gzip', 'identity'].map(async (e) => (await t.app.inject({ url: '/', headers: { 'accept-encoding': e } })).headers.etag),
+    );
     expect(new Set(tags).size).toBe(3);
   });
 
@@ -165,7 +178,10 @@ describe('the home page of an app on a compressed clock (the demo’s server)', 
     const clock = compressedClock({ rate: 60, origin: Date.now(), startsAt: Date.parse('2099-06-01T12:00:00Z') });
     const t = await startTestApp('sqlite', { DIST_DIR: dist }, { clock });
     try {
-      for (const [id, name, date] of [['may-2099', 'May Marathon', '2099-05-03'], ['september-2099', 'September Marathon', '2099-09-06']] as const) {
+      for (const [id, name, date] of [
+        ['may-2099', 'May Marathon', '2099-05-03'],
+        ['september-2099', 'September Marathon', '2099-09-06'],
+      ] as const) {
         expect(await t.app.repo.races.add({ id, name, date, start: '07:30', timezone: 'America/Chicago', units: ['mi'] })).toBe(true);
       }
       const res = await t.app.inject({ url: '/', headers: { 'accept-encoding': 'identity' } });

@@ -13,7 +13,7 @@ async function appWith(get: BlobStore['get']) {
   return app;
 }
 
-describe('the races\' pictures', () => {
+describe("the races' pictures", () => {
   it('should read a picture from the store once and answer the next requests from memory', async () => {
     let reads = 0;
     const app = await appWith(async () => (reads++, Readable.from([Buffer.from('picture bytes')])));

@@ -18,7 +18,15 @@ describe.each(BACKENDS)('GET /api/r/:token on %s', (kind) => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       runner: { displayName: 'Alex Runner' },
-      race: { id: 'chicago-2025', name: 'Chicago Marathon', date: '2025-10-12', units: ['mi'], timezone: 'America/Chicago', startsAt: '2025-10-12T12:30:00.000Z', when: 'past' },
+      race: {
+        id: 'chicago-2025',
+        name: 'Chicago Marathon',
+        date: '2025-10-12',
+        units: ['mi'],
+        timezone: 'America/Chicago',
+        startsAt: '2025-10-12T12:30:00.000Z',
+        when: 'past',
+      },
       markers: markersFor(['mi']),
       clock: { now: expect.any(String), rate: 1 },
     });
@@ -47,8 +55,17 @@ describe.each(BACKENDS)('GET /api/r/:token on %s', (kind) => {
   });
 
   it('should seed all nine races', async () => {
-    for (const id of ['sydney-2025', 'berlin-2025', 'long-beach-2025', 'chicago-2025', 'marine-corps-2025',
-      'raleigh-2025', 'nyc-2025', 'every-womans-2025', 'philadelphia-2025']) {
+    for (const id of [
+      'sydney-2025',
+      'berlin-2025',
+      'long-beach-2025',
+      'chicago-2025',
+      'marine-corps-2025',
+      'raleigh-2025',
+      'nyc-2025',
+      'every-womans-2025',
+      'philadelphia-2025',
+    ]) {
       expect(await t.app.repo.races.get(id)).toMatchObject({ id });
     }
   });

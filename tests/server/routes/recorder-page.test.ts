@@ -25,9 +25,12 @@ const dataOf = (html: string): LinkData | undefined => {
 /** What a browser says when it opens a page (a link preview's fetch does not). */
 const BROWSER = { 'sec-fetch-dest': 'document', 'sec-fetch-mode': 'navigate' };
 const cookieOf = (setCookie: string | string[] | undefined) =>
-  [setCookie ?? []].flat().find((c) => c.startsWith(`${DEVICE_COOKIE}=`))?.split(';')[0];
+  [setCookie ?? []]
+    .flat()
+    .find((c) => c.startsWith(`${DEVICE_COOKIE}=`))
+    ?.split(';')[0];
 
-describe.each(BACKENDS)('GET /r/:token (the recorder\'s page) on %s', (kind) => {
+describe.each(BACKENDS)("GET /r/:token (the recorder's page) on %s", (kind) => {
   let t: TestApp;
   let dist: string;
   beforeAll(async () => {
@@ -61,7 +64,7 @@ describe.each(BACKENDS)('GET /r/:token (the recorder\'s page) on %s', (kind) => 
     expect(listed.links.map((l: { token: string }) => l.token)).toEqual([token]);
   });
 
-  it('should carry the data to a link preview\'s fetch too, but remember no phone for it', async () => {
+  it("should carry the data to a link preview's fetch too, but remember no phone for it", async () => {
     const token = await makeLink(t.app.repo, 'chicago-2025', 'Alex');
     for (const res of [await t.app.inject({ url: `/r/${token}` }), await t.app.inject({ url: `/r/${token}`, headers: { 'sec-fetch-dest': 'empty' } })]) {
       expect(dataOf(res.body)).toMatchObject({ status: 200, body: { runner: { displayName: 'Alex' } } });
@@ -72,7 +75,7 @@ describe.each(BACKENDS)('GET /r/:token (the recorder\'s page) on %s', (kind) => 
     expect(cookieOf(head.headers['set-cookie'])).toBeUndefined();
   });
 
-  it('should keep a runner\'s name built to break out of the script element as data', async () => {
+  it("should keep a runner's name built to break out of the script element as data", async () => {
     const name = '</script><script>alert(1)</script>\u2028<!--&\u2029';
     const token = await makeLink(t.app.repo, 'chicago-2025', name);
     const { body } = await t.app.inject({ url: `/r/${token}` });

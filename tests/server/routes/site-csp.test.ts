@@ -7,9 +7,13 @@ import { startTestApp, type TestApp } from '../support/app.js';
 
 const STYLE = '.status-screen{display:flex}';
 const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-const styleSrc = (csp: unknown) => String(csp).split(';').map((d) => d.trim()).find((d) => d.startsWith('style-src'));
+const styleSrc = (csp: unknown) =>
+  String(csp)
+    .split(';')
+    .map((d) => d.trim())
+    .find((d) => d.startsWith('style-src'));
 
-describe('the Content-Security-Policy for the shells\' inline stylesheet', () => {
+describe("the Content-Security-Policy for the shells' inline stylesheet", () => {
   let t: TestApp | undefined;
   let dist: string | undefined;
   afterEach(async () => {

@@ -10,7 +10,10 @@ import type { BackendKind } from '../support/backends.js';
 import { startS3, type TestS3 } from '../support/s3.js';
 import { startRunnerApp, type RunnerTestApp } from './support.js';
 
-const STORES: [BackendKind, 'disk' | 'S3'][] = [['sqlite', 'disk'], ['postgres', 'S3']];
+const STORES: [BackendKind, 'disk' | 'S3'][] = [
+  ['sqlite', 'disk'],
+  ['postgres', 'S3'],
+];
 
 describe.each(STORES)('a converted note whose audio is gone, on %s with %s blobs', (kind, store) => {
   let t: RunnerTestApp;
@@ -51,7 +54,11 @@ describe.each(STORES)('a converted note whose audio is gone, on %s with %s blobs
 
   it('should answer 404 audio_gone with its sentence, not 500, to the whole file, a range and a shared link, and count each', async () => {
     const before = await gone();
-    for (const res of [await runnerAudio(), await runnerAudio({ range: 'bytes=100-' }), await t.app.inject({ url: `/api/s/${shareToken}/notes/${noteId}/audio` })]) {
+    for (const res of [
+      await runnerAudio(),
+      await runnerAudio({ range: 'bytes=100-' }),
+      await t.app.inject({ url: `/api/s/${shareToken}/notes/${noteId}/audio` }),
+    ]) {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ error: 'audio_gone', message: "This note's recording is no longer on the server, so it cannot be played." });
       // Nothing of the file it no longer has: no ETag a player would keep.

@@ -26,7 +26,12 @@ describe('byte ranges for note audio', () => {
   });
 });
 
-const STORES: [BackendKind, 'disk' | 'S3'][] = [['sqlite', 'disk'], ['postgres', 'S3'], ['sqlite', 'S3'], ['postgres', 'disk']];
+const STORES: [BackendKind, 'disk' | 'S3'][] = [
+  ['sqlite', 'disk'],
+  ['postgres', 'S3'],
+  ['sqlite', 'S3'],
+  ['postgres', 'disk'],
+];
 
 describe.each(STORES)('note audio on %s with %s blobs', (kind, store) => {
   let t: RunnerTestApp;

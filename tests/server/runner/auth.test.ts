@@ -135,7 +135,10 @@ describe.each(BACKENDS)('runner sign-in on %s', (kind) => {
   });
 
   it('should refuse with 401 a nonce the token does not carry, or a token that carries none', async () => {
-    for (const [token, nonce] of [[await t.apple.token({ nonce: 'one' }), 'two'], [await t.apple.token({ nonce: null }), 'one']] as const) {
+    for (const [token, nonce] of [
+      [await t.apple.token({ nonce: 'one' }), 'two'],
+      [await t.apple.token({ nonce: null }), 'one'],
+    ] as const) {
       const res = await signInWith(token, nonce);
       expect(res.statusCode).toBe(401);
       expect(res.json().error).toBe('sign_in_refused');
@@ -168,7 +171,12 @@ describe.each(BACKENDS)('runner sign-in on %s', (kind) => {
 
   it('should refuse every runner route without a valid bearer token', async () => {
     const session = await t.signIn();
-    for (const [method, url] of [['GET', '/api/entries'], ['POST', '/api/entries'], ['DELETE', '/api/me'], ['POST', '/api/shares']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/entries'],
+      ['POST', '/api/entries'],
+      ['DELETE', '/api/me'],
+      ['POST', '/api/shares'],
+    ] as const) {
       const none = await t.call(undefined, method, url, method === 'POST' ? {} : undefined);
       expect(none.statusCode, `${method} ${url}`).toBe(401);
       expect(none.headers['www-authenticate']).toBe('Bearer');

@@ -32,9 +32,17 @@ afterAll(async () => {
 /** Every row, as `table:primary key`, so a test can see exactly what is left. */
 async function allRows(t: RunnerTestApp, kind: BackendKind): Promise<string[]> {
   const tables: [string, string][] = [
-    ['accounts', 'id'], ['sessions', 'id'], ['entries', 'id'], ['runners', 'id'], ['links', 'id'],
-    ['notes', 'id'], ['jobs', 'note_id'], ['note_plays', 'note_id'], ['shares', 'id'],
-    ['uploads', 'note_id'], ['upload_parts', 'note_id'],
+    ['accounts', 'id'],
+    ['sessions', 'id'],
+    ['entries', 'id'],
+    ['runners', 'id'],
+    ['links', 'id'],
+    ['notes', 'id'],
+    ['jobs', 'note_id'],
+    ['note_plays', 'note_id'],
+    ['shares', 'id'],
+    ['uploads', 'note_id'],
+    ['upload_parts', 'note_id'],
   ];
   const rows: string[] = [];
   if (kind === 'sqlite') {
@@ -56,16 +64,33 @@ async function allFiles(t: RunnerTestApp, storage: 'disk' | 'S3'): Promise<strin
     const entries = await readdir(root, { recursive: true, withFileTypes: true });
     return entries.filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
   }
-  const client = new S3Client({ endpoint: `http://127.0.0.1:${s3Port}`, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const client = new S3Client({
+    endpoint: `http://127.0.0.1:${s3Port}`,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   const listed = await client.send(new ListObjectsV2Command({ Bucket: 'notes' }));
   client.destroy();
   return (listed.Contents ?? []).map((o) => o.Key!);
 }
 
-describe.each([['sqlite', 'disk'], ['postgres', 'S3']] as const)('DELETE /api/me on %s with audio on %s', (kind, storage) => {
+describe.each([
+  ['sqlite', 'disk'],
+  ['postgres', 'S3'],
+] as const)('DELETE /api/me on %s with audio on %s', (kind, storage) => {
   let t: RunnerTestApp;
   beforeAll(async () => {
-    const extra = storage === 'S3' ? { S3_BUCKET: 'notes', S3_ENDPOINT: `http://127.0.0.1:${s3Port}`, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true' } : {};
+    const extra =
+      storage === 'S3'
+        ? {
+            S3_BUCKET: 'notes',
+            S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+            S3_ACCESS_KEY_ID: 'S3RVER',
+            S3_SECRET_ACCESS_KEY: 'S3RVER',
+            S3_FORCE_PATH_STYLE: 'true',
+          }
+        : {};
     t = await startRunnerApp(kind, { CONVERT_WORKER: 'on', ...extra });
   });
   afterAll(() => t.close());
@@ -77,27 +102,37 @@ describe.each([['sqlite', 'disk'], ['postgres', 'S3']] as const)('DELETE /api/me
     for (const marker of ['mi-5', 'mi-20']) {
       const noteId = crypto.randomUUID();
       const res = await t.app.inject({
-        method: 'PUT', url: `/api/r/${entry.token}/notes/${noteId}?marker=${marker}&from=Sam`,
-        headers: { 'content-type': 'audio/webm;codecs=opus', 'content-digest': digestOf(speech) }, payload: speech,
+        method: 'PUT',
+        url: `/api/r/${entry.token}/notes/${noteId}?marker=${marker}&from=Sam`,
+        headers: { 'content-type': 'audio/webm;codecs=opus', 'content-digest': digestOf(speech) },
+        payload: speech,
       });
       expect(res.statusCode, res.body).toBe(201);
       ids.push(noteId);
     }
     // The real conversion worker (ffmpeg) makes the M4A files; wait until both are there.
-    await expect.poll(async () => {
-      const notes = (await t.call(session, 'GET', `/api/entries/${entry.id}/notes`)).json();
-      return notes.markers.flatMap((m: { notes: { status: string }[] }) => m.notes.map((n) => n.status));
-    }, { timeout: 30_000, interval: 100 }).toEqual(['converted', 'converted']);
+    await expect
+      .poll(
+        async () => {
+          const notes = (await t.call(session, 'GET', `/api/entries/${entry.id}/notes`)).json();
+          return notes.markers.flatMap((m: { notes: { status: string }[] }) => m.notes.map((n) => n.status));
+        },
+        { timeout: 30_000, interval: 100 },
+      )
+      .toEqual(['converted', 'converted']);
     await t.call(session, 'POST', `/api/notes/${ids[0]}/played`, { playedAt: new Date().toISOString(), marker: 'mi-5' });
     await t.call(session, 'POST', '/api/shares', { entryId: entry.id });
     await t.call(session, 'POST', '/api/shares', { noteId: ids[1] });
     // A note still on its way: a resumable upload holding its first part.
     const unfinished = crypto.randomUUID();
     const partial = await t.app.inject({
-      method: 'PUT', url: `/api/r/${entry.token}/notes/${unfinished}?marker=mi-13&from=Sam`,
+      method: 'PUT',
+      url: `/api/r/${entry.token}/notes/${unfinished}?marker=mi-13&from=Sam`,
       headers: {
-        'content-type': 'audio/webm;codecs=opus', 'content-digest': digestOf(speech),
-        'upload-complete': '?0', 'upload-length': String(speech.length),
+        'content-type': 'audio/webm;codecs=opus',
+        'content-digest': digestOf(speech),
+        'upload-complete': '?0',
+        'upload-length': String(speech.length),
       },
       payload: speech.subarray(0, 1000),
     });

@@ -17,7 +17,8 @@ describe.each(BACKENDS)('entries and links on %s', (kind) => {
     const res = await t.call(session, 'POST', '/api/entries', { raceId: 'nyc-2025', displayName: 'Jordan' });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
-      error: 'race_over', message: 'The NYC Marathon (2025-11-02) is over, so it can no longer be entered. Choose a race that has not finished yet.',
+      error: 'race_over',
+      message: 'The NYC Marathon (2025-11-02) is over, so it can no longer be entered. Choose a race that has not finished yet.',
     });
     expect((await t.call(session, 'GET', '/api/entries')).json().entries).toEqual([]);
   });

@@ -33,7 +33,12 @@ describe.each(BACKENDS)('notes by marker, heard receipts and the sender’s view
     await t.sendNote(entry.token, { marker: 'finish' });
     await t.sendNote(entry.token, { marker: 'finish' });
     const res = await t.call(session, 'GET', `/api/entries/${entry.id}/notes?summary=1`);
-    expect(res.json()).toEqual({ entryId: entry.id, markers: [{ marker: 'finish', label: 'Finish', count: 2 }], cursor: expect.any(String), raceStartsAt: '2099-10-11T12:30:00.000Z' });
+    expect(res.json()).toEqual({
+      entryId: entry.id,
+      markers: [{ marker: 'finish', label: 'Finish', count: 2 }],
+      cursor: expect.any(String),
+      raceStartsAt: '2099-10-11T12:30:00.000Z',
+    });
   });
 
   it('should tell the sender “heard at Mile 13” only after the runner’s app reports the play', async () => {
@@ -47,7 +52,11 @@ describe.each(BACKENDS)('notes by marker, heard receipts and the sender’s view
     expect(played.statusCode).toBe(200);
     expect(played.json()).toEqual({ id: noteId, heardAt: '2025-10-12T14:03:00.000Z', heardAtMarker: 'mi-13' });
     expect((await t.app.inject({ url: statusUrl })).json()).toEqual({
-      id: noteId, status: 'converted', heardAt: '2025-10-12T14:03:00.000Z', heardAtMarker: 'mi-13', heardAtLabel: 'Mile 13',
+      id: noteId,
+      status: 'converted',
+      heardAt: '2025-10-12T14:03:00.000Z',
+      heardAtMarker: 'mi-13',
+      heardAtLabel: 'Mile 13',
     });
     // A replay after the race does not move the first hearing.
     await t.call(session, 'POST', `/api/notes/${noteId}/played`, { playedAt: '2025-10-13T09:00:00Z', marker: 'finish' });
@@ -61,10 +70,7 @@ describe.each(BACKENDS)('notes by marker, heard receipts and the sender’s view
     const entry = await t.enter(session);
     const other = await t.enter(session, 'nyc-2099');
     const noteId = await t.sendNote(entry.token);
-    for (const url of [
-      `/api/r/${other.token}/notes/${noteId}/status`,
-      `/api/r/${entry.token}/notes/00000000-0000-4000-8000-000000000000/status`,
-    ]) {
+    for (const url of [`/api/r/${other.token}/notes/${noteId}/status`, `/api/r/${entry.token}/notes/00000000-0000-4000-8000-000000000000/status`]) {
       const res = await t.app.inject({ url });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ error: 'note_not_found', message: 'This note was not found.' });

@@ -10,8 +10,7 @@ const PACE = 3; // m/s
 const MINUTE = 60_000;
 
 /** Every key anywhere in a JSON value. */
-const keysOf = (value: unknown): string[] =>
-  value && typeof value === 'object' ? Object.entries(value).flatMap(([k, v]) => [k, ...keysOf(v)]) : [];
+const keysOf = (value: unknown): string[] => (value && typeof value === 'object' ? Object.entries(value).flatMap(([k, v]) => [k, ...keysOf(v)]) : []);
 
 describe.each(BACKENDS)('progress shared by the runner on %s', (kind) => {
   let t: RunnerTestApp;
@@ -26,7 +25,8 @@ describe.each(BACKENDS)('progress shared by the runner on %s', (kind) => {
   async function sharingRunner(share = true): Promise<{ session: Session; id: string; token: string }> {
     const session = await t.signIn();
     const entry = await t.enter(session);
-    if (share) expect((await t.call(session, 'PATCH', `/api/entries/${entry.id}`, { shareProgress: true })).json()).toEqual({ id: entry.id, shareProgress: true });
+    if (share)
+      expect((await t.call(session, 'PATCH', `/api/entries/${entry.id}`, { shareProgress: true })).json()).toEqual({ id: entry.id, shareProgress: true });
     return { session, ...entry };
   }
   const post = (session: Session, id: string, positions: object[]) => t.call(session, 'POST', `/api/entries/${id}/positions`, { positions });
@@ -37,7 +37,8 @@ describe.each(BACKENDS)('progress shared by the runner on %s', (kind) => {
   it('should place positions on the course, ignoring a jump, a fix behind and a bad accuracy, and time the marker passed', async () => {
     const { session, id, token } = await sharingRunner();
     const res = await post(session, id, [
-      running(300), running(600),
+      running(300),
+      running(600),
       positionAt(600 * PACE + 3000, start + 630_000), // 3 km in 30 s
       positionAt(600 * PACE - 300, start + 660_000), // 300 m back
       running(690, 120), // a cell-tower guess
@@ -46,7 +47,11 @@ describe.each(BACKENDS)('progress shared by the runner on %s', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     const receipt = res.json();
     expect(receipt.accepted).toBe(3);
-    expect(receipt.ignored).toEqual([{ index: 2, reason: 'too_fast' }, { index: 3, reason: 'behind' }, { index: 4, reason: 'inaccurate' }]);
+    expect(receipt.ignored).toEqual([
+      { index: 2, reason: 'too_fast' },
+      { index: 3, reason: 'behind' },
+      { index: 4, reason: 'inaccurate' },
+    ]);
     expect(receipt.progress.distanceMeters).toBeGreaterThan(720 * PACE - 10);
     expect(receipt.progress.distanceMeters).toBeLessThan(720 * PACE + 10);
     expect(receipt.progress.at).toBe(new Date(start + 720_000).toISOString());
@@ -57,7 +62,14 @@ describe.each(BACKENDS)('progress shared by the runner on %s', (kind) => {
 
     // The same batch again (the phone lost the answer) changes nothing.
     const again = (await post(session, id, [running(600), running(720)])).json();
-    expect(again).toMatchObject({ accepted: 0, ignored: [{ index: 0, reason: 'stale' }, { index: 1, reason: 'stale' }], progress: receipt.progress });
+    expect(again).toMatchObject({
+      accepted: 0,
+      ignored: [
+        { index: 0, reason: 'stale' },
+        { index: 1, reason: 'stale' },
+      ],
+      progress: receipt.progress,
+    });
   });
 
   it('should never answer a coordinate: not to the link holder, not to the runner', async () => {
@@ -95,7 +107,13 @@ describe.each(BACKENDS)('progress shared by the runner on %s', (kind) => {
       running(300),
       positionAt(0, Date.now() + 10 * MINUTE), // the phone's clock is wrong
     ]);
-    expect(res.json()).toMatchObject({ accepted: 1, ignored: [{ index: 0, reason: 'outside_race' }, { index: 2, reason: 'future' }] });
+    expect(res.json()).toMatchObject({
+      accepted: 1,
+      ignored: [
+        { index: 0, reason: 'outside_race' },
+        { index: 2, reason: 'future' },
+      ],
+    });
   });
 
   it('should refuse positions while the race is not live, and show no progress then', async () => {
@@ -133,7 +151,7 @@ describe.each(BACKENDS)('progress shared by the runner on %s', (kind) => {
     expect(patch.json().error).toBe('entry_not_found');
     const positions = await post(other, owner.id, [running(300)]);
     expect(positions.statusCode).toBe(404);
-    expect((await t.app.repo.progress.ofEntry(owner.id))).toEqual({ sharing: false, lastPassage: null });
+    expect(await t.app.repo.progress.ofEntry(owner.id)).toEqual({ sharing: false, lastPassage: null });
     expect((await t.call(undefined, 'PATCH', `/api/entries/${owner.id}`, { shareProgress: true })).statusCode).toBe(401);
   });
 
@@ -141,8 +159,13 @@ describe.each(BACKENDS)('progress shared by the runner on %s', (kind) => {
     const { session, id } = await sharingRunner();
     const tooMany = Array.from({ length: MAX_POSITIONS_PER_BATCH + 1 }, (_, i) => running(i + 1));
     const bad = [
-      tooMany, [], [{ ...running(300), lat: 91 }], [{ ...running(300), lon: -181 }], [{ ...running(300), accuracy: 'good' }],
-      [{ ...running(300), at: 'yesterday' }], [{ at: running(300).at, lat: 41.9, lon: -87.6 }],
+      tooMany,
+      [],
+      [{ ...running(300), lat: 91 }],
+      [{ ...running(300), lon: -181 }],
+      [{ ...running(300), accuracy: 'good' }],
+      [{ ...running(300), at: 'yesterday' }],
+      [{ at: running(300).at, lat: 41.9, lon: -87.6 }],
     ];
     for (const positions of bad) {
       const res = await post(session, id, positions);
@@ -171,10 +194,7 @@ describe.each(BACKENDS)('progress shared by the runner on %s', (kind) => {
 
   it('should answer two batches sent at once without an error, ending at the later one', async () => {
     const { session, id } = await sharingRunner();
-    const answers = await Promise.all([
-      post(session, id, [running(300), running(600)]),
-      post(session, id, [running(900), running(1200)]),
-    ]);
+    const answers = await Promise.all([post(session, id, [running(300), running(600)]), post(session, id, [running(900), running(1200)])]);
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
     const progress = await t.app.repo.progress.ofEntry(id);
     // The later batch always lands; the earlier one too when it went first, else its fixes are stale.
@@ -189,7 +209,11 @@ describe.each(BACKENDS)('progress shared by the runner on %s', (kind) => {
     expect(await progress.advance(id, undefined, first, [])).toBe(true);
     // Another request placed the runner first: a second first placement, and a move from an older one, both lose.
     expect(await progress.advance(id, undefined, { distanceMeters: 300, at: start + 100_000 }, [])).toBe(false);
-    expect(await progress.advance(id, { distanceMeters: 0, at: start }, { distanceMeters: 1700, at: start + 570_000 }, [{ markerId: 'mi-1', passedAt: start + 536_000 }])).toBe(false);
+    expect(
+      await progress.advance(id, { distanceMeters: 0, at: start }, { distanceMeters: 1700, at: start + 570_000 }, [
+        { markerId: 'mi-1', passedAt: start + 536_000 },
+      ]),
+    ).toBe(false);
     expect(await progress.ofEntry(id)).toEqual({ sharing: true, placed: first, lastPassage: null });
     expect(await progress.advance(id, first, { distanceMeters: 1700, at: start + 570_000 }, [{ markerId: 'mi-1', passedAt: start + 536_000 }])).toBe(true);
     expect((await progress.ofEntry(id)).lastPassage).toEqual({ markerId: 'mi-1', passedAt: start + 536_000 });

@@ -11,7 +11,14 @@ import { startRunnerApp, type RunnerTestApp } from './support.js';
 import { localSchedule } from '../../../src/shared/raceClock.js';
 
 interface ListedRace {
-  id: string; name: string; date: string; timezone: string; startsAt: string; when: string; units: string[]; hasCourse: boolean;
+  id: string;
+  name: string;
+  date: string;
+  timezone: string;
+  startsAt: string;
+  when: string;
+  units: string[];
+  hasCourse: boolean;
   markers: Array<{ id: string; label: string; distanceMeters: number; lat?: number; lon?: number }>;
 }
 
@@ -20,7 +27,14 @@ const HOUR = 60 * MINUTE;
 const BERLIN: Position = [13.3765, 52.5146];
 const CHICAGO: Position = [-87.6244, 41.8827];
 
-const race = (id: string, date: string, start: string, timezone: string, units: NewRace['units'] = ['mi']): NewRace => ({ id, name: `Race ${id}`, date, start, timezone, units });
+const race = (id: string, date: string, start: string, timezone: string, units: NewRace['units'] = ['mi']): NewRace => ({
+  id,
+  name: `Race ${id}`,
+  date,
+  start,
+  timezone,
+  units,
+});
 
 describe.each(BACKENDS)('the race catalogue over the API on %s', (kind) => {
   let t: RunnerTestApp;
@@ -38,8 +52,15 @@ describe.each(BACKENDS)('the race catalogue over the API on %s', (kind) => {
     expect(races.map((r) => r.id)).toEqual(expect.arrayContaining(['sydney-2025', 'berlin-2025', 'philadelphia-2025', 'chicago-2099']));
     const berlin = races.find((r) => r.id === 'berlin-2025')!;
     expect(berlin).toEqual({
-      id: 'berlin-2025', name: 'Berlin Marathon', date: '2025-09-21', timezone: 'Europe/Berlin', startsAt: '2025-09-21T07:15:00.000Z',
-      when: 'past', units: ['mi', 'km'], hasCourse: false, markers: expect.any(Array),
+      id: 'berlin-2025',
+      name: 'Berlin Marathon',
+      date: '2025-09-21',
+      timezone: 'Europe/Berlin',
+      startsAt: '2025-09-21T07:15:00.000Z',
+      when: 'past',
+      units: ['mi', 'km'],
+      hasCourse: false,
+      markers: expect.any(Array),
     });
     expect(berlin.markers).toContainEqual({ id: 'km-5', label: '5 km', distanceMeters: 5000 });
     expect(races.find((r) => r.id === 'chicago-2099')).toMatchObject({ timezone: 'America/Chicago', startsAt: '2099-10-11T12:30:00.000Z', when: 'upcoming' });
@@ -51,7 +72,12 @@ describe.each(BACKENDS)('the race catalogue over the API on %s', (kind) => {
     await t.app.repo.races.add(race('clock-2026', '2026-10-11', '07:30', 'America/Chicago'));
     const startsAt = Date.parse('2026-10-11T12:30:00.000Z');
     vi.useFakeTimers({ toFake: ['Date'] });
-    for (const [at, when] of [[startsAt - 1, 'upcoming'], [startsAt, 'live'], [startsAt + 8 * HOUR - 1, 'live'], [startsAt + 8 * HOUR, 'past']] as const) {
+    for (const [at, when] of [
+      [startsAt - 1, 'upcoming'],
+      [startsAt, 'live'],
+      [startsAt + 8 * HOUR - 1, 'live'],
+      [startsAt + 8 * HOUR, 'past'],
+    ] as const) {
       vi.setSystemTime(at);
       expect((await one('clock-2026')).when, new Date(at).toISOString()).toBe(when);
     }
@@ -80,7 +106,13 @@ describe.each(BACKENDS)('the race catalogue over the API on %s', (kind) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.parse('2026-09-19T19:59:59.999Z'));
     expect((await t.app.inject({ url: `/api/r/${token}` })).json().race).toEqual({
-      id: 'sydney-2026', name: 'Race sydney-2026', date: '2026-09-20', units: ['mi', 'km'], timezone: 'Australia/Sydney', startsAt: '2026-09-19T20:00:00.000Z', when: 'upcoming',
+      id: 'sydney-2026',
+      name: 'Race sydney-2026',
+      date: '2026-09-20',
+      units: ['mi', 'km'],
+      timezone: 'Australia/Sydney',
+      startsAt: '2026-09-19T20:00:00.000Z',
+      when: 'upcoming',
     });
     vi.setSystemTime(Date.parse('2026-09-19T20:00:00.000Z'));
     expect((await t.app.inject({ url: `/api/r/${token}` })).json().race.when).toBe('live');
@@ -99,13 +131,24 @@ describe.each(BACKENDS)('the race catalogue over the API on %s', (kind) => {
     expect((await t.call(session, 'POST', '/api/entries', { raceId: 'chicago-2099', displayName: 'Jo' })).statusCode).toBe(201);
     const refused = await t.call(session, 'POST', '/api/entries', { raceId: 'just-over', displayName: 'Jo' });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toEqual({ error: 'race_over', message: `The Race just-over (${over.date}) is over, so it can no longer be entered. Choose a race that has not finished yet.` });
-    expect((await t.call(session, 'GET', '/api/entries')).json().entries.map((e: { race: { id: string } }) => e.race.id).sort()).toEqual(['chicago-2099', 'live-race']);
+    expect(refused.json()).toEqual({
+      error: 'race_over',
+      message: `The Race just-over (${over.date}) is over, so it can no longer be entered. Choose a race that has not finished yet.`,
+    });
+    expect(
+      (await t.call(session, 'GET', '/api/entries'))
+        .json()
+        .entries.map((e: { race: { id: string } }) => e.race.id)
+        .sort(),
+    ).toEqual(['chicago-2099', 'live-race']);
   });
 
   it('should place every marker of a long straight course along it, within 0.2 % of its distance, and serve the course', async () => {
     const course = courseOf([legFrom(CHICAGO, 20, MARATHON_METERS)]);
-    await t.app.repo.races.add({ ...race('straight-2099', '2099-05-03', '08:00', 'America/Chicago', ['mi', 'km']), course: storedCourse(gpxText({ tracks: [[course.track]] }), ['mi', 'km']) });
+    await t.app.repo.races.add({
+      ...race('straight-2099', '2099-05-03', '08:00', 'America/Chicago', ['mi', 'km']),
+      course: storedCourse(gpxText({ tracks: [[course.track]] }), ['mi', 'km']),
+    });
     const listedRace = await one('straight-2099');
     expect(listedRace.hasCourse).toBe(true);
     expect(listedRace.markers).toHaveLength(35);
@@ -163,7 +206,11 @@ describe.each(BACKENDS)('the race catalogue over the API on %s', (kind) => {
   it('should answer 404 with a sentence for a race without a course and for a race there is not', async () => {
     const none = await t.app.inject({ url: '/api/races/chicago-2099/course' });
     expect(none.statusCode).toBe(404);
-    expect(none.json()).toEqual({ error: 'no_course', message: 'We don’t have the course of the Chicago Marathon yet: its markers are known by their distance only, and positions can’t be placed on it. Ask again closer to race day.' });
+    expect(none.json()).toEqual({
+      error: 'no_course',
+      message:
+        'We don’t have the course of the Chicago Marathon yet: its markers are known by their distance only, and positions can’t be placed on it. Ask again closer to race day.',
+    });
     const unknown = await t.app.inject({ url: '/api/races/boston-1897/course' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ error: 'race_not_found', message: 'We don’t have that race. Pick one from the list of races.' });

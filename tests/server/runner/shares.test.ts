@@ -77,11 +77,22 @@ describe('the OpenAPI document', () => {
     const doc = res.json();
     expect(doc.openapi).toBe('3.1.0');
     for (const [path, method] of [
-      ['/api/auth/apple', 'post'], ['/api/auth/refresh', 'post'], ['/api/races', 'get'], ['/api/entries', 'post'],
-      ['/api/entries/{id}/link', 'post'], ['/api/entries/{id}/link', 'delete'], ['/api/entries/{id}/notes', 'get'],
-      ['/api/notes/{id}/audio', 'get'], ['/api/notes/{id}/played', 'post'], ['/api/shares', 'post'], ['/api/shares/{id}', 'delete'],
-      ['/api/me', 'delete'], ['/api/s/{token}', 'get'], ['/api/r/{token}/notes/{noteId}/status', 'get'],
-      ['/api/r/{token}', 'get'], ['/api/r/{token}/notes/{noteId}', 'put'],
+      ['/api/auth/apple', 'post'],
+      ['/api/auth/refresh', 'post'],
+      ['/api/races', 'get'],
+      ['/api/entries', 'post'],
+      ['/api/entries/{id}/link', 'post'],
+      ['/api/entries/{id}/link', 'delete'],
+      ['/api/entries/{id}/notes', 'get'],
+      ['/api/notes/{id}/audio', 'get'],
+      ['/api/notes/{id}/played', 'post'],
+      ['/api/shares', 'post'],
+      ['/api/shares/{id}', 'delete'],
+      ['/api/me', 'delete'],
+      ['/api/s/{token}', 'get'],
+      ['/api/r/{token}/notes/{noteId}/status', 'get'],
+      ['/api/r/{token}', 'get'],
+      ['/api/r/{token}/notes/{noteId}', 'put'],
     ] as const) {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     }

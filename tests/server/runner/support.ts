@@ -29,17 +29,22 @@ export interface RunnerTestApp extends TestApp {
 
 export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}, parts?: Partial<AppParts>): Promise<RunnerTestApp> {
   const apple = await startFakeApple();
-  const t = await startTestApp(kind, {
-    APPLE_JWKS_URL: apple.jwksUrl,
-    APPLE_AUDIENCE: apple.audience,
-    SESSION_SECRET: 'test-secret-that-is-long-enough-0123456789',
-    PUBLIC_URL,
-    ...env,
-  }, parts);
+  const t = await startTestApp(
+    kind,
+    {
+      APPLE_JWKS_URL: apple.jwksUrl,
+      APPLE_AUDIENCE: apple.audience,
+      SESSION_SECRET: 'test-secret-that-is-long-enough-0123456789',
+      PUBLIC_URL,
+      ...env,
+    },
+    parts,
+  );
   await addUpcomingRaces(t.app.repo);
   const call: RunnerTestApp['call'] = (session, method, url, body) =>
     t.app.inject({
-      method, url,
+      method,
+      url,
       headers: session ? { authorization: `Bearer ${session.accessToken}` } : {},
       ...(body ? { payload: body } : {}),
     });
@@ -54,7 +59,9 @@ export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv =
       await apple.close();
     },
     async signIn(sub = `apple-${randomUUID()}`) {
-      const { data, error, response } = await apiClient(t.app).POST('/api/auth/apple', { body: { identityToken: await apple.token({ sub }), nonce: FAKE_APPLE_NONCE } });
+      const { data, error, response } = await apiClient(t.app).POST('/api/auth/apple', {
+        body: { identityToken: await apple.token({ sub }), nonce: FAKE_APPLE_NONCE },
+      });
       expect(response.status, JSON.stringify(error)).toBe(200);
       return data!;
     },

@@ -70,7 +70,11 @@ describe.each(BACKENDS)('notes sync for the runner’s app on %s', (kind) => {
 
     const added = await t.sendNote(entry.token, { marker: 'mi-20', convert: false });
     const afterAdd = (await list(session, entry.id, { after: start.cursor })).json() as EntryNotes;
-    expect(afterAdd).toMatchObject({ entryId: entry.id, removed: [], markers: [{ marker: 'mi-20', label: 'Mile 20', count: 1, notes: [{ id: added, status: 'received', audioUrl: null }] }] });
+    expect(afterAdd).toMatchObject({
+      entryId: entry.id,
+      removed: [],
+      markers: [{ marker: 'mi-20', label: 'Mile 20', count: 1, notes: [{ id: added, status: 'received', audioUrl: null }] }],
+    });
 
     const quiet = (await list(session, entry.id, { after: afterAdd.cursor })).json() as EntryNotes;
     expect(quiet).toEqual({ entryId: entry.id, markers: [], removed: [], cursor: afterAdd.cursor, raceStartsAt: '2099-10-11T12:30:00.000Z' });
@@ -170,7 +174,7 @@ describe.each(BACKENDS)('notes sync for the runner’s app on %s', (kind) => {
     expect(t.app.noteChanges.held()).toBe(0);
   });
 
-  it('should end a held request with what is there when its wait runs out (in the wait\'s last fifth)', async () => {
+  it("should end a held request with what is there when its wait runs out (in the wait's last fifth)", async () => {
     const session = await t.signIn();
     const entry = await t.enter(session);
     const { cursor } = (await list(session, entry.id)).json() as EntryNotes;
@@ -199,7 +203,10 @@ describe.each(BACKENDS)('notes sync for the runner’s app on %s', (kind) => {
     const noteShare = (await t.call(owner, 'POST', '/api/shares', { noteId })).json().url.split('/s/')[1];
     expect((await t.app.inject({ url: `/api/s/${entryShare}` })).json().notes.map((n: { id: string }) => n.id)).toEqual([noteId, kept]);
 
-    for (const [who, id] of [[stranger, noteId], [owner, '00000000-0000-4000-8000-000000000000']] as const) {
+    for (const [who, id] of [
+      [stranger, noteId],
+      [owner, '00000000-0000-4000-8000-000000000000'],
+    ] as const) {
       const refused = await t.call(who, 'DELETE', `/api/notes/${id}`);
       expect(refused.statusCode).toBe(404);
       expect(refused.json()).toEqual({ error: 'note_not_found', message: 'This note was not found.' });

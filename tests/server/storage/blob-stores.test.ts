@@ -39,10 +39,18 @@ afterAll(async () => {
 
 const stores: [string, () => BlobStore][] = [
   ['local disk', () => createLocalBlobStore(path.join(dir, 'local'))],
-  ['S3', () => createS3BlobStore({
-    bucket: 'notes', endpoint: s3Env.S3_ENDPOINT, region: 'us-east-1',
-    accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true,
-  })],
+  [
+    'S3',
+    () =>
+      createS3BlobStore({
+        bucket: 'notes',
+        endpoint: s3Env.S3_ENDPOINT,
+        region: 'us-east-1',
+        accessKeyId: 'S3RVER',
+        secretAccessKey: 'S3RVER',
+        forcePathStyle: true,
+      }),
+  ],
 ];
 
 describe.each(stores)('the %s blob store', (_name, make) => {
@@ -142,10 +150,17 @@ describe('the S3 blob store when S3 falters', () => {
   it('should send a note again after a cut connection and a 503, from the spooled copy, and store it whole once', async () => {
     const faltering = await falteringS3();
     const spoolDir = path.join(dir, 'spool-faltering');
-    const store = createS3BlobStore({
-      bucket: 'notes', endpoint: faltering.endpoint, region: 'us-east-1',
-      accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true,
-    }, spoolDir);
+    const store = createS3BlobStore(
+      {
+        bucket: 'notes',
+        endpoint: faltering.endpoint,
+        region: 'us-east-1',
+        accessKeyId: 'S3RVER',
+        secretAccessKey: 'S3RVER',
+        forcePathStyle: true,
+      },
+      spoolDir,
+    );
     try {
       const body = fakeWebm(200_000);
       const key = `originals/${randomUUID()}`;
@@ -159,4 +174,3 @@ describe('the S3 blob store when S3 falters', () => {
     }
   });
 });
-

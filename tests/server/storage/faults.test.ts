@@ -5,9 +5,17 @@ const withCode = (code: string, message = code) => Object.assign(new Error(messa
 
 describe('which errors are storage faults', () => {
   it.each([
-    ['ENOSPC', 'disk_full'], ['EDQUOT', 'disk_full'], ['SQLITE_FULL', 'disk_full'], ['53100', 'disk_full'],
-    ['SQLITE_BUSY', 'database_unavailable'], ['SQLITE_IOERR_WRITE', 'database_unavailable'], ['SQLITE_CANTOPEN', 'database_unavailable'],
-    ['57P01', 'database_unavailable'], ['57P03', 'database_unavailable'], ['08006', 'database_unavailable'], ['53300', 'database_unavailable'],
+    ['ENOSPC', 'disk_full'],
+    ['EDQUOT', 'disk_full'],
+    ['SQLITE_FULL', 'disk_full'],
+    ['53100', 'disk_full'],
+    ['SQLITE_BUSY', 'database_unavailable'],
+    ['SQLITE_IOERR_WRITE', 'database_unavailable'],
+    ['SQLITE_CANTOPEN', 'database_unavailable'],
+    ['57P01', 'database_unavailable'],
+    ['57P03', 'database_unavailable'],
+    ['08006', 'database_unavailable'],
+    ['53300', 'database_unavailable'],
   ])('should call an error with code %s %s', (code, kind) => {
     expect(storageFaultOf(withCode(code))).toBe(kind);
   });

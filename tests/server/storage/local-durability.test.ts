@@ -6,7 +6,11 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLocalBlobStore, fsyncDisk, type DiskSync } from '../../../server/storage/local.js';
 
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 describe('the local disk blob store, on what makes a note durable', () => {
   let root: string;
@@ -33,7 +37,8 @@ describe('the local disk blob store, on what makes a note durable', () => {
     const blobs = createLocalBlobStore(root, sync);
     const body = Buffer.alloc(200_000, 7);
     let resolved = false;
-    const put = blobs.put('originals/n1', Readable.from([body.subarray(0, 70_000), body.subarray(70_000)]), { maxBytes: 1_000_000 })
+    const put = blobs
+      .put('originals/n1', Readable.from([body.subarray(0, 70_000), body.subarray(70_000)]), { maxBytes: 1_000_000 })
       .then((r) => ((resolved = true), r));
     while (!finishFolder) await new Promise((r) => setTimeout(r, 5));
     expect(events).toEqual(['file .incoming 200000', 'folder originals true']);

@@ -11,7 +11,11 @@ export const FORMATS = {
   // Firefox's other choice
   'Ogg/Opus': { file: 'speech.ogg', contentType: 'audio/ogg;codecs=opus', args: ['-c:a', 'libopus', '-b:a', '32k', '-f', 'ogg'] },
   // Safari MediaRecorder: fragmented MP4 with AAC
-  'MP4/AAC': { file: 'speech.mp4', contentType: 'audio/mp4', args: ['-c:a', 'aac', '-b:a', '64k', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4'] },
+  'MP4/AAC': {
+    file: 'speech.mp4',
+    contentType: 'audio/mp4',
+    args: ['-c:a', 'aac', '-b:a', '64k', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4'],
+  },
 } as const;
 export type FormatName = keyof typeof FORMATS;
 

@@ -18,10 +18,18 @@ export function pngPicture(width: number, height: number, rgb: [number, number, 
   const row = Buffer.alloc(1 + width * 3);
   for (let x = 0; x < width; x++) {
     const shade = 0.5 + (0.5 * x) / width;
-    row.set(rgb.map((c) => Math.round(c * shade)), 1 + x * 3);
+    row.set(
+      rgb.map((c) => Math.round(c * shade)),
+      1 + x * 3,
+    );
   }
   const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A PNG whose header claims width x height but carries almost nothing: a decompression bomb's shape. */
@@ -36,7 +44,9 @@ export function pngHeaderOnly(width: number, height: number): Buffer {
 /** A JPEG of width x height made by libvips: a plain colour at low quality, small however large the frame. */
 export async function jpegPicture(width: number, height: number, quality = 1): Promise<Buffer> {
   const { default: sharp } = await import('sharp');
-  return sharp({ create: { width, height, channels: 3, background: { r: 40, g: 110, b: 160 } } }).jpeg({ quality }).toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 40, g: 110, b: 160 } } })
+    .jpeg({ quality })
+    .toBuffer();
 }
 
 /**

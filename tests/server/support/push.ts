@@ -30,7 +30,9 @@ export async function phoneOpens(app: FastifyInstance, token: string, cookie?: s
 /** PUT /api/r/:token/push from a phone, with its browser's subscription. */
 export function subscribe(app: FastifyInstance, token: string, cookie: string | undefined, sub: StandInSubscription, extra: Partial<PushSubscribe> = {}) {
   return app.inject({
-    method: 'PUT', url: `/api/r/${token}/push`, headers: cookie ? { cookie } : {},
+    method: 'PUT',
+    url: `/api/r/${token}/push`,
+    headers: cookie ? { cookie } : {},
     payload: { ...sub, lang: 'en', heard: true, ...extra },
   });
 }

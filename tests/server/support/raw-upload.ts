@@ -19,29 +19,33 @@ export interface RawUpload {
 }
 
 export function uploadRequest(u: RawUpload, onAnswer: (answer: RawAnswer) => void): http.ClientRequest {
-  const req = http.request(new URL(`/api/r/${u.token}/notes/${randomUUID()}?marker=mi-13&from=Sam`, u.base), {
-    method: 'PUT',
-    localAddress: u.localAddress,
-    agent: false,
-    headers: {
-      'content-type': 'audio/webm;codecs=opus',
-      'content-digest': digestOf(u.body),
-      'content-length': String(u.body.length),
-      ...u.headers,
+  const req = http.request(
+    new URL(`/api/r/${u.token}/notes/${randomUUID()}?marker=mi-13&from=Sam`, u.base),
+    {
+      method: 'PUT',
+      localAddress: u.localAddress,
+      agent: false,
+      headers: {
+        'content-type': 'audio/webm;codecs=opus',
+        'content-digest': digestOf(u.body),
+        'content-length': String(u.body.length),
+        ...u.headers,
+      },
     },
-  }, (res) => {
-    let text = '';
-    res.setEncoding('utf8').on('data', (d: string) => (text += d));
-    res.on('end', () => {
-      let error: string | undefined;
-      try {
-        error = (JSON.parse(text) as { error?: string }).error;
-      } catch {
-        // not JSON: a receipt has no error
-      }
-      onAnswer({ status: res.statusCode ?? 0, error, retryAfter: res.headers['retry-after'] });
-    });
-  });
+    (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d: string) => (text += d));
+      res.on('end', () => {
+        let error: string | undefined;
+        try {
+          error = (JSON.parse(text) as { error?: string }).error;
+        } catch {
+          // not JSON: a receipt has no error
+        }
+        onAnswer({ status: res.statusCode ?? 0, error, retryAfter: res.headers['retry-after'] });
+      });
+    },
+  );
   req.on('error', () => onAnswer({ status: 0 }));
   return req;
 }

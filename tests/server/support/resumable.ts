@@ -27,18 +27,22 @@ function open(base: string, r: RawRequest) {
   let answered!: (answer: Answer) => void;
   const answer = new Promise<Answer>((resolve) => (answered = resolve));
   let responded = false;
-  const req = http.request(new URL(r.path, base), {
-    method: r.method,
-    headers: { ...r.headers, 'content-length': String(body.length) },
-    agent: false,
-    localAddress: r.localAddress,
-  }, (res) => {
-    responded = true;
-    let text = '';
-    res.setEncoding('utf8').on('data', (d: string) => (text += d));
-    res.on('end', () => answered({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    res.on('close', () => answered(NO_ANSWER));
-  });
+  const req = http.request(
+    new URL(r.path, base),
+    {
+      method: r.method,
+      headers: { ...r.headers, 'content-length': String(body.length) },
+      agent: false,
+      localAddress: r.localAddress,
+    },
+    (res) => {
+      responded = true;
+      let text = '';
+      res.setEncoding('utf8').on('data', (d: string) => (text += d));
+      res.on('end', () => answered({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      res.on('close', () => answered(NO_ANSWER));
+    },
+  );
   req.on('error', () => answered(NO_ANSWER));
   req.on('close', () => responded || answered(NO_ANSWER));
   return { req, body, answer };
@@ -123,8 +127,7 @@ export const partialCreation = (token: string, noteId: string, note: Buffer, fir
   return { ...request, headers: { ...request.headers, 'upload-complete': '?0', 'upload-length': String(note.length) } };
 };
 
-export const offsetOf = (base: string, token: string, noteId: string) =>
-  send(base, { method: 'HEAD', path: uploadPathOf(token, noteId), headers: {} });
+export const offsetOf = (base: string, token: string, noteId: string) => send(base, { method: 'HEAD', path: uploadPathOf(token, noteId), headers: {} });
 
 /** PATCH of body[from..to) (to defaults to the end, completing the upload). */
 export const append = (token: string, noteId: string, body: Buffer, from: number, opts: { to?: number; cutAfter?: number } = {}): RawRequest => {

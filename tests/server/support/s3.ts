@@ -18,8 +18,12 @@ export async function startS3(buckets: string[] = ['notes']): Promise<TestS3> {
   return {
     endpoint,
     env: {
-      S3_BUCKET: buckets[0], S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1',
-      S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true',
+      S3_BUCKET: buckets[0],
+      S3_ENDPOINT: endpoint,
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_FORCE_PATH_STYLE: 'true',
     },
     async close() {
       await s3.close();

@@ -158,11 +158,13 @@ describe.each(BACKENDS)('held sync requests on %s', (kind) => {
     const t = await startRunnerApp(kind);
     try {
       // Three apps, four holds each (an account's most), all asked for at once with wait=2.
-      const apps = await Promise.all([1, 2, 3].map(async () => {
-        const session = await t.signIn();
-        const entry = await t.enter(session);
-        return { session, entry, cursor: ((await list(t.app, session, entry.id)).json() as EntryNotes).cursor };
-      }));
+      const apps = await Promise.all(
+        [1, 2, 3].map(async () => {
+          const session = await t.signIn();
+          const entry = await t.enter(session);
+          return { session, entry, cursor: ((await list(t.app, session, entry.id)).json() as EntryNotes).cursor };
+        }),
+      );
       const askedAt = Date.now();
       const held = apps.flatMap((a) => [1, 2, 3, 4].map(() => hold(t.app, a.session, a.entry.id, { after: a.cursor, wait: 2 })));
       for (const h of held) expect((await h.answer).json()).toMatchObject({ markers: [], removed: [] });
@@ -244,7 +246,10 @@ describe('a server process stopped with SIGTERM while it holds sync requests', (
   it('should answer them at once with what is there and exit cleanly', async () => {
     const apple = await startFakeApple();
     const backend = await createBackend('sqlite', {
-      APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCE: apple.audience, SESSION_SECRET: 'sigterm-test-secret-that-is-long-enough-0123', METRICS: 'on',
+      APPLE_JWKS_URL: apple.jwksUrl,
+      APPLE_AUDIENCE: apple.audience,
+      SESSION_SECRET: 'sigterm-test-secret-that-is-long-enough-0123',
+      METRICS: 'on',
     });
     let proc: ServerProcess | undefined;
     try {
@@ -253,10 +258,20 @@ describe('a server process stopped with SIGTERM while it holds sync requests', (
       proc = await startServerProcess(backend.env, 60_000);
       const base = proc.base;
       const json = { 'content-type': 'application/json' };
-      const signIn = await fetch(`${base}/api/auth/apple`, { method: 'POST', headers: json, body: JSON.stringify({ identityToken: await apple.token({ sub: 'apple-sigterm' }), nonce: FAKE_APPLE_NONCE }) });
+      const signIn = await fetch(`${base}/api/auth/apple`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ identityToken: await apple.token({ sub: 'apple-sigterm' }), nonce: FAKE_APPLE_NONCE }),
+      });
       const session = (await signIn.json()) as Session;
       const auth = { authorization: `Bearer ${session.accessToken}` };
-      const entry = (await (await fetch(`${base}/api/entries`, { method: 'POST', headers: { ...json, ...auth }, body: JSON.stringify({ raceId: UPCOMING.chicago.id, displayName: 'Alex' }) })).json()) as { id: string };
+      const entry = (await (
+        await fetch(`${base}/api/entries`, {
+          method: 'POST',
+          headers: { ...json, ...auth },
+          body: JSON.stringify({ raceId: UPCOMING.chicago.id, displayName: 'Alex' }),
+        })
+      ).json()) as { id: string };
       const { cursor } = (await (await fetch(`${base}/api/entries/${entry.id}/notes`, { headers: auth })).json()) as EntryNotes;
       let answeredAt = 0;
       const held = fetch(`${base}/api/entries/${entry.id}/notes?after=${cursor}&wait=30`, { headers: auth }).then(async (res) => {

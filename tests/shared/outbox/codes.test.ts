@@ -6,7 +6,9 @@ beforeEach(freshDb);
 
 const base = { locks: null, random: () => 0.5 };
 const answer = (status: number, body: unknown): UploadResponse => ({
-  status, body: typeof body === 'string' ? body : JSON.stringify(body), retryAfter: null,
+  status,
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+  retryAfter: null,
 });
 
 /** The note after one replay in which the server gave this answer. */

@@ -1,6 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
-  COMEBACK_PROBE_CAP_MS, COMEBACK_PROBE_MS, getNote, nextProbeInterval, nextWake, replayOutbox, updateNote, type UploadRequest, type UploadResponse,
+  COMEBACK_PROBE_CAP_MS,
+  COMEBACK_PROBE_MS,
+  getNote,
+  nextProbeInterval,
+  nextWake,
+  replayOutbox,
+  updateNote,
+  type UploadRequest,
+  type UploadResponse,
 } from '../../../src/shared/outbox/index.js';
 import { clock, freshDb, queuedNote, scriptedTransport } from './helpers.js';
 
@@ -58,7 +66,10 @@ describe('the comeback: back in signal, send at once', () => {
 
   it("should not ask early for a note held back by the server's own answer (a 429 or 503 with Retry-After)", async () => {
     const t = clock();
-    for (const [marker, status] of [['mi-1', 429], ['mi-2', 503]] as const) {
+    for (const [marker, status] of [
+      ['mi-1', 429],
+      ['mi-2', 503],
+    ] as const) {
       const held = await queuedNote(undefined, marker);
       await updateNote(held.id, (n) => ({ ...n, lastStatus: status, attempts: 1, nextAttemptAt: t.now() + 60_000 }));
     }

@@ -32,7 +32,10 @@ function slowTransport() {
 }
 
 describe('one uploader at a time', () => {
-  for (const [name, locks] of [['Web Locks', fakeLocks], ['the IndexedDB lease', () => null]] as const) {
+  for (const [name, locks] of [
+    ['Web Locks', fakeLocks],
+    ['the IndexedDB lease', () => null],
+  ] as const) {
     it(`uploads each note once when two replays race (${name})`, async () => {
       const notes = [await queuedNote(), await queuedNote(), await queuedNote()];
       const shared = locks();

@@ -18,8 +18,7 @@ interface FakeServerOptions {
 }
 
 /** A request header by name, whatever its case, as a server reads it. */
-const headerOf = (request: UploadRequest, name: string) =>
-  Object.entries(request.headers).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+const headerOf = (request: UploadRequest, name: string) => Object.entries(request.headers).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
 
 /** A resumable-upload server in memory, reached through a link that cuts connections on a schedule. */
 function fakeServer(options: FakeServerOptions = {}) {
@@ -28,7 +27,10 @@ function fakeServer(options: FakeServerOptions = {}) {
   let held: Uint8Array | undefined;
   let complete = false;
   const reply = (status: number, headers: Record<string, string> = {}): UploadResponse => ({
-    status, body: '{}', retryAfter: null, header: (name) => headers[name.toLowerCase()] ?? null,
+    status,
+    body: '{}',
+    retryAfter: null,
+    header: (name) => headers[name.toLowerCase()] ?? null,
   });
   const transport = async (request: UploadRequest, onProgress?: (f: number) => void): Promise<UploadResponse> => {
     if (options.offline?.()) throw new TypeError('Failed to fetch');

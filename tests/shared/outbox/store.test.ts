@@ -1,8 +1,28 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
-  appendChunk, deleteNote, discardRecording, enqueueRecording, freeDeliveredAudio, getNote, listDrafts,
-  listNotes, readAudio, readRecording, retryNote, saveLink, loadLink, markLinkGone, markLinkRemoved, sha256Hex, startRecording, updateNote,
-  contentDigestHeader, DELIVERED_AUDIO_TTL_MS, RecordingMissingError, StorageFullError, asStorageError,
+  appendChunk,
+  deleteNote,
+  discardRecording,
+  enqueueRecording,
+  freeDeliveredAudio,
+  getNote,
+  listDrafts,
+  listNotes,
+  readAudio,
+  readRecording,
+  retryNote,
+  saveLink,
+  loadLink,
+  markLinkGone,
+  markLinkRemoved,
+  sha256Hex,
+  startRecording,
+  updateNote,
+  contentDigestHeader,
+  DELIVERED_AUDIO_TTL_MS,
+  RecordingMissingError,
+  StorageFullError,
+  asStorageError,
 } from '../../../src/shared/outbox/index.js';
 import type { LinkInfo } from '../../../src/shared/notes.js';
 import { TOKEN, bytes, freshDb, queuedNote } from './helpers.js';
@@ -44,9 +64,7 @@ describe('the outbox store', () => {
 
   it('refuses to send an empty recording instead of queueing nothing', async () => {
     await startRecording({ id: 'r1', token: TOKEN, contentType: 'audio/webm', startedAt: 1, updatedAt: 1 });
-    await expect(enqueueRecording('r1', { marker: 'mi-1', markerLabel: 'Mile 1', from: 'A', durationMs: 0 })).rejects.toThrow(
-      /no longer on this phone/,
-    );
+    await expect(enqueueRecording('r1', { marker: 'mi-1', markerLabel: 'Mile 1', from: 'A', durationMs: 0 })).rejects.toThrow(/no longer on this phone/);
     expect(await listDrafts(TOKEN)).toHaveLength(1);
   });
 
@@ -58,7 +76,7 @@ describe('the outbox store', () => {
     await expect(readRecording('r1')).rejects.toBeInstanceOf(RecordingMissingError);
   });
 
-  it('lists a person\'s notes for one runner in the order they were made', async () => {
+  it("lists a person's notes for one runner in the order they were made", async () => {
     const a = await queuedNote(undefined, 'mi-5', 5);
     const b = await queuedNote(undefined, 'mi-2', 2);
     expect((await listNotes(TOKEN)).map((n) => n.id)).toEqual([b.id, a.id]);
@@ -91,13 +109,21 @@ describe('the outbox store', () => {
   });
 
   it('keeps the link so a link opened once works offline', async () => {
-    const link: LinkInfo = { runner: { displayName: 'Alex' }, race: { id: 'c', name: 'C', date: '2025-10-12', units: ['mi'], timezone: 'America/Chicago', startsAt: '2025-10-12T12:30:00.000Z', when: 'past' }, markers: [] };
+    const link: LinkInfo = {
+      runner: { displayName: 'Alex' },
+      race: { id: 'c', name: 'C', date: '2025-10-12', units: ['mi'], timezone: 'America/Chicago', startsAt: '2025-10-12T12:30:00.000Z', when: 'past' },
+      markers: [],
+    };
     await saveLink(TOKEN, link, 7);
     expect(await loadLink(TOKEN)).toEqual({ token: TOKEN, link, savedAt: 7 });
   });
 
   it('marks a kept link gone and taken off once, keeping the first time, and keeps nothing for a link it does not have', async () => {
-    const link: LinkInfo = { runner: { displayName: 'Alex' }, race: { id: 'c', name: 'C', date: '2025-10-12', units: ['mi'], timezone: 'America/Chicago', startsAt: '2025-10-12T12:30:00.000Z', when: 'past' }, markers: [] };
+    const link: LinkInfo = {
+      runner: { displayName: 'Alex' },
+      race: { id: 'c', name: 'C', date: '2025-10-12', units: ['mi'], timezone: 'America/Chicago', startsAt: '2025-10-12T12:30:00.000Z', when: 'past' },
+      markers: [],
+    };
     await saveLink(TOKEN, link, 7);
     expect(await markLinkGone(TOKEN, 10)).toMatchObject({ goneAt: 10 });
     expect(await markLinkRemoved(TOKEN, 11)).toMatchObject({ goneAt: 10, removedAt: 11 });

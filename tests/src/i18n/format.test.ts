@@ -58,7 +58,10 @@ describe('race dates written by hand in each language', () => {
 
   it('should write the first of the month the way each language does', () => {
     expect(LANGUAGES.map((lang) => raceDate(CATALOGUES[lang], '2025-10-01'))).toEqual([
-      'Oct 1, 2025', '1. Oktober 2025', '1 de octubre de 2025', '1er octobre 2025',
+      'Oct 1, 2025',
+      '1. Oktober 2025',
+      '1 de octubre de 2025',
+      '1er octobre 2025',
     ]);
   });
 });

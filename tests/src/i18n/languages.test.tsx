@@ -66,7 +66,7 @@ describe('the language in use', () => {
     expect(raceDate('2025-09-21')).toBe('21. September 2025');
   });
 
-  it('should keep the menu\'s choice on the phone, so the next visit starts in it', async () => {
+  it("should keep the menu's choice on the phone, so the next visit starts in it", async () => {
     const kept = phone(['de-DE']);
     await chooseLanguage('fr');
     expect(kept.get(LANGUAGE_KEY)).toBe('fr');
@@ -76,7 +76,7 @@ describe('the language in use', () => {
     expect(phoneLanguage()).toBe('en');
   });
 
-  it('should still work where storage refuses (private modes), in the browser\'s language', async () => {
+  it("should still work where storage refuses (private modes), in the browser's language", async () => {
     phone(['es-ES'], undefined, true);
     await startLanguage();
     expect(currentLanguage()).toBe('es');
@@ -107,7 +107,7 @@ describe('the language in use', () => {
     }
   });
 
-  it('should say the recorder\'s words, its failures and the server\'s refusals in the language in use', async () => {
+  it("should say the recorder's words, its failures and the server's refusals in the language in use", async () => {
     await chooseLanguage('de');
     const text = (html: string) => html.replace(/<[^>]+>/g, '');
     expect(text(renderToStaticMarkup(<StatusLine online={false} waiting={1} backgroundSync={false} />))).toBe(

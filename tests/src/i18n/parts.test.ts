@@ -13,7 +13,12 @@ const SOURCES = Object.entries(import.meta.glob<string>(['/src/**/*.{ts,tsx}', '
 );
 /** Each part, the module that puts it into English, and the only files that may read its keys (its chunk's). */
 const PARTS = [
-  { name: 'enPush', words: enPush, loader: 'recorder/laterWords', readers: ['recorder/InstallOffer.tsx', 'recorder/push/PushControls.tsx', 'recorder/push/pushWords.ts', 'recorder/push/usePush.ts'] },
+  {
+    name: 'enPush',
+    words: enPush,
+    loader: 'recorder/laterWords',
+    readers: ['recorder/InstallOffer.tsx', 'recorder/push/PushControls.tsx', 'recorder/push/pushWords.ts', 'recorder/push/usePush.ts'],
+  },
   { name: 'enHome', words: enHome, loader: 'homeScreen/words', readers: ['homeScreen/index.tsx', 'homeScreenApp.tsx'] },
   { name: 'enKeepsake', words: enKeepsake, loader: 'keepsake/words', readers: ['keepsake/index.tsx', 'keepsake/keepsakeApp.tsx'] },
 ];

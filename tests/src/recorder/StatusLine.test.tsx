@@ -10,7 +10,7 @@ describe('the status line', () => {
     expect(text(renderToStaticMarkup(<StatusLine online waiting={2} backgroundSync />))).toBe('Online. 2 notes waiting to send.');
   });
 
-  it("promises automatic sending only where Background Sync works", () => {
+  it('promises automatic sending only where Background Sync works', () => {
     const withSync = text(renderToStaticMarkup(<StatusLine online={false} waiting={1} backgroundSync />));
     expect(withSync).toContain("You're offline. 1 note waiting on this phone.");
     expect(withSync).toContain("Your notes will send automatically when you're back online");
@@ -21,7 +21,9 @@ describe('the status line', () => {
 
   it('tells a browser without Background Sync that notes waiting online also need the page open', () => {
     const withoutSync = text(renderToStaticMarkup(<StatusLine online waiting={1} backgroundSync={false} />));
-    expect(withoutSync).toBe('Online. 1 note waiting to send. This browser sends them only while this page is open: keep it open, or open it again when you have signal.');
+    expect(withoutSync).toBe(
+      'Online. 1 note waiting to send. This browser sends them only while this page is open: keep it open, or open it again when you have signal.',
+    );
     expect(text(renderToStaticMarkup(<StatusLine online waiting={1} backgroundSync />))).toBe('Online. 1 note waiting to send.');
     expect(text(renderToStaticMarkup(<StatusLine online waiting={0} backgroundSync={false} />))).toBe('Online.');
   });

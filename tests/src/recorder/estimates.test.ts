@@ -13,7 +13,10 @@ const estimates = (made: number, at: Record<string, number>) => ({
 describe('the times the runner is expected at the markers ahead', () => {
   it('should read each marker’s time, and have none without estimates', () => {
     const times = expectedTimes(estimates(0, { 'mi-19': 3, 'mi-20': 11 }));
-    expect([...times]).toEqual([['mi-19', NOW + 3 * 60_000], ['mi-20', NOW + 11 * 60_000]]);
+    expect([...times]).toEqual([
+      ['mi-19', NOW + 3 * 60_000],
+      ['mi-20', NOW + 11 * 60_000],
+    ]);
     expect(expectedTimes(undefined).size).toBe(0);
   });
 
@@ -27,7 +30,10 @@ describe('the marker a note sent now can reach in time', () => {
     const times = expectedTimes(estimates(0, { 'mi-19': 3, 'mi-20': 11, 'mi-21': 19 }));
     expect(suggestedMarker(MARKERS, times, NOW)).toBe('mi-20');
     // Exactly the lead away is in time; a millisecond less is not.
-    const atTheLead = new Map([['mi-19', NOW + SEND_LEAD_MS], ['mi-20', NOW + SEND_LEAD_MS + 60_000]]);
+    const atTheLead = new Map([
+      ['mi-19', NOW + SEND_LEAD_MS],
+      ['mi-20', NOW + SEND_LEAD_MS + 60_000],
+    ]);
     expect(suggestedMarker(MARKERS, atTheLead, NOW)).toBe('mi-19');
     expect(suggestedMarker(MARKERS, atTheLead, NOW + 1)).toBe('mi-20');
   });

@@ -5,7 +5,8 @@ const UA = {
   android: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36',
   androidTablet: 'Mozilla/5.0 (Linux; Android 14; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36',
   iphoneSafari: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
-  iphoneChrome: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/130.0.6723.90 Mobile/15E148 Safari/604.1',
+  iphoneChrome:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/130.0.6723.90 Mobile/15E148 Safari/604.1',
   iphoneInstagram: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 340.0.0.22.109',
   ipadSafari: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15',
   desktopChrome: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36',
@@ -13,11 +14,18 @@ const UA = {
 };
 
 const facts = (over: Partial<InstallFacts> = {}): InstallFacts => ({
-  userAgent: UA.android, maxTouchPoints: 5, installed: false, canPrompt: true, dismissed: false, delivered: true, waiting: 0, ...over,
+  userAgent: UA.android,
+  maxTouchPoints: 5,
+  installed: false,
+  canPrompt: true,
+  dismissed: false,
+  delivered: true,
+  waiting: 0,
+  ...over,
 });
 
 describe('the offer to install', () => {
-  it('should offer Chromium\'s kept prompt on a phone once a note is delivered', () => {
+  it("should offer Chromium's kept prompt on a phone once a note is delivered", () => {
     expect(installOfferFor(facts())).toEqual({ kind: 'prompt' });
     expect(installOfferFor(facts({ userAgent: UA.androidTablet }))).toEqual({ kind: 'prompt' });
   });
@@ -35,7 +43,7 @@ describe('the offer to install', () => {
     expect(installOfferFor(facts({ userAgent: UA.ipadSafari, maxTouchPoints: 5, canPrompt: false }))).toEqual({ kind: 'ios', waiting: 0 });
   });
 
-  it('should give no hint in another iOS browser or an app\'s web view, nor in Android\'s browsers that keep no prompt', () => {
+  it("should give no hint in another iOS browser or an app's web view, nor in Android's browsers that keep no prompt", () => {
     expect(installOfferFor(facts({ userAgent: UA.iphoneChrome, canPrompt: false }))).toEqual({ kind: 'none' });
     expect(installOfferFor(facts({ userAgent: UA.iphoneInstagram, canPrompt: false }))).toEqual({ kind: 'none' });
     expect(installOfferFor(facts({ canPrompt: false }))).toEqual({ kind: 'none' });

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
 import {
-  AAC_BITS_PER_SECOND, AUDIO_BITS_PER_SECOND, MAX_RECORDING_BYTES, bitsPerSecondFor, chooseMimeType, microphoneErrorMessage, recordingUnavailableReason,
+  AAC_BITS_PER_SECOND,
+  AUDIO_BITS_PER_SECOND,
+  MAX_RECORDING_BYTES,
+  bitsPerSecondFor,
+  chooseMimeType,
+  microphoneErrorMessage,
+  recordingUnavailableReason,
 } from '../../../src/recorder/mic.js';
 
 describe('choosing how to record', () => {

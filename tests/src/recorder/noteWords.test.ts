@@ -6,7 +6,9 @@ import { OUTBOX_CODE } from '../../../src/shared/outbox/codes.js';
 
 const NOW = new Date(2026, 9, 11, 9, 30).getTime();
 const held = (lastCode: string, waitMs: number): Pick<OutboxNote, 'state' | 'lastCode' | 'nextAttemptAt'> => ({
-  state: 'waiting', lastCode, nextAttemptAt: NOW + waitMs,
+  state: 'waiting',
+  lastCode,
+  nextAttemptAt: NOW + waitMs,
 });
 
 describe('the words under a note that is not delivered', () => {
@@ -30,7 +32,7 @@ describe('the words under a note that is not delivered', () => {
     expect(nextTry(held('rate_limited', 10 * 60_000), false, NOW)).toBe('It will be tried again when this phone is back online.');
   });
 
-  it("should add no time where the reason says it already, or nothing failed, or the person must act", () => {
+  it('should add no time where the reason says it already, or nothing failed, or the person must act', () => {
     expect(nextTry(held(OUTBOX_CODE.offline, 60_000), true, NOW)).toBeUndefined();
     expect(nextTry({ state: 'waiting', nextAttemptAt: NOW }, true, NOW)).toBeUndefined();
     expect(nextTry({ ...held('link_full', 60_000), state: 'failed' }, true, NOW)).toBeUndefined();
@@ -39,7 +41,9 @@ describe('the words under a note that is not delivered', () => {
   it("should put the outbox's own reasons in the language, with the status where the sentence has one", async () => {
     expect(noteReason({ state: 'waiting', lastCode: OUTBOX_CODE.serverBusy, lastStatus: 503, lastError: 'x' }, 'Alex')).toBe('The server is busy (error 503).');
     await chooseLanguage('fr');
-    expect(noteReason({ state: 'failed', lastCode: OUTBOX_CODE.refused, lastStatus: 418, lastError: 'x' }, 'Alex')).toBe("Le serveur n'a pas pu accepter ce message (erreur 418).");
+    expect(noteReason({ state: 'failed', lastCode: OUTBOX_CODE.refused, lastStatus: 418, lastError: 'x' }, 'Alex')).toBe(
+      "Le serveur n'a pas pu accepter ce message (erreur 418).",
+    );
     expect(noteReason({ state: 'failed', lastCode: 'link_full', lastStatus: 429, lastError: 'x' }, 'Alex')).toBe(
       'Ce lien a atteint sa limite de messages. Demandez un nouveau lien à Alex.',
     );

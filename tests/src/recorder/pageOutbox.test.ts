@@ -2,9 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FAILED } from '../../../src/recorder/failures.js';
 import { MIN_TIMER_MS, createPageOutbox, type PageOutboxEnv } from '../../../src/recorder/pageOutbox.js';
 import { NOTE_STATES } from '../../../src/shared/notes.js';
-import {
-  RecordingMissingError, allNotes, appendChunk, getNote, isPending, listNotes, startRecording, updateNote,
-} from '../../../src/shared/outbox/index.js';
+import { RecordingMissingError, allNotes, appendChunk, getNote, isPending, listNotes, startRecording, updateNote } from '../../../src/shared/outbox/index.js';
 import { TOKEN, bytes, freshDb, queuedNote, scriptedTransport } from '../../shared/outbox/helpers.js';
 
 // The real store, wrapped so a test can make one read fail as a broken IndexedDB would.
@@ -76,7 +74,7 @@ describe("the recorder page's outbox", () => {
     expect((await getNote(note.id))!.state).toBe('waiting');
   });
 
-  it("should count as pending exactly the notes the outbox calls pending, whatever their state", async () => {
+  it('should count as pending exactly the notes the outbox calls pending, whatever their state', async () => {
     const { page } = pageWith();
     for (const state of NOTE_STATES) {
       const note = await queuedNote(undefined, `mi-${state}`);

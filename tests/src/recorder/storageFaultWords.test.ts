@@ -45,7 +45,11 @@ const WORDS: Record<Lang, Record<Code, string> & { soon: string; at: (time: stri
 
 /** A note the outbox holds after a 503 with this code, as replay.ts stores it. */
 const heldBy = (code: Code, waitMs: number) => ({
-  state: 'waiting' as const, lastCode: code, lastStatus: 503, lastError: 'The server is busy (error 503). Trying again soon.', nextAttemptAt: NOW + waitMs,
+  state: 'waiting' as const,
+  lastCode: code,
+  lastStatus: 503,
+  lastError: 'The server is busy (error 503). Trying again soon.',
+  nextAttemptAt: NOW + waitMs,
 });
 
 describe('the words under a note the server could not store for now', () => {
@@ -66,21 +70,24 @@ describe('the words under a note the server could not store for now', () => {
 describe('the outbox after a 503 storage fault', () => {
   beforeEach(freshDb);
 
-  it.each(['storage_unavailable', 'storage_full'] as const)('should keep a note refused with %s waiting until its Retry-After, then deliver it', async (code) => {
-    const t = clock();
-    const note = await queuedNote();
-    const body = JSON.stringify({ error: code, message: 'The server said so.' });
-    const report = await replayOutbox(async () => ({ status: 503, body, retryAfter: '60' }), { locks: null, random: () => 0.5, now: t.now });
-    expect(report).toMatchObject({ failed: [], waiting: 1 });
-    expect(await getNote(note.id)).toMatchObject({ state: 'waiting', lastStatus: 503, lastCode: code, nextAttemptAt: t.now() + 60_000 });
-    expect(await readAudio(note.id)).toBeDefined();
+  it.each(['storage_unavailable', 'storage_full'] as const)(
+    'should keep a note refused with %s waiting until its Retry-After, then deliver it',
+    async (code) => {
+      const t = clock();
+      const note = await queuedNote();
+      const body = JSON.stringify({ error: code, message: 'The server said so.' });
+      const report = await replayOutbox(async () => ({ status: 503, body, retryAfter: '60' }), { locks: null, random: () => 0.5, now: t.now });
+      expect(report).toMatchObject({ failed: [], waiting: 1 });
+      expect(await getNote(note.id)).toMatchObject({ state: 'waiting', lastStatus: 503, lastCode: code, nextAttemptAt: t.now() + 60_000 });
+      expect(await readAudio(note.id)).toBeDefined();
 
-    let sent = 0;
-    const deliver = async () => (sent++, { status: 201, body: '{}', retryAfter: null });
-    t.advance(59_000);
-    await replayOutbox(deliver, { locks: null, now: t.now });
-    expect(sent).toBe(0);
-    t.advance(1_000);
-    expect((await replayOutbox(deliver, { locks: null, now: t.now })).delivered).toEqual([note.id]);
-  });
+      let sent = 0;
+      const deliver = async () => (sent++, { status: 201, body: '{}', retryAfter: null });
+      t.advance(59_000);
+      await replayOutbox(deliver, { locks: null, now: t.now });
+      expect(sent).toBe(0);
+      t.advance(1_000);
+      expect((await replayOutbox(deliver, { locks: null, now: t.now })).delivered).toEqual([note.id]);
+    },
+  );
 });

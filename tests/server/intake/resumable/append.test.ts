@@ -44,8 +44,15 @@ describe.each(BACKENDS)('the append lease and the part store on local disk and %
   async function newUpload(note: Buffer): Promise<string> {
     const noteId = randomUUID();
     await repo.uploads.create({
-      noteId, linkId: linkIdOf(token), marker: 'mi-13', from: 'Sam', contentType: 'audio/webm', sha256: sha256Hex(note),
-      length: note.length, createdAt: new Date().toISOString(), expiresAt: Date.now() + 3_600_000,
+      noteId,
+      linkId: linkIdOf(token),
+      marker: 'mi-13',
+      from: 'Sam',
+      contentType: 'audio/webm',
+      sha256: sha256Hex(note),
+      length: note.length,
+      createdAt: new Date().toISOString(),
+      expiresAt: Date.now() + 3_600_000,
     });
     return noteId;
   }
@@ -70,7 +77,10 @@ describe.each(BACKENDS)('the append lease and the part store on local disk and %
     const noteId = await newUpload(note);
     expect(await appendWhole(noteId, note.subarray(0, 1500), 0)).toEqual({ offset: 1500, cut: false });
     expect(await appendWhole(noteId, note.subarray(1500), 1500)).toEqual({ offset: 4000, cut: false });
-    expect((await repo.uploads.parts(noteId)).map((p) => [p.offset, p.bytes])).toEqual([[0, 1500], [1500, 2500]]);
+    expect((await repo.uploads.parts(noteId)).map((p) => [p.offset, p.bytes])).toEqual([
+      [0, 1500],
+      [1500, 2500],
+    ]);
     expect(await storedBytes(noteId)).toEqual(note);
     expect((await repo.uploads.find(noteId))?.leaseOwner).toBeNull();
   });

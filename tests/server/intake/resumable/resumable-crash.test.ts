@@ -24,11 +24,14 @@ async function heldOffset(base: string, token: string, noteId: string, timeoutMs
     if (head.status === 204 && Number(head.headers['upload-offset']) > 0) return Number(head.headers['upload-offset']);
     if (head.status !== 503 && head.status !== 204) throw new Error(`HEAD answered ${head.status}`);
     if (Date.now() > deadline) throw new Error('the upload stayed busy');
-    await new Promise((resolve) => setTimeout(resolve, Number(head.headers['retry-after'] ?? 0.2) * 1000 / 4));
+    await new Promise((resolve) => setTimeout(resolve, (Number(head.headers['retry-after'] ?? 0.2) * 1000) / 4));
   }
 }
 
-const combos: [BackendKind, 'disk' | 'S3'][] = [['sqlite', 'disk'], ['postgres', 'S3']];
+const combos: [BackendKind, 'disk' | 'S3'][] = [
+  ['sqlite', 'disk'],
+  ['postgres', 'S3'],
+];
 
 describe.each(combos)('a server killed in the middle of an append, on %s with audio on %s', (db, blobsKind) => {
   let backend: TestBackend;
@@ -52,7 +55,10 @@ describe.each(combos)('a server killed in the middle of an append, on %s with au
 
     // An append that sends half of the rest and then hangs: the server is in the middle of it at the kill.
     const patch = append(token, noteId, body, before);
-    const stalled = http.request(new URL(patch.path, proc.base), { method: 'PATCH', headers: { ...patch.headers, 'content-length': String(patch.body!.length) } });
+    const stalled = http.request(new URL(patch.path, proc.base), {
+      method: 'PATCH',
+      headers: { ...patch.headers, 'content-length': String(patch.body!.length) },
+    });
     stalled.on('error', () => {});
     stalled.write(patch.body!.subarray(0, 40_000));
     await expect.poll(async () => (await repo.uploads.find(noteId))?.leaseOwner ?? null, { timeout: 10_000 }).not.toBeNull();

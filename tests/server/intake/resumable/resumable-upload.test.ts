@@ -79,7 +79,12 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
     const noteId = randomUUID();
     let held = await cut(creation(token, noteId, body, 100));
     const head = await offsetOf(base, token, noteId);
-    expect(head.headers).toMatchObject({ 'upload-offset': String(held), 'upload-complete': '?0', 'upload-length': String(body.length), 'cache-control': 'no-store' });
+    expect(head.headers).toMatchObject({
+      'upload-offset': String(held),
+      'upload-complete': '?0',
+      'upload-length': String(body.length),
+      'cache-control': 'no-store',
+    });
     expect(head.headers['upload-limit']).toMatch(/max-size=\d+/);
 
     for (const sent of [40_000, 100_000]) held = await cut(append(token, noteId, body, held, { cutAfter: sent }));
@@ -200,11 +205,18 @@ describe.each(combos)('resumable note uploads on %s with audio on %s', (db, blob
     const held = await cut(creation(token, noteId, body, 5_000));
     const patch = append(token, noteId, body, held);
     for (const headers of [
-      { 'upload-offset': undefined }, { 'upload-complete': undefined }, { 'upload-offset': '12abc' }, { 'upload-complete': 'yes' }, { 'upload-length': '-1' },
+      { 'upload-offset': undefined },
+      { 'upload-complete': undefined },
+      { 'upload-offset': '12abc' },
+      { 'upload-complete': 'yes' },
+      { 'upload-length': '-1' },
     ]) {
       const res = await send(base, { ...patch, headers: JSON.parse(JSON.stringify({ ...patch.headers, ...headers })) as Record<string, string> });
       expect(res.status, JSON.stringify(headers)).toBe(400);
-      expect(JSON.parse(res.body), JSON.stringify(headers)).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/Upload-Offset|upload-length/) });
+      expect(JSON.parse(res.body), JSON.stringify(headers)).toMatchObject({
+        error: 'bad_request',
+        message: expect.stringMatching(/Upload-Offset|upload-length/),
+      });
     }
     expect((await offsetOf(base, token, noteId)).headers['upload-offset']).toBe(String(held));
   });
