@@ -14,6 +14,7 @@ import type { Devices } from '../devices/index.js';
 import { refusals } from '../http/contract.js';
 import { refusal } from '../http/refusals.js';
 import type { Push } from '../push/index.js';
+import { phoneThatOpened } from './push.js';
 import { pushRefusal } from '../push/refusals.js';
 
 /** Two endpoints and the keys: well under a subscribe's limit. */
@@ -73,10 +74,8 @@ export const pushChangeRoutes: FastifyPluginAsyncTypebox<PushChangeRouteOptions>
     },
     async (req) => {
       const link = liveLink(req);
-      // As for subscribing (./push.ts): our cookie, on a phone that opened this link.
-      const deviceId = devices.idOf(req);
-      if (push.enabled && deviceId && !(await devices.hasOpened(deviceId, link.linkId))) throw pushRefusal.device_not_linked();
-      return push.replaceEndpoint(deviceId, link, req.params.token, req.body, Date.now());
+      // As for subscribing: our cookie, on a phone that opened this link.
+      return push.replaceEndpoint(await phoneThatOpened(devices, push, req, link), link, req.params.token, req.body, Date.now());
     },
   );
 };

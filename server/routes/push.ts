@@ -33,19 +33,22 @@ export interface PushRouteOptions {
   devices: Devices;
 }
 
+/**
+ * The phone, when it opened this link (our cookie, and its row for the link); refused otherwise
+ * before anything is stored: subscribing, asking for an alert, moving a subscription (./push-change.ts).
+ * With push off the route's own push_off answers first.
+ */
+export async function phoneThatOpened(devices: Devices, push: Push, req: FastifyRequest, link: LinkView): Promise<string | undefined> {
+  const deviceId = devices.idOf(req);
+  if (!push.enabled) return deviceId;
+  if (deviceId === undefined) throw pushRefusal.device_unknown();
+  if (!(await devices.hasOpened(deviceId, link.linkId))) throw pushRefusal.device_not_linked();
+  return deviceId;
+}
+
 export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (app, { push, liveLink, clock, devices }) => {
   const deviceIdOf = (req: FastifyRequest) => devices.idOf(req);
-  /**
-   * The phone, when it opened this link; refused otherwise before anything is stored. With push off
-   * the route's own push_off answers first.
-   */
-  async function linkedPhone(req: FastifyRequest, link: LinkView): Promise<string | undefined> {
-    const deviceId = devices.idOf(req);
-    if (!push.enabled) return deviceId;
-    if (deviceId === undefined) throw pushRefusal.device_unknown();
-    if (!(await devices.hasOpened(deviceId, link.linkId))) throw pushRefusal.device_not_linked();
-    return deviceId;
-  }
+  const linkedPhone = (req: FastifyRequest, link: LinkView) => phoneThatOpened(devices, push, req, link);
 
   // The recorder API hands bodies over raw (for audio); these routes read small JSON.
   app.removeAllContentTypeParsers();
