@@ -1,4 +1,5 @@
 /** Builds the Fastify app: the API and the built site. Tests build it too; index.ts only listens. */
+import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { realClock, type Clock } from './clock.js';
 import type { Config } from './config/index.js';
@@ -151,6 +152,8 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   await app.register(securityHeaders, { inlineStyles: inlineStylesOf(config.distDir) });
   await app.register(compression);
   await app.register(openApi, { publicUrl: config.publicUrl });
+  // The device cookie (server/devices), read and set by the API and /r/:token's page alike.
+  await app.register(cookie);
   // The phones links are opened on: one for the API and /r/:token's page, so the bound on new cookies is one count.
   const devices = createDevices(repo, config.auth.sessionSecret, { cookiesPerHour: config.deviceCookiesPerHour });
   await app.register(api, {

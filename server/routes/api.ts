@@ -4,7 +4,6 @@
  * The home screen's list of this phone's links (./home-screen.ts) and the runner app's with the keepsake
  * routes (JSON, ./runner/).
  */
-import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/index.js';
@@ -46,8 +45,6 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
-  // The device cookie (server/devices): the recorder sets it, the home screen's list reads it.
-  await app.register(cookie);
   await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake, devices, clock, push });
   await app.register(homeScreenApi, { devices, rateLimitPerMinute: config.rateLimitPerMinute, clock });
   await app.register(runnerApi, { repo, blobs, config, noteChanges, clock, push });

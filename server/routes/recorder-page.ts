@@ -6,7 +6,6 @@
  * the API's 404, and the page says so. Over the per-client limit, or when the data cannot be read,
  * the shell goes as it is and the page asks the API, as it did before.
  */
-import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -56,7 +55,6 @@ const notFound = (): LinkData => {
 };
 
 export const recorderPage: FastifyPluginAsync<RecorderPageOptions> = async (app, { distDir, repo, clock, devices, rateLimitPerMinute }) => {
-  await app.register(cookie);
   await app.register(rateLimit, {
     global: false,
     max: rateLimitPerMinute,
