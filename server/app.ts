@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { realClock, type Clock } from './clock.js';
 import type { Config } from './config/index.js';
 import { openRepository } from './db/index.js';
-import { createDevices } from './devices/index.js';
+import { createDevices, DEVICE_SWEEP_MS, startDeviceSweep } from './devices/index.js';
 import type { Repository } from './db/repository.js';
 import { createDrain, stopWorker, type Drain } from './ops/drain.js';
 import { createReadiness } from './ops/readiness.js';
@@ -124,8 +124,13 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   // Before the server waits for requests in flight: held ones answer now instead of holding the stop up.
   app.addHook('preClose', async () => noteChanges?.stop());
   const stopSweeping = uploads?.startSweeping(Math.min(config.uploadExpiryMs / 4, 10 * 60_000));
+  // The phones links are opened on: one for the API and /r/:token's page, so the bound on new cookies is one count.
+  const devices = createDevices(repo, config.auth.sessionSecret, { cookiesPerHour: config.deviceCookiesPerHour });
+  // Every server sweeps the rows of phones unseen for the cookie's life (several sweeping is harmless).
+  const stopDeviceSweep = startDeviceSweep(devices, DEVICE_SWEEP_MS, app.log.child({ component: 'devices' }));
   app.addHook('onClose', async () => {
     stopSweeping?.();
+    stopDeviceSweep();
     // The connections are closed by now; an append cut by the stop still commits what arrived.
     await uploads?.settle();
     if (worker) await stopWorker(worker, repo, config.shutdownGraceMs, app.log);
@@ -154,8 +159,6 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   await app.register(openApi, { publicUrl: config.publicUrl });
   // The device cookie (server/devices), read and set by the API and /r/:token's page alike.
   await app.register(cookie);
-  // The phones links are opened on: one for the API and /r/:token's page, so the bound on new cookies is one count.
-  const devices = createDevices(repo, config.auth.sessionSecret, { cookiesPerHour: config.deviceCookiesPerHour });
   await app.register(api, {
     devices,
     prefix: '/api',

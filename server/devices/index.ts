@@ -74,6 +74,9 @@ export function createDevices(repo: Pick<Repository, 'devices'>, sessionSecret: 
   };
 }
 
+/** How often each server removes the rows of phones unseen for the cookie's life. */
+export const DEVICE_SWEEP_MS = 3_600_000;
+
 /** Sweeps every `everyMs` on this server (several servers sweeping is harmless); returns the stop. */
 export function startDeviceSweep(devices: Devices, everyMs: number, log: FastifyBaseLogger): () => void {
   const timer = setInterval(() => {

@@ -4,14 +4,13 @@
  * starts with the site's cookies and nothing else, so this list is how it finds its recorders.
  * The cookie is a bearer credential for the links it lists: a live link's token is given back,
  * a revoked one's never; only a cookie this server issued names a phone (issue 40). Limited per
- * client (an IPv6 client by its /64) and phone, as the recorder's routes are per link. Every server
- * sweeps the rows of phones unseen for the cookie's life.
+ * client (an IPv6 client by its /64) and phone, as the recorder's routes are per link.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Clock } from '../clock.js';
 import { HomeScreenLinksSchema, LinkIdParamsSchema, type HomeScreenLink } from '../../src/shared/homeScreenApi.js';
-import { startDeviceSweep, type Devices, type PhoneLink } from '../devices/index.js';
+import type { Devices, PhoneLink } from '../devices/index.js';
 import { emptyAnswer, refusals } from '../http/contract.js';
 import { deviceLinkNotFound } from '../http/problem.js';
 import { refusal } from '../http/refusals.js';
@@ -23,8 +22,6 @@ export interface HomeScreenApiOptions {
   rateLimitPerMinute: number;
   /** Where each race stands (../clock.ts). */
   clock: Clock;
-  /** How often this server removes the rows of phones unseen for the cookie's life (hourly by default). */
-  sweepEveryMs?: number;
 }
 
 /** OpenAPI security of these routes: the device cookie, or none (the list is then empty). */
@@ -50,9 +47,7 @@ function listed(link: PhoneLink, now: number): HomeScreenLink | undefined {
   return { ...entry, token: link.token, path: recorderPath(link.token) };
 }
 
-export const homeScreenApi: FastifyPluginAsyncTypebox<HomeScreenApiOptions> = async (app, { devices, rateLimitPerMinute, clock, sweepEveryMs = 3600_000 }) => {
-  const stopSweeping = startDeviceSweep(devices, sweepEveryMs, app.log.child({ component: 'devices' }));
-  app.addHook('onClose', async () => stopSweeping());
+export const homeScreenApi: FastifyPluginAsyncTypebox<HomeScreenApiOptions> = async (app, { devices, rateLimitPerMinute, clock }) => {
   await app.register(rateLimit, {
     max: rateLimitPerMinute,
     timeWindow: 60_000,

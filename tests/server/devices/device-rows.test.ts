@@ -4,20 +4,16 @@
  * and comes back by opening the link). A token sealed for one phone's row opens nothing in another
  * phone's. Migration 16 drops the rows the adoptable cookie of migration 12 made, on both databases.
  */
-import cookie from '@fastify/cookie';
-import Fastify from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { realClock } from '../../../server/clock.js';
 import type { Database } from '../../../server/db/driver.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { applyMigrations, MIGRATIONS } from '../../../server/db/migrate.js';
 import { DEVICE_KEY_TABLES } from '../../../server/db/migrations/16-device-keys.js';
 import { createRepository } from '../../../server/db/repository.js';
 import { LOCAL_DEVICE_COOKIE } from '../../../server/devices/cookie.js';
-import { createDevices, DEVICE_LIFE_MS } from '../../../server/devices/index.js';
+import { createDevices, DEVICE_LIFE_MS, startDeviceSweep } from '../../../server/devices/index.js';
 import { linkIdOf } from '../../../server/links.js';
-import { homeScreenApi } from '../../../server/routes/home-screen.js';
 import type { HomeScreenLinks } from '../../../src/shared/homeScreenApi.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -55,16 +51,14 @@ describe.each(BACKENDS)('device rows on %s', (kind) => {
     expect(await phonesOf(linkId)).toEqual([kept, seen].sort());
   });
 
-  it('should sweep on its own, every sweepEveryMs of the device routes', async () => {
+  it('should sweep on its own, every everyMs of the server’s device sweep', async () => {
     const linkId = linkIdOf(await makeLink(t.app.repo));
     await t.app.repo.devices.remember(`old-${randomUUID()}`, linkId, 'sealed', Date.now() - DEVICE_LIFE_MS - DAY);
-    const app = Fastify();
-    await app.register(cookie);
-    await app.register(homeScreenApi, { devices: devices(), rateLimitPerMinute: 10, clock: realClock, sweepEveryMs: 20 });
+    const stop = startDeviceSweep(devices(), 20, t.app.log);
     try {
       await expect.poll(() => phonesOf(linkId), { timeout: 5_000 }).toEqual([]);
     } finally {
-      await app.close();
+      stop();
     }
   });
 
