@@ -4,7 +4,7 @@ import { launchFirefox } from './firefox';
 import type { Engine, EngineName, LaunchOptions } from './types';
 import { launchWebKit } from './webkit';
 
-export type { Engine, EngineName, LaunchOptions } from './types';
+export { BrowserGone, type Engine, type EngineName, type LaunchOptions } from './types';
 
 export function launchEngine(name: EngineName, options: LaunchOptions): Promise<Engine> {
   switch (name) {

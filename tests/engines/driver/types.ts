@@ -2,6 +2,8 @@
  * One small interface over three browser engines, so each recorder scenario is written once.
  * Everything the tests need beyond these few calls is done by script in the page (see ../support/page.ts).
  */
+import { BROWSER_GONE } from '../../../scripts/engine-reruns.mjs';
+
 export type EngineName = 'chromium' | 'webkit' | 'firefox';
 
 export interface Engine {
@@ -36,4 +38,16 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, message: string)
   let timer: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The browser's session is over under the test (a process of the browser ended or crashed: WebKit
+ * ends its automation session when its network process does): waiting on the page again cannot
+ * help, and the scenario proved nothing either way. npm test knows it by the message's first words.
+ */
+export class BrowserGone extends Error {
+  override name = 'BrowserGone';
+  constructor(detail: string) {
+    super(`${BROWSER_GONE}: ${detail}`);
+  }
 }

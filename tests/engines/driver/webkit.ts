@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from '../../../kit/freePort';
-import { withTimeout, type Engine, type LaunchOptions } from './types';
+import { BrowserGone, withTimeout, type Engine, type LaunchOptions } from './types';
 
 const MINIBROWSER = process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
@@ -80,8 +80,15 @@ export async function launchWebKit({ profileDir }: LaunchOptions): Promise<Engin
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  driver.stdout!.on('data', (d) => (driverLog = (driverLog + d).slice(-4000)));
-  driver.stderr!.on('data', (d) => (driverLog = (driverLog + d).slice(-4000)));
+  // The driver's output and the browser's (MiniBrowser inherits it), without the sound card's complaints (there is none).
+  const keep = (d: Buffer) => {
+    const lines = String(d)
+      .split('\n')
+      .filter((l) => l.trim() && !/^(ALSA lib|AL lib)/.test(l));
+    if (lines.length > 0) driverLog = `${driverLog}${lines.join('\n')}\n`.slice(-4000);
+  };
+  driver.stdout!.on('data', keep);
+  driver.stderr!.on('data', keep);
   let session: string | undefined;
 
   async function call<T>(method: string, path: string, body?: unknown, timeoutMs = 70_000): Promise<T> {
@@ -92,8 +99,14 @@ export async function launchWebKit({ profileDir }: LaunchOptions): Promise<Engin
       signal: AbortSignal.timeout(timeoutMs),
     });
     const json = (await res.json()) as { value: T & { error?: string; message?: string } };
-    if (!res.ok) throw new Error(`WebDriver ${method} ${path}: ${json.value.error}: ${json.value.message}`);
-    return json.value;
+    if (res.ok) return json.value;
+    if (json.value.error === 'invalid session id') {
+      // The browser went away under the session: no later call can answer, so say so at once, with what the driver and browser printed.
+      throw new BrowserGone(
+        `WebDriver ${method} ${path} found no session${json.value.message ? ` (${json.value.message})` : ''}. WebKitWebDriver's and MiniBrowser's last output:\n${driverLog.slice(-3000)}`,
+      );
+    }
+    throw new Error(`WebDriver ${method} ${path}: ${json.value.error}: ${json.value.message}`);
   }
   const inSession = <T>(method: string, path: string, body?: unknown) => call<T>(method, `/session/${session}${path}`, body);
 

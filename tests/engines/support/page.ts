@@ -3,7 +3,7 @@
  * fill, wait for a state, and read the outbox from IndexedDB, all through script in the page.
  */
 import { createHash } from 'node:crypto';
-import type { Engine } from '../driver';
+import { BrowserGone, type Engine } from '../driver';
 
 /** How often a wait looks at the page again; waits end on the state, never on time alone. */
 const POLL_MS = 150;
@@ -34,6 +34,7 @@ export class EnginePage {
           return last as Awaited<T>;
         }
       } catch (error) {
+        if (error instanceof BrowserGone) throw error;
         // A page between two documents (reload, navigation) cannot answer: look again.
         last = error instanceof Error ? error.message : error;
       }
