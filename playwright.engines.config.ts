@@ -14,7 +14,8 @@ export default defineConfig<object, { engineName: EngineName }>({
   workers: 1,
   fullyParallel: false,
   forbidOnly: true,
-  retries: 0,
+  // Once more after a failure, believed by scripts/test.mjs only when the browser itself ended under the first attempt (scripts/engine-reruns.mjs).
+  retries: 1,
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/engines.json' }]] : 'list',
   // The home screen's list (home-screen.spec.ts) is WebKit's alone: iPhone's engine; Chromium's runs in tests/e2e.
   projects: engines.map((engineName) => ({ name: engineName, use: { engineName }, ...(engineName !== 'webkit' && { testIgnore: /home-screen\.spec\.ts$/ }) })),
