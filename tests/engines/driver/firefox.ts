@@ -4,7 +4,7 @@
  * profile folder, writes our prefs into it, and ends the browser's processes on close.
  */
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { withTimeout, type Engine, type LaunchOptions } from './types';
+import { BrowserGone, withTimeout, type Engine, type LaunchOptions } from './types';
 
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
@@ -18,7 +18,15 @@ const prefs = {
   'toolkit.telemetry.enabled': false,
 };
 
-async function start(profileDir: string): Promise<{ browser: Browser; page: Page }> {
+/** A running Firefox; `ended` says how it went away when nobody asked it to. */
+interface Running {
+  browser: Browser;
+  page: Page;
+  stopping: boolean;
+  ended?: string;
+}
+
+async function start(profileDir: string): Promise<Running> {
   const browser = await withTimeout(
     puppeteer.launch({
       browser: 'firefox',
@@ -33,10 +41,19 @@ async function start(profileDir: string): Promise<{ browser: Browser; page: Page
   );
   const page = (await browser.pages())[0] ?? (await browser.newPage());
   await page.setViewport({ width: 390, height: 844 });
-  return { browser, page };
+  const running: Running = { browser, page, stopping: false };
+  browser.process()?.once('exit', (code, signal) => {
+    if (!running.stopping) running.ended = `firefox-esr exited (${signal ?? `code ${code}`})`;
+  });
+  browser.once('disconnected', () => {
+    if (!running.stopping) running.ended ??= 'its WebDriver BiDi connection closed';
+  });
+  return running;
 }
 
-async function stop(browser: Browser): Promise<void> {
+async function stop(running: Running): Promise<void> {
+  const { browser } = running;
+  running.stopping = true;
   const child = browser.process();
   await withTimeout(browser.close(), 20_000, 'firefox-esr did not close within 20 s').catch((error: unknown) => {
     child?.kill('SIGKILL');
@@ -45,9 +62,11 @@ async function stop(browser: Browser): Promise<void> {
 }
 
 export async function launchFirefox({ profileDir }: LaunchOptions): Promise<Engine> {
-  let current: { browser: Browser; page: Page } | undefined = await start(profileDir);
+  let current: Running | undefined = await start(profileDir);
   const page = () => {
     if (!current) throw new Error('Firefox is closed');
+    // The browser went away under the test: waiting on the page again cannot help (a call in flight fails with Puppeteer's own words first).
+    if (current.ended) throw new BrowserGone(current.ended);
     return current.page;
   };
   return {
@@ -66,15 +85,15 @@ export async function launchFirefox({ profileDir }: LaunchOptions): Promise<Engi
       await page().click(selector);
     },
     async restart() {
-      const browser = current!.browser;
+      const running = current!;
       current = undefined;
-      await stop(browser);
+      await stop(running);
       current = await start(profileDir);
     },
     async close() {
-      const browser = current?.browser;
+      const running = current;
       current = undefined;
-      if (browser) await stop(browser);
+      if (running) await stop(running);
     },
   };
 }
