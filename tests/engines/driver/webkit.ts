@@ -81,11 +81,12 @@ export async function launchWebKit({ profileDir }: LaunchOptions): Promise<Engin
     detached: true,
   });
   // The driver's output and the browser's (MiniBrowser inherits it), without the sound card's complaints (there is none).
+  let partial = '';
   const keep = (d: Buffer) => {
-    const lines = String(d)
-      .split('\n')
-      .filter((l) => l.trim() && !/^(ALSA lib|AL lib)/.test(l));
-    if (lines.length > 0) driverLog = `${driverLog}${lines.join('\n')}\n`.slice(-4000);
+    const lines = (partial + String(d)).split('\n');
+    partial = lines.pop() ?? '';
+    const kept = lines.filter((l) => l.trim() && !/^(ALSA lib|AL lib)/.test(l));
+    if (kept.length > 0) driverLog = `${driverLog}${kept.join('\n')}\n`.slice(-4000);
   };
   driver.stdout!.on('data', keep);
   driver.stderr!.on('data', keep);
@@ -140,8 +141,21 @@ export async function launchWebKit({ profileDir }: LaunchOptions): Promise<Engin
     restartKind: 'tab',
     async open(url) {
       // A page that never loads has failed once in about ten CI runs, after restart(), and not here: say what the driver saw.
-      await inSession('POST', '/url', { url }).catch((error: Error) => {
-        throw new Error(`${error.message}\nWebKitWebDriver's last output:\n${driverLog.slice(-1500)}`);
+      await inSession('POST', '/url', { url }).catch(async (error: Error) => {
+        if (error instanceof BrowserGone) throw error;
+        // What the page had when the driver gave up: how far it loaded, what it fetched, and its worker.
+        const page = await call<unknown>(
+          'POST',
+          `/session/${session}/execute/sync`,
+          {
+            script:
+              'return { href: location.href, readyState: document.readyState, worker: navigator.serviceWorker && navigator.serviceWorker.controller ? navigator.serviceWorker.controller.state : null, ' +
+              "resources: performance.getEntriesByType('resource').map((e) => e.name.replace(location.origin, '') + ' ' + Math.round(e.responseEnd)) }",
+            args: [],
+          },
+          10_000,
+        ).catch((e: Error) => e.message);
+        throw new Error(`${error.message}\nThe page then: ${JSON.stringify(page)}\nWebKitWebDriver's last output:\n${driverLog.slice(-1500)}`);
       });
     },
     async reload() {
