@@ -1,12 +1,13 @@
 // The WebKit and Firefox scenarios (tests/engines) run once more after a failure, and the run is
-// believed only in one case: every failed attempt ended because the browser itself ended under the
-// test (tests/engines/driver/types.ts, BrowserGone: WebKit ends its automation session when its
-// network or UI process ends, crash or hang). Such an attempt proved nothing about the page either
-// way; the next one, in a new browser, ran every assertion. A scenario that failed for any other
-// reason and then passed is a flake, and fails the step as before.
+// believed only in one case: every failed attempt ended because the browser itself stopped answering
+// its driver under the test (tests/engines/driver/types.ts, BrowserGone: WebKit ends its automation
+// session when its network or UI process ends, crash or hang; or a navigation never ended and the
+// page then ran no script at all). Such an attempt proved nothing about the page either way; the
+// next one, in a new browser, ran every assertion. A scenario that failed for any other reason and
+// then passed is a flake, and fails the step as before.
 
 /** The words BrowserGone's message starts with (after Playwright's "BrowserGone: " prefix, if any). */
-export const BROWSER_GONE = 'The browser ended under the test';
+export const BROWSER_GONE = 'The browser stopped answering under the test';
 
 /**
  * Reads a Playwright JSON report: which flaky tests are forgiven (each failed attempt a browser that

@@ -98,14 +98,14 @@ const enginesOk =
 
 const vitest = count('vitest.json', (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }));
 const e2e = count('e2e.json', (r) => ({ passed: r.stats.expected, failed: r.stats.unexpected + r.stats.flaky }));
-// A WebKit or Firefox scenario is believed on its second attempt only when its browser ended under the first (scripts/engine-reruns.mjs).
+// A WebKit or Firefox scenario is believed on its second attempt only when its browser stopped answering under the first (scripts/engine-reruns.mjs).
 const reruns = engineReruns(report('engines.json'));
 const engines = count('engines.json', (r) => ({
   passed: r.stats.expected + reruns.rerunAfterBrowserEnded.length,
   failed: r.stats.unexpected + reruns.flaky.length,
 }));
 if (reruns.rerunAfterBrowserEnded.length > 0) {
-  console.log(`\npassed in a new browser after the browser itself ended under the first attempt:\n  ${reruns.rerunAfterBrowserEnded.join('\n  ')}`);
+  console.log(`\npassed in a new browser after the browser stopped answering under the first attempt:\n  ${reruns.rerunAfterBrowserEnded.join('\n  ')}`);
 }
 const failedSteps = [lintOk, typesOk, unitOk, buildOk, e2eOk, enginesOk && reruns.flaky.length === 0].filter((ok) => !ok).length;
 

@@ -9,7 +9,7 @@ const reportOf = (status: string, results: object[]) => ({
 const gone = `BrowserGone: ${BROWSER_GONE}: WebDriver POST /session/x/execute/async found no session`;
 
 describe('which engine scenarios that passed on their second attempt are believed', () => {
-  it('forgives a scenario whose only failed attempt was a browser that ended under it, ', () => {
+  it('forgives a scenario whose only failed attempt was a browser that stopped answering under it', () => {
     expect(engineReruns(reportOf('flaky', [attempt('failed', gone), attempt('passed')]))).toEqual({
       rerunAfterBrowserEnded: ['recorder.spec.ts:120 [webkit] › 503 answers'],
       flaky: [],

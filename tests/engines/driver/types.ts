@@ -41,9 +41,10 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, message: string)
 }
 
 /**
- * The browser's session is over under the test (a process of the browser ended or crashed: WebKit
- * ends its automation session when its network process does): waiting on the page again cannot
- * help, and the scenario proved nothing either way. npm test knows it by the message's first words.
+ * The browser stopped answering its driver under the test: a process of it ended or crashed (WebKit
+ * ends its automation session when its network process does), or a navigation never ended and the
+ * page then ran no script. Waiting on the page again cannot help, and the scenario proved nothing
+ * either way. npm test knows it by the message's first words.
  */
 export class BrowserGone extends Error {
   override name = 'BrowserGone';
