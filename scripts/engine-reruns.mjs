@@ -24,7 +24,10 @@ export function engineReruns(report) {
         if (test.status !== 'flaky') continue;
         const name = `${spec.file}:${spec.line} [${test.projectName}] › ${spec.title}`;
         const failed = (test.results ?? []).filter((r) => r.status !== 'passed' && r.status !== 'skipped');
-        const browserEnded = failed.length > 0 && failed.every((r) => String(r.error?.message ?? '').includes(BROWSER_GONE));
+        // Every error of every failed attempt (a fixture may add one: tests/engines/fixtures.ts, a request our server still owed).
+        const errorsOf = (r) => (r.errors?.length ? r.errors : r.error ? [r.error] : []);
+        const browserEnded =
+          failed.length > 0 && failed.every((r) => errorsOf(r).length > 0 && errorsOf(r).every((e) => String(e?.message ?? '').includes(BROWSER_GONE)));
         (browserEnded ? rerunAfterBrowserEnded : flaky).push(name);
       }
     }

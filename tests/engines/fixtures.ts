@@ -9,6 +9,7 @@ import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { speechWav } from '../../stand-ins/speech';
 import { startServer, type RunningServer } from '../../kit/server';
+import { BROWSER_GONE } from '../../scripts/engine-reruns.mjs';
 import { launchEngine, type Engine, type EngineName } from './driver';
 import { startFaultProxy, type FaultProxy } from './support/faultProxy';
 import { EnginePage } from './support/page';
@@ -43,8 +44,16 @@ export const test = base.extend<{ faults: FaultProxy; tab: EnginePage }, { engin
     const faults = await startFaultProxy(server.port);
     await use(faults);
     // A failure says what the browser had asked for and what was still unanswered.
-    if (testInfo.status !== testInfo.expectedStatus) console.log(`[faults] ${testInfo.title}: the proxy's last requests:\n  ${faults.traffic().join('\n  ')}`);
+    const failed = testInfo.status !== testInfo.expectedStatus;
+    const traffic = faults.traffic();
+    if (failed) console.log(`[faults] ${testInfo.title}: the proxy's last requests:\n  ${traffic.join('\n  ')}`);
     await faults.close();
+    // A browser that stopped answering (BrowserGone) while our server still owed it an answer may not be the browser's
+    // fault alone: this second error keeps npm test from believing a second run (scripts/engine-reruns.mjs).
+    const owed = traffic.filter((line) => line.endsWith('still open'));
+    if (failed && owed.length > 0 && testInfo.errors.some((e) => e.message?.includes(BROWSER_GONE))) {
+      throw new Error(`Not the browser alone: it stopped answering while the server had not answered ${owed.join('; ')}`);
+    }
   },
   tab: async ({ engine }, use) => use(new EnginePage(engine)),
 });

@@ -29,6 +29,14 @@ describe('which engine scenarios that passed on their second attempt are believe
     }
   });
 
+  it('does not forgive an attempt with a second error beside the browser that stopped answering (a request our server still owed)', () => {
+    const owed = { status: 'failed', error: { message: gone }, errors: [{ message: gone }, { message: 'Not the browser alone: ... still open' }] };
+    expect(engineReruns(reportOf('flaky', [owed, attempt('passed')]))).toEqual({
+      rerunAfterBrowserEnded: [],
+      flaky: ['recorder.spec.ts:120 [webkit] › 503 answers'],
+    });
+  });
+
   it('leaves alone scenarios that passed at once or failed every time (the step fails on those by its exit code)', () => {
     expect(engineReruns(reportOf('expected', [attempt('passed')]))).toEqual({ rerunAfterBrowserEnded: [], flaky: [] });
     expect(engineReruns(reportOf('unexpected', [attempt('failed', gone), attempt('failed', gone)]))).toEqual({ rerunAfterBrowserEnded: [], flaky: [] });
