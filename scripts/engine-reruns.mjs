@@ -9,30 +9,33 @@
 /** The words BrowserGone's message starts with (after Playwright's "BrowserGone: " prefix, if any). */
 export const BROWSER_GONE = 'The browser stopped answering under the test';
 
+/** How npm test names a Playwright JSON report's test: `file:line [project] › title`. */
+export const testName = (spec, test) => `${spec.file}:${spec.line} [${test.projectName}] › ${spec.title}`;
+
+/** Every error of an attempt (a fixture may add one: tests/engines/fixtures.ts, a request our server still owed). */
+const errorsOf = (result) => (result.errors?.length ? result.errors : result.error ? [result.error] : []);
+
 /**
- * Reads a Playwright JSON report: which flaky tests are forgiven (each failed attempt a browser that
- * ended), and which are not. Each entry names the test as `file:line [project] › title`.
+ * Reads a Playwright JSON report: which flaky tests are forgiven (every error of every failed attempt
+ * a browser that stopped answering), and which are not, each by its testName.
  * @param {any} report
- * @returns {{ rerunAfterBrowserEnded: string[], flaky: string[] }}
+ * @returns {{ rerunAfterBrowserStopped: string[], flaky: string[] }}
  */
 export function engineReruns(report) {
-  const rerunAfterBrowserEnded = [];
+  const rerunAfterBrowserStopped = [];
   const flaky = [];
   const walk = (suite) => {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
         if (test.status !== 'flaky') continue;
-        const name = `${spec.file}:${spec.line} [${test.projectName}] › ${spec.title}`;
         const failed = (test.results ?? []).filter((r) => r.status !== 'passed' && r.status !== 'skipped');
-        // Every error of every failed attempt (a fixture may add one: tests/engines/fixtures.ts, a request our server still owed).
-        const errorsOf = (r) => (r.errors?.length ? r.errors : r.error ? [r.error] : []);
-        const browserEnded =
+        const browserStopped =
           failed.length > 0 && failed.every((r) => errorsOf(r).length > 0 && errorsOf(r).every((e) => String(e?.message ?? '').includes(BROWSER_GONE)));
-        (browserEnded ? rerunAfterBrowserEnded : flaky).push(name);
+        (browserStopped ? rerunAfterBrowserStopped : flaky).push(testName(spec, test));
       }
     }
     for (const child of suite.suites ?? []) walk(child);
   };
   for (const suite of report?.suites ?? []) walk(suite);
-  return { rerunAfterBrowserEnded, flaky };
+  return { rerunAfterBrowserStopped, flaky };
 }

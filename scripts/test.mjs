@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { engineReruns } from './engine-reruns.mjs';
+import { engineReruns, testName } from './engine-reruns.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const results = path.join(root, 'test-results');
@@ -101,11 +101,11 @@ const e2e = count('e2e.json', (r) => ({ passed: r.stats.expected, failed: r.stat
 // A WebKit or Firefox scenario is believed on its second attempt only when its browser stopped answering under the first (scripts/engine-reruns.mjs).
 const reruns = engineReruns(report('engines.json'));
 const engines = count('engines.json', (r) => ({
-  passed: r.stats.expected + reruns.rerunAfterBrowserEnded.length,
+  passed: r.stats.expected + reruns.rerunAfterBrowserStopped.length,
   failed: r.stats.unexpected + reruns.flaky.length,
 }));
-if (reruns.rerunAfterBrowserEnded.length > 0) {
-  console.log(`\npassed in a new browser after the browser stopped answering under the first attempt:\n  ${reruns.rerunAfterBrowserEnded.join('\n  ')}`);
+if (reruns.rerunAfterBrowserStopped.length > 0) {
+  console.log(`\npassed in a new browser after the browser stopped answering under the first attempt:\n  ${reruns.rerunAfterBrowserStopped.join('\n  ')}`);
 }
 const failedSteps = [lintOk, typesOk, unitOk, buildOk, e2eOk, enginesOk && reruns.flaky.length === 0].filter((ok) => !ok).length;
 
@@ -128,8 +128,8 @@ const failures = [
       for (const spec of suite.specs ?? []) {
         for (const test of spec.tests ?? []) {
           if (test.status !== 'unexpected' && test.status !== 'flaky') continue;
-          const name = `${spec.file}:${spec.line} [${test.projectName}] › ${spec.title}`;
-          if (file === 'engines.json' && reruns.rerunAfterBrowserEnded.includes(name)) continue;
+          const name = testName(spec, test);
+          if (file === 'engines.json' && reruns.rerunAfterBrowserStopped.includes(name)) continue;
           const error = test.results?.find((x) => x.error)?.error?.message;
           found.push(`${name} (${test.status}): ${firstLine(error)}`);
         }

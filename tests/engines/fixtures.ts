@@ -45,12 +45,11 @@ export const test = base.extend<{ faults: FaultProxy; tab: EnginePage }, { engin
     await use(faults);
     // A failure says what the browser had asked for and what was still unanswered.
     const failed = testInfo.status !== testInfo.expectedStatus;
-    const traffic = faults.traffic();
-    if (failed) console.log(`[faults] ${testInfo.title}: the proxy's last requests:\n  ${traffic.join('\n  ')}`);
+    if (failed) console.log(`[faults] ${testInfo.title}: the proxy's last requests:\n  ${faults.traffic().join('\n  ')}`);
+    const owed = faults.owed();
     await faults.close();
     // A browser that stopped answering (BrowserGone) while our server still owed it an answer may not be the browser's
     // fault alone: this second error keeps npm test from believing a second run (scripts/engine-reruns.mjs).
-    const owed = traffic.filter((line) => line.endsWith('still open'));
     if (failed && owed.length > 0 && testInfo.errors.some((e) => e.message?.includes(BROWSER_GONE))) {
       throw new Error(`Not the browser alone: it stopped answering while the server had not answered ${owed.join('; ')}`);
     }

@@ -11,7 +11,7 @@ const gone = `BrowserGone: ${BROWSER_GONE}: WebDriver POST /session/x/execute/as
 describe('which engine scenarios that passed on their second attempt are believed', () => {
   it('forgives a scenario whose only failed attempt was a browser that stopped answering under it', () => {
     expect(engineReruns(reportOf('flaky', [attempt('failed', gone), attempt('passed')]))).toEqual({
-      rerunAfterBrowserEnded: ['recorder.spec.ts:120 [webkit] › 503 answers'],
+      rerunAfterBrowserStopped: ['recorder.spec.ts:120 [webkit] › 503 answers'],
       flaky: [],
     });
   });
@@ -23,7 +23,7 @@ describe('which engine scenarios that passed on their second attempt are believe
       attempt('failed'),
     ]) {
       expect(engineReruns(reportOf('flaky', [failed, attempt('passed')]))).toEqual({
-        rerunAfterBrowserEnded: [],
+        rerunAfterBrowserStopped: [],
         flaky: ['recorder.spec.ts:120 [webkit] › 503 answers'],
       });
     }
@@ -32,14 +32,14 @@ describe('which engine scenarios that passed on their second attempt are believe
   it('does not forgive an attempt with a second error beside the browser that stopped answering (a request our server still owed)', () => {
     const owed = { status: 'failed', error: { message: gone }, errors: [{ message: gone }, { message: 'Not the browser alone: ... still open' }] };
     expect(engineReruns(reportOf('flaky', [owed, attempt('passed')]))).toEqual({
-      rerunAfterBrowserEnded: [],
+      rerunAfterBrowserStopped: [],
       flaky: ['recorder.spec.ts:120 [webkit] › 503 answers'],
     });
   });
 
   it('leaves alone scenarios that passed at once or failed every time (the step fails on those by its exit code)', () => {
-    expect(engineReruns(reportOf('expected', [attempt('passed')]))).toEqual({ rerunAfterBrowserEnded: [], flaky: [] });
-    expect(engineReruns(reportOf('unexpected', [attempt('failed', gone), attempt('failed', gone)]))).toEqual({ rerunAfterBrowserEnded: [], flaky: [] });
-    expect(engineReruns(undefined)).toEqual({ rerunAfterBrowserEnded: [], flaky: [] });
+    expect(engineReruns(reportOf('expected', [attempt('passed')]))).toEqual({ rerunAfterBrowserStopped: [], flaky: [] });
+    expect(engineReruns(reportOf('unexpected', [attempt('failed', gone), attempt('failed', gone)]))).toEqual({ rerunAfterBrowserStopped: [], flaky: [] });
+    expect(engineReruns(undefined)).toEqual({ rerunAfterBrowserStopped: [], flaky: [] });
   });
 });

@@ -41,6 +41,8 @@ export interface FaultProxy {
   cuts(): number;
   /** What the browser asked for lately and what became of it, unanswered requests included: printed when a test fails. */
   traffic(): string[];
+  /** The requests the server has not answered yet, as traffic() says them. */
+  owed(): string[];
   close(): Promise<void>;
 }
 
@@ -148,6 +150,7 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
         ({ line, at, status, endedAt, closedEarly }) =>
           `${at} ms ${line}: ${endedAt === undefined ? 'still open' : closedEarly ? `closed unanswered at ${endedAt} ms` : `${status} at ${endedAt} ms`}`,
       ),
+    owed: () => recent.filter((r) => r.endedAt === undefined).map(({ line, at }) => `${at} ms ${line}: still open`),
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
