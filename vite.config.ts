@@ -72,7 +72,13 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['tests/server/**/*.test.ts', 'tests/reference-app/**/*.test.ts', 'tests/bench/**/*.test.ts', 'tests/kit/**/*.test.ts'],
+          include: [
+            'tests/server/**/*.test.ts',
+            'tests/reference-app/**/*.test.ts',
+            'tests/bench/**/*.test.ts',
+            'tests/kit/**/*.test.ts',
+            'tests/deploy/**/*.test.ts',
+          ],
           globalSetup: ['tests/server/globalSetup.ts', 'tests/server/openapi/globalSetup.ts'],
           // Every answer a server test receives is checked against /api/openapi.json (issue 20).
           setupFiles: ['tests/server/openapi/drift-setup.ts'],

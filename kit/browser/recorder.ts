@@ -21,12 +21,13 @@ process.once('exit', () => {
 /**
  * A persistent profile, so a test can close the browser and start it again on the same data.
  * `locale` sets the browser's language (navigator.languages, Accept-Language); `userAgent` the phone
- * the page believes it runs on (an Android phone's, an iPhone's).
+ * the page believes it runs on (an Android phone's, an iPhone's); `args` more of Chromium's flags
+ * (the one trusting a test's HTTPS front, kit/caddy.ts).
  */
 export async function launchPhone(
   wav: string,
   profile?: string,
-  { denyMicrophone = false, locale, userAgent }: { denyMicrophone?: boolean; locale?: string; userAgent?: string } = {},
+  { denyMicrophone = false, locale, userAgent, args = [] }: { denyMicrophone?: boolean; locale?: string; userAgent?: string; args?: string[] } = {},
 ) {
   let dir = profile;
   if (!dir) profiles.add((dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-profile-'))));
@@ -34,7 +35,7 @@ export async function launchPhone(
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: chromiumPath,
     // Denying: no auto-accepting fake prompt, and Chromium answers every prompt with 'Block'.
-    args: [...chromiumArgs, ...(denyMicrophone ? [...mic.filter((a) => a !== '--use-fake-ui-for-media-stream'), '--deny-permission-prompts'] : mic)],
+    args: [...chromiumArgs, ...args, ...(denyMicrophone ? [...mic.filter((a) => a !== '--use-fake-ui-for-media-stream'), '--deny-permission-prompts'] : mic)],
     viewport: PHONE,
     ...(locale ? { locale } : {}),
     ...(userAgent ? { userAgent } : {}),
