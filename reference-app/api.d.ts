@@ -115,7 +115,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Issue a new link for friends and revoke the old one */
+        /** Issue a new link for friends and revoke the old one: the phones that followed it follow it no more (linkPhones starts again at 0) */
         post: operations["replaceEntryLink"];
         /** Revoke the link for friends */
         delete: operations["revokeEntryLink"];
@@ -291,7 +291,7 @@ export interface paths {
         get: operations["getPushState"];
         /**
          * Turn notifications on for this phone on the link (its browser’s PushSubscription); `heard`: be told when the runner hears the notes sent from this phone
-         * @description Only a phone that opened the link (GET /api/r/:token gives it its device cookie) subscribes: without a cookie this server issued, device_unknown; with one that never opened this link, device_not_linked; nothing is stored either way. The endpoint must be HTTPS to a push service the server lists (PUSH_HOSTS), else push_endpoint_refused and nothing is called. Sending again replaces this phone’s subscription.
+         * @description Only a phone on the link subscribes: without a cookie this server issued (GET /api/r/:token gives it), device_unknown. A phone not on the link yet comes on now, unless the link took its new phones of the hour (link_phones_busy, with Retry-After) or every phone on it took part there (link_phones_full); nothing is stored then. The endpoint must be HTTPS to a push service the server lists (PUSH_HOSTS), else push_endpoint_refused and nothing is called. Sending again replaces this phone’s subscription.
          */
         put: operations["subscribePush"];
         post?: never;
@@ -330,7 +330,7 @@ export interface paths {
         get?: never;
         /**
          * The browser replaced this phone’s push subscription: the one on the link with `oldEndpoint` takes the new endpoint and keys
-         * @description Sent by the service worker on pushsubscriptionchange, from a phone that opened the link (device_not_linked otherwise). push_not_subscribed when this phone holds no subscription on the link with that endpoint; nothing changes then.
+         * @description Sent by the service worker on pushsubscriptionchange, from a phone on the link (as for subscribing). push_not_subscribed when this phone holds no subscription on the link with that endpoint; nothing changes then.
          */
         put: operations["replacePushEndpoint"];
         post?: never;
@@ -905,6 +905,8 @@ export interface operations {
                                 url: string;
                             };
                             linkActive: boolean;
+                            /** @description How many phones follow the live link: phones that opened it and are on it (0 without a live link). A link holds at most 500 and takes at most LINK_NEW_PHONES_PER_HOUR (100) new ones an hour; a phone that sent a note or asked to be told stays on it. Far more phones than the friends it was sent to means the link spread: replaceEntryLink, and the new link starts with none. */
+                            linkPhones: number;
                             race: {
                                 date: string;
                                 id: string;
@@ -986,6 +988,8 @@ export interface operations {
                             url: string;
                         };
                         linkActive: boolean;
+                        /** @description How many phones follow the live link: phones that opened it and are on it (0 without a live link). A link holds at most 500 and takes at most LINK_NEW_PHONES_PER_HOUR (100) new ones an hour; a phone that sent a note or asked to be told stays on it. Far more phones than the friends it was sent to means the link spread: replaceEntryLink, and the new link starts with none. */
+                        linkPhones: number;
                         race: {
                             date: string;
                             id: string;
@@ -2541,18 +2545,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `device_not_linked`. Show `message` to the person; branch on `error`. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                    };
-                };
-            };
             /** @description Refused: `link_not_found`, `push_off`. Show `message` to the person; branch on `error`. */
             404: {
                 headers: {
@@ -2589,9 +2581,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `push_link_full`, `push_phone_full`, `rate_limited`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `link_phones_busy`, `link_phones_full`, `push_link_full`, `push_phone_full`, `rate_limited`. Show `message` to the person; branch on `error`. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2753,18 +2747,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `device_not_linked`. Show `message` to the person; branch on `error`. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                    };
-                };
-            };
             /** @description Refused: `link_not_found`, `push_off`. Show `message` to the person; branch on `error`. */
             404: {
                 headers: {
@@ -2789,9 +2771,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `rate_limited`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `link_phones_busy`, `link_phones_full`, `rate_limited`. Show `message` to the person; branch on `error`. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2968,18 +2952,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `device_not_linked`. Show `message` to the person; branch on `error`. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                    };
-                };
-            };
             /** @description Refused: `link_not_found`, `push_off`. Show `message` to the person; branch on `error`. */
             404: {
                 headers: {
@@ -3028,9 +3000,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused: `rate_limited`. Show `message` to the person; branch on `error`. */
+            /** @description Refused: `link_phones_busy`, `link_phones_full`, `rate_limited`. Show `message` to the person; branch on `error`. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: string;
                     [name: string]: unknown;
                 };
                 content: {

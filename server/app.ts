@@ -4,7 +4,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { realClock, type Clock } from './clock.js';
 import type { Config } from './config/index.js';
 import { openRepository } from './db/index.js';
+import { expireOldCookie } from './devices/cookie.js';
 import { createDevices, DEVICE_SWEEP_MS, startDeviceSweep } from './devices/index.js';
+import { trustedProxyOf, warnOfProxyWithoutProto } from './http/trusted-proxy.js';
 import type { Repository } from './db/repository.js';
 import { createDrain, stopWorker, type Drain } from './ops/drain.js';
 import { createReadiness } from './ops/readiness.js';
@@ -48,10 +50,11 @@ export interface AppOps {
 }
 
 export async function buildApp(config: Config, parts?: Partial<AppParts>): Promise<FastifyInstance & AppParts & AppOps> {
+  const trustedProxy = trustedProxyOf(config.trustProxy);
   const app = Fastify({
     logger: { level: config.logLevel },
     // X-Forwarded-For only from the proxies TRUST_PROXY names; by default the socket's address.
-    trustProxy: config.trustProxy,
+    trustProxy: trustedProxy,
     // A connection silent this long is closed: a stalled upload ends and its partial file goes.
     // No total request time limit: a phone at 20 kbit/s takes minutes for a note and keeps moving.
     connectionTimeout: config.idleTimeoutMs,
@@ -124,8 +127,8 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   // Before the server waits for requests in flight: held ones answer now instead of holding the stop up.
   app.addHook('preClose', async () => noteChanges?.stop());
   const stopSweeping = uploads?.startSweeping(Math.min(config.uploadExpiryMs / 4, 10 * 60_000));
-  // The phones links are opened on: one for the API and /r/:token's page, so the bound on new cookies is one count.
-  const devices = createDevices(repo, config.auth.sessionSecret, { cookiesPerHour: config.deviceCookiesPerHour });
+  // The phones links are opened on: one for the API and /r/:token's page.
+  const devices = createDevices(repo, config.auth.sessionSecret, { publicUrl: config.publicUrl, newPhonesPerHour: config.linkNewPhonesPerHour });
   // Every server sweeps the rows of phones unseen for the cookie's life (several sweeping is harmless).
   const stopDeviceSweep = startDeviceSweep(devices, DEVICE_SWEEP_MS, app.log.child({ component: 'devices' }));
   app.addHook('onClose', async () => {
@@ -159,6 +162,9 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   await app.register(openApi, { publicUrl: config.publicUrl });
   // The device cookie (server/devices), read and set by the API and /r/:token's page alike.
   await app.register(cookie);
+  // The old, adoptable cookie goes from every phone that still sends it.
+  app.addHook('onRequest', async (req, reply) => expireOldCookie(req, reply));
+  warnOfProxyWithoutProto(app, trustedProxy);
   await app.register(api, {
     devices,
     prefix: '/api',

@@ -35,11 +35,11 @@ export interface Config {
   /** Recorder API requests allowed per IP and link per minute. */
   rateLimitPerMinute: number;
   /**
-   * New device cookies one client (an IPv4 address, an IPv6 /64) is given per hour on one server
-   * (DEVICE_COOKIES_PER_HOUR, server/devices/issue-limit.ts). A phone needs one once (it lasts 400
-   * days), so 300 is a venue's crowd of first-time phones behind one carrier address.
+   * New phones one recorder link takes in any hour, counted in the database over every server
+   * (LINK_NEW_PHONES_PER_HOUR, server/db/device-store.ts). 100: a club's friends opening it on race
+   * morning pass, while filling a link's 500 phones takes at least four hours.
    */
-  deviceCookiesPerHour: number;
+  linkNewPhonesPerHour: number;
   /** Longest one ffmpeg conversion may run before it is killed. */
   ffmpegTimeoutMs: number;
   /** Notes longer than this are failed with the reason, never converted (server/audio/length.ts). */
@@ -222,7 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     convertWorker: !['off', '0', 'false'].includes((env.CONVERT_WORKER ?? 'on').toLowerCase()),
     rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 120),
-    deviceCookiesPerHour: positiveInt(env, 'DEVICE_COOKIES_PER_HOUR', 300),
+    linkNewPhonesPerHour: positiveInt(env, 'LINK_NEW_PHONES_PER_HOUR', 100),
     ffmpegTimeoutMs,
     maxNoteSeconds: positiveInt(env, 'MAX_NOTE_SECONDS', 75),
     convertConcurrency,

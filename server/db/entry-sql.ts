@@ -5,7 +5,9 @@ import { RACE_COLUMNS } from './race-store.js';
 const ENTRY_COLUMNS =
   'e.id AS entry_id, e.account_id, e.runner_id, e.created_at AS entry_created_at, u.display_name, ' +
   `${RACE_COLUMNS}, ` +
-  '(SELECT COUNT(*) FROM links l WHERE l.runner_id = e.runner_id AND l.revoked_at IS NULL) AS live_links';
+  '(SELECT COUNT(*) FROM links l WHERE l.runner_id = e.runner_id AND l.revoked_at IS NULL) AS live_links, ' +
+  // The phones on its live link (server/db/device-store.ts): a revoked link's count for nothing.
+  '(SELECT COUNT(*) FROM device_links d JOIN links l ON l.id = d.link_id WHERE l.runner_id = e.runner_id AND l.revoked_at IS NULL) AS link_phones';
 const ENTRY_FROM = 'FROM entries e JOIN runners u ON u.id = e.runner_id JOIN races r ON r.id = e.race_id';
 /** Notes of an entry: every note that arrived through any of the entry's links, old or new. */
 const ENTRY_NOTES = `FROM notes n JOIN links l ON l.id = n.link_id JOIN entries e ON e.runner_id = l.runner_id ${PLAY_JOIN}`;

@@ -22,6 +22,7 @@ import { RACE_CHANGE_TABLES } from './migrations/15-race-changes.js';
 import { DEVICE_KEY_TABLES } from './migrations/16-device-keys.js';
 import { SEED_RACES } from './seed-races.js';
 import { PUSH_TIMES_TABLES } from './migrations/17-push-times.js';
+import { FRIENDS_FIRST_COLUMNS } from './migrations/18-friends-first.js';
 
 /**
  * What stands in MIGRATIONS for a number assigned to a branch not merged yet (as 13 did for push).
@@ -49,6 +50,7 @@ export const MIGRATIONS: readonly string[] = [
   RACE_CHANGE_TABLES,
   DEVICE_KEY_TABLES,
   PUSH_TIMES_TABLES,
+  FRIENDS_FIRST_COLUMNS,
 ];
 
 /** The versions a database must have recorded to be current: every one but the placeholders. */

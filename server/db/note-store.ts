@@ -4,6 +4,7 @@
  * entry); and a runner's removal of a note, which leaves its id behind and nothing else.
  */
 import type { Database, SqlDriver } from './driver.js';
+import { phoneTookPart } from './device-store.js';
 import { DeadlinesOutdated, enqueueJob } from './job-store.js';
 import { bumpRunnerOfNote, noteChanged, NOTE_CHANGES_CHANNEL, signalRunnerOfNote } from './note-change-sql.js';
 import { NOTE_WITH_PLAY_COLUMNS, PLAY_JOIN } from './play-store.js';
@@ -97,6 +98,8 @@ export function insertNote(sql: SqlDriver, n: QueuedNote): Promise<boolean> {
     if (race && Date.parse(String(race.starts_at)) !== n.deadline.raceStartsAt) throw new DeadlinesOutdated([n.id]);
     await tx.run(...enqueueJob(n.id, n.receivedAt, n.deadline));
     for (const statement of noteChanged(n.id)) await tx.all(...statement);
+    // A phone that recorded for the link is one of its friends: no newcomer pushes it off.
+    if (n.deviceId) await tx.run(...phoneTookPart(n.deviceId, n.linkId, Date.parse(n.receivedAt)));
     return true;
   });
 }

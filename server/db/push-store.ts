@@ -1,6 +1,7 @@
 /**
  * Owns Web Push's standing rows (migrations 13 and 17): the VAPID key pair kept for every server,
- * each phone's subscription for a link (and when it last took a push), and, by way of
+ * each phone's subscription for a link (and when it last took a push; counted against the link's
+ * limit only while its phone is on the link), and, by way of
  * ./push-alert-store.ts, spectators' marker alerts; and when they end (the sweep). The queue of pushes to send, and
  * every write to it, is ./push-queue-store.ts's (a subscription that goes takes its pushes along: ON DELETE CASCADE);
  * what a push says and when it goes is server/push's.
@@ -91,6 +92,13 @@ export const dropPushOfRevokedLinks = (runnerId: string): Statement => [REVOKED_
 /** After an account's links were revoked (its deletion): their subscriptions go. */
 export const dropPushOfAccountLinks = (accountId: string): Statement => [REVOKED_LINKS_OF('SELECT runner_id FROM entries WHERE account_id = ?'), [accountId]];
 
+/**
+ * The link's subscriptions that count against PUSH_MAX_PER_LINK: those of phones on the link
+ * (server/db/device-store.ts). A phone that left it (taken off its list, or unseen for the cookie's
+ * life) holds no place: its subscription may still take pushes, but never keeps a friend out.
+ */
+const ON_LINK = 'FROM push_subscriptions s JOIN device_links d ON d.device_id = s.device_id AND d.link_id = s.link_id WHERE s.link_id = ?';
+
 const SQL = {
   keys: 'SELECT public_key, sealed_private_key FROM push_keys WHERE id = 1',
   keepKeys: 'INSERT INTO push_keys (id, public_key, sealed_private_key, created_at) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
@@ -100,9 +108,9 @@ const SQL = {
   // The counts and the insert in one statement: two servers at once may each pass by one, no more.
   add:
     'INSERT INTO push_subscriptions (id, device_id, link_id, endpoint, p256dh, auth, lang, heard, sealed_token, created_at, updated_at) ' +
-    'SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM push_subscriptions WHERE link_id = ?) < ? ' +
+    `SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) ${ON_LINK}) < ? ` +
     'AND (SELECT COUNT(*) FROM push_subscriptions WHERE device_id = ?) < ? ON CONFLICT (device_id, link_id) DO NOTHING',
-  linkCount: 'SELECT COUNT(*) AS n FROM push_subscriptions WHERE link_id = ?',
+  linkCount: `SELECT COUNT(*) AS n ${ON_LINK}`,
   unsubscribe: 'DELETE FROM push_subscriptions WHERE device_id = ? AND link_id = ?',
   forgetEndpoint: 'DELETE FROM push_subscriptions WHERE endpoint = ?',
   tookPush: 'UPDATE push_subscriptions SET last_pushed_at = ? WHERE id = ?',

@@ -94,6 +94,7 @@ export const toEntry = (r: Row): Entry => ({
   race: toRace(r),
   createdAt: str(r.entry_created_at),
   linkActive: Number(r.live_links) > 0,
+  linkPhones: Number(r.link_phones ?? 0),
 });
 
 export const toEntryNote = (r: Row): EntryNote => ({

@@ -227,6 +227,8 @@ export interface Entry {
   createdAt: string;
   /** True while a link for friends works. */
   linkActive: boolean;
+  /** Phones on the live link (none without one). */
+  linkPhones: number;
 }
 
 export interface NewEntry {

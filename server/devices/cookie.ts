@@ -17,7 +17,7 @@
 import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** Over HTTPS (directly, or behind TRUST_PROXY with X-Forwarded-Proto: https) or to any other host. */
+/** With an https PUBLIC_URL always; else over HTTPS (directly, or behind TRUST_PROXY with X-Forwarded-Proto: https) or to any other host. */
 export const DEVICE_COOKIE = '__Host-mn_device';
 /** Over plain HTTP to this machine, where browsers allow no `__Host-` cookie. */
 export const LOCAL_DEVICE_COOKIE = 'mn_device_local';
@@ -45,12 +45,21 @@ export interface DeviceCookies {
 }
 
 /** Whether this request may carry a `__Host-` cookie: anything but plain HTTP to this machine. */
-const secureContext = (req: FastifyRequest): boolean => req.protocol === 'https' || !LOOPBACK.test(req.hostname.replace(/:\d+$/, ''));
+const secureRequest = (req: FastifyRequest): boolean => req.protocol === 'https' || !LOOPBACK.test(req.hostname.replace(/:\d+$/, ''));
 
-/** The cookie's name for this request (./cookie.ts's two). */
-export const deviceCookieName = (req: FastifyRequest): string => (secureContext(req) ? DEVICE_COOKIE : LOCAL_DEVICE_COOKIE);
+/** Whether PUBLIC_URL is https: then every request is taken as a secure one, whatever reaches the server. */
+const httpsSite = (publicUrl: string): boolean => /^https:/i.test(publicUrl);
 
-export function createDeviceCookies(sessionSecret: Uint8Array): DeviceCookies {
+/** The old cookie, expired whenever a phone sends it, on any request (an onRequest hook under the cookie plugin). */
+export function expireOldCookie(req: FastifyRequest, reply: FastifyReply): void {
+  if (req.cookies?.[OLD_DEVICE_COOKIE] !== undefined) {
+    reply.clearCookie(OLD_DEVICE_COOKIE, { path: '/api', httpOnly: true, sameSite: 'lax', secure: secureRequest(req) });
+  }
+}
+
+export function createDeviceCookies(sessionSecret: Uint8Array, publicUrl: string): DeviceCookies {
+  const secureContext = httpsSite(publicUrl) ? () => true : secureRequest;
+  const nameFor = (req: FastifyRequest) => (secureContext(req) ? DEVICE_COOKIE : LOCAL_DEVICE_COOKIE);
   const key = Buffer.from(hkdfSync('sha256', sessionSecret, Buffer.alloc(0), 'milenotes device cookie v2', 32));
   const macOf = (id: string) => createHmac('sha256', key).update(id).digest();
   const idOfValue = (id: string): string => createHash('sha256').update(`device-v2:${id}`).digest('hex');
@@ -72,17 +81,16 @@ export function createDeviceCookies(sessionSecret: Uint8Array): DeviceCookies {
       secure,
       maxAge: DEVICE_COOKIE_DAYS * 24 * 3600,
     });
-    if (req.cookies?.[OLD_DEVICE_COOKIE] !== undefined) reply.clearCookie(OLD_DEVICE_COOKIE, { path: '/api', httpOnly: true, sameSite: 'lax', secure });
     return idOfValue(id);
   }
 
   return {
     idOf(req) {
-      const id = ours(req.cookies?.[deviceCookieName(req)]);
+      const id = ours(req.cookies?.[nameFor(req)]);
       return id === undefined ? undefined : idOfValue(id);
     },
     renew(req, reply) {
-      const id = ours(req.cookies?.[deviceCookieName(req)]);
+      const id = ours(req.cookies?.[nameFor(req)]);
       return id === undefined ? undefined : set(req, reply, id);
     },
     issue: (req, reply) => set(req, reply, randomBytes(24).toString('base64url')),

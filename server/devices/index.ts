@@ -1,15 +1,17 @@
 /**
  * The phones friends record on, as the routes see them: which phone a request comes from (only a
- * cookie this server issued names one), what it opened, and its links given back with their tokens
- * (the home screen's list). The cookie is ./cookie.ts's, the bound on new ones ./issue-limit.ts's,
- * the seal ./sealed.ts's, the rows the repository's device store.
+ * cookie this server issued names one), the links it is on, and its links given back with their
+ * tokens (the home screen's list). The cookie is ./cookie.ts's, the seal ./sealed.ts's, the rows
+ * and the bounds on a link's phones the repository's device store. A cookie costs nothing (it is a
+ * MAC, no row), so every phone is given one; what costs, a phone on a link, is bounded per link.
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { DeviceLink, LinkView, Repository } from '../db/repository.js';
-import { DEVICE_LINK_PHONES_MAX } from '../db/device-store.js';
+import { DEVICE_LINK_PHONES_MAX, NEW_PHONES_WINDOW_MS, type Joined, type LinkPhoneLimits } from '../db/device-store.js';
 import { createDeviceCookies, DEVICE_COOKIE_DAYS } from './cookie.js';
-import { createIssueLimit } from './issue-limit.js';
 import { createDeviceLinkSeal } from './sealed.js';
+
+export type { Joined } from '../db/device-store.js';
 
 /** A link this phone opened, with its token when the seal still opens. */
 export interface PhoneLink extends Omit<DeviceLink, 'sealedToken'> {
@@ -18,18 +20,19 @@ export interface PhoneLink extends Omit<DeviceLink, 'sealedToken'> {
 
 export interface Devices {
   /**
-   * A recorder link opened on this phone: the phone keeps its cookie, or gets one unless its client
-   * had its hour's new cookies (DEVICE_COOKIES_PER_HOUR), and the link joins its list. The phone's
-   * id, or undefined when it has none (the link opens all the same). Callable from any route under
-   * the cookie plugin.
+   * A recorder link opened on this phone: the phone keeps its cookie or gets one, and comes onto the
+   * link (its list) when the link takes it (the device store's bounds; the recorder opens either way).
+   * The phone's id. Callable from any route under the cookie plugin.
    */
-  opened(req: FastifyRequest, reply: FastifyReply, link: LinkView, token: string, at: number): Promise<string | undefined>;
+  opened(req: FastifyRequest, reply: FastifyReply, link: LinkView, token: string, at: number): Promise<string>;
   /** The phone's id when the request carries a cookie this server issued. */
   idOf(req: FastifyRequest): string | undefined;
   /** The phone's id when its cookie is ours, whose life (cookie and rows) then starts again; undefined otherwise. */
   renew(req: FastifyRequest, reply: FastifyReply, at: number): Promise<string | undefined>;
-  /** Whether this phone opened this link: only such a phone subscribes to its pushes and alerts. */
-  hasOpened(deviceId: string, linkId: string): Promise<boolean>;
+  /** The phone on the link, coming onto it now if the link takes it: only a phone on the link subscribes to its pushes and alerts. */
+  join(deviceId: string, link: LinkView, token: string, at: number): Promise<Joined>;
+  /** The phone recorded, turned notifications on or asked for an alert on the link: no newcomer pushes it off. */
+  tookPart(deviceId: string, linkId: string, at: number): Promise<void>;
   /** The links the phone opened, the latest first. */
   linksOf(deviceId: string): Promise<PhoneLink[]>;
   /** Takes a link off the phone's list; false when it was not on it. */
@@ -38,25 +41,31 @@ export interface Devices {
   sweep(now: number): Promise<number>;
 }
 
-export interface DeviceLimits {
-  /** New cookies per client per hour (config DEVICE_COOKIES_PER_HOUR). */
-  cookiesPerHour: number;
-  /** Phones one link keeps (the device store's DEVICE_LINK_PHONES_MAX). */
+export interface DeviceOptions {
+  /** The site's address: an https one makes the cookie always the __Host- one (./cookie.ts). */
+  publicUrl: string;
+  /** New phones one link takes an hour (config LINK_NEW_PHONES_PER_HOUR). */
+  newPhonesPerHour: number;
+  /** Phones one link holds (the device store's DEVICE_LINK_PHONES_MAX). */
   phonesPerLink?: number;
 }
 
 export const DEVICE_LIFE_MS = DEVICE_COOKIE_DAYS * 24 * 3600_000;
 
-export function createDevices(repo: Pick<Repository, 'devices'>, sessionSecret: Uint8Array, limits: DeviceLimits): Devices {
-  const cookies = createDeviceCookies(sessionSecret);
+export function createDevices(repo: Pick<Repository, 'devices'>, sessionSecret: Uint8Array, options: DeviceOptions): Devices {
+  const cookies = createDeviceCookies(sessionSecret, options.publicUrl);
   const seal = createDeviceLinkSeal(sessionSecret);
-  const issued = createIssueLimit(limits.cookiesPerHour);
-  const phonesPerLink = limits.phonesPerLink ?? DEVICE_LINK_PHONES_MAX;
+  const limits: LinkPhoneLimits = {
+    maxPhones: options.phonesPerLink ?? DEVICE_LINK_PHONES_MAX,
+    perWindow: options.newPhonesPerHour,
+    windowMs: NEW_PHONES_WINDOW_MS,
+  };
+  const join = (deviceId: string, link: LinkView, token: string, at: number) =>
+    repo.devices.remember(deviceId, link.linkId, seal.seal(deviceId, link.linkId, token), at, limits);
   return {
     async opened(req, reply, link, token, at) {
-      const deviceId = cookies.renew(req, reply) ?? (issued.take(req.ip, at) ? cookies.issue(req, reply) : undefined);
-      if (deviceId === undefined) return undefined;
-      await repo.devices.remember(deviceId, link.linkId, seal.seal(deviceId, link.linkId, token), at, phonesPerLink);
+      const deviceId = cookies.renew(req, reply) ?? cookies.issue(req, reply);
+      await join(deviceId, link, token, at);
       return deviceId;
     },
     idOf: (req) => cookies.idOf(req),
@@ -65,7 +74,8 @@ export function createDevices(repo: Pick<Repository, 'devices'>, sessionSecret: 
       if (deviceId !== undefined) await repo.devices.seen(deviceId, at);
       return deviceId;
     },
-    hasOpened: (deviceId, linkId) => repo.devices.has(deviceId, linkId),
+    join,
+    tookPart: (deviceId, linkId, at) => repo.devices.tookPart(deviceId, linkId, at),
     async linksOf(deviceId) {
       return (await repo.devices.linksOf(deviceId)).map(({ sealedToken, ...link }) => ({ ...link, token: seal.open(deviceId, link.linkId, sealedToken) }));
     },

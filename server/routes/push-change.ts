@@ -14,7 +14,7 @@ import type { Devices } from '../devices/index.js';
 import { refusals } from '../http/contract.js';
 import { refusal } from '../http/refusals.js';
 import type { Push } from '../push/index.js';
-import { phoneThatOpened } from './push.js';
+import { NOT_ON_LINK, phoneOnLink } from './push.js';
 import { pushRefusal } from '../push/refusals.js';
 
 /** Two endpoints and the keys: well under a subscribe's limit. */
@@ -52,7 +52,7 @@ export const pushChangeRoutes: FastifyPluginAsyncTypebox<PushChangeRouteOptions>
         operationId: 'replacePushEndpoint',
         summary: 'The browser replaced this phone’s push subscription: the one on the link with `oldEndpoint` takes the new endpoint and keys',
         description:
-          'Sent by the service worker on pushsubscriptionchange, from a phone that opened the link (device_not_linked otherwise). push_not_subscribed when this phone holds no subscription on the link with that endpoint; nothing changes then.',
+          'Sent by the service worker on pushsubscriptionchange, from a phone on the link (as for subscribing). push_not_subscribed when this phone holds no subscription on the link with that endpoint; nothing changes then.',
         params: PushParamsSchema,
         body: PushEndpointChangeSchema,
         response: {
@@ -64,7 +64,7 @@ export const pushChangeRoutes: FastifyPluginAsyncTypebox<PushChangeRouteOptions>
             refusal.bad_request,
             refusal.too_large,
             pushRefusal.device_unknown,
-            pushRefusal.device_not_linked,
+            ...NOT_ON_LINK,
             pushRefusal.push_not_subscribed,
             pushRefusal.push_endpoint_refused,
             pushRefusal.invalid_subscription,
@@ -74,8 +74,8 @@ export const pushChangeRoutes: FastifyPluginAsyncTypebox<PushChangeRouteOptions>
     },
     async (req) => {
       const link = liveLink(req);
-      // As for subscribing: our cookie, on a phone that opened this link.
-      return push.replaceEndpoint(await phoneThatOpened(devices, push, req, link), link, req.params.token, req.body, Date.now());
+      // As for subscribing: our cookie, on a phone on this link.
+      return push.replaceEndpoint(await phoneOnLink(devices, push, req, link, req.params.token), link, req.params.token, req.body, Date.now());
     },
   );
 };

@@ -2,10 +2,10 @@
  * The recorder's push routes under /api/r/:token/push (issue 36), inside the recorder API, so the
  * live-link check and the per-address limit hold here too. The phone is the device cookie's
  * (server/devices), never a value in the body: a page can only turn on, off or ask for its own
- * phone. Only a phone that opened the link (a cookie this server issued, and the phone's row for
- * that link) subscribes or asks for an alert (issue 40): invented phones would otherwise fill a
- * link's subscriptions and slip past the per-phone limit. JSON bodies of a few hundred bytes;
- * everything else is server/push's.
+ * phone. Only a phone on the link (a cookie this server issued, and the phone's row for that link,
+ * made now if the link takes the phone) subscribes or asks for an alert: its subscriptions are then
+ * bounded by the link's phones, and a phone that did so is one of the link's friends, never pushed
+ * off it by newcomers. JSON bodies of a few hundred bytes; everything else is server/push's.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -34,21 +34,29 @@ export interface PushRouteOptions {
 }
 
 /**
- * The phone, when it opened this link (our cookie, and its row for the link); refused otherwise
- * before anything is stored: subscribing, asking for an alert, moving a subscription (./push-change.ts).
- * With push off the route's own push_off answers first.
+ * The phone, on this link (our cookie, and its row for the link, made now if the link takes the
+ * phone); refused otherwise before anything is stored: subscribing, asking for an alert, moving a
+ * subscription (./push-change.ts). With push off the route's own push_off answers first.
  */
-export async function phoneThatOpened(devices: Devices, push: Push, req: FastifyRequest, link: LinkView): Promise<string | undefined> {
+export async function phoneOnLink(devices: Devices, push: Push, req: FastifyRequest, link: LinkView, token: string): Promise<string | undefined> {
   const deviceId = devices.idOf(req);
   if (!push.enabled) return deviceId;
   if (deviceId === undefined) throw pushRefusal.device_unknown();
-  if (!(await devices.hasOpened(deviceId, link.linkId))) throw pushRefusal.device_not_linked();
+  const now = Date.now();
+  const joined = await devices.join(deviceId, link, token, now);
+  if (joined.kind === 'busy') throw pushRefusal.link_phones_busy(Math.max(1, Math.ceil((joined.until - now) / 1000)), link.runnerName);
+  if (joined.kind === 'full') throw pushRefusal.link_phones_full(link.runnerName);
   return deviceId;
 }
 
+/** Refusals of a phone not on the link that the link cannot take now. */
+export const NOT_ON_LINK = [pushRefusal.link_phones_busy, pushRefusal.link_phones_full] as const;
+
 export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (app, { push, liveLink, clock, devices }) => {
   const deviceIdOf = (req: FastifyRequest) => devices.idOf(req);
-  const linkedPhone = (req: FastifyRequest, link: LinkView) => phoneThatOpened(devices, push, req, link);
+  const phoneOf = (req: FastifyRequest, link: LinkView) => phoneOnLink(devices, push, req, link, (req.params as { token: string }).token);
+  /** A phone that turned notifications on took part on the link: no newcomer pushes it off. */
+  const tookPart = (deviceId: string | undefined, link: LinkView, at: number) => (deviceId ? devices.tookPart(deviceId, link.linkId, at) : undefined);
 
   // The recorder API hands bodies over raw (for audio); these routes read small JSON.
   app.removeAllContentTypeParsers();
@@ -76,8 +84,9 @@ export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (ap
         summary:
           'Turn notifications on for this phone on the link (its browser’s PushSubscription); `heard`: be told when the runner hears the notes sent from this phone',
         description:
-          'Only a phone that opened the link (GET /api/r/:token gives it its device cookie) subscribes: without a cookie this server issued, device_unknown; ' +
-          'with one that never opened this link, device_not_linked; nothing is stored either way. ' +
+          'Only a phone on the link subscribes: without a cookie this server issued (GET /api/r/:token gives it), device_unknown. ' +
+          'A phone not on the link yet comes on now, unless the link took its new phones of the hour (link_phones_busy, with Retry-After) ' +
+          'or every phone on it took part there (link_phones_full); nothing is stored then. ' +
           'The endpoint must be HTTPS to a push service the server lists (PUSH_HOSTS), else push_endpoint_refused and nothing is called. Sending again replaces this phone’s subscription.',
         params: PushParamsSchema,
         body: PushSubscribeSchema,
@@ -88,7 +97,7 @@ export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (ap
             refusal.bad_request,
             refusal.too_large,
             pushRefusal.device_unknown,
-            pushRefusal.device_not_linked,
+            ...NOT_ON_LINK,
             pushRefusal.push_endpoint_refused,
             pushRefusal.invalid_subscription,
             pushRefusal.push_link_full,
@@ -99,7 +108,11 @@ export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (ap
     },
     async (req) => {
       const link = liveLink(req);
-      return push.subscribe(await linkedPhone(req, link), link, req.params.token, req.body, Date.now());
+      const phone = await phoneOf(req, link);
+      const now = Date.now();
+      const state = await push.subscribe(phone, link, req.params.token, req.body, now);
+      await tookPart(phone, link, now);
+      return state;
     },
   );
 
@@ -132,7 +145,7 @@ export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (ap
             ...ALWAYS,
             refusal.unknown_marker,
             pushRefusal.device_unknown,
-            pushRefusal.device_not_linked,
+            ...NOT_ON_LINK,
             pushRefusal.push_not_subscribed,
             pushRefusal.progress_not_shared,
             pushRefusal.marker_passed,
@@ -145,7 +158,8 @@ export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (ap
       const link = liveLink(req);
       const { marker } = req.params;
       if (!markersFor(link.race.units).some((m) => m.id === marker)) throw refusal.unknown_marker({ name: link.race.name, marker });
-      return push.askAlert(await linkedPhone(req, link), link, marker, clock.now());
+      // An alert needs this phone's subscription, which made it one of the link's friends already.
+      return push.askAlert(await phoneOf(req, link), link, marker, clock.now());
     },
   );
 

@@ -260,7 +260,13 @@ const de: Catalogue = {
   'push.refusal.push_endpoint_refused': 'MileNotes kann diesem Browser keine Mitteilungen senden.',
   'push.refusal.push_link_full': 'Zu viele Handys wollen bei diesem Link Bescheid bekommen.',
   'push.refusal.push_phone_full': 'Dieses Handy bekommt schon bei zu vielen Links Bescheid. Schalte zuerst einige aus.',
-  'push.refusal.device_not_linked': 'Dieses Handy ist bei diesem Link noch nicht bekannt. Lade die Seite neu und versuche es dann noch einmal.',
+  'push.refusal.device_unknown': 'Dieses Handy ist bei diesem Link noch nicht bekannt. Lade die Seite neu und versuche es dann noch einmal.',
+  'push.refusal.link_phones_busy.one':
+    'In der letzten Stunde haben viele neue Handys diesen Link geöffnet. Versuche es in etwa {count} Minute noch einmal. Deine Nachrichten erreichen {runner} trotzdem.',
+  'push.refusal.link_phones_busy.other':
+    'In der letzten Stunde haben viele neue Handys diesen Link geöffnet. Versuche es in etwa {count} Minuten noch einmal. Deine Nachrichten erreichen {runner} trotzdem.',
+  'push.refusal.link_phones_full':
+    'Dieser Link ist voll: Jedes Handy darauf hat schon eine Nachricht geschickt oder will Bescheid bekommen. Bitte {runner} um einen neuen Link. Deine Nachrichten erreichen {runner} trotzdem.',
   'push.refusal.progress_not_shared': '{runner} teilt den Fortschritt gerade nicht.',
   'push.refusal.marker_passed': '{runner} ist schon an {marker} vorbei.',
   'push.refusal.marker_too_near': '{runner} ist schon weniger als {minutes} Minuten von {marker} entfernt.',

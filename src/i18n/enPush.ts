@@ -27,7 +27,12 @@ export const enPush = {
   'push.refusal.push_endpoint_refused': "MileNotes can't send notifications to this browser.",
   'push.refusal.push_link_full': 'Too many phones asked to be told on this link.',
   'push.refusal.push_phone_full': 'This phone asked to be told on too many links. Turn some off first.',
-  'push.refusal.device_not_linked': "This phone isn't known on this link yet. Reload the page, then try again.",
+  'push.refusal.device_unknown': "This phone isn't known on this link yet. Reload the page, then try again.",
+  'push.refusal.link_phones_busy.one': 'Many new phones opened this link in the last hour. Try again in about {count} minute. Your notes still reach {runner}.',
+  'push.refusal.link_phones_busy.other':
+    'Many new phones opened this link in the last hour. Try again in about {count} minutes. Your notes still reach {runner}.',
+  'push.refusal.link_phones_full':
+    'This link is full: every phone on it has sent a note or asked to be told. Ask {runner} for a new link. Your notes still reach {runner}.',
   'push.refusal.progress_not_shared': "{runner} isn't sharing progress right now.",
   'push.refusal.marker_passed': '{runner} has already passed {marker}.',
   'push.refusal.marker_too_near': '{runner} is already less than {minutes} minutes from {marker}.',

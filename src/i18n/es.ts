@@ -257,7 +257,13 @@ const es: Catalogue = {
   'push.refusal.push_endpoint_refused': 'MileNotes no puede enviar notificaciones a este navegador.',
   'push.refusal.push_link_full': 'Demasiados teléfonos pidieron avisos en este enlace.',
   'push.refusal.push_phone_full': 'Este teléfono ya recibe avisos de demasiados enlaces. Desactiva algunos primero.',
-  'push.refusal.device_not_linked': 'Este teléfono aún no es conocido en este enlace. Recarga la página y vuelve a intentarlo.',
+  'push.refusal.device_unknown': 'Este teléfono aún no es conocido en este enlace. Recarga la página y vuelve a intentarlo.',
+  'push.refusal.link_phones_busy.one':
+    'Muchos teléfonos nuevos abrieron este enlace en la última hora. Vuelve a intentarlo en más o menos {count} minuto. Tus mensajes llegan igual a {runner}.',
+  'push.refusal.link_phones_busy.other':
+    'Muchos teléfonos nuevos abrieron este enlace en la última hora. Vuelve a intentarlo en unos {count} minutos. Tus mensajes llegan igual a {runner}.',
+  'push.refusal.link_phones_full':
+    'Este enlace está lleno: cada teléfono que hay en él ya envió un mensaje o pidió avisos. Pídele a {runner} un enlace nuevo. Tus mensajes llegan igual a {runner}.',
   'push.refusal.progress_not_shared': '{runner} no está compartiendo su progreso ahora.',
   'push.refusal.marker_passed': '{runner} ya pasó {marker}.',
   'push.refusal.marker_too_near': '{runner} ya está a menos de {minutes} minutos de {marker}.',

@@ -261,7 +261,13 @@ const fr: Catalogue = {
   'push.refusal.push_endpoint_refused': 'MileNotes ne peut pas envoyer de notifications à ce navigateur.',
   'push.refusal.push_link_full': 'Trop de téléphones ont demandé à être prévenus sur ce lien.',
   'push.refusal.push_phone_full': "Ce téléphone est déjà prévenu sur trop de liens. Désactivez-en d'abord quelques-uns.",
-  'push.refusal.device_not_linked': "Ce téléphone n'est pas encore connu sur ce lien. Rechargez la page, puis réessayez.",
+  'push.refusal.device_unknown': "Ce téléphone n'est pas encore connu sur ce lien. Rechargez la page, puis réessayez.",
+  'push.refusal.link_phones_busy.one':
+    'Beaucoup de nouveaux téléphones ont ouvert ce lien dans la dernière heure. Réessayez dans environ {count} minute. Vos messages parviennent quand même à {runner}.',
+  'push.refusal.link_phones_busy.other':
+    'Beaucoup de nouveaux téléphones ont ouvert ce lien dans la dernière heure. Réessayez dans environ {count} minutes. Vos messages parviennent quand même à {runner}.',
+  'push.refusal.link_phones_full':
+    'Ce lien est complet : chaque téléphone qui y figure a déjà envoyé un message ou demandé à être prévenu. Demandez un nouveau lien à {runner}. Vos messages parviennent quand même à {runner}.',
   'push.refusal.progress_not_shared': '{runner} ne partage pas sa progression en ce moment.',
   'push.refusal.marker_passed': '{runner} a déjà passé {marker}.',
   'push.refusal.marker_too_near': '{runner} est déjà à moins de {minutes} minutes de {marker}.',

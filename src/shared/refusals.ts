@@ -54,3 +54,28 @@ export type RecorderRefusal = (typeof RECORDER_REFUSALS)[number];
 
 /** 429 codes for a link that is full: waiting will not help; the sender must ask the runner for a new link. */
 export const LINK_FULL_ERRORS: readonly string[] = ['link_full', 'link_storage_full'] satisfies readonly RecorderRefusal[];
+
+/**
+ * Every code a push route's answer can carry (the recorder's notifications, /api/r/:token/push):
+ * server/push/refusals.ts writes each one's status and sentence, and the recorder words them itself
+ * (src/recorder/push/pushWords.ts). Never a note's reason.
+ */
+export const PUSH_REFUSALS = [
+  'push_off',
+  // The phone: our cookie, and a place on the link (a link takes so many new phones an hour, and a full one keeps its friends).
+  'device_unknown',
+  'link_phones_busy',
+  'link_phones_full',
+  // The browser's subscription, and the limits on subscriptions.
+  'push_endpoint_refused',
+  'invalid_subscription',
+  'push_link_full',
+  'push_phone_full',
+  // Alerts.
+  'push_not_subscribed',
+  'progress_not_shared',
+  'marker_passed',
+  'marker_too_near',
+] as const;
+
+export type PushRefusal = (typeof PUSH_REFUSALS)[number];

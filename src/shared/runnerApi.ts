@@ -56,6 +56,13 @@ export const EntrySchema = Type.Object({
   displayName: Type.String(),
   createdAt: IsoTime,
   linkActive: Type.Boolean(),
+  linkPhones: Type.Integer({
+    minimum: 0,
+    description:
+      'How many phones follow the live link: phones that opened it and are on it (0 without a live link). A link holds at most 500 and takes at most ' +
+      'LINK_NEW_PHONES_PER_HOUR (100) new ones an hour; a phone that sent a note or asked to be told stays on it. Far more phones than the friends ' +
+      'it was sent to means the link spread: replaceEntryLink, and the new link starts with none.',
+  }),
   /** Only in the answers that make a link. */
   link: Type.Optional(LinkSchema),
 });

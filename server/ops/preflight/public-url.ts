@@ -1,7 +1,9 @@
 /**
  * The preflight's PUBLIC_URL line: the links friends open must be HTTPS, since a phone's browser
  * gives a page its microphone only in a secure context; plain HTTP counts as one only on loopback,
- * on the computer itself.
+ * on the computer itself. The server speaks plain HTTP, so an https PUBLIC_URL means a proxy in
+ * front: without TRUST_PROXY every phone is that proxy to us, and every per-client limit is one
+ * budget for all of them.
  */
 import ipaddr from 'ipaddr.js';
 import { fail, ok, warn, type PreflightCheck } from './finding.js';
@@ -24,6 +26,12 @@ export const publicUrlCheck: PreflightCheck = {
       url = new URL(config.publicUrl);
     } catch {
       return fail(`PUBLIC_URL '${config.publicUrl}' is not a URL.`, 'set PUBLIC_URL to the address friends open, e.g. https://notes.example.com.');
+    }
+    if (url.protocol === 'https:' && config.trustProxy === false) {
+      return warn(
+        `${config.publicUrl} is served through a proxy, but TRUST_PROXY is unset: every phone looks like the proxy, so all of them share one budget (notes per address, requests a minute).`,
+        "set TRUST_PROXY to the proxy's addresses or CIDRs (TRUST_PROXY=loopback when it runs on this machine), and have it send X-Forwarded-For and X-Forwarded-Proto.",
+      );
     }
     if (url.protocol === 'https:') return ok(`${config.publicUrl}: the links friends open are HTTPS, where their phones let the recorder use the microphone.`);
     if (url.protocol !== 'http:') return fail(`PUBLIC_URL '${config.publicUrl}' is neither https nor http.`, HTTPS_FIX);

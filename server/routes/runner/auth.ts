@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppleSignInSchema, RefreshSchema, SessionSchema, type Session } from '../../../src/shared/runnerApi.js';
 import { IdentityTokenError, JwksUnavailableError } from '../../auth/apple.js';
 import { hashToken, issueAccessToken, newRefreshToken, successorRefreshToken } from '../../auth/tokens.js';
+import { addressKey } from '../../http/client-key.js';
 import { ApiProblem } from '../../http/problem.js';
 import { refusals } from '../../http/contract.js';
 import { refusal } from '../../http/refusals.js';
@@ -18,10 +19,11 @@ const refreshRefused = () => new ApiProblem(401, 'session_expired', 'Your sessio
 export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
   const { auth, repo } = ctx;
   // Per server process, like the recorder's limit: enough for a person retrying, not for a script guessing.
+  // Per client, as every other limit: an IPv6 client by its /64, whose addresses a phone changes at will.
   await app.register(rateLimit, {
     max: auth.signInPerMinute,
     timeWindow: 60_000,
-    keyGenerator: (req) => req.ip,
+    keyGenerator: (req) => addressKey(req.ip),
     errorResponseBuilder: (_req, context) => refusal.rate_limited(Math.max(1, Math.ceil(context.ttl / 1000)), 'runner'),
   });
   const expiresAt = (now: number) => new Date(now + auth.refreshTtlSeconds * 1000).toISOString();

@@ -28,6 +28,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     displayName: e.displayName,
     createdAt: e.createdAt,
     linkActive: e.linkActive,
+    linkPhones: e.linkPhones,
     ...(token ? { link: { token, url: `${ctx.publicUrl}/r/${token}` } } : {}),
   });
 
@@ -83,7 +84,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     {
       schema: {
         operationId: 'replaceEntryLink',
-        summary: 'Issue a new link for friends and revoke the old one',
+        summary: 'Issue a new link for friends and revoke the old one: the phones that followed it follow it no more (linkPhones starts again at 0)',
         security: bearer,
         params: IdParamsSchema,
         response: { 200: LinkSchema, ...refusals(entryNotFound) },

@@ -6,8 +6,8 @@
 import { part } from '../../apiClient.js';
 import type { PushState, PushSubscribe } from '../../shared/pushApi.js';
 
-/** A push route's answer (issue 36): its value, or the refusal's code (none: no answer we can use). */
-export type PushAnswer<T> = { ok: true; value: T } | { ok: false; code: string | undefined };
+/** A push route's answer: its value, or the refusal's code (none: no answer we can use) and when to try again (seconds). */
+export type PushAnswer<T> = { ok: true; value: T } | { ok: false; code: string | undefined; retryAfter?: number };
 
 async function sendJson<T>(path: string, method: string, body?: unknown): Promise<PushAnswer<T>> {
   try {
@@ -19,7 +19,10 @@ async function sendJson<T>(path: string, method: string, body?: unknown): Promis
     });
     if (response.status === 204) return { ok: true, value: undefined as T };
     const json = (await response.json().catch(() => undefined)) as { error?: unknown } | undefined;
-    if (!response.ok) return { ok: false, code: typeof json?.error === 'string' ? json.error : undefined };
+    if (!response.ok) {
+      const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
+      return { ok: false, code: typeof json?.error === 'string' ? json.error : undefined, ...(Number.isFinite(retryAfter) && { retryAfter }) };
+    }
     return json === undefined ? { ok: false, code: undefined } : { ok: true, value: json as T };
   } catch {
     return { ok: false, code: undefined };

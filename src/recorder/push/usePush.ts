@@ -83,7 +83,7 @@ export function usePush(token: string, runner: string, wanted: boolean): PushCon
     void work()
       .then(async (answer) => {
         if (answer === 'denied') return setProblem({ on, text: t('push.denied') });
-        if (!answer.ok) return setProblem({ on, text: pushRefusalWords(answer.code, runner, marker) });
+        if (!answer.ok) return setProblem({ on, text: pushRefusalWords(answer.code, runner, marker, answer.retryAfter) });
         if (answer.value) return setState(answer.value);
         // Turned off (204): what is left, as the server holds it.
         const fresh = await getPushState(token);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeviceCookies, DEVICE_COOKIE, DEVICE_COOKIE_DAYS, LOCAL_DEVICE_COOKIE } from '../../../server/devices/cookie.js';
-import { REMEMBERED_FOR_MS } from '../../../server/db/device-store.js';
+import { DEVICE_LINK_PHONES_MAX, NEW_PHONES_WINDOW_MS, REMEMBERED_FOR_MS } from '../../../server/db/device-store.js';
 import { createDevices } from '../../../server/devices/index.js';
 import { createDeviceLinkSeal, createTokenSeal } from '../../../server/devices/sealed.js';
 import { openDatabase } from '../../../server/db/index.js';
@@ -18,6 +18,7 @@ import { creation, send } from '../support/resumable.js';
 import { digestOf, fakeWebm, makeLink, putNote } from '../support/uploads.js';
 import { deviceCookieOf, ISSUED } from './cookies.js';
 
+const LIMITS = { maxPhones: DEVICE_LINK_PHONES_MAX, perWindow: 100, windowMs: NEW_PHONES_WINDOW_MS };
 const cookieHeader = (value: string) => ({ cookie: `${LOCAL_DEVICE_COOKIE}=${value}` });
 
 describe.each(BACKENDS)('the device cookie on %s', (kind) => {
@@ -30,7 +31,7 @@ describe.each(BACKENDS)('the device cookie on %s', (kind) => {
   afterAll(() => t.close());
 
   const idOf = (value: string) =>
-    createDeviceCookies(t.backend.config.auth.sessionSecret).idOf({
+    createDeviceCookies(t.backend.config.auth.sessionSecret, t.backend.config.publicUrl).idOf({
       cookies: { [LOCAL_DEVICE_COOKIE]: value },
       protocol: 'http',
       hostname: 'localhost',
@@ -71,7 +72,7 @@ describe.each(BACKENDS)('the device cookie on %s', (kind) => {
       ['Jo', 'berlin-2025'],
       ['Alex', 'chicago-2025'],
     ]);
-    const devices = createDevices(t.app.repo, t.backend.config.auth.sessionSecret, { cookiesPerHour: 1 });
+    const devices = createDevices(t.app.repo, t.backend.config.auth.sessionSecret, { publicUrl: t.backend.config.publicUrl, newPhonesPerHour: 100 });
     expect((await devices.linksOf(idOf(value))).map((l) => l.token)).toEqual([second, first]);
   });
 
@@ -79,10 +80,10 @@ describe.each(BACKENDS)('the device cookie on %s', (kind) => {
     const token = await makeLink(t.app.repo);
     const device = `d-${randomUUID()}`;
     const opened = async () => (await t.app.repo.devices.linksOf(device))[0]!.openedAt;
-    await t.app.repo.devices.remember(device, linkIdOf(token), 'sealed-1', 1_000_000);
-    await t.app.repo.devices.remember(device, linkIdOf(token), 'sealed-2', 1_000_000 + REMEMBERED_FOR_MS - 1);
+    await t.app.repo.devices.remember(device, linkIdOf(token), 'sealed-1', 1_000_000, LIMITS);
+    await t.app.repo.devices.remember(device, linkIdOf(token), 'sealed-2', 1_000_000 + REMEMBERED_FOR_MS - 1, LIMITS);
     expect(await opened()).toBe(1_000_000);
-    await t.app.repo.devices.remember(device, linkIdOf(token), 'sealed-3', 1_000_000 + REMEMBERED_FOR_MS + 1);
+    await t.app.repo.devices.remember(device, linkIdOf(token), 'sealed-3', 1_000_000 + REMEMBERED_FOR_MS + 1, LIMITS);
     expect(await opened()).toBe(1_000_000 + REMEMBERED_FOR_MS + 1);
   });
 

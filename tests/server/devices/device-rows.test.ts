@@ -1,8 +1,11 @@
 /**
  * Device rows end (issue 40): a phone not seen for the cookie's 400 days goes, swept on every
- * server; a link keeps its DEVICE_LINK_PHONES_MAX phones seen last (the one seen longest ago goes,
- * and comes back by opening the link). A token sealed for one phone's row opens nothing in another
- * phone's. Migration 16 drops the rows the adoptable cookie of migration 12 made, on both databases.
+ * server. A link holds DEVICE_LINK_PHONES_MAX phones, friends first: a newcomer pushes off the phone
+ * that did nothing there seen longest ago (it comes back by opening the link), never one that
+ * recorded, turned notifications on or asked for an alert; and it takes so many new phones an hour.
+ * A token sealed for one phone's row opens nothing in another phone's. Migration 16 drops the rows
+ * the adoptable cookie of migration 12 made, and migration 18 marks the phones that already took
+ * part, on both databases.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +13,9 @@ import type { Database } from '../../../server/db/driver.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { applyMigrations, MIGRATIONS } from '../../../server/db/migrate.js';
 import { DEVICE_KEY_TABLES } from '../../../server/db/migrations/16-device-keys.js';
+import { FRIENDS_FIRST_COLUMNS } from '../../../server/db/migrations/18-friends-first.js';
 import { createRepository } from '../../../server/db/repository.js';
+import { DEVICE_LINK_PHONES_MAX, NEW_PHONES_WINDOW_MS } from '../../../server/db/device-store.js';
 import { LOCAL_DEVICE_COOKIE } from '../../../server/devices/cookie.js';
 import { createDevices, DEVICE_LIFE_MS, startDeviceSweep } from '../../../server/devices/index.js';
 import { linkIdOf } from '../../../server/links.js';
@@ -21,6 +26,7 @@ import { makeLink } from '../support/uploads.js';
 import { deviceCookieOf } from './cookies.js';
 
 const DAY = 24 * 3600_000;
+const LIMITS = { maxPhones: DEVICE_LINK_PHONES_MAX, perWindow: 100, windowMs: NEW_PHONES_WINDOW_MS };
 
 describe.each(BACKENDS)('device rows on %s', (kind) => {
   let t: TestApp;
@@ -34,7 +40,7 @@ describe.each(BACKENDS)('device rows on %s', (kind) => {
     await t.close();
   });
 
-  const devices = () => createDevices(t.app.repo, t.backend.config.auth.sessionSecret, { cookiesPerHour: 100 });
+  const devices = () => createDevices(t.app.repo, t.backend.config.auth.sessionSecret, { publicUrl: t.backend.config.publicUrl, newPhonesPerHour: 100 });
   const phonesOf = async (linkId: string) =>
     (await db.all('SELECT device_id FROM device_links WHERE link_id = ? ORDER BY device_id', [linkId])).map((r) => String(r.device_id));
 
@@ -42,9 +48,9 @@ describe.each(BACKENDS)('device rows on %s', (kind) => {
     const linkId = linkIdOf(await makeLink(t.app.repo));
     const now = Date.now();
     const [gone, kept, seen] = [`gone-${randomUUID()}`, `kept-${randomUUID()}`, `seen-${randomUUID()}`];
-    await t.app.repo.devices.remember(gone, linkId, 'sealed', now - DEVICE_LIFE_MS - DAY);
-    await t.app.repo.devices.remember(kept, linkId, 'sealed', now - DEVICE_LIFE_MS + DAY);
-    await t.app.repo.devices.remember(seen, linkId, 'sealed', now - DEVICE_LIFE_MS - DAY);
+    await t.app.repo.devices.remember(gone, linkId, 'sealed', now - DEVICE_LIFE_MS - DAY, LIMITS);
+    await t.app.repo.devices.remember(kept, linkId, 'sealed', now - DEVICE_LIFE_MS + DAY, LIMITS);
+    await t.app.repo.devices.remember(seen, linkId, 'sealed', now - DEVICE_LIFE_MS - DAY, LIMITS);
     // The installed app read its list a day ago: the phone is seen, though it opened the link long before.
     await t.app.repo.devices.seen(seen, now - DAY);
     expect(await devices().sweep(now)).toBeGreaterThanOrEqual(1);
@@ -53,7 +59,7 @@ describe.each(BACKENDS)('device rows on %s', (kind) => {
 
   it('should sweep on its own, every everyMs of the server’s device sweep', async () => {
     const linkId = linkIdOf(await makeLink(t.app.repo));
-    await t.app.repo.devices.remember(`old-${randomUUID()}`, linkId, 'sealed', Date.now() - DEVICE_LIFE_MS - DAY);
+    await t.app.repo.devices.remember(`old-${randomUUID()}`, linkId, 'sealed', Date.now() - DEVICE_LIFE_MS - DAY, LIMITS);
     const stop = startDeviceSweep(devices(), 20, t.app.log);
     try {
       await expect.poll(() => phonesOf(linkId), { timeout: 5_000 }).toEqual([]);
@@ -62,19 +68,56 @@ describe.each(BACKENDS)('device rows on %s', (kind) => {
     }
   });
 
-  it("should keep a link's phones seen last, dropping the one seen longest ago for a new one", async () => {
+  it("should push off a full link's phone that did nothing there, seen longest ago, for a new one", async () => {
     const linkId = linkIdOf(await makeLink(t.app.repo));
     const at = Date.now() - 10 * DAY;
     const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((p) => `${p}-${randomUUID()}`) as [string, string, string, string];
-    await t.app.repo.devices.remember(a, linkId, 'sealed', at, 3);
-    await t.app.repo.devices.remember(b, linkId, 'sealed', at + DAY, 3);
-    await t.app.repo.devices.remember(c, linkId, 'sealed', at + 2 * DAY, 3);
+    const three = { ...LIMITS, maxPhones: 3 };
+    await t.app.repo.devices.remember(a, linkId, 'sealed', at, three);
+    await t.app.repo.devices.remember(b, linkId, 'sealed', at + DAY, three);
+    await t.app.repo.devices.remember(c, linkId, 'sealed', at + 2 * DAY, three);
     await t.app.repo.devices.seen(a, at + 3 * DAY);
-    await t.app.repo.devices.remember(d, linkId, 'sealed', at + 4 * DAY, 3);
+    expect(await t.app.repo.devices.remember(d, linkId, 'sealed', at + 4 * DAY, three)).toEqual({ kind: 'on' });
     expect(await phonesOf(linkId)).toEqual([a, c, d].sort());
-    // The dropped phone opens the link again, and is in; the one seen longest ago now goes.
-    await t.app.repo.devices.remember(b, linkId, 'sealed', at + 5 * DAY, 3);
+    // The phone pushed off opens the link again, and is in; the one seen longest ago now goes.
+    await t.app.repo.devices.remember(b, linkId, 'sealed', at + 5 * DAY, three);
     expect(await phonesOf(linkId)).toEqual([a, b, d].sort());
+  });
+
+  it('should never push off a phone that took part, and tell a newcomer when every phone there did', async () => {
+    const linkId = linkIdOf(await makeLink(t.app.repo));
+    const at = Date.now() - 10 * DAY;
+    const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((p) => `${p}-${randomUUID()}`) as [string, string, string, string, string];
+    const three = { ...LIMITS, maxPhones: 3 };
+    for (const [i, phone] of [a, b, c].entries()) await t.app.repo.devices.remember(phone, linkId, 'sealed', at + i * DAY, three);
+    // a recorded (or asked to be told) and has not been seen since: it stays, the idle b goes.
+    await t.app.repo.devices.tookPart(a, linkId, at + 3 * DAY);
+    expect(await t.app.repo.devices.remember(d, linkId, 'sealed', at + 4 * DAY, three)).toEqual({ kind: 'on' });
+    expect(await phonesOf(linkId)).toEqual([a, c, d].sort());
+    for (const phone of [c, d]) await t.app.repo.devices.tookPart(phone, linkId, at + 5 * DAY);
+    expect(await t.app.repo.devices.remember(e, linkId, 'sealed', at + 6 * DAY, three)).toEqual({ kind: 'full' });
+    expect(await phonesOf(linkId)).toEqual([a, c, d].sort());
+    expect(await t.app.repo.devices.has(e, linkId)).toBe(false);
+  });
+
+  it('should take at most perWindow new phones in any window, say when the next may come, and never push off one of the window', async () => {
+    const linkId = linkIdOf(await makeLink(t.app.repo));
+    const [a, b, c] = ['a', 'b', 'c'].map((p) => `${p}-${randomUUID()}`) as [string, string, string];
+    const two = { ...LIMITS, maxPhones: 2, perWindow: 2 };
+    const at = Date.now() - 10 * DAY;
+    const minute = (m: number) => at + m * 60_000;
+    expect(await t.app.repo.devices.remember(a, linkId, 'sealed', minute(0), two)).toEqual({ kind: 'on' });
+    await t.app.repo.devices.tookPart(a, linkId, minute(1));
+    expect(await t.app.repo.devices.remember(b, linkId, 'sealed', minute(10), two)).toEqual({ kind: 'on' });
+    // Two new phones in the hour: the next may come when the first of them is an hour old.
+    expect(await t.app.repo.devices.remember(c, linkId, 'sealed', minute(20), two)).toEqual({ kind: 'busy', until: minute(60) });
+    // A phone on the link opens it again whatever the window holds.
+    expect(await t.app.repo.devices.remember(b, linkId, 'sealed', minute(30), two)).toEqual({ kind: 'on' });
+    // The window has room again, but the link is full: a took part, and the idle b came within the hour.
+    expect(await t.app.repo.devices.remember(c, linkId, 'sealed', minute(65), two)).toEqual({ kind: 'busy', until: minute(70) });
+    expect(await phonesOf(linkId)).toEqual([a, b].sort());
+    expect(await t.app.repo.devices.remember(c, linkId, 'sealed', minute(70), two)).toEqual({ kind: 'on' });
+    expect(await phonesOf(linkId)).toEqual([a, c].sort());
   });
 
   it("should open nothing from a sealed token copied into another phone's row", async () => {
@@ -134,7 +177,49 @@ describe.each(BACKENDS)('migration 16 on %s', (kind) => {
     const count = async (table: string) => Number((await db.all(`SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
     expect([await count('device_links'), await count('push_subscriptions'), await count('push_alerts'), await count('push_deliveries')]).toEqual([0, 0, 0, 0]);
     expect(await repo.links.find('l1')).toMatchObject({ runnerName: 'Alex' });
-    await repo.devices.remember('phone', 'l1', 'sealed', 5);
+    await repo.devices.remember('phone', 'l1', 'sealed', 5, LIMITS);
     expect(await repo.devices.has('phone', 'l1')).toBe(true);
+  });
+});
+
+describe.each(BACKENDS)('migration 18 on %s', (kind) => {
+  let backend: TestBackend;
+  let db: Database;
+  afterEach(async () => {
+    await db.close();
+    await backend.cleanup();
+  });
+
+  it('should count the phones that already sent a note or hold a subscription on a link among its friends, and every earlier phone as come long ago', async () => {
+    backend = await createBackend(kind);
+    db = openDatabase(backend.config);
+    await db.exclusive((tx) => applyMigrations(tx, MIGRATIONS.slice(0, MIGRATIONS.indexOf(FRIENDS_FIRST_COLUMNS))));
+    await db.run("INSERT INTO races (id, name, race_date, units) VALUES ('chicago-2025', 'Chicago Marathon', '2025-10-12', 'mi')");
+    await db.run("INSERT INTO runners (id, display_name, created_at) VALUES ('r1', 'Alex', '2025-10-01T00:00:00Z')");
+    for (const link of ['l1', 'l2'])
+      await db.run("INSERT INTO links (id, runner_id, race_id, created_at) VALUES (?, 'r1', 'chicago-2025', '2025-10-01T00:00:00Z')", [link]);
+    for (const [device, link] of [
+      ['sender', 'l1'],
+      ['sender', 'l2'],
+      ['subscriber', 'l1'],
+      ['idle', 'l1'],
+    ]) {
+      await db.run('INSERT INTO device_links (device_id, link_id, sealed_token, opened_at, seen_at) VALUES (?, ?, ?, 7, 7)', [device, link, 'sealed']);
+    }
+    await db.run(
+      "INSERT INTO notes (id, link_id, marker, sender, content_type, bytes, sha256, original_key, received_at, status, device_id) VALUES ('n1', 'l1', 'mi-13', 'Sam', 'audio/webm', 1, 'x', 'k', '2025-10-01T00:00:00Z', 'received', 'sender')",
+    );
+    await db.run(
+      "INSERT INTO push_subscriptions (id, device_id, link_id, endpoint, p256dh, auth, lang, heard, sealed_token, created_at, updated_at) VALUES ('s1', 'subscriber', 'l1', 'https://push.example/x', 'k', 'a', 'en', 1, 'sealed', 1, 1)",
+    );
+
+    await createRepository(db).migrate();
+    const rows = await db.all('SELECT device_id, link_id, joined_at, took_part_at FROM device_links ORDER BY device_id, link_id');
+    expect(rows.map((r) => [r.device_id, r.link_id, Number(r.joined_at), r.took_part_at === null ? null : Number(r.took_part_at)])).toEqual([
+      ['idle', 'l1', 0, null],
+      ['sender', 'l1', 0, 7],
+      ['sender', 'l2', 0, null],
+      ['subscriber', 'l1', 0, 7],
+    ]);
   });
 });

@@ -75,6 +75,24 @@ describe.each(BACKENDS)('a device cookie this server never issued, on %s', (kind
     expect(old?.attributes).toEqual(expect.arrayContaining(['path=/api']));
     expect(old?.attributes.some((a) => a.startsWith('expires=thu, 01 jan 1970') || a === 'max-age=0')).toBe(true);
   });
+  it('should expire the old cookie whenever a phone sends it, on any request of the API, not only when a new cookie is set', async () => {
+    const old = `${OLD_DEVICE_COOKIE}=${invented()[1]}`;
+    for (const url of ['/api/device/links', '/api/races', `/api/r/${await makeLink(t.app.repo)}/push`]) {
+      const res = await t.app.inject({ url, headers: { cookie: old } });
+      const expired = deviceCookieOf(res.headers['set-cookie'], OLD_DEVICE_COOKIE);
+      expect({
+        url,
+        value: expired?.value,
+        path: expired?.attributes.includes('path=/api'),
+        gone: expired?.attributes.some((a) => a.startsWith('expires=thu, 01 jan 1970') || a === 'max-age=0'),
+      }).toEqual({
+        url,
+        value: '',
+        path: true,
+        gone: true,
+      });
+    }
+  });
 });
 
 describe('X-Forwarded-Proto from a proxy nobody trusts', () => {

@@ -3,9 +3,9 @@
  * part of a good one: ffmpeg without its AAC encoder (a stand-in first on PATH), a blob store that
  * cannot be written (a read-only folder; an S3 stand-in refusing writes), a small disk below
  * READY_MIN_FREE_MB, PUBLIC_URL on plain HTTP, a clock 10 minutes off Apple's, push keys kept under
- * another SESSION_SECRET. Each fails that line
- * alone, with its fix, and exits 1; the good configuration passes every line and exits 0, on SQLite
- * with audio on disk and on PostgreSQL with S3. The runs go side by side: each mostly waits.
+ * another SESSION_SECRET. Each fails that line alone, with its fix, and exits 1 (an https PUBLIC_URL
+ * without TRUST_PROXY warns on its line, and exits 0); the good configuration passes every line and
+ * exits 0, on SQLite with audio on disk and on PostgreSQL with S3. The runs go side by side: each mostly waits.
  * The good run and ffmpeg's are child processes as npm runs them (the stand-in on the PATH the
  * converter process inherits); the others go through the same dispatcher in this process, as
  * support/cli.ts does for many calls, and with CONVERT_WORKER=off, which makes ffmpeg's line 'not
@@ -133,6 +133,7 @@ describe('npm run admin -- check', () => {
       APPLE_AUDIENCE: apple.audience,
       APPLE_JWKS_URL: apple.jwksUrl,
       PUBLIC_URL: 'https://notes.example.com',
+      TRUST_PROXY: 'loopback',
       READY_MIN_FREE_MB: '16',
       CONVERT_WORKER: 'on',
     };
@@ -147,6 +148,7 @@ describe('npm run admin -- check', () => {
       s3RefusingWrites: { ...noProbe, ...s3.env, S3_ENDPOINT: deniedS3.url },
       smallDisk: { ...noProbe, DATA_DIR: disk.dir },
       plainHttp: { ...noProbe, PUBLIC_URL: 'http://notes.example.com', VAPID_SUBJECT: 'mailto:ops@example.com' },
+      httpsWithoutTrustProxy: { ...noProbe, TRUST_PROXY: '' },
       clockOff: { ...noProbe, APPLE_JWKS_URL: `${lateApple.url}/auth/keys` },
       pushKeysOfAnotherSecret: { ...noProbe, DATA_DIR: otherSecret.env.DATA_DIR },
       // Production refuses to start with it (the settings line); elsewhere the push line says why.
@@ -249,6 +251,16 @@ describe('npm run admin -- check', () => {
 
   it('should fail the public URL on plain HTTP outside loopback, where phones give the recorder no microphone', () => {
     expectOnlyFailure(runs.plainHttp!, 'public URL', /^http:\/\/notes\.example\.com is plain HTTP: .*no microphone/, /HTTPS/);
+  });
+
+  it('should warn when PUBLIC_URL is https (a proxy in front) and TRUST_PROXY is unset, and still exit 0', () => {
+    const result = runs.httpsWithoutTrustProxy!;
+    const lines = linesOf(result);
+    for (const line of lines.values()) expect(line.verdict, `${line.name}: ${line.says}`).toBe(line.name === 'public URL' ? 'WARN' : 'OK');
+    const [found, fix] = lines.get('public URL')!.says.split(' Fix: ');
+    expect(found).toMatch(/^https:\/\/notes\.example\.com is served through a proxy, but TRUST_PROXY is unset: every phone looks like the proxy/);
+    expect(fix).toMatch(/TRUST_PROXY=loopback/);
+    expect(result.code).toBe(0);
   });
 
   it("should fail the clock when it is 10 minutes off Apple's", () => {

@@ -73,8 +73,8 @@ describe.each(BACKENDS)('a replaced push subscription on %s', (kind) => {
     expect([stale.statusCode, stale.json().error]).toEqual([409, 'push_not_subscribed']);
     // Another phone on the link that knows the endpoint, no cookie, an endpoint not on PUSH_HOSTS: nothing changes.
     expect((await change(two, jo, old.endpoint, service.subscribe())).json().error).toBe('push_not_subscribed');
-    // A phone that never opened the link, as for subscribing.
-    expect((await change(two, lee, old.endpoint, service.subscribe())).json().error).toBe('device_not_linked');
+    // A phone that never opened the link holds no subscription there.
+    expect((await change(two, lee, old.endpoint, service.subscribe())).json().error).toBe('push_not_subscribed');
     expect((await change(two, undefined, old.endpoint, service.subscribe())).json().error).toBe('device_unknown');
     expect((await change(two, sam, old.endpoint, elsewhere.subscribe())).json().error).toBe('push_endpoint_refused');
     const bad = await t.app.inject({

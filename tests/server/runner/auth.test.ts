@@ -210,3 +210,30 @@ describe('sign-in attempts', () => {
     expect((await t.app.inject({ url: '/api/races' })).statusCode).toBe(200);
   });
 });
+
+describe.each(BACKENDS)('sign-in and refresh attempts from one IPv6 /64, on %s', (kind) => {
+  let t: RunnerTestApp;
+  beforeAll(async () => {
+    // The default limit (30 a minute), behind a proxy that names the client.
+    t = await startRunnerApp(kind, { TRUST_PROXY: 'loopback' });
+  });
+  afterAll(() => t.close());
+
+  it('should count every address of the /64 as one client, as every other limit does, and another /64 apart', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 40; i++) {
+      const from = { 'x-forwarded-for': `2001:db8:47:1:${i.toString(16)}::${i}` };
+      const url = i % 2 ? '/api/auth/refresh' : '/api/auth/apple';
+      const payload = i % 2 ? { refreshToken: 'r'.repeat(40) } : { identityToken: 'x'.repeat(40), nonce: FAKE_APPLE_NONCE };
+      statuses.push((await t.app.inject({ method: 'POST', url, headers: from, payload })).statusCode);
+    }
+    expect(statuses).toEqual([...Array(30).fill(401), ...Array(10).fill(429)]);
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: { 'x-forwarded-for': '2001:db8:47:2::1' },
+      payload: { refreshToken: 'r'.repeat(40) },
+    });
+    expect(other.statusCode).toBe(401);
+  });
+});

@@ -73,6 +73,23 @@ describe.each(BACKENDS)('entries and links on %s', (kind) => {
     expect(notes!.markers[0]!.notes!.map((n) => n.from)).toEqual(['Old link', 'New link']);
   });
 
+  it('should say how many phones follow the live link, and start a new link with none', async () => {
+    const session = await t.signIn();
+    const entry = await t.enter(session);
+    const path = { id: entry.id };
+    const phones = async () => (await t.api(session).GET('/api/entries')).data!.entries.find((e) => e.id === entry.id)?.linkPhones;
+    expect(await phones()).toBe(0);
+    // Three phones open the link (the client keeps no cookie: each request is a phone of its own).
+    for (let i = 0; i < 3; i++) expect(await recorderStatus(entry.token)).toBe(200);
+    expect(await phones()).toBe(3);
+    const { data: fresh } = await t.api(session).POST('/api/entries/{id}/link', { params: { path } });
+    expect(await phones()).toBe(0);
+    expect(await recorderStatus(fresh!.token)).toBe(200);
+    expect(await phones()).toBe(1);
+    await t.api(session).DELETE('/api/entries/{id}/link', { params: { path } });
+    expect(await phones()).toBe(0);
+  });
+
   it('should revoke the link on DELETE so friends see it no longer works', async () => {
     const session = await t.signIn();
     const entry = await t.enter(session);

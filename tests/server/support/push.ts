@@ -2,7 +2,7 @@
 import tls from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { LOCAL_DEVICE_COOKIE as DEVICE_COOKIE } from '../../../server/devices/cookie.js';
+import { DEVICE_COOKIE, LOCAL_DEVICE_COOKIE } from '../../../server/devices/cookie.js';
 import type { PushSubscribe } from '../../../src/shared/pushApi.js';
 import type { PushServiceStandIn, StandInSubscription } from '../../../stand-ins/pushService.js';
 
@@ -19,12 +19,17 @@ export function trustPushService(service: PushServiceStandIn): () => void {
   return () => tls.setDefaultCACertificates(before);
 }
 
+/** The device cookie a response sets, by either name (an https PUBLIC_URL's, or plain HTTP's to this machine), as a `cookie` header; undefined without one. */
+export function deviceCookieHeader(setCookie: string | string[] | undefined): string | undefined {
+  const line = [setCookie ?? []].flat().find((c) => c.startsWith(`${DEVICE_COOKIE}=`) || c.startsWith(`${LOCAL_DEVICE_COOKIE}=`));
+  return line?.split(';')[0];
+}
+
 /** A phone opening the link: the `cookie` header its later requests carry. */
 export async function phoneOpens(app: FastifyInstance, token: string, cookie?: string): Promise<string> {
   const res = await app.inject({ url: `/api/r/${token}`, headers: cookie ? { cookie } : {} });
   expect(res.statusCode).toBe(200);
-  const line = [res.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith(`${DEVICE_COOKIE}=`))!;
-  return line.split(';')[0]!;
+  return deviceCookieHeader(res.headers['set-cookie'])!;
 }
 
 /** PUT /api/r/:token/push from a phone, with its browser's subscription. */
