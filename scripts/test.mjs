@@ -2,7 +2,9 @@
 // SQLite, PostgreSQL and ffmpeg), builds the site, then runs the browser tests in Chromium and the
 // recorder's journey in WebKit and Firefox (tests/engines).
 // Each step runs even when an earlier one failed (except the browser tests, which need the
-// build), and the last line sums them up.
+// build), and the last line sums them up. On a Node older than package.json's "engines" it says which
+// Node to get before anything runs (./require-node.mjs, first; the other imports are Node's own and ours).
+import './require-node.mjs';
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
