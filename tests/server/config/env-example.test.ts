@@ -19,7 +19,7 @@ const text = readFileSync(file, 'utf8');
 /** Lines `NAME=value` (active) and `# NAME=value` (an example or a derived default), in order. */
 const lines = text.split('\n').flatMap((line) => {
   const match = /^(#\s*)?([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
-  return match ? [{ name: match[2], value: match[3], active: !match[1], line }] : [];
+  return match ? [{ name: match[2]!, value: match[3]!, active: !match[1], line }] : [];
 });
 const named = new Set(lines.map((l) => l.name));
 
