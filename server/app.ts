@@ -36,6 +36,8 @@ export interface AppParts {
   uploads?: UploadService;
   /** The time races are measured against (./clock.ts): the real clock unless the caller gives another (only the demo does). */
   clock: Clock;
+  /** Where the log's lines go instead of stdout (the tests keep each test's with it, shown when it fails). */
+  logStream?: { write(line: string): void };
 }
 
 /** What index.ts needs for a graceful stop. */
@@ -49,7 +51,7 @@ export interface AppOps {
 
 export async function buildApp(config: Config, parts?: Partial<AppParts>): Promise<FastifyInstance & AppParts & AppOps> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...(parts?.logStream && { stream: parts.logStream }) },
     // X-Forwarded-For only from the proxies TRUST_PROXY names; by default the socket's address.
     trustProxy: config.trustProxy,
     // A connection silent this long is closed: a stalled upload ends and its partial file goes.
