@@ -69,6 +69,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     () => repo.ops.queueDepth(),
     () => noteChanges?.held() ?? 0,
     () => repo.jobs.deadlineStats(clock.now()),
+    { folders: { data: config.dataDir, temp: config.tempDir }, minFreeBytes: config.readyMinFreeBytes },
   );
   const drain = createDrain();
   const pollMs = 2_000;
