@@ -3,9 +3,11 @@
  * or with --json, it is the one line of JSON scripts have always read. `help` names every command.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_NAMES } from '../../../server/cli/run-admin.js';
-import { HELPED } from '../../../server/cli/usage.js';
+import { HELPED, usageOf } from '../../../server/cli/usage.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { runAdmin, runAdminAtTerminal, runAdminProcess, runAdminProcessAtTerminal } from '../support/cli.js';
 import { addUpcomingRaces, UPCOMING } from '../support/races.js';
@@ -37,6 +39,16 @@ describe('npm run admin at a terminal and piped', () => {
       expect(one.stdout).toMatch(new RegExp(`^Usage: npm run admin -- ${name}\\b.*\\n\\n[A-Z].+\\.`));
     }
     expect((await runAdmin(env, 'help', 'launch-rockets')).code).toBe(2);
+  });
+
+  it("should know every command and option the operator's runbook gives", () => {
+    const runbook = readFileSync(path.join(import.meta.dirname, '../../../docs/runbook.md'), 'utf8').replace(/\\\n\s*/g, ' ');
+    const given = [...runbook.matchAll(/npm run admin -- ([a-z-]+)([^`\n]*)/g)];
+    expect(given.length).toBeGreaterThan(10);
+    for (const [line, name, rest] of given.filter(([, name]) => name !== 'help')) {
+      expect(COMMAND_NAMES, line).toContain(name);
+      for (const [option] of rest!.matchAll(/--[a-z-]+/g)) expect(usageOf(name!), line).toContain(option);
+    }
   });
 
   it('should print, piped, the same one line of JSON as with --json at a terminal', async () => {
