@@ -39,7 +39,9 @@ export async function startOwnPostgres({ maxConnections }: { maxConnections?: nu
   const dataDir = path.join(dir, 'data');
   const guard = startGuard(dir, dataDir);
   const port = await freePort();
-  const settings = `-p ${port} -k ${dir} -h 127.0.0.1 -c fsync=off${maxConnections ? ` -c max_connections=${maxConnections}` : ''}`;
+  // Loopback TCP only (-k '': no Unix socket), since a socket's path may be at most 107 bytes and the
+  // temp folder it would go in can be deep (npm test's own, inside another's in tests/kit/stopped-run.test.ts).
+  const settings = `-p ${port} -k '' -h 127.0.0.1 -c fsync=off${maxConnections ? ` -c max_connections=${maxConnections}` : ''}`;
   const start = () => runPg('pg_ctl', ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', '-o', settings, 'start']);
   try {
     chmodSync(dir, 0o777);
