@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import LongWaitsFirst from './tests/server/support/sequencer.js';
 
@@ -8,9 +9,17 @@ const RECORDER_CHUNK =
   /[\\/]src[\\/](recorderApp\.tsx|recorder[\\/]|shared[\\/]outbox[\\/]|components[\\/](LoadingScreen|ChunkErrorScreen)\.tsx|RouteErrorBoundary\.tsx|serverClock\.ts|xhrTransport\.ts|shared[\\/](raceClock|contentDigest|refusals|messages|badge|delivery)\.ts)|[\\/]node_modules[\\/]idb[\\/]/;
 /** The recorder's controls for after a first note: a chunk of their own, loaded later (below). */
 const LATER_CHUNK = /[\\/]src[\\/]recorder[\\/](laterControls\.tsx|later\.css|laterWords\.ts|InstallOffer\.tsx|installOffer\.ts|push[\\/])/;
+/**
+ * The chunk groups below are the page's: a build that must be one file (the service worker's IIFE,
+ * which scripts/build.mjs builds with this config) keeps Vite's own `codeSplitting: false`.
+ */
+const ONE_FILE_STAYS_ONE: Plugin = {
+  name: 'one-file-stays-one',
+  outputOptions: (output) => (output.format === 'iife' ? { ...output, codeSplitting: false } : null),
+};
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), ONE_FILE_STAYS_ONE],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -26,7 +35,7 @@ export default defineConfig({
         // imports and exports. The home screen loads it whole; the installed app has it cached anyway.
         // Only the modules named (their own dependencies stay where they are), so the keepsake never
         // loads it and the later chunk stays apart.
-        advancedChunks: {
+        codeSplitting: {
           includeDependenciesRecursively: false,
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },

@@ -3,9 +3,11 @@
  * is not what is measured or tested). The server tests' shared cluster (tests/server/globalSetup.ts)
  * is one; a test file or a bench section that stops and starts its database (pg_ctl) to play one
  * that goes away takes one of its own, since the shared one serves other files at the same time.
+ * Each has a guard (./postgres-guard.mjs) that stops it and removes its folder if this process ends
+ * first, however it ends: a stopped or killed test run leaves no PostgreSQL behind.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './freePort.js';
@@ -34,14 +36,28 @@ export interface OwnPostgres {
 /** `maxConnections`: for a cluster many test files share (PostgreSQL's default is 100). */
 export async function startOwnPostgres({ maxConnections }: { maxConnections?: number } = {}): Promise<OwnPostgres> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'milenotes-own-pg-'));
-  chmodSync(dir, 0o777);
-  if (process.getuid?.() === 0) execFileSync('chown', ['postgres:postgres', dir]);
   const dataDir = path.join(dir, 'data');
+  const guard = startGuard(dir, dataDir);
   const port = await freePort();
-  runPg('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-  const settings = `-p ${port} -k ${dir} -h 127.0.0.1 -c fsync=off${maxConnections ? ` -c max_connections=${maxConnections}` : ''}`;
+  // Loopback TCP only (-k '': no Unix socket), since a socket's path may be at most 107 bytes and the
+  // temp folder it would go in can be deep (npm test's own, inside another's in tests/kit/stopped-run.test.ts).
+  const settings = `-p ${port} -k '' -h 127.0.0.1 -c fsync=off${maxConnections ? ` -c max_connections=${maxConnections}` : ''}`;
   const start = () => runPg('pg_ctl', ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', '-o', settings, 'start']);
-  start();
+  try {
+    chmodSync(dir, 0o777);
+    if (process.getuid?.() === 0) execFileSync('chown', ['postgres:postgres', dir]);
+    runPg('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+    start();
+  } catch (err) {
+    // A cluster that did not start leaves nothing: a start that timed out may have left one running.
+    try {
+      if (existsSync(path.join(dataDir, 'postmaster.pid'))) runPg('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      guard.release();
+    }
+    throw err;
+  }
   let running = true;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -58,7 +74,22 @@ export async function startOwnPostgres({ maxConnections }: { maxConnections?: nu
         if (running) runPg('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
+        guard.release();
       }
     },
   };
+}
+
+/**
+ * The cluster's guard, a child in this process's group whose stdin is a pipe only this process holds:
+ * it closes when this process ends, and the guard then stops the cluster. Neither the child nor the
+ * pipe keeps this process running.
+ */
+function startGuard(dir: string, dataDir: string): { release(): void } {
+  const args = JSON.stringify({ dir, dataDir, pgBin: PG_BIN, asRoot: process.getuid?.() === 0 });
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'postgres-guard.mjs'), args], { stdio: ['pipe', 'ignore', 'ignore'] });
+  child.unref();
+  const stdin = child.stdin as NodeJS.WritableStream & { unref?(): void };
+  stdin.unref?.();
+  return { release: () => stdin.end('removed\n') };
 }

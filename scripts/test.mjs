@@ -2,12 +2,15 @@
 // SQLite, PostgreSQL and ffmpeg), builds the site, then runs the browser tests in Chromium and the
 // recorder's journey in WebKit and Firefox (tests/engines).
 // Each step runs even when an earlier one failed (except the browser tests, which need the
-// build), and the last line sums them up.
-import { spawn } from 'node:child_process';
+// build), and the last line sums them up. On a Node older than package.json's "engines" it says which
+// Node to get before anything runs (./require-node.mjs, first; the other imports are Node's own and ours).
+// Stopped (Ctrl-C, SIGTERM), it stops everything its steps started and removes its temp folder (./test-run.mjs).
+import './require-node.mjs';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { engineReruns, testName } from './engine-reruns.mjs';
+import { startRun } from './test-run.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const results = path.join(root, 'test-results');
@@ -17,22 +20,12 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 /** Each step's seconds, said again at the end, where CI shows them (CI must stay under 25 minutes). */
 const took = [];
 
-/** Runs a step's command to its end; resolves with its exit code (1 when it could not start). */
-function exitOf(command, args, options) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, ...options });
-    child.on('error', (error) => {
-      console.log(String(error));
-      resolve(1);
-    });
-    child.on('exit', (code) => resolve(code));
-  });
-}
+const testRun = startRun();
 
 async function run(title, command, args, env = {}) {
   console.log(`\n=== ${title}`);
   const started = Date.now();
-  const status = await exitOf(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const status = await testRun.step(command, args, { cwd: root, env });
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   took.push(`${title.replace(/ \(.*/, '')} ${seconds} s`);
   console.log(`=== ${title}: ${status === 0 ? 'ok' : 'FAILED'} in ${seconds} s`);
@@ -47,7 +40,9 @@ function runBeside(title, command, args) {
   const started = Date.now();
   const log = path.join(results, `${title.replace(/\W+/g, '-')}.log`);
   const fd = openSync(log, 'w');
-  const exited = exitOf(command, args, { stdio: ['ignore', fd, fd] }).then((status) => ({ status, seconds: ((Date.now() - started) / 1000).toFixed(0) }));
+  const exited = testRun
+    .step(command, args, { cwd: root, stdout: fd, stderr: fd })
+    .then((status) => ({ status, seconds: ((Date.now() - started) / 1000).toFixed(0) }));
   closeSync(fd);
   return async function finish() {
     const { status, seconds } = await exited;
@@ -79,6 +74,8 @@ const lintOk = await run('lint and format (Biome)', bin('biome'), ['ci', '--max-
 const typeCheck = runBeside('type check', bin('tsc'), ['-b']);
 const unitOk = await run('unit and server tests (vitest)', bin('vitest'), [
   'run',
+  // What a passing test printed (its server's log, its measurements) is shown only when it fails.
+  '--silent=passed-only',
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${path.join(results, 'vitest.json')}`,
@@ -95,6 +92,7 @@ const enginesOk =
     ['test', '-c', 'playwright.engines.config.ts', '--project=webkit', '--project=firefox'],
     { CI: 'true' },
   ));
+await testRun.finish();
 
 const vitest = count('vitest.json', (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }));
 const e2e = count('e2e.json', (r) => ({ passed: r.stats.expected, failed: r.stats.unexpected + r.stats.flaky }));

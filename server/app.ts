@@ -38,6 +38,8 @@ export interface AppParts {
   uploads?: UploadService;
   /** The time races are measured against (./clock.ts): the real clock unless the caller gives another (only the demo does). */
   clock: Clock;
+  /** Where the log's lines go instead of stdout (the tests keep each test's with it, shown when it fails). */
+  logStream?: { write(line: string): void };
 }
 
 /** What index.ts needs for a graceful stop. */
@@ -52,7 +54,7 @@ export interface AppOps {
 export async function buildApp(config: Config, parts?: Partial<AppParts>): Promise<FastifyInstance & AppParts & AppOps> {
   const trustedProxy = trustedProxyOf(config.trustProxy);
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...(parts?.logStream && { stream: parts.logStream }) },
     // X-Forwarded-For only from the proxies TRUST_PROXY names; by default the socket's address.
     trustProxy: trustedProxy,
     // A connection silent this long is closed: a stalled upload ends and its partial file goes.
@@ -70,6 +72,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     () => repo.ops.queueDepth(),
     () => noteChanges?.held() ?? 0,
     () => repo.jobs.deadlineStats(clock.now()),
+    { folders: { data: config.dataDir, temp: config.tempDir }, minFreeBytes: config.readyMinFreeBytes },
   );
   const drain = createDrain();
   const pollMs = 2_000;

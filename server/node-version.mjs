@@ -36,15 +36,16 @@ function commandName() {
   return `node ${process.argv[1] || ''}`.trim();
 }
 
-/** How to get a Node that will do, in a sentence or two. */
-export function nodeHowToGet() {
+/** How to get a Node that will do, in a few lines; `again` names the command to run once it is there. */
+export function nodeHowToGet(again = '') {
   const here =
     process.platform === 'linux' && process.arch === 'x64'
-      ? '\n  or, in this shell, `source scripts/node24.sh` (Node 24 from the npm registry, kept in .tools/),'
+      ? '\n  in this shell: `source scripts/node24.sh` (fetches Node 24 from the npm registry into .tools/; a new terminal needs it again), or'
       : '';
   return (
-    'Get Node 24 (the long-term-support line, what CI runs): https://nodejs.org/en/download or `nvm install 24`,' +
-    `${here}\n  then \`npm ci\` again, so its native modules are built for that Node.`
+    `Get Node 24 (the long-term-support line, what CI runs):${here}` +
+    '\n  install it: https://nodejs.org/en/download or `nvm install 24`;' +
+    `\n  then \`npm ci\`, so its native modules are built for that Node${again ? `, and \`${again}\` again` : ''}.`
   );
 }
 
@@ -54,7 +55,7 @@ export function nodeRefusal(version = process.versions.node) {
   const { words, range } = nodeWanted();
   return (
     `MileNotes needs ${words} (package.json "engines": "${range}"); this is Node ${version.replace(/^v/, '')} (${process.execPath}).\n` +
-    `${commandName()} stops here: on an older Node its database driver (better-sqlite3) crashes without a word.\n` +
-    `${nodeHowToGet()}\n`
+    `${commandName()} stops here, before loading what needs the newer Node (on an older one the database driver, better-sqlite3, crashes without a word).\n` +
+    `${nodeHowToGet(commandName())}\n`
   );
 }

@@ -5,4 +5,5 @@ process.exitCode = await runAdmin(process.argv.slice(2), {
   env: process.env,
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
+  terminal: process.stdout.isTTY === true,
 });

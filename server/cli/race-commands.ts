@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { canonicalTimeZone, raceWhen, resolveStart } from '../../src/shared/raceClock.js';
 import type { DistanceUnit } from '../../src/shared/races.js';
 import { loadStorageConfig } from '../config/index.js';
-import type { Race, RaceImage, Repository, StoredCourse } from '../db/repository.js';
+import type { Race, RaceImage, RaceRow, Repository, StoredCourse } from '../db/repository.js';
 import { readGpxFile } from '../races/gpx-file.js';
 import { ImageRefused, MAX_RACE_IMAGE_BYTES, readRaceImage, type RaceImageFile } from '../races/race-image.js';
 import { newRaceProblem, raceNameProblem, unitsOf } from '../races/new-race.js';
@@ -82,7 +82,7 @@ export async function raceOf(repo: Repository, id: string): Promise<Race> {
 }
 
 /** 'Warning: the Chicago Marathon is over (...).' and `then`, when the race is over; undefined when it is not. */
-export const overWarning = (race: Race, then: string): string | undefined =>
+export const overWarning = (race: RaceRow, then: string): string | undefined =>
   raceWhen(race.startsAt) === 'past' ? `Warning: the ${race.name} is over (it started ${race.date} at ${race.start}, ${race.timezone}). ${then}` : undefined;
 
 export const RACE_COMMANDS: Record<string, Command> = {

@@ -1,101 +1,37 @@
 /**
  * The operator CLI's commands (`npm run admin -- <command>`, entry ./admin.ts). Same configuration
- * as the server (PORT, DATA_DIR, DATABASE_URL, PUBLIC_URL). Results go to stdout as JSON; mistakes
- * to stderr with exit code 2; anything else to stderr with exit code 1. `check`, the preflight
- * (server/ops/preflight), prints a line per check instead, and exits 1 when one failed.
+ * as the server (PORT, DATA_DIR, DATABASE_URL, PUBLIC_URL). A result goes to stdout: at a terminal as
+ * lines or a table a person reads (./for-people.ts), piped or with --json as one line of JSON, which
+ * scripts read. Mistakes go to stderr with exit code 2; anything else to stderr with exit code 1.
+ * `check`, the preflight (server/ops/preflight), prints a line per check instead, and exits 1 when one failed.
  */
 import path from 'node:path';
-import { MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
 import { loadConfig, loadStorageConfig } from '../config/index.js';
 import { openRepository } from '../db/index.js';
-import type { Repository } from '../db/repository.js';
-import { receiptOf } from '../intake/commit.js';
-import { linkIdOf, newToken } from '../links.js';
-import { cleanRunnerName } from '../intake/sanitize.js';
 import { backup, BackupRefused, restore } from '../ops/backup.js';
 import { runPreflight } from '../ops/preflight/run.js';
 import { verifyStorage } from '../ops/verify-storage.js';
 import { openBlobStore } from '../storage/index.js';
+import { forPeople } from './for-people.js';
+import { LINK_COMMANDS } from './link-commands.js';
 import { Findings, optionsOf, Refused, UsageError, type Command } from './options.js';
-import { overWarning, RACE_COMMANDS, raceOf } from './race-commands.js';
+import { RACE_COMMANDS } from './race-commands.js';
 import { RACE_EDIT_COMMANDS } from './race-edit-commands.js';
-
-const USAGE = `Usage: npm run admin -- <command> [options]
-
-Commands:
-  add-race --id <id> --name "Name" --date YYYY-MM-DD --timezone Area/City --start HH:MM
-           [--units mi|mi,km] [--course course.gpx] [--image card.jpg]
-                                                 add a race to the catalogue (units: mi by default;
-                                                 image: the home page card's JPEG, PNG or WebP)
-  set-course --race <race-id> --gpx course.gpx   add or replace a race's course
-  list-races                                     list the races in the catalogue
-  edit-race --id <id> [--date YYYY-MM-DD] [--start HH:MM] [--timezone Area/City]
-           [--name "Name"] [--units mi|mi,km]    change a race (a start delayed on race morning):
-           [--image FILE|none]                   every server sees it at once, with the deadlines
-                                                 of its notes waiting for conversion; --image sets
-                                                 the home page's picture (none: the generic one)
-  remove-race --id <id>                          remove a race added by mistake (refused once a
-                                                 runner entered it or a link was made for it)
-  race-history [--id <id>]                       every edit and removal, with the race before
-  remake-race-pictures                           make again, once after upgrading, the pictures stored
-                                                 as given before this server made its own (issue 40)
-  create-link --runner "Name" --race <race-id>   make a recording link for a runner
-  list-notes --token <token>                     list the notes sent through a link
-  revoke-link --token <token>                    stop a link from working
-  backup --to DIR [--objects-bucket NAME]        copy the database (SQLite, or PostgreSQL with pg_dump)
-                                                 and the audio (disk or S3) into DIR, new or empty,
-                                                 while the server runs; with S3 the audio may go to
-                                                 another, empty bucket instead
-  restore --from DIR                             bring a backup back into an empty DATA_DIR, database
-                                                 and bucket
-  verify-storage                                 check that every note's audio is in the store; list
-                                                 the audio no note names (exit 1 when some is missing)
-  check                                          the preflight, before race weekend: database, clock,
-                                                 blob store, free space, ffmpeg, PUBLIC_URL, Apple
-                                                 sign-in; one line each, exit code 1 when any failed`;
+import { HELP, usageOf } from './usage.js';
 
 /** Where a run of the CLI reads its settings and writes its two streams. */
 export interface AdminIo {
   env: NodeJS.ProcessEnv;
   out(text: string): void;
   err(text: string): void;
-}
-
-async function linkFor(repo: Repository, token: string) {
-  const link = await repo.links.find(linkIdOf(token));
-  if (!link) throw new UsageError('No link has this token. Check that it was copied whole.');
-  return link;
+  /** stdout is a terminal: results are shown for a person, unless --json is given. */
+  terminal?: boolean;
 }
 
 const COMMANDS: Record<string, Command> = {
   ...RACE_COMMANDS,
   ...RACE_EDIT_COMMANDS,
-  async 'create-link'(repo, args, warn, env) {
-    const { runner, race } = optionsOf(args, ['runner', 'race']);
-    // Stored as the app's entries are (server/intake/sanitize.ts); too long is refused here, not cut.
-    const name = cleanRunnerName(runner!);
-    if (!name) throw new UsageError('The runner name has no visible characters. Give the name friends know them by.');
-    if (Array.from(runner!.trim()).length > MAX_RUNNER_NAME_LENGTH)
-      throw new UsageError(`The runner name is too long (${MAX_RUNNER_NAME_LENGTH} characters at most).`);
-    const known = await raceOf(repo, race!);
-    const token = newToken();
-    await repo.links.create({ linkId: linkIdOf(token), runnerName: name, raceId: known.id, createdAt: new Date().toISOString() });
-    const over = overWarning(known, "The link works, and its recorder tells friends their notes will wait in the runner's keepsake.");
-    if (over) warn(over);
-    return { token, url: `${loadConfig(env).publicUrl}/r/${token}` };
-  },
-  async 'list-notes'(repo, args) {
-    const { token } = optionsOf(args, ['token']);
-    const link = await linkFor(repo, token!);
-    const notes = await repo.notes.ofLink(link.linkId);
-    // What the sender's receipt says of each, and where its conversion stands.
-    return notes.map((n) => ({
-      ...receiptOf(n),
-      durationMs: n.durationMs,
-      status: n.status,
-      ...(n.failureReason ? { failureReason: n.failureReason } : {}),
-    }));
-  },
+  ...LINK_COMMANDS,
   async 'verify-storage'(repo, args, _warn, env) {
     optionsOf(args, []);
     const report = await verifyStorage(repo, openBlobStore(loadStorageConfig(env)));
@@ -108,12 +44,6 @@ const COMMANDS: Record<string, Command> = {
       throw new Findings(`${found.join('; ')}.`, report);
     }
     return report;
-  },
-  async 'revoke-link'(repo, args) {
-    const { token } = optionsOf(args, ['token']);
-    const link = await linkFor(repo, token!);
-    await repo.links.revoke(link.linkId, new Date().toISOString());
-    return { token, revoked: true };
   },
 };
 
@@ -136,6 +66,9 @@ const FILE_COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv) => 
   },
 };
 
+/** Every command the CLI runs, for the test that `help` names each. */
+export const COMMAND_NAMES = [...Object.keys(COMMANDS), ...Object.keys(FILE_COMMANDS), 'check'];
+
 /** One run of the CLI with these arguments; its exit code. */
 export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   try {
@@ -147,39 +80,46 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
 }
 
 /** A mistake's exit code (2) and words, or undefined for any other error. */
-function mistake(err: unknown, io: AdminIo): number | undefined {
+function mistake(err: unknown, command: string, io: AdminIo): number | undefined {
   if (err instanceof Refused || err instanceof BackupRefused) io.err(`${err.message}\n`);
-  else if (err instanceof UsageError) io.err(`${err.message}\n\n${USAGE}\n`);
+  else if (err instanceof UsageError) io.err(`${err.message}\n\n${usageOf(command) ?? HELP}\n`);
   else return undefined;
   return 2;
 }
 
 async function dispatch(argv: string[], io: AdminIo): Promise<number> {
-  const [name, ...args] = argv;
-  if (!name || name === '--help' || name === 'help') {
-    io.err(`${USAGE}\n`);
-    return name ? 0 : 2;
+  const [name, ...given] = argv;
+  if (!name) {
+    io.err(`${HELP}\n`);
+    return 2;
+  }
+  if (name === '--help' || name === 'help') {
+    const about = given[0] === undefined ? HELP : usageOf(given[0]);
+    if (about) return (io.out(`${about}\n`), 0);
+    io.err(`Unknown command '${given[0]}'.\n\n${HELP}\n`);
+    return 2;
   }
   // Lines for a person, not JSON, and its own exit code (1: something failed).
-  if (name === 'check') return args.length > 0 ? (io.err(`check takes no options.\n\n${USAGE}\n`), 2) : runPreflight(io.env, io.out);
+  if (name === 'check') return given.length > 0 ? (io.err(`check takes no options.\n\n${usageOf('check')}\n`), 2) : runPreflight(io.env, io.out);
   const fileCommand = FILE_COMMANDS[name];
   const command = COMMANDS[name];
   if (!fileCommand && !command) {
-    io.err(`Unknown command '${name}'.\n\n${USAGE}\n`);
+    io.err(`Unknown command '${name}'.\n\n${HELP}\n`);
     return 2;
   }
+  const args = given.filter((a) => a !== '--json');
+  const show = (result: unknown) => io.out(io.terminal && args.length === given.length ? forPeople(name, result) : `${JSON.stringify(result)}\n`);
   const repo = command ? await openRepository(loadConfig(io.env)) : undefined;
   try {
-    const result = fileCommand ? await fileCommand(args, io.env) : await command!(repo!, args, (line) => io.err(`${line}\n`), io.env);
-    io.out(`${JSON.stringify(result)}\n`);
+    show(fileCommand ? await fileCommand(args, io.env) : await command!(repo!, args, (line) => io.err(`${line}\n`), io.env));
     return 0;
   } catch (err) {
     if (err instanceof Findings) {
-      io.out(`${JSON.stringify(err.result)}\n`);
+      show(err.result);
       io.err(`${err.message}\n`);
       return 1;
     }
-    const code = mistake(err, io);
+    const code = mistake(err, name, io);
     if (code === undefined) throw err;
     return code;
   } finally {

@@ -6,6 +6,7 @@ import type {
   BlobKeys,
   Entry,
   EntryNote,
+  LinkListing,
   LinkView,
   NoteBlobs,
   NoteRow,
@@ -65,6 +66,18 @@ export const toLink = (r: Row): LinkView => ({
   runnerName: str(r.display_name),
   race: toRace(r),
   revoked: r.revoked_at !== null && r.revoked_at !== undefined,
+});
+
+export const toLinkListing = (r: Row): LinkListing => ({
+  linkId: str(r.link_id),
+  runnerId: str(r.runner_id),
+  runnerName: str(r.display_name),
+  raceId: str(r.race_id),
+  raceName: str(r.race_name),
+  createdAt: str(r.created_at),
+  revokedAt: strOrNull(r.revoked_at),
+  notes: Number(r.notes),
+  madeBy: Number(r.entries) > 0 ? 'app' : 'admin',
 });
 
 export const toNote = (r: Row): NoteRow => ({

@@ -114,6 +114,22 @@ export interface LinkView {
   revoked: boolean;
 }
 
+/** A link as the operator's list shows it: its token is never kept (only its hash, the id), so never shown. */
+export interface LinkListing {
+  linkId: string;
+  /** The runner the link records for: the same for a link and the one that replaced it. */
+  runnerId: string;
+  runnerName: string;
+  raceId: string;
+  raceName: string;
+  createdAt: string;
+  revokedAt: string | null;
+  /** Notes that came through this link. */
+  notes: number;
+  /** Made by the runner's app (a race entry) or by the admin CLI's create-link. */
+  madeBy: 'app' | 'admin';
+}
+
 export interface NewLink {
   /** The token's hash, never the token. */
   linkId: string;

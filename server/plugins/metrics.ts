@@ -2,8 +2,8 @@
  * Owns the Prometheus registry (prom-client): request latency by route pattern, notes received
  * and refused by reason, bytes received, held syncs and how fast a change answers them, the
  * conversion queue and the worker's outcomes, the pushes sent, failed and gone (server/push), the
- * converted notes asked for whose audio is gone from the store, plus the process defaults. Counted from Fastify hooks and the worker's events, so routes know
- * nothing of it. GET /metrics answers only when METRICS=on or from a METRICS_ALLOW address.
+ * converted notes asked for whose audio is gone from the store, the free space /readyz watches, plus the process defaults. Counted from Fastify hooks and
+ * the worker's events, so routes know nothing of it. GET /metrics answers only when METRICS=on or from a METRICS_ALLOW address.
  */
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -15,12 +15,19 @@ import { secondsSinceWoken } from '../sync/woken-mark.js';
 import type { QueueDeadlines } from '../db/job-store.js';
 import type { PushEvents } from '../push/index.js';
 import type { ConversionEvents } from '../conversion/worker.js';
+import { freeBytes } from '../ops/free-space.js';
 
 export interface MetricsOptions {
   /** METRICS=on: anyone who can reach the server may read /metrics. */
   enabled: boolean;
   /** Socket addresses (never X-Forwarded-For) allowed to read /metrics when it is not enabled. */
   allow: string[];
+}
+
+/** The folders /readyz keeps free space in (server/ops/free-space.ts), by a short name, and the least each must keep. */
+export interface WatchedSpace {
+  folders: Record<string, string>;
+  minFreeBytes: number;
 }
 
 export interface Metrics {
@@ -35,6 +42,7 @@ export function createMetrics(
   queueDepth: () => Promise<number>,
   heldSyncRequests: () => number = () => 0,
   queueDeadlines?: () => Promise<QueueDeadlines>,
+  space?: WatchedSpace,
 ): Metrics & { hooks: ReturnType<typeof hooksFor> } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -116,6 +124,26 @@ export function createMetrics(
         );
       },
     });
+  }
+  if (space) {
+    new Gauge({
+      name: 'milenotes_free_space_bytes',
+      help: 'Bytes free under the folders notes are written to: data (DATA_DIR) and temp (TMPDIR). Below milenotes_ready_min_free_bytes, /readyz answers 503.',
+      labelNames: ['folder'],
+      registers: [registry],
+      async collect() {
+        for (const [folder, dir] of Object.entries(space.folders)) {
+          // A folder that is not there (DATA_DIR with PostgreSQL and S3) is not written to: no figure.
+          const free = await freeBytes(dir).catch(() => undefined);
+          if (free !== undefined) this.set({ folder }, free);
+        }
+      },
+    });
+    new Gauge({
+      name: 'milenotes_ready_min_free_bytes',
+      help: 'READY_MIN_FREE_MB in bytes: the free space /readyz asks of each folder (0: not checked).',
+      registers: [registry],
+    }).set(space.minFreeBytes);
   }
   const syncWake = new Histogram({
     name: 'milenotes_sync_wake_seconds',

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app.js';
+import { testLog } from '../support/app.js';
 import { loadConfig } from '../../../server/config/index.js';
 import type { Database } from '../../../server/db/driver.js';
 import { SQLITE_FILE } from '../../../server/db/index.js';
@@ -105,7 +106,7 @@ describe('notes sharing one SQLite commit while the disk fills', () => {
     const repo = createRepository(watched.db);
     await repo.migrate();
     gate = gatedStore(openBlobStore(config));
-    app = await buildApp(config, { repo, blobs: gate.store });
+    app = await buildApp(config, { repo, blobs: gate.store, logStream: testLog });
   });
   afterAll(async () => {
     await app?.close();

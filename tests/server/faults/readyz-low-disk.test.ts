@@ -1,8 +1,10 @@
 /**
  * /readyz warns before the disk is full: 503 with its reason once the data folder (a real small
  * file system here) has less free than READY_MIN_FREE_MB, ready again once space is freed.
- * Before issue 30 it stayed 200 on a full disk.
+ * Before issue 30 it stayed 200 on a full disk. /metrics gives the same figures, for the alerts
+ * that come before (docs/prometheus/milenotes-rules.yml).
  */
+import { statfs } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/config/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -16,7 +18,7 @@ describe('/readyz and free disk space', () => {
 
   beforeAll(async () => {
     disk = await mountSmallDisk(16);
-    t = await startTestApp('sqlite', { DATA_DIR: disk.dir, READY_MIN_FREE_MB: '8' });
+    t = await startTestApp('sqlite', { DATA_DIR: disk.dir, READY_MIN_FREE_MB: '8', METRICS: 'on' });
   });
   afterAll(async () => {
     await t?.close();
@@ -38,6 +40,32 @@ describe('/readyz and free disk space', () => {
     expect(low.reason).toBe(`low disk space: 0 MiB free under ${disk.dir}, 8 MiB wanted (READY_MIN_FREE_MB)`);
     await disk.free();
     await expect.poll(async () => (await readyz()).code, { timeout: 5_000, interval: 200 }).toBe(200);
+  });
+
+  it('should give on /metrics the free space it counts under each folder, and the least it wants', async () => {
+    const scrape = async () => (await t.app.inject('/metrics')).body;
+    const sample = (text: string, series: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((l) => l.startsWith(`${series} `))
+          ?.slice(series.length + 1),
+      );
+    const free = async () => {
+      const fs = await statfs(disk.dir);
+      return fs.bavail * fs.bsize;
+    };
+    expect(sample(await scrape(), 'milenotes_ready_min_free_bytes')).toBe(8 * MIB);
+    expect(sample(await scrape(), 'milenotes_free_space_bytes{folder="data"}')).toBe(await free());
+    expect(sample(await scrape(), 'milenotes_free_space_bytes{folder="temp"}')).toBeGreaterThan(0);
+    await disk.fill(4 * MIB);
+    try {
+      const low = sample(await scrape(), 'milenotes_free_space_bytes{folder="data"}');
+      expect(low).toBe(await free());
+      expect(low).toBeLessThan(8 * MIB);
+    } finally {
+      await disk.free();
+    }
   });
 
   it('should by default want room for the uploads one address may hold open and the conversions in hand, and 0 turns it off', () => {

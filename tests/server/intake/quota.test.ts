@@ -7,7 +7,7 @@ import { createUploadQuota } from '../../../server/intake/quota.js';
 import { ApiProblem } from '../../../server/http/problem.js';
 import { queueNote } from '../../../server/races/note-deadlines.js';
 import { BACKENDS } from '../support/backends.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { startTestApp, testLog, type TestApp } from '../support/app.js';
 import { fakeWebm, makeLink, putNote } from '../support/uploads.js';
 
 describe.each(BACKENDS)('upload quotas on %s', (kind) => {
@@ -153,6 +153,7 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
   it('should hold the link limit across two servers on one database', async () => {
     const second = await buildApp(
       loadConfig({ ...t.backend.env, LINK_MAX_NOTES: '5', LINK_MAX_BYTES: '12000', UPLOADS_PER_ADDRESS: '4', OPEN_UPLOADS_PER_ADDRESS: '50' }),
+      { logStream: testLog },
     );
     try {
       const token = await makeLink(t.app.repo);
@@ -167,7 +168,7 @@ describe.each(BACKENDS)('upload quotas on %s', (kind) => {
   });
 
   it('should limit uploads per address with 429 and a Retry-After within the window, on any server', async () => {
-    const second = await buildApp(loadConfig({ ...t.backend.env, UPLOADS_PER_ADDRESS: '4' }));
+    const second = await buildApp(loadConfig({ ...t.backend.env, UPLOADS_PER_ADDRESS: '4' }), { logStream: testLog });
     try {
       const from = address();
       const tokens = [await makeLink(t.app.repo), await makeLink(t.app.repo)];

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntryNotes, Session } from '../../../src/shared/runnerApi.js';
 import { buildApp } from '../../../server/app.js';
+import { testLog } from '../support/app.js';
 import { loadConfig } from '../../../server/config/index.js';
 import { openBlobStore } from '../../../server/storage/index.js';
 import { anyBlob } from '../../../server/storage/listing.js';
@@ -56,7 +57,7 @@ afterAll(async () => {
 
 /** A server in this process on `env`'s storage, listening on loopback. */
 async function serve(env: NodeJS.ProcessEnv): Promise<{ app: Awaited<ReturnType<typeof buildApp>>; base: string }> {
-  const app = await buildApp(loadConfig(env));
+  const app = await buildApp(loadConfig(env), { logStream: testLog });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, base };
 }

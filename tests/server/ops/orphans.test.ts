@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../../server/app.js';
+import { testLog } from '../support/app.js';
 import { loadConfig } from '../../../server/config/index.js';
 import { openRepository } from '../../../server/db/index.js';
 import type { Repository } from '../../../server/db/repository.js';
@@ -168,7 +169,7 @@ describe.each(BACKENDS)('the orphan sweep on %s', (kind) => {
       const blobs = createLocalBlobStore(path.join(start.config.dataDir, 'blobs'));
       const orphan = `originals/${randomUUID()}.lost`;
       await put(blobs, orphan);
-      const app = await buildApp(loadConfig(start.env));
+      const app = await buildApp(loadConfig(start.env), { logStream: testLog });
       try {
         await vi.waitFor(async () => expect(await blobs.exists(orphan)).toBe(false), { timeout: 10_000, interval: 50 });
       } finally {

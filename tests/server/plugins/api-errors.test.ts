@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app.js';
+import { testLog } from '../support/app.js';
 import { openRepository } from '../../../server/db/index.js';
 import type { Repository } from '../../../server/db/repository.js';
 import { newToken } from '../../../server/links.js';
@@ -77,7 +78,7 @@ describe.each(BACKENDS)('a failure of ours under /api on %s', (kind) => {
       throw new Error(secret);
     };
     const broken: Repository = { ...real, links: { ...real.links, find: fail }, shares: { ...real.shares, find: fail } };
-    app = await buildApp(backend.config, { repo: broken });
+    app = await buildApp(backend.config, { repo: broken, logStream: testLog });
   });
   afterAll(async () => {
     await app.close();

@@ -23,7 +23,7 @@ describe.each(BACKENDS)('a battery of bad requests on %s', (kind) => {
   const audio = fakeWebm(2000);
   const good = { 'content-type': 'audio/webm', 'content-digest': digestOf(audio) };
   const notePath = (opts: { tok?: string; id?: string; marker?: string; from?: string } = {}) =>
-    `/api/r/${opts.tok ?? token}/notes/${opts.id ?? randomUUID()}?` + new URLSearchParams({ marker: opts.marker ?? 'mi-5', from: opts.from ?? 'Sam' });
+    `/api/r/${opts.tok ?? token}/notes/${opts.id ?? randomUUID()}?${new URLSearchParams({ marker: opts.marker ?? 'mi-5', from: opts.from ?? 'Sam' })}`;
 
   beforeAll(async () => {
     t = await startTestApp(kind);

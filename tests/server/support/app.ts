@@ -10,10 +10,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * The app's log in the test's own output: vitest keeps it with the test that was running, and npm test
+ * (vitest --silent=passed-only) shows it only when that test fails. A server's errors that a test
+ * provokes on purpose (a store that fails, a key that cannot be read) are then no noise among passing tests.
+ */
+export const testLog: AppParts['logStream'] = { write: (line) => console.log(line.trimEnd()) };
+
 /** `parts`: what the app is given instead of making its own (a clock, for one). */
 export async function startTestApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}, parts?: Partial<AppParts>): Promise<TestApp> {
   const backend = await createBackend(kind, env);
-  const app = await buildApp(backend.config, parts);
+  const app = await buildApp(backend.config, { logStream: testLog, ...parts });
   return {
     app,
     backend,
@@ -25,4 +32,4 @@ export async function startTestApp(kind: BackendKind, env: NodeJS.ProcessEnv = {
 }
 
 /** A second app on the same data, as after a restart. */
-export const restartOn = (backend: TestBackend, env: NodeJS.ProcessEnv = {}) => buildApp(loadConfig({ ...backend.env, ...env }));
+export const restartOn = (backend: TestBackend, env: NodeJS.ProcessEnv = {}) => buildApp(loadConfig({ ...backend.env, ...env }), { logStream: testLog });
