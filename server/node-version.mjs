@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-/** The versions package.json asks for ('>=22.12.0'), and the lowest one as numbers. */
+/** The versions package.json asks for ('>=22.14.0'), and the lowest one as numbers. */
 export function nodeWanted() {
   const range = String(pkg.engines?.node || '').trim();
   const match = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range);

@@ -73,7 +73,7 @@ describe.concurrent(`npm on Node ${OLD_NODE}, older than package.json's engines`
 
   const expectTheAdvice = (run: Run, command: string) => {
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`MileNotes needs Node 22.12 or newer (package.json "engines": "${wanted}"); this is Node ${OLD_NODE}`);
+    expect(run.stderr).toContain(`MileNotes needs Node 22.14 or newer (package.json "engines": "${wanted}"); this is Node ${OLD_NODE}`);
     expect(run.stderr).toContain(`${command} stops here`);
     expect(run.stderr).toContain('source scripts/node24.sh');
     expect(run.stderr).toContain('https://nodejs.org/en/download');
@@ -104,9 +104,9 @@ describe.concurrent(`npm on Node ${OLD_NODE}, older than package.json's engines`
   });
 
   it('should read the lowest Node from package.json and judge versions by it', () => {
-    expect(nodeWanted()).toMatchObject({ range: wanted, words: 'Node 22.12 or newer' });
-    expect(['20.20.2', '22.11.9', 'v22.11.0'].map((v) => nodeSupported(v))).toEqual([false, false, false]);
-    expect(['22.12.0', 'v22.20.1', '23.0.0', '24.21.0'].map((v) => nodeSupported(v))).toEqual([true, true, true, true]);
+    expect(nodeWanted()).toMatchObject({ range: wanted, words: 'Node 22.14 or newer' });
+    expect(['20.20.2', '22.13.1', 'v22.12.0'].map((v) => nodeSupported(v))).toEqual([false, false, false]);
+    expect(['22.14.0', 'v22.20.1', '23.0.0', '24.21.0'].map((v) => nodeSupported(v))).toEqual([true, true, true, true]);
   });
 
   it("npm ci should refuse it with npm's own error naming the engines wanted", async () => {

@@ -40,9 +40,12 @@ export async function registryNode(version: string): Promise<string> {
   return bin;
 }
 
-// Run as a script (.ci/run): fetch the old Node before the tests, outside any test's time limit.
+// Run as a script (.ci/run): fetch the old Node and the lowest accepted one before the tests, outside any test's time limit.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const started = Date.now();
-  const bin = await registryNode(OLD_NODE);
-  console.log(`Node ${OLD_NODE} for the unsupported-Node test in ${path.relative(root, bin)} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  const { nodeWanted } = await import('../../../server/node-version.mjs');
+  for (const version of [OLD_NODE, nodeWanted().lowest.join('.')]) {
+    const started = Date.now();
+    const bin = await registryNode(version);
+    console.log(`Node ${version} for the Node version tests in ${path.relative(root, bin)} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  }
 }
