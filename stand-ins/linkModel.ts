@@ -21,6 +21,24 @@ export const ONE_BAR: LinkShape = { roundTripMs: 400, bitsPerSecond: 400_000 };
 /** Milliseconds since the epoch with sub-millisecond resolution: the scale a page's `performance.timeOrigin + performance.now()` uses. */
 export const epochNow = () => performance.timeOrigin + performance.now();
 
+/**
+ * Runs `fn` once `ms` have really passed. Node times a timer from the event loop's cached clock,
+ * which lags behind a busy loop, so a bare setTimeout can fire early by that lag.
+ */
+function after(ms: number, fn: () => void, timers: Set<NodeJS.Timeout>): void {
+  const due = epochNow() + ms;
+  const arm = (wait: number) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      const left = due - epochNow();
+      if (left > 0) arm(left);
+      else fn();
+    }, wait);
+    timers.add(timer);
+  };
+  arm(ms);
+}
+
 /** What a TCP segment carries: bytes are delivered in pieces this size, not whole reads. */
 const SEGMENT = 1460;
 
@@ -173,12 +191,14 @@ export async function startLinkModel(target: { host: string; port: number }, sha
     // Nothing moves until the handshake's round trip is over.
     client.pause();
     upstream.pause();
-    const opened = setTimeout(() => {
-      opening.delete(opened);
-      client.resume();
-      upstream.resume();
-    }, shape.roundTripMs);
-    opening.add(opened);
+    after(
+      shape.roundTripMs,
+      () => {
+        client.resume();
+        upstream.resume();
+      },
+      opening,
+    );
 
     client.on('data', (chunk: Buffer) => carry(up, chunk, upstream));
     upstream.on('data', (chunk: Buffer) => carry(down, chunk, client));
@@ -186,8 +206,6 @@ export async function startLinkModel(target: { host: string; port: number }, sha
     upstream.on('end', () => down.send(client, 0, () => void (client.writable && client.end())));
     // A reset or a vanished peer is not modelled as bytes: the other side goes at once.
     const reset = () => {
-      clearTimeout(opened);
-      opening.delete(opened);
       client.destroy();
       upstream.destroy();
     };
