@@ -91,6 +91,12 @@ export class Pipe {
     this.step();
   }
 
+  /** Drops what `lane` has not yet put on the wire: its connection is gone, as a sender's buffer goes with a reset. */
+  forget(lane: object): void {
+    if (!this.lanes.delete(lane)) return;
+    this.turns.splice(this.turns.indexOf(lane), 1);
+  }
+
   /** Bytes delivered so far. */
   delivered(): number {
     return this.total;
@@ -184,9 +190,15 @@ export async function startLinkModel(target: { host: string; port: number }, sha
   const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (client) => {
     connections++;
     const upstream = net.connect({ host: target.host, port: target.port, allowHalfOpen: true, noDelay: true });
-    for (const socket of [client, upstream]) {
+    for (const [socket, towards] of [
+      [client, down],
+      [upstream, up],
+    ] as const) {
       sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
+      socket.on('close', () => {
+        sockets.delete(socket);
+        towards.forget(socket);
+      });
     }
     // Nothing moves until the handshake's round trip is over.
     client.pause();

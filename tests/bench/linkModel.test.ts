@@ -142,4 +142,19 @@ describe('the link model', () => {
     for (const ms of together) expect(ms).toBeGreaterThanOrEqual((2 * size - 1460) / 100);
     for (const ms of together) expect(ms / alone).toBeLessThan(2.5);
   });
+
+  it('should drop what a reset connection had not yet sent, so it no longer holds the pipe', async () => {
+    const port = await serve(sender);
+    const model = await link(port, { roundTripMs: 20, bitsPerSecond: 800_000 });
+    const [a, b] = [await connect(model), await connect(model)];
+    await exchange(b, '1\n', 1);
+    // 200 KB would take 2 s; the browser gives up on them once the first bytes are in.
+    await exchange(a, '200000\n', 1);
+    a.destroy();
+    const before = model.bytes().down;
+    await exchange(b, '40000\n', 40_000);
+    // Sharing the pipe with a connection still sending would have moved about as much of its bytes
+    // as of b's; a few segments of it go while the reset reaches the link.
+    expect(model.bytes().down - before).toBeLessThan(40_000 + 20_000);
+  });
 });
