@@ -8,6 +8,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
 import { once } from 'node:events';
+import { rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import os from 'node:os';
@@ -103,7 +104,14 @@ async function startOnce(routes: TlsRoute[]): Promise<TlsFront> {
   const child = spawn(CADDY, ['run', '--config', config, '--adapter', 'caddyfile'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr.on('data', (d: Buffer) => (log = (log + String(d)).slice(-20_000)));
+  // A bench that fails exits at once: Caddy must not outlive it, holding its ports.
+  const killOnExit = () => {
+    child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', killOnExit);
   const stop = async () => {
+    process.off('exit', killOnExit);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       await once(child, 'exit');
