@@ -2,9 +2,11 @@
  * npm run bench: every benchmark against the production build, each figure beside a baseline
  * measured in the same run. Prints the table and writes bench/report.md and one SVG per section.
  *   BENCH_SMOKE=1        tiny sizes, for the smoke test (figures are not meaningful)
- *   BENCH_SECTIONS=a,b   only these sections (pages, pagesab, audio, delivery, ingest, growth, raceday, racemorning, capacity, overload, twoservers, push)
+ *   BENCH_SECTIONS=a,b   only these sections (pages, pagesab, firstvisit, audio, delivery, ingest, growth, raceday, racemorning, capacity, overload, twoservers, push)
  *   BENCH_OUT=dir        where the report goes (default bench/)
- *   BENCH_BASE=commit    what pagesab measures the first visit against (default 2122d22); the smoke run leaves pagesab out
+ *   BENCH_BASE=commit    what pagesab and firstvisit measure the first visit against (defaults 2122d22 and fab6086);
+ *                        the smoke run leaves pagesab out and runs firstvisit without a base
+ *   BENCH_AB_RUNS=n      first visits per side in pagesab and firstvisit (default 5; firstvisit at least 3)
  */
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -15,6 +17,7 @@ import { audioSection } from './sections/audio.js';
 import { capacitySection } from './sections/capacity.js';
 import type { BenchContext } from './sections/context.js';
 import { deliverySection } from './sections/delivery.js';
+import { firstVisitLinkSection } from './sections/firstVisitLink.js';
 import { growthSection } from './sections/growth.js';
 import { ingestSection } from './sections/ingest.js';
 import { overloadSection } from './sections/overload.js';
@@ -29,6 +32,7 @@ import { ensureBuilt, prepareSite, root } from './site.js';
 const SECTIONS: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   pages: pagesSection,
   pagesab: pagesAbSection,
+  firstvisit: firstVisitLinkSection,
   audio: audioSection,
   delivery: deliverySection,
   ingest: ingestSection,

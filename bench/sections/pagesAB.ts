@@ -1,56 +1,18 @@
 /**
  * Section "pagesab" (issue 43): the first visit to a link, this checkout against a base commit
  * (BENCH_BASE, default 2122d22, the main before issue 43) measured in the same run on the same
- * machine, runs alternated. The base is a `git archive` of that commit in a temporary directory,
- * built there with its own build and served by its own server, so both sides are what they were.
+ * machine, runs alternated; the base is built and served by its own checkout (./baseCheckout.ts).
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat, symlink } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromiumArgs, chromiumPath } from '../../kit/browser/chromium.js';
-import type { RunningServer } from '../../kit/server.js';
 import type { Row, Section } from '../report.js';
-import { root } from '../site.js';
+import { type Side, startBase } from './baseCheckout.js';
 import { median, type BenchContext } from './context.js';
 import { PROFILES, timeToRecord, workerFirstVisit } from './firstVisit.js';
-
-const run = promisify(execFile);
-
-interface Side {
-  label: string;
-  dist: string;
-  server: RunningServer;
-  token: string;
-}
-
-/** The base commit's checkout, built, and its server started; `stop` takes it all down. */
-async function startBase(commit: string, log: (m: string) => void): Promise<{ side: Side; stop: () => Promise<void> }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-bench-base-'));
-  await run('bash', ['-c', `set -o pipefail; git -C "${root}" archive "${commit}" | tar -x -C "${dir}"`]).catch((error: unknown) => {
-    throw new Error(`pagesab: no checkout of ${commit} (BENCH_BASE) from this repository's history (a shallow clone?): ${(error as Error).message}`);
-  });
-  await symlink(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
-  log(`pagesab: building ${commit} in ${dir}`);
-  await run(process.execPath, ['scripts/build.mjs'], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
-  const { startServer } = (await import(pathToFileURL(path.join(dir, 'tests/e2e/support/server.ts')).href)) as {
-    startServer: (env: NodeJS.ProcessEnv) => Promise<RunningServer>;
-  };
-  const server = await startServer({});
-  const token = await server.createLink('Bench');
-  return {
-    side: { label: commit, dist: path.join(dir, 'dist'), server, token },
-    stop: async () => {
-      await server.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** The recorder's chunk as sent: its JS and CSS files' brotli sizes (what the pages section counts too). */
 async function chunkKb(dist: string): Promise<number> {
@@ -107,7 +69,7 @@ export async function pagesAbSection(ctx: BenchContext): Promise<Section> {
   const commit = process.env.BENCH_BASE ?? '2122d22';
   const runs = ctx.smoke ? 1 : Number(process.env.BENCH_AB_RUNS ?? 5);
   const ours: Side = { label: 'this checkout', dist: ctx.site.dir, server: ctx.server, token: await ctx.server.createLink('Bench') };
-  const base = await startBase(commit, ctx.log);
+  const base = await startBase(commit, 'pagesab', ctx.log);
   const sides = [base.side, ours];
   const times = new Map<string, number[]>(sides.flatMap((s) => PROFILES.map((p) => [`${s.label}|${p.label}`, []] as [string, number[]])));
   const tbts = new Map<string, number[]>(sides.map((s) => [s.label, []]));

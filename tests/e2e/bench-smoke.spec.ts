@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 
-const SECTIONS = ['pages', 'audio', 'delivery', 'ingest', 'growth', 'raceday', 'racemorning', 'capacity', 'overload', 'twoservers', 'push'];
+const SECTIONS = ['pages', 'firstvisit', 'audio', 'delivery', 'ingest', 'growth', 'raceday', 'racemorning', 'capacity', 'overload', 'twoservers', 'push'];
 
 test('the benchmark smoke run writes a report and a chart per section, all with numbers', async () => {
   test.setTimeout(360_000);
@@ -38,6 +38,7 @@ test('the benchmark smoke run writes a report and a chart per section, all with 
     for (const row of rows) expect(row.split(' | ')[1], `${row}\n\nin the report:\n${report}`).toMatch(/^-?\d+(\.\d+)? ?/);
     for (const metric of [
       'LCP',
+      'over HTTPS, HTTP/2, one bar: Record works',
       'bytes per second of speech',
       'notes delivered',
       'notes per second',
