@@ -46,6 +46,7 @@ export function useRunners() {
   const facts = useRef<Facts>({ kept: [], notes: [], localRead: false, serverDone: false });
   // Server-only rows taken off in this visit: not fetched and kept behind the person's back.
   const takenOff = useRef(new Set<string>());
+  const firstLocalRead = useRef<Promise<void>>(undefined);
 
   const show = useCallback(() => {
     const f = facts.current;
@@ -72,6 +73,9 @@ export function useRunners() {
   /** The phone agrees with the server's list: revoked links marked, retried removals, missing links kept. */
   const agree = useCallback(
     async (server: HomeScreenLink[]) => {
+      // Against what the phone keeps once it is read: the server often answers first, and compared with
+      // an empty list nothing is marked gone, no removal is retried, and every kept link is written over.
+      await firstLocalRead.current;
       const todo = reconcile(facts.current.kept, server);
       for (const token of todo.gone) await markLinkGone(token).catch(ignore);
       for (const linkId of todo.forget) await forgetHomeScreenLink(linkId);
@@ -105,7 +109,7 @@ export function useRunners() {
       f.serverDone = true;
       show();
     }, SERVER_WAIT_MS);
-    void readLocal();
+    firstLocalRead.current = readLocal();
     if (navigator.onLine) void readServer();
     else {
       f.serverDone = true;
