@@ -5,8 +5,9 @@ import { showWaitingOnBadge } from '../shared/badge.js';
 import type { HomeScreenLink } from '../shared/homeScreenApi.js';
 import { OUTBOX_CHANNEL, type OutboxBroadcast } from '../shared/messages.js';
 import type { OutboxNote } from '../shared/notes.js';
-import { allLinks, allNotes, deleteNote, markLinkGone, markLinkRemoved, replayOutbox, saveLink, sha256Hex } from '../shared/outbox/index.js';
+import { allLinks, allNotes, deleteNote, markLinkGone, markLinkRemoved, saveLink, sha256Hex } from '../shared/outbox/index.js';
 import { reconcile, runnerRows, type KeptLink, type RunnerRow } from './runners.js';
+import { sendWaitingNotes } from './sendWaiting.js';
 
 /** How long the start waits for the server before it shows what the phone keeps (one bar of signal). */
 export const SERVER_WAIT_MS = 4_000;
@@ -102,9 +103,7 @@ export function useRunners() {
 
   useEffect(() => {
     const f = facts.current;
-    const send = () => {
-      if (navigator.onLine) void replayOutbox(uploadNote, { force: true }).catch(ignore);
-    };
+    const sender = sendWaitingNotes(uploadNote, () => navigator.onLine);
     const timer = setTimeout(() => {
       f.serverDone = true;
       show();
@@ -115,7 +114,7 @@ export function useRunners() {
       f.serverDone = true;
       show();
     }
-    send();
+    void sender.send(true);
     void showWaitingOnBadge();
     const channel = new BroadcastChannel(OUTBOX_CHANNEL);
     channel.onmessage = (event: MessageEvent<OutboxBroadcast>) => {
@@ -124,12 +123,13 @@ export function useRunners() {
       void showWaitingOnBadge();
     };
     const onOnline = () => {
-      send();
+      void sender.send(true);
       void readServer();
     };
     window.addEventListener('online', onOnline);
     return () => {
       clearTimeout(timer);
+      sender.stop();
       channel.close();
       window.removeEventListener('online', onOnline);
     };

@@ -177,6 +177,31 @@ test.describe("the installed app's start", () => {
     }
   });
 
+  test('back online, a note whose first try does not get through is tried again from the list, and its runner leaves once it has gone', async ({ server }) => {
+    const [alex, jo] = await Promise.all([server.createLink('Alex', UPCOMING_RACE), server.createLink('Jo', 'chicago-2025')]);
+    const { context } = await launchPhone(await speechWav());
+    try {
+      const page = await openRecorder(context, server, jo);
+      await page.goto(`${server.url}/r/${alex}`);
+      await expect(page.getByRole('button', { name: 'Record' })).toBeVisible();
+      const start = await startUrl(server, page);
+      await context.setOffline(true);
+      await sendNote(page);
+      await expect(noteStates(page)).toHaveText(['Saved on this phone']);
+      await page.goto(start);
+      const waiting = runners(page).filter({ hasText: 'Alex' }).getByTestId('runner-waiting');
+      await expect(waiting).toHaveText('1 note waiting on this phone');
+
+      // The first try once the signal is back does not get through, as on a venue's link still settling.
+      await context.route(`**/api/r/${alex}/notes/**`, (route) => route.abort('connectionfailed'), { times: 1 });
+      await context.setOffline(false);
+      await expect(waiting).toHaveCount(0);
+      expect(await serverNotes(server, alex)).toMatchObject([{ marker: 'mi-20', from: 'Sam' }]);
+    } finally {
+      await context.close();
+    }
+  });
+
   test("lists both runners in a new profile holding only the first one's cookies (what an iPhone gives its home-screen app), then offline too", async ({
     server,
   }) => {
