@@ -5,8 +5,9 @@ import { showWaitingOnBadge } from '../shared/badge.js';
 import type { HomeScreenLink } from '../shared/homeScreenApi.js';
 import { OUTBOX_CHANNEL, type OutboxBroadcast } from '../shared/messages.js';
 import type { OutboxNote } from '../shared/notes.js';
-import { allLinks, allNotes, deleteNote, markLinkGone, markLinkRemoved, replayOutbox, saveLink, sha256Hex } from '../shared/outbox/index.js';
+import { allLinks, allNotes, deleteNote, markLinkGone, markLinkRemoved, saveLink, sha256Hex } from '../shared/outbox/index.js';
 import { reconcile, runnerRows, type KeptLink, type RunnerRow } from './runners.js';
+import { sendWaitingNotes } from './sendWaiting.js';
 
 /** How long the start waits for the server before it shows what the phone keeps (one bar of signal). */
 export const SERVER_WAIT_MS = 4_000;
@@ -46,6 +47,7 @@ export function useRunners() {
   const facts = useRef<Facts>({ kept: [], notes: [], localRead: false, serverDone: false });
   // Server-only rows taken off in this visit: not fetched and kept behind the person's back.
   const takenOff = useRef(new Set<string>());
+  const firstLocalRead = useRef<Promise<void>>(undefined);
 
   const show = useCallback(() => {
     const f = facts.current;
@@ -72,6 +74,9 @@ export function useRunners() {
   /** The phone agrees with the server's list: revoked links marked, retried removals, missing links kept. */
   const agree = useCallback(
     async (server: HomeScreenLink[]) => {
+      // Against what the phone keeps once it is read: the server often answers first, and compared with
+      // an empty list nothing is marked gone, no removal is retried, and every kept link is written over.
+      await firstLocalRead.current;
       const todo = reconcile(facts.current.kept, server);
       for (const token of todo.gone) await markLinkGone(token).catch(ignore);
       for (const linkId of todo.forget) await forgetHomeScreenLink(linkId);
@@ -98,20 +103,18 @@ export function useRunners() {
 
   useEffect(() => {
     const f = facts.current;
-    const send = () => {
-      if (navigator.onLine) void replayOutbox(uploadNote, { force: true }).catch(ignore);
-    };
+    const sender = sendWaitingNotes(uploadNote, () => navigator.onLine);
     const timer = setTimeout(() => {
       f.serverDone = true;
       show();
     }, SERVER_WAIT_MS);
-    void readLocal();
+    firstLocalRead.current = readLocal();
     if (navigator.onLine) void readServer();
     else {
       f.serverDone = true;
       show();
     }
-    send();
+    void sender.send(true);
     void showWaitingOnBadge();
     const channel = new BroadcastChannel(OUTBOX_CHANNEL);
     channel.onmessage = (event: MessageEvent<OutboxBroadcast>) => {
@@ -120,12 +123,13 @@ export function useRunners() {
       void showWaitingOnBadge();
     };
     const onOnline = () => {
-      send();
+      void sender.send(true);
       void readServer();
     };
     window.addEventListener('online', onOnline);
     return () => {
       clearTimeout(timer);
+      sender.stop();
       channel.close();
       window.removeEventListener('online', onOnline);
     };

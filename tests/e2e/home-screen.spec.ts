@@ -10,6 +10,7 @@ import { expect, speechWav, test } from './fixtures';
 import { addUpcomingRace, UPCOMING_RACE } from '../../kit/races';
 import { fillDetails, launchPhone, noteStates, openRecorder, record, serverNotes } from '../../kit/browser/recorder';
 import type { RunningServer } from '../../kit/server';
+import { holdKeptLinks, keptGone, keptLinkCount } from './support/keptLinks';
 
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -48,23 +49,6 @@ async function sendNote(page: Page, marker = 'Mile 20'): Promise<void> {
   await page.getByRole('button', { name: 'Send' }).click();
 }
 
-/** How many links the page's IndexedDB keeps (the outbox's `links` store). */
-const keptLinkCount = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('milenotes');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const count = open.result.transaction('links').objectStore('links').count();
-          count.onsuccess = () => {
-            open.result.close();
-            resolve(count.result);
-          };
-        };
-      }),
-  );
-
 /** The list the server gives this browser's device cookie. */
 const serverList = (page: Page) =>
   page.evaluate(async () =>
@@ -96,6 +80,8 @@ test.describe("the installed app's start", () => {
       // Online once after the runner turned Kim's link off: the server's list says so, and the phone keeps it.
       await page.goto(start);
       await expect(runners(page).filter({ hasText: 'Kim' })).toContainText('This link no longer works. Ask Kim for a new one.');
+      // The screen says so from the server's answer; the phone's own mark, which the start offline reads, follows it.
+      await expect.poll(() => keptGone(page, kim)).toBe(true);
 
       await test.step('a note for Alex is sent with no signal: it waits, and the icon counts it', async () => {
         await context.setOffline(true);
@@ -150,6 +136,67 @@ test.describe("the installed app's start", () => {
         expect(await serverNotes(server, alex)).toMatchObject([{ marker: 'mi-20', from: 'Sam' }]);
         await expect.poll(() => serverList(page)).toEqual(['Kim']);
       });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a link the runner turned off is kept gone even when the server answers before the phone has read its own list, so offline it opens no recorder', async ({
+    server,
+  }) => {
+    const [alex, kim] = await Promise.all([server.createLink('Alex', UPCOMING_RACE), server.createLink('Kim', 'berlin-2025')]);
+    const { context } = await launchPhone(await speechWav());
+    try {
+      const page = await openRecorder(context, server, alex);
+      await page.goto(`${server.url}/r/${kim}`);
+      await expect(page.getByRole('button', { name: 'Record' })).toBeVisible();
+      await expect.poll(() => keptLinkCount(page)).toBe(2);
+      await server.admin('revoke-link', `--token=${kim}`);
+      const start = await startUrl(server, page);
+
+      // Another tab writing to the phone's storage: the start's read of its own list waits, the server's answer does not.
+      const otherTab = await context.newPage();
+      await otherTab.goto(`${server.url}/terms`);
+      const release = await holdKeptLinks(otherTab);
+      const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/device/links');
+      await page.goto(start);
+      await (await answered).finished();
+      await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('/api/device/links')));
+      await release();
+
+      await expect(runners(page).filter({ hasText: 'Kim' })).toContainText('This link no longer works. Ask Kim for a new one.');
+      await expect.poll(() => keptGone(page, kim)).toBe(true);
+      await context.setOffline(true);
+      await page.reload();
+      await expect(page.getByTestId('home-offline')).toBeVisible();
+      await expect(runners(page).getByRole('heading')).toHaveText(['Alex', 'Kim']);
+      await expect(runners(page).filter({ hasText: 'Kim' })).toContainText('This link no longer works. Ask Kim for a new one.');
+      await expect(runners(page).filter({ hasText: 'Kim' }).getByRole('link')).toHaveCount(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('back online, a note whose first try does not get through is tried again from the list, and its runner leaves once it has gone', async ({ server }) => {
+    const [alex, jo] = await Promise.all([server.createLink('Alex', UPCOMING_RACE), server.createLink('Jo', 'chicago-2025')]);
+    const { context } = await launchPhone(await speechWav());
+    try {
+      const page = await openRecorder(context, server, jo);
+      await page.goto(`${server.url}/r/${alex}`);
+      await expect(page.getByRole('button', { name: 'Record' })).toBeVisible();
+      const start = await startUrl(server, page);
+      await context.setOffline(true);
+      await sendNote(page);
+      await expect(noteStates(page)).toHaveText(['Saved on this phone']);
+      await page.goto(start);
+      const waiting = runners(page).filter({ hasText: 'Alex' }).getByTestId('runner-waiting');
+      await expect(waiting).toHaveText('1 note waiting on this phone');
+
+      // The first try once the signal is back does not get through, as on a venue's link still settling.
+      await context.route(`**/api/r/${alex}/notes/**`, (route) => route.abort('connectionfailed'), { times: 1 });
+      await context.setOffline(false);
+      await expect(waiting).toHaveCount(0);
+      expect(await serverNotes(server, alex)).toMatchObject([{ marker: 'mi-20', from: 'Sam' }]);
     } finally {
       await context.close();
     }

@@ -228,9 +228,10 @@ test('a spectator is told once when the runner is about ten minutes from a marke
 
 /**
  * Chromium never fires pushsubscriptionchange itself and CDP cannot, so the test dispatches one in
- * the real worker (its waitUntil shimmed, as a synthetic event's may not be extended) with the
- * worker's pushManager.subscribe handing out a second stand-in subscription: the worker asks the
- * server for the key, re-subscribes, and tells the link; the next push goes to the new endpoint.
+ * the real worker (that event's own waitUntil shimmed, as a synthetic event's may not be extended)
+ * with the worker's pushManager.subscribe handing out a second stand-in subscription until the
+ * renewal is done: the worker asks the server for the key, re-subscribes, and tells the link; the
+ * next push goes to the new endpoint, and meets the browser's own APIs.
  */
 test('a subscription the browser replaced is renewed and told to the server, and a push the worker cannot read still shows a notice', async ({ browser }) => {
   const session = await world.signIn();
@@ -261,21 +262,34 @@ test('a subscription the browser replaced is renewed and told to the server, and
     const worker = context.serviceWorkers().find((w) => w.url().startsWith(world.server.url))!;
     const key = await worker.evaluate(async (sub) => {
       // The worker's globals, which this file's DOM types do not name.
-      type Extendable = { new (type: string): Event; prototype: { waitUntil(p: Promise<unknown>): void } };
-      const scope = self as unknown as EventTarget & { __key?: string; ExtendableEvent: Extendable };
+      const scope = self as unknown as EventTarget & { ExtendableEvent: new (type: string) => Event };
+      let key: string | undefined;
+      // For this one renewal only: the push delivered next must meet the browser's own subscribe and waitUntil.
+      const subscribe = PushManager.prototype.subscribe;
       PushManager.prototype.subscribe = async (options?: PushSubscriptionOptionsInit) => {
-        scope.__key = btoa(String.fromCharCode(...new Uint8Array(options!.applicationServerKey as ArrayBuffer)))
+        key = btoa(String.fromCharCode(...new Uint8Array(options!.applicationServerKey as ArrayBuffer)))
           .replace(/\+/g, '-')
           .replace(/\//g, '_')
           .replace(/=+$/, '');
         return { endpoint: sub.endpoint, toJSON: () => ({ endpoint: sub.endpoint, keys: sub.keys }) } as unknown as PushSubscription;
       };
-      let waited: Promise<unknown> = Promise.resolve();
-      scope.ExtendableEvent.prototype.waitUntil = (p: Promise<unknown>) => void (waited = p);
-      scope.dispatchEvent(new scope.ExtendableEvent('pushsubscriptionchange'));
-      await waited;
-      return scope.__key;
+      try {
+        const change = new scope.ExtendableEvent('pushsubscriptionchange');
+        let waited: Promise<unknown> = Promise.resolve();
+        // On this event alone, not on the prototype every later event shares.
+        Object.defineProperty(change, 'waitUntil', { value: (p: Promise<unknown>) => void (waited = p) });
+        scope.dispatchEvent(change);
+        await waited;
+        return key;
+      } finally {
+        PushManager.prototype.subscribe = subscribe;
+      }
     }, fresh);
+    const browsersOwn = await worker.evaluate(() => {
+      const scope = self as unknown as { ExtendableEvent: { prototype: { waitUntil: unknown } } };
+      return [PushManager.prototype.subscribe, scope.ExtendableEvent.prototype.waitUntil].map((api) => /\[native code\]/.test(String(api)));
+    });
+    expect(browsersOwn).toEqual([true, true]);
     const { publicKey, subscribed } = (await (await context.request.get(`${world.server.url}/api/r/${token}/push`)).json()) as {
       publicKey: string;
       subscribed: boolean;
