@@ -1,4 +1,4 @@
-import { useEffect, useState, type RefObject } from 'react';
+import { useEffect, useState, type RefCallback } from 'react';
 import type { RecordingDraft } from '../shared/notes.js';
 import { MAX_RECORDING_MS } from '../shared/limits.js';
 import { clockTime } from '../i18n/index.js';
@@ -8,7 +8,8 @@ import type { RecorderState } from './useRecorder.js';
 
 interface Props {
   state: RecorderState;
-  meter: RefObject<HTMLSpanElement | null>;
+  /** Where the live level is drawn while recording. */
+  meter: RefCallback<HTMLElement>;
   /** A recording cut short by a reload or crash, offered back. */
   leftover?: RecordingDraft;
   /** The server's clock, which the leftover's time is said on (./serverClock.ts). */

@@ -38,8 +38,7 @@ export function RecorderScreen({
   onFresh: (fresh: LinkInfo, heardAt: number) => void;
 }) {
   const runner = link.runner.displayName;
-  const meter = useRef<HTMLSpanElement>(null);
-  const recorder = useRecorder(token, meter);
+  const recorder = useRecorder(token);
   const outbox = useOutbox(token);
   const heard = useHeard(token, outbox.notes);
   const online = useOnline();
@@ -129,7 +128,7 @@ export function RecorderScreen({
           ))}
         <RecordPanel
           state={state}
-          meter={meter}
+          meter={recorder.meter}
           leftover={leftover}
           clock={clock}
           sending={sending}
@@ -137,7 +136,7 @@ export function RecorderScreen({
           onStop={recorder.stop}
           onSend={(id, ms) => void send(id, ms)}
           onRecordAgain={(id) => act(() => recorder.discard(id), FAILED.recordAgain)}
-          onListen={(id) => act(() => recorder.review(id, true), FAILED.listen)}
+          onListen={(id) => act(() => recorder.review(id), FAILED.listen)}
         />
       </section>
       <NoteList
