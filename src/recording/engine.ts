@@ -182,5 +182,12 @@ export function createRecordingEngine() {
 
 export type RecordingEngine = ReturnType<typeof createRecordingEngine>;
 
-/** The page's one engine, whichever script imports it first. */
-export const recording: RecordingEngine = createRecordingEngine();
+/** Where the page keeps its engine: one instance, whichever script evaluates this module first. */
+const PAGE_ENGINE = Symbol.for('milenotes.recording');
+
+/**
+ * The page's one engine. The first screen's script, inlined into r.html so Record works without a
+ * request after the HTML, carries its own copy of this module and makes the engine; the React
+ * chunk's copy finds it here, with any recording under way.
+ */
+export const recording: RecordingEngine = ((globalThis as { [PAGE_ENGINE]?: RecordingEngine })[PAGE_ENGINE] ??= createRecordingEngine());
