@@ -32,15 +32,21 @@ export function pickLanguage(stored: string | null | undefined, preferred: reado
 
 /**
  * The languages an Accept-Language header asks for, most wanted first ('de-AT,de;q=0.9,en;q=0.8' →
- * de-AT, de, en); a tag with q=0 is refused, not asked for. Read as far as its first 32 tags.
+ * de-AT, de, en); a tag with q=0 is refused, not asked for, and so is one whose weight cannot be
+ * read. Read as far as its first 32 tags.
  */
 export function acceptedLanguages(header: string): string[] {
   return header
     .split(',', 32)
     .map((part, order) => {
       const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
-      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), order };
+      // A weight is 0 to 1 with at most three decimals (RFC 9110); one that is not leaves the tag out.
+      const weight = params
+        .find((p) => /^\s*q\s*=/i.test(p))
+        ?.replace(/^\s*q\s*=\s*/i, '')
+        .trim();
+      const q = weight === undefined ? 1 : /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(weight) ? Number(weight) : 0;
+      return { tag: tag.trim(), q, order };
     })
     .filter(({ tag, q }) => tag !== '' && tag !== '*' && q > 0)
     .sort((a, b) => b.q - a.q || a.order - b.order)
