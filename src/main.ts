@@ -1,6 +1,7 @@
 /**
  * The script of the screens' shells (/r/:token, /s/:token, /home-screen): once the shell has
- * painted, it runs the screen's on-demand chunk (React's and the screen's, preloaded by the shell's <head>).
+ * painted, it runs the screen's on-demand chunk (React's and the screen's, preloaded by the shell's
+ * <head>; /r/'s are asked for here, once its first screen records without them: src/firstScreen).
  * Marketing pages are prerendered HTML and load no script file; every page registers the service
  * worker with an inline script (src/shared/registerWorker.ts). The recorder's link data is taken
  * from the page here (issue 43), or, in the worker's shell, asked for beside its chunk, not after
