@@ -1,6 +1,7 @@
-// Builds the site into dist/: the page bundle (Vite), prerendered HTML for each page, the
-// service worker (Vite bundle + Workbox precache manifest), and .br/.gz copies of the
-// text files. npm start runs this when needed.
+// Builds the site into dist/: the page bundle (Vite), prerendered HTML for each page (r.html with
+// the recorder's first-screen script inline), the service worker (Vite bundle + Workbox precache
+// manifest), .br/.gz copies of the text files, and the server's renderer of /r/'s first screen
+// (dist/.server/, never served). npm start runs this when needed.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

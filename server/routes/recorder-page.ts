@@ -47,7 +47,7 @@ export const recorderPage: FastifyPluginAsync<RecorderPageOptions> = async (app,
     keyGenerator: (req) => `page|${addressKey(req.ip)}|${(req.params as { token?: string }).token ?? ''}`,
   });
   const limited = app.createRateLimit();
-  const pages = recorderScreen(distDir);
+  const built = recorderScreen(distDir);
 
   /**
    * What GET /api/r/:token would answer now; the phone remembers a live link as it does there, when
@@ -71,14 +71,14 @@ export const recorderPage: FastifyPluginAsync<RecorderPageOptions> = async (app,
   async function drawn(req: FastifyRequest, token: string, data: LinkData | undefined): Promise<DrawnScreen | undefined> {
     if (data?.status !== 200) return undefined;
     const acceptLanguage = req.headers['accept-language'];
-    return pages.draw({ token, link: data.body, acceptLanguage }).catch((err: unknown) => {
+    return built.draw({ token, link: data.body, acceptLanguage }).catch((err: unknown) => {
       req.log.warn({ err }, 'the recorder page goes without its first screen; React draws it');
       return undefined;
     });
   }
 
   app.get<{ Params: { token: string } }>(PAGES.recorder.route, async (req, reply) => {
-    const shell = await pages.shell();
+    const shell = await built.shell();
     if (!shell) return reply.code(503).type('text/plain').send('The site is not built yet. Run `npm run build`.');
     let data: LinkData | undefined;
     const limit = await limited(req);

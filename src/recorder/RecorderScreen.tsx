@@ -158,9 +158,9 @@ export function RecorderScreen({
             refusal): taken over as drawn when it matches, drawn again by React alone when not. */}
         <Suspense>
           {[storageWarning, outbox.failure && t(outbox.failure), recorder.warning, problem?.(), state.phase === 'blocked' ? state.message : undefined]
-            .filter(Boolean)
+            .filter((text): text is string => Boolean(text))
             .map((text) => (
-              <AlertLine key={text} text={text as string} />
+              <AlertLine key={text} text={text} />
             ))}
           <RecordPanel
             state={state}

@@ -152,6 +152,42 @@ test.describe('the first tap on a first visit', () => {
       await context.close();
     }
   });
+
+  test('a note stopped before React arrives is kept, and React offers it to listen to and send', async ({ server }) => {
+    const token = await server.createLink('Alex');
+    const { context } = await launchPhone(await speechWav());
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      const react = await holdReact(page);
+      await page.goto(`/r/${token}`, { waitUntil: 'commit' });
+      await fillDetails(page, 'Finish', 'Ana');
+      await recordButton(page).click();
+      await waitForElapsed(page, 3);
+      await page.getByRole('button', { name: 'Stop' }).click();
+      const stoppedAt = await elapsedShown(page);
+      // Stopped, every chunk written, by the page's one engine; listening back and sending are React's.
+      await expect
+        .poll(() =>
+          page.evaluate(
+            () => (globalThis as unknown as Record<symbol, { snapshot(): { phase: string } }>)[Symbol.for('milenotes.recording')]!.snapshot().phase,
+          ),
+        )
+        .toBe('stopped');
+      expect(await reactRuns(page)).toBe(false);
+
+      await react.release();
+      await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(noteStates(page)).toHaveText(['Delivered']);
+      const [note] = await serverNotes(server, token);
+      const [file] = await blobsWithSha256(server, note!.sha256);
+      const audio = await analyseAudio(file!);
+      expect(audio.seconds).toBeGreaterThan(stoppedAt - 1);
+      expect(audio.seconds).toBeLessThan(stoppedAt + 2);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 /** The Record button as the HTML carries it, and the page's language and title. */
@@ -182,7 +218,7 @@ test.describe("the first screen in the page's HTML", () => {
     }) => {
       const token = await server.createLink('Alex');
       const response = await request.get(`/r/${token}`, { headers: want.acceptLanguage ? { 'Accept-Language': want.acceptLanguage } : {} });
-      expect(response.headers()['vary']).toMatch(/Accept-Language/);
+      expect(response.headers().vary).toMatch(/Accept-Language/);
       const html = await response.text();
       expect(drawnIn(html)).toEqual({ lang: want.lang, title: want.title, record: want.record, disabled: true, marker: want.marker });
       expect(html).toContain('<h1 class="rec-title">Alex</h1>');
