@@ -142,6 +142,7 @@ test.describe('the first tap on a first visit', () => {
         const { microphoneAsked, layoutShift, shifts } = window as unknown as { microphoneAsked: number; layoutShift: number; shifts: number[] };
         return { microphoneAsked, layoutShift, shifts };
       });
+      console.log(`[first tap] layout shifts: ${seen.shifts.join(', ') || 'none'} (CLS ${seen.layoutShift.toFixed(4)})`);
       expect(seen.microphoneAsked, 'the microphone is asked for once').toBe(1);
       expect(seen.layoutShift, `layout shifts: ${seen.shifts.join(', ')}`).toBeLessThanOrEqual(0.05);
       expect(
