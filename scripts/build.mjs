@@ -1,6 +1,7 @@
-// Builds the site into dist/: the page bundle (Vite), prerendered HTML for each page, the
-// service worker (Vite bundle + Workbox precache manifest), and .br/.gz copies of the
-// text files. npm start runs this when needed.
+// Builds the site into dist/: the page bundle (Vite), prerendered HTML for each page (r.html with
+// the recorder's first-screen script inline), the service worker (Vite bundle + Workbox precache
+// manifest), .br/.gz copies of the text files, and the server's renderer of /r/'s first screen
+// (dist/.server/, never served). npm start runs this when needed.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,17 +26,27 @@ export async function buildSite() {
   // Vite's manifest is read here, not served.
   const manifest = JSON.parse(await readFile(path.join(dist, '.vite', 'manifest.json'), 'utf8'));
   await rm(path.join(dist, '.vite'), { recursive: true });
-  await prerender(manifest);
+  await prerender(manifest, await buildFirstScreen());
   await buildServiceWorker(installSet(manifest));
   const { raw, br } = await precompress(dist);
   console.log(`text files precompressed: ${(raw / 1024).toFixed(0)} KiB -> ${(br / 1024).toFixed(0)} KiB brotli`);
+  // After the worker's lists and the compression: the server's alone, never served (server/routes/site.ts).
+  const { RECORDER_RENDERER } = await import(pathToFileURL(path.join(work, 'ssr', 'entry-server.js')).href);
+  await buildRecorderRenderer(RECORDER_RENDERER);
 
   await writeFile(path.join(dist, '.build-stamp'), new Date().toISOString());
   console.log(`site built into dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-/** The on-demand screen behind each prerendered shell: its files are preloaded from the shell. */
+/** The on-demand screen behind each prerendered shell. */
 const SCREEN_OF_SHELL = { 'r.html': 'src/recorderApp.tsx', 's.html': 'src/keepsake/keepsakeApp.tsx', 'home-screen.html': 'src/homeScreenApp.tsx' };
+
+/**
+ * The shells whose screen's files are preloaded from their <head>. Not /r/'s: its first script
+ * (buildFirstScreen) makes Record work on the screen the server draws, and React, the recorder's
+ * chunk and its words come after, never on the wire before Record works.
+ */
+const PRELOADED_SCREENS = new Set(['s.html', 'home-screen.html']);
 
 /**
  * The chunk a screen's entry module went into when vite.config.ts groups it with what it shares (the
@@ -74,6 +85,17 @@ function screenPreloads(manifest, entry) {
     ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
     ...styles.map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`),
   ].join('\n    ');
+}
+
+/**
+ * After r.html's #root: its first screen's script, which makes Record work on the screen the server
+ * draws there, then the names of the recorder's files, which the shell's script asks for together
+ * once it runs, after Record works (src/main.ts).
+ */
+function recorderScripts(manifest, firstScreen, filesId) {
+  const { scripts } = screenFiles(manifest, SCREEN_OF_SHELL['r.html']);
+  const files = JSON.stringify(scripts.map((file) => `/${file}`));
+  return `\n    <script>${firstScreen.script}</script>\n    <script type="application/json" id="${filesId}">${files}</script>`;
 }
 
 /**
@@ -116,18 +138,31 @@ function installSet(manifest) {
   ];
 }
 
-async function prerender(manifest) {
+/**
+ * `firstScreen`: /r/:token's first script and the recorder's stylesheet (buildFirstScreen), which
+ * r.html carries inline.
+ */
+async function prerender(manifest, firstScreen) {
   const template = await readFile(path.join(dist, 'index.html'), 'utf8');
-  const { PAGES, render, TODAY_SCRIPT, REGISTER_WORKER_SCRIPT } = await import(pathToFileURL(path.join(work, 'ssr', 'entry-server.js')).href);
+  const { PAGES, render, SHELL_TEMPLATES, TODAY_SCRIPT, REGISTER_WORKER_SCRIPT, RECORDER_SCREEN_MARKS, SCREEN_FILES_ID } = await import(
+    pathToFileURL(path.join(work, 'ssr', 'entry-server.js')).href
+  );
   for (const page of PAGES) {
+    const isRecorder = page.file === 'r.html';
     let head = `<title>${escapeHtml(page.title)}</title>\n    <meta name="description" content="${escapeHtml(page.description)}" />`;
-    if (SCREEN_OF_SHELL[page.file]) head += `\n    ${screenPreloads(manifest, SCREEN_OF_SHELL[page.file])}`;
+    if (PRELOADED_SCREENS.has(page.file)) head += `\n    ${screenPreloads(manifest, SCREEN_OF_SHELL[page.file])}`;
+    // The recorder's #root holds what the server replaces with the screen it draws (server/routes/recorder-page.ts).
+    const root = isRecorder ? `${RECORDER_SCREEN_MARKS.start}${render(page.url)}${RECORDER_SCREEN_MARKS.end}` : render(page.url);
     let html = template
       .replace('<!--head-->', head)
-      .replace('<!--app-html-->', render(page.url))
+      .replace(
+        '<div id="root"><!--app-html--></div>',
+        `<div id="root">${root}</div>${SCREEN_OF_SHELL[page.file] ? SHELL_TEMPLATES : ''}${isRecorder ? recorderScripts(manifest, firstScreen, SCREEN_FILES_ID) : ''}`,
+      )
       .replace('<!--today-script-->', page.showsToday ? `<script>${TODAY_SCRIPT}</script>` : '');
+    if (!html.includes(root)) throw new Error(`${page.file}: index.html has no <div id="root"><!--app-html--></div>`);
     html = html.replace('</body>', `  <script>${REGISTER_WORKER_SCRIPT}</script>\n  </body>`);
-    if (SCREEN_OF_SHELL[page.file]) html = await inlineStylesheet(html, page.file);
+    if (SCREEN_OF_SHELL[page.file]) html = await inlineStylesheet(html, page.file, isRecorder ? [firstScreen.css] : []);
     // A page without a screen needs no file of script at all: its only script is the inline one above.
     if (!SCREEN_OF_SHELL[page.file]) {
       const entry = /\s*<script type="module" crossorigin src="\/assets\/[^"]+"><\/script>/;
@@ -139,17 +174,74 @@ async function prerender(manifest) {
 }
 
 /**
- * A shell carries the site's stylesheet in a <style>, so it paints as soon as its HTML is in: on
- * a slow link that is one round trip sooner than after a request for the stylesheet, while the
- * screen's scripts download. The server allows it by the block's hash (server/routes/site.ts).
+ * A shell carries the site's stylesheet (and `more`, r.html the recorder's) in a <style>, so it
+ * paints as soon as its HTML is in: on a slow link that is one round trip sooner than after a
+ * request for the stylesheet, while the screen's scripts download. The server allows it by the
+ * block's hash (server/routes/site.ts).
  */
-async function inlineStylesheet(html, file) {
+async function inlineStylesheet(html, file, more) {
   const link = /<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)">/;
   const match = link.exec(html);
   if (!match) throw new Error(`${file}: the stylesheet link was not found`);
-  const css = (await readFile(path.join(dist, match[1]), 'utf8')).trim();
+  const css = [(await readFile(path.join(dist, match[1]), 'utf8')).trim(), ...more].join('\n');
   if (css.includes('</')) throw new Error(`${file}: ${match[1]} cannot be inlined, it contains '</'`);
   return html.replace(link, () => `<style>${css}</style>`);
+}
+
+/**
+ * /r/:token's first script (src/firstScreen) as one classic script, and the recorder's stylesheet
+ * it imports, both for r.html to carry inline: Record works once the page's HTML is in, with no
+ * request after it (a round trip on one bar, most of the budget). The server allows the script by
+ * its hash, read from the built page (server/routes/site.ts).
+ */
+async function buildFirstScreen() {
+  const out = path.join(work, 'first-screen');
+  await build({
+    root,
+    logLevel: 'warn',
+    configFile: false,
+    publicDir: false,
+    build: {
+      outDir: out,
+      emptyOutDir: true,
+      minify: true,
+      lib: {
+        entry: path.join(root, 'src/firstScreen/index.ts'),
+        formats: ['iife'],
+        name: 'milenotesFirstScreen',
+        fileName: () => 'first-screen.js',
+        cssFileName: 'first-screen',
+      },
+    },
+  });
+  const script = (await readFile(path.join(out, 'first-screen.js'), 'utf8')).trim();
+  // Without the marker comment Vite leaves in a library's stylesheet.
+  const css = (await readFile(path.join(out, 'first-screen.css'), 'utf8')).replace(/\/\*\$vite\$:\d+\*\//g, '').trim();
+  if (/<\/script|<!--/i.test(script)) throw new Error("the first screen's script cannot be inlined: it contains '</script' or '<!--'");
+  if (css.includes('</')) throw new Error("the recorder's stylesheet cannot be inlined, it contains '</'");
+  return { script, css };
+}
+
+/**
+ * The server's drawing of /r/:token's first screen (src/entry-recorder.tsx): one self-contained
+ * module, React's server renderer in it, so a copy of dist/ anywhere serves it (the bench's).
+ */
+async function buildRecorderRenderer(file) {
+  await build({
+    root,
+    logLevel: 'warn',
+    configFile: false,
+    publicDir: false,
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    ssr: { noExternal: true, target: 'node' },
+    build: {
+      ssr: 'src/entry-recorder.tsx',
+      outDir: path.join(dist, path.dirname(file)),
+      emptyOutDir: true,
+      copyPublicDir: false,
+      rollupOptions: { output: { entryFileNames: path.basename(file), codeSplitting: false } },
+    },
+  });
 }
 
 async function buildServiceWorker(installFiles) {

@@ -22,7 +22,7 @@ import { health } from './routes/health.js';
 import { openApi } from './routes/runner/openapi.js';
 import { createHomePage } from './routes/home-page.js';
 import { raceImages } from './routes/race-images.js';
-import { inlineStylesOf, site } from './routes/site.js';
+import { inlineScriptsOf, inlineStylesOf, site } from './routes/site.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { openBlobStore } from './storage/index.js';
 import { MAX_HELD_PER_ACCOUNT, startNoteChanges, type NoteChangeHub } from './sync/note-changes.js';
@@ -160,7 +160,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
       onFailure: (check, err) => app.log.warn({ err, check }, 'readiness check failed'),
     }),
   });
-  await app.register(securityHeaders, { inlineStyles: inlineStylesOf(config.distDir) });
+  await app.register(securityHeaders, { inlineStyles: inlineStylesOf(config.distDir), inlineScripts: inlineScriptsOf(config.distDir) });
   await app.register(compression);
   await app.register(openApi, { publicUrl: config.publicUrl });
   // The device cookie (server/devices), read and set by the API and /r/:token's page alike.

@@ -12,15 +12,21 @@ import * as terms from './pages/TermsPage';
 import { CHUNK_ERROR_TEMPLATE_ID, RECORDER_LEAD } from './shell';
 import './styles/site.css';
 
-/** The shell of an on-demand screen: the spinner until its chunk arrives, and its error screen in waiting. */
+/** The shell of an on-demand screen: the spinner until its chunk arrives (the build puts its error screen in waiting beside it: ChunkErrorTemplate). */
 function ScreenShell({ lead }: { lead?: string }) {
+  return <LoadingScreen lead={lead} />;
+}
+
+/**
+ * The error screen a shell shows when its screen's chunk cannot load (src/chunkError.ts), in
+ * waiting after #root: inside it, it would be taken for part of the recorder screen the server
+ * draws there, which React takes over as it is.
+ */
+export function ChunkErrorTemplate() {
   return (
-    <>
-      <LoadingScreen lead={lead} />
-      <template id={CHUNK_ERROR_TEMPLATE_ID}>
-        <ChunkErrorScreen onRetry={() => {}} />
-      </template>
-    </>
+    <template id={CHUNK_ERROR_TEMPLATE_ID}>
+      <ChunkErrorScreen onRetry={() => {}} />
+    </template>
   );
 }
 

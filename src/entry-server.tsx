@@ -2,7 +2,7 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
-import { AppRoutes } from './App';
+import { AppRoutes, ChunkErrorTemplate } from './App';
 import { HOME_SCREEN_TITLE, KEEPSAKE_TITLE, RECORDER_TITLE } from './shell';
 import * as home from './pages/HomePage';
 import * as notFound from './pages/NotFoundPage';
@@ -11,6 +11,8 @@ import * as terms from './pages/TermsPage';
 
 import { NOT_FOUND_PAGE, PAGES as SITE_PAGES, type PageName } from './shared/pages';
 
+export { RECORDER_RENDERER, RECORDER_SCREEN_MARKS } from './shared/pages';
+export { SCREEN_FILES_ID } from './shell';
 export { TODAY_SCRIPT } from './shared/today';
 export { REGISTER_WORKER_SCRIPT } from './shared/registerWorker';
 
@@ -39,6 +41,9 @@ export const PAGES: PrerenderedPage[] = [
   ...(Object.keys(SITE_PAGES) as PageName[]).map((name) => ({ url: SITE_PAGES[name].url, file: SITE_PAGES[name].file, ...HEADS[name] })),
   { ...NOT_FOUND_PAGE, title: notFound.title, description: notFound.description, showsToday: false },
 ];
+
+/** What a screen's shell carries after #root: its error screen in waiting. */
+export const SHELL_TEMPLATES = renderToString(<ChunkErrorTemplate />);
 
 export function render(url: string): string {
   return renderToString(

@@ -1,6 +1,7 @@
 /**
  * The script of the screens' shells (/r/:token, /s/:token, /home-screen): once the shell has
- * painted, it runs the screen's on-demand chunk (React's and the screen's, preloaded by the shell's <head>).
+ * painted, it runs the screen's on-demand chunk (React's and the screen's, preloaded by the shell's
+ * <head>; /r/'s are asked for here, once its first screen records without them: src/firstScreen).
  * Marketing pages are prerendered HTML and load no script file; every page registers the service
  * worker with an inline script (src/shared/registerWorker.ts). The recorder's link data is taken
  * from the page here (issue 43), or, in the worker's shell, asked for beside its chunk, not after
@@ -8,6 +9,7 @@
  * chunk has loaded, so it is not missed.
  */
 import { showChunkError } from './chunkError';
+import { SCREEN_FILES_ID } from './shell';
 import { keepInstallPrompt } from './installPrompt';
 import { loadChunk } from './lazyChunk';
 import { prefetchLink } from './linkPrefetch';
@@ -32,6 +34,24 @@ const SCREENS: Array<{ path: RegExp; chunk: string; prefetch?: (token: string) =
 function afterFirstPaint(): Promise<void> {
   if (document.visibilityState !== 'visible') return Promise.resolve();
   return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
+/**
+ * Asks for the screen's files all together when the shell names them instead of preloading them
+ * from its <head> (r.html, whose first screen records before they come: src/firstScreen); they run
+ * later, in order (reactFirst).
+ */
+function preloadScreenFiles(): void {
+  let files: unknown;
+  try {
+    files = JSON.parse(document.getElementById(SCREEN_FILES_ID)?.textContent ?? '[]');
+  } catch {
+    return;
+  }
+  if (!Array.isArray(files)) return;
+  for (const href of files) {
+    if (typeof href === 'string') document.head.append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href, crossOrigin: '' }));
+  }
 }
 
 /**
@@ -61,9 +81,11 @@ const screen = SCREENS.find(({ path }) => path.test(pathname));
 if (screen) {
   const token = decodeToken(screen.path.exec(pathname)![1] ?? '');
   screen.prefetch?.(token);
-  // The screen's words in this phone's language (not English) travel beside its code.
-  preloadLanguage();
-  // The chunk's files are already on their way (modulepreload in the shell); this only waits to run them.
+  // The screen's words in this phone's language (not English) travel beside its code; a screen the
+  // server drew is taken over in the language it was drawn in (src/recorderApp.tsx).
+  preloadLanguage(root.querySelector('main[data-screen]') ? document.documentElement.lang : undefined);
+  // The chunk's files are on their way (modulepreload in the shell, or asked for here); this only waits to run them.
+  preloadScreenFiles();
   afterFirstPaint()
     .then(() => loadChunk(screen.chunk, reactFirst(screen.load)))
     .then(

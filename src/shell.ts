@@ -13,3 +13,9 @@ export const HOME_SCREEN_TITLE = 'Your runners · MileNotes';
 
 /** The id of the template that src/chunkError.ts shows when the screen's chunk cannot load. */
 export const CHUNK_ERROR_TEMPLATE_ID = 'chunk-error';
+
+/**
+ * The id of the data block naming a shell's screen files when its <head> does not preload them
+ * (r.html: its first screen records before they come); src/main.ts asks for them together.
+ */
+export const SCREEN_FILES_ID = 'screen-files';

@@ -11,8 +11,11 @@ import { TODAY_SCRIPT } from '../../src/shared/today.js';
 
 const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
-/** `inlineStyles`: the text of each <style> block the pages carry, allowed by its hash. */
-export const securityHeaders = fp<{ inlineStyles: string[] }>(async (app, { inlineStyles }) => {
+/**
+ * `inlineStyles`, `inlineScripts`: the text of each <style> and inline <script> block the built pages
+ * carry, allowed by its hash (the prerendered pages' own two scripts are allowed whether built or not).
+ */
+export const securityHeaders = fp<{ inlineStyles: string[]; inlineScripts: string[] }>(async (app, { inlineStyles, inlineScripts }) => {
   // helmet itself, built once: @fastify/helmet built it again on every request (parsing the CSP
   // directives each time), 3 % of an upload's time on the main thread in the ingest bench.
   const setHeaders = helmet({
@@ -20,8 +23,8 @@ export const securityHeaders = fp<{ inlineStyles: string[] }>(async (app, { inli
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        // Our files, and the two inline scripts the prerendered pages carry (today's date, the worker).
-        scriptSrc: ["'self'", hashOf(TODAY_SCRIPT), hashOf(REGISTER_WORKER_SCRIPT)],
+        // Our files, and the inline scripts the prerendered pages carry (today's date, the worker, /r/'s first screen).
+        scriptSrc: ["'self'", ...new Set([TODAY_SCRIPT, REGISTER_WORKER_SCRIPT, ...inlineScripts].map(hashOf))],
         styleSrc: ["'self'", ...new Set(inlineStyles.map(hashOf))],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],

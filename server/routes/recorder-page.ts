@@ -1,14 +1,14 @@
 /**
- * Owns /r/:token as sent (issue 43): the build's shell (dist/r.html) with the link's data in it as
- * a JSON data block (src/shared/linkData.ts), so a friend's first visit records with no request
- * before; `no-store`, since it names the runner and the server's clock. A live link opened in a
- * browser is remembered for the phone here as GET /api/r/:token does (server/devices); an unknown or revoked one carries
- * the API's 404, and the page says so. Over the per-client limit, or when the data cannot be read,
- * the shell goes as it is and the page asks the API, as it did before.
+ * Owns /r/:token as sent: the build's shell (dist/r.html) with the link's data in it as a JSON data
+ * block (src/shared/linkData.ts) and, for a live link, the recorder's first screen drawn in the
+ * sender's language (Accept-Language; ./recorder-screen.ts), which the page's first script makes
+ * record before React arrives; `no-store`, since it names the runner and the server's clock. A live
+ * link opened in a browser is remembered for the phone here as GET /api/r/:token does
+ * (server/devices); an unknown or revoked one carries the API's 404, and the page says so. Over the
+ * per-client limit, or when the data cannot be read, the shell goes as it is and the page asks the
+ * API; when the screen cannot be drawn, the page draws it once React is in.
  */
 import rateLimit from '@fastify/rate-limit';
-import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { TOKEN_PATTERN } from '../../src/shared/api.js';
 import { linkDataBlock, type LinkData } from '../../src/shared/linkData.js';
@@ -20,6 +20,7 @@ import { addressKey } from '../http/client-key.js';
 import { refusal } from '../http/refusals.js';
 import { linkIdOf } from '../links.js';
 import { recorderLinkOf } from './recorder-link.js';
+import { pageOf, recorderScreen, type DrawnScreen } from './recorder-screen.js';
 
 export interface RecorderPageOptions {
   distDir: string;
@@ -32,22 +33,6 @@ export interface RecorderPageOptions {
 }
 
 const TOKEN = new RegExp(TOKEN_PATTERN);
-
-/** The shell, read again only when the build changes it. */
-function shellReader(file: string) {
-  let kept: { mtimeMs: number; before: string; after: string } | undefined;
-  return async () => {
-    const info = await stat(file).catch(() => undefined);
-    if (!info) return undefined;
-    if (kept?.mtimeMs !== info.mtimeMs) {
-      const html = await readFile(file, 'utf8');
-      const end = html.lastIndexOf('</body>');
-      const at = end < 0 ? html.length : end;
-      kept = { mtimeMs: info.mtimeMs, before: html.slice(0, at), after: html.slice(at) };
-    }
-    return kept;
-  };
-}
 
 const notFound = (): LinkData => {
   const problem = refusal.link_not_found();
@@ -62,7 +47,7 @@ export const recorderPage: FastifyPluginAsync<RecorderPageOptions> = async (app,
     keyGenerator: (req) => `page|${addressKey(req.ip)}|${(req.params as { token?: string }).token ?? ''}`,
   });
   const limited = app.createRateLimit();
-  const shell = shellReader(path.join(distDir, PAGES.recorder.file));
+  const built = recorderScreen(distDir);
 
   /**
    * What GET /api/r/:token would answer now; the phone remembers a live link as it does there, when
@@ -82,9 +67,19 @@ export const recorderPage: FastifyPluginAsync<RecorderPageOptions> = async (app,
     return { status: 200, body };
   }
 
+  /** The first screen for a live link, in the language the request asks for; undefined when it cannot be drawn (React draws it then). */
+  async function drawn(req: FastifyRequest, token: string, data: LinkData | undefined): Promise<DrawnScreen | undefined> {
+    if (data?.status !== 200) return undefined;
+    const acceptLanguage = req.headers['accept-language'];
+    return built.draw({ token, link: data.body, acceptLanguage }).catch((err: unknown) => {
+      req.log.warn({ err }, 'the recorder page goes without its first screen; React draws it');
+      return undefined;
+    });
+  }
+
   app.get<{ Params: { token: string } }>(PAGES.recorder.route, async (req, reply) => {
-    const page = await shell();
-    if (!page) return reply.code(503).type('text/plain').send('The site is not built yet. Run `npm run build`.');
+    const shell = await built.shell();
+    if (!shell) return reply.code(503).type('text/plain').send('The site is not built yet. Run `npm run build`.');
     let data: LinkData | undefined;
     const limit = await limited(req);
     if (limit.isAllowed || !limit.isExceeded) {
@@ -95,7 +90,8 @@ export const recorderPage: FastifyPluginAsync<RecorderPageOptions> = async (app,
     }
     return reply
       .header('cache-control', 'no-store')
+      .header('vary', 'Accept-Language')
       .type('text/html; charset=utf-8')
-      .send(data ? `${page.before}${linkDataBlock(data)}\n  ${page.after}` : page.before + page.after);
+      .send(pageOf(shell, data ? `${linkDataBlock(data)}\n  ` : '', await drawn(req, req.params.token, data)));
   });
 };

@@ -13,17 +13,26 @@ import { NOT_FOUND_PAGE, PAGES } from '../../src/shared/pages.js';
 import type { HomePage } from './home-page.js';
 import { recorderPage, type RecorderPageOptions } from './recorder-page.js';
 
-/**
- * The <style> blocks of the built pages (the screens' shells carry the stylesheet inline, see
- * scripts/build.mjs), for the CSP to allow by hash. None when the site is not built.
- */
-export function inlineStylesOf(distDir: string): string[] {
+/** The text of each block the built pages carry inline, as `pattern` finds it; none when the site is not built. */
+function inlineBlocksOf(distDir: string, pattern: RegExp): string[] {
   return Object.values(PAGES).flatMap(({ file }) => {
     const html = path.join(distDir, file);
     if (!existsSync(html)) return [];
-    return [...readFileSync(html, 'utf8').matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
+    return [...readFileSync(html, 'utf8').matchAll(pattern)].map((m) => m[1]!);
   });
 }
+
+/**
+ * The <style> blocks of the built pages (the screens' shells carry the stylesheet inline, see
+ * scripts/build.mjs), for the CSP to allow by hash.
+ */
+export const inlineStylesOf = (distDir: string): string[] => inlineBlocksOf(distDir, /<style>([\s\S]*?)<\/style>/g);
+
+/**
+ * The inline <script> blocks of the built pages (today's date, the worker's registration, and r.html's
+ * first screen: scripts/build.mjs), for the CSP to allow by hash. A data block (type="application/json") is not one.
+ */
+export const inlineScriptsOf = (distDir: string): string[] => inlineBlocksOf(distDir, /<script>([\s\S]*?)<\/script>/g);
 
 function cacheControlFor(sentPath: string): string {
   const filePath = sentPath.replace(/\.(?:br|gz)$/, '');
@@ -47,6 +56,8 @@ export const site: FastifyPluginAsync<{ distDir: string; home?: HomePage; record
     root: distDir,
     index: false,
     wildcard: true,
+    // The server's own files in the site's folder (the first screen's renderer under .server/) are never sent.
+    dotfiles: 'ignore',
     preCompressed: true,
     setHeaders: (reply, filePath) => {
       reply.header('cache-control', cacheControlFor(filePath));

@@ -19,6 +19,7 @@ export function LanguageMenu({ className }: { className: string }) {
   };
   return (
     <select
+      name="language"
       className={className}
       aria-label={t('language.label')}
       value={lang}

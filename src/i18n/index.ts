@@ -74,12 +74,12 @@ async function catalogueOf(next: Lang): Promise<Catalogue> {
 }
 
 /**
- * Before a screen's first render: this phone's language, once its catalogue is in (the shell has
- * already asked for it). Never fails: a catalogue that cannot load leaves the screen in English,
- * and one slower than CATALOGUE_WAIT_MS is applied when it arrives.
+ * Before a screen's first render: this phone's language (or `wanted`: the language the server drew
+ * the page in), once its catalogue is in (the shell has already asked for it). Never fails: a
+ * catalogue that cannot load leaves the screen in English, and one slower than CATALOGUE_WAIT_MS is
+ * applied when it arrives.
  */
-export async function startLanguage(waitMs = CATALOGUE_WAIT_MS): Promise<void> {
-  const wanted = phoneLanguage();
+export async function startLanguage(waitMs = CATALOGUE_WAIT_MS, wanted: Lang = phoneLanguage()): Promise<void> {
   if (wanted === 'en') return use('en', english);
   const arriving = catalogueOf(wanted).then(
     (found) => {
@@ -94,6 +94,11 @@ export async function startLanguage(waitMs = CATALOGUE_WAIT_MS): Promise<void> {
   const arrived = await Promise.race([arriving, late]);
   clearTimeout(timer);
   if (!arrived) use('en', english);
+}
+
+/** A language whose catalogue is in hand, in use at once: the server drawing a screen for a request. */
+export function speak(next: Lang, found: Catalogue): void {
+  use(next, next === 'en' ? english : found);
 }
 
 /** The menu's choice: kept on this phone, applied once its catalogue is in. Rejects if it cannot be loaded. */

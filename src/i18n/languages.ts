@@ -30,6 +30,29 @@ export function pickLanguage(stored: string | null | undefined, preferred: reado
   return 'en';
 }
 
+/**
+ * The languages an Accept-Language header asks for, most wanted first ('de-AT,de;q=0.9,en;q=0.8' →
+ * de-AT, de, en); a tag with q=0 is refused, not asked for, and so is one whose weight cannot be
+ * read. Read as far as its first 32 tags.
+ */
+export function acceptedLanguages(header: string): string[] {
+  return header
+    .split(',', 32)
+    .map((part, order) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      // A weight is 0 to 1 with at most three decimals (RFC 9110); one that is not leaves the tag out.
+      const weight = params
+        .find((p) => /^\s*q\s*=/i.test(p))
+        ?.replace(/^\s*q\s*=\s*/i, '')
+        .trim();
+      const q = weight === undefined ? 1 : /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(weight) ? Number(weight) : 0;
+      return { tag: tag.trim(), q, order };
+    })
+    .filter(({ tag, q }) => tag !== '' && tag !== '*' && q > 0)
+    .sort((a, b) => b.q - a.q || a.order - b.order)
+    .map(({ tag }) => tag);
+}
+
 /** localStorage can be missing or refuse (some private modes, storage turned off): then nothing is kept. */
 function storage(): Storage | undefined {
   try {
@@ -83,8 +106,11 @@ export function loadCatalogue(lang: OtherLang): Promise<Catalogue> {
   return pending;
 }
 
-/** Starts the download of this phone's language, if it is not English (built in); called by the shell. */
-export function preloadLanguage(): void {
-  const lang = phoneLanguage();
+/**
+ * Starts the download of this phone's language (or of `drawnIn`, the language the server drew the
+ * page in), if it is not English (built in); called by the shell.
+ */
+export function preloadLanguage(drawnIn?: string): void {
+  const lang = isLang(drawnIn) ? drawnIn : phoneLanguage();
   if (lang !== 'en') loadCatalogue(lang).catch(() => undefined);
 }

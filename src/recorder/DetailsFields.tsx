@@ -36,7 +36,7 @@ export function DetailsFields({ markers, marker, name, onMarker, onName, runner,
     <div className="rec-fields">
       <label className="rec-field">
         <span>{t('details.marker')}</span>
-        <select value={marker} onChange={(e) => onMarker(e.target.value)} required>
+        <select name="marker" value={marker} onChange={(e) => onMarker(e.target.value)} required>
           <option value="">{t('details.markerPrompt', { runner })}</option>
           {markers.map((m) => (
             <option key={m.id} value={m.id}>
@@ -50,6 +50,7 @@ export function DetailsFields({ markers, marker, name, onMarker, onName, runner,
         <span>{t('details.name')}</span>
         <input
           type="text"
+          name="from"
           value={name}
           maxLength={MAX_FROM_LENGTH}
           autoComplete="name"

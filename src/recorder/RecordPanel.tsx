@@ -1,14 +1,16 @@
-import { useEffect, useState, type RefObject } from 'react';
+import { useEffect, useState, type RefCallback } from 'react';
 import type { RecordingDraft } from '../shared/notes.js';
-import { MAX_RECORDING_MS } from '../shared/limits.js';
+import { elapsedText } from '../recording/elapsed.js';
 import { clockTime } from '../i18n/index.js';
 import type { PageClock } from '../serverClock.js';
 import { useT } from '../i18n/useLanguage.js';
 import type { RecorderState } from './useRecorder.js';
+import { useInBrowser } from './useInBrowser.js';
 
 interface Props {
   state: RecorderState;
-  meter: RefObject<HTMLSpanElement | null>;
+  /** Where the live level is drawn while recording. */
+  meter: RefCallback<HTMLElement>;
   /** A recording cut short by a reload or crash, offered back. */
   leftover?: RecordingDraft;
   /** The server's clock, which the leftover's time is said on (./serverClock.ts). */
@@ -21,8 +23,10 @@ interface Props {
   onListen: (draftId: string) => void;
 }
 
-const seconds = (ms: number) => `0:${String(Math.floor(ms / 1000)).padStart(2, '0')}`;
-
+/**
+ * The recording's clock. The first screen's script may have run it before React took the screen
+ * over, a tick apart: its text is taken as it is (suppressHydrationWarning) and moves on at the next tick.
+ */
 function Elapsed({ startedAt }: { startedAt: number }) {
   const t = useT();
   const [now, setNow] = useState(() => Date.now());
@@ -30,10 +34,9 @@ function Elapsed({ startedAt }: { startedAt: number }) {
     const id = setInterval(() => setNow(Date.now()), 250);
     return () => clearInterval(id);
   }, []);
-  const elapsed = Math.min(now - startedAt, MAX_RECORDING_MS);
   return (
-    <p className="rec-elapsed" aria-live="off" data-testid="elapsed">
-      {seconds(elapsed)} <span className="rec-muted">{t('record.ofMinute')}</span>
+    <p className="rec-elapsed" aria-live="off" data-testid="elapsed" data-elapsed="" suppressHydrationWarning>
+      {elapsedText(startedAt, now)} <span className="rec-muted">{t('record.ofMinute')}</span>
     </p>
   );
 }
@@ -41,17 +44,19 @@ function Elapsed({ startedAt }: { startedAt: number }) {
 /** Record, stop, listen back, record again or send: the heart of the screen. */
 export function RecordPanel({ state, meter, leftover, clock, sending, onRecord, onStop, onSend, onRecordAgain, onListen }: Props) {
   const t = useT();
+  const working = useInBrowser();
   if (state.phase === 'recording') {
     return (
-      <div className="rec-panel is-recording">
+      <div className="rec-panel is-recording" data-panel="">
         <p className="rec-live">
           <span className="rec-live-dot" aria-hidden="true" /> {t('record.recording')}
         </p>
         <Elapsed startedAt={state.startedAt} />
         <div className="rec-meter" role="presentation">
-          <span ref={meter} className="rec-meter-bar" />
+          {/* The level is drawn by the engine (src/recording), into whichever screen's bar shows now. */}
+          <span ref={meter} className="rec-meter-bar" data-meter="" suppressHydrationWarning />
         </div>
-        <button type="button" className="rec-button is-stop" onClick={onStop}>
+        <button type="button" className="rec-button is-stop" onClick={onStop} data-action="stop">
           {t('record.stop')}
         </button>
         <p className="rec-muted">{t('record.autoStop')}</p>
@@ -62,7 +67,7 @@ export function RecordPanel({ state, meter, leftover, clock, sending, onRecord, 
     return (
       <div className="rec-panel">
         {state.recovered ? <p className="rec-notice">{t('record.recovered')}</p> : null}
-        <p className="rec-muted">{t('record.yourNote', { length: seconds(state.durationMs) })}</p>
+        <p className="rec-muted">{t('record.yourNote', { length: elapsedText(0, state.durationMs) })}</p>
         {/* biome-ignore lint/a11y/useMediaCaption: the person's own voice note, just recorded: there is no caption track for a recording. */}
         <audio className="rec-audio" controls src={state.url} preload="metadata" aria-label={t('record.audioLabel')} />
         <div className="rec-actions">
@@ -77,7 +82,7 @@ export function RecordPanel({ state, meter, leftover, clock, sending, onRecord, 
     );
   }
   return (
-    <div className="rec-panel">
+    <div className="rec-panel" data-panel="">
       {leftover ? (
         <div className="rec-notice" data-testid="leftover">
           <p>
@@ -91,7 +96,8 @@ export function RecordPanel({ state, meter, leftover, clock, sending, onRecord, 
           </button>
         </div>
       ) : null}
-      <button type="button" className="rec-button is-record" onClick={onRecord} disabled={state.phase === 'starting'}>
+      {/* Off until a script has its handler on it: the server draws it so, the first screen's script or React turns it on. */}
+      <button type="button" className="rec-button is-record" onClick={onRecord} disabled={!working || state.phase === 'starting'} data-action="record">
         <span className="rec-record-dot" aria-hidden="true" /> {t('record.record')}
       </button>
       <p className="rec-muted">{t('record.hint')}</p>

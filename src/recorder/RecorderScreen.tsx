@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import type { LinkInfo } from '../shared/notes.js';
 import { DetailsFields } from './DetailsFields.js';
 import { EstimateLines, useEta, useRaceTime } from './Estimates.js';
@@ -21,25 +21,49 @@ const NAME_KEY = 'milenotes.from';
 
 const mapDefined = <T, U>(value: T | undefined, f: (value: T) => U): U | undefined => (value === undefined ? undefined : f(value));
 
+/** What the person put in the fields before this screen took them over (the server drew them; the first screen's script ran them). */
+export interface Entered {
+  marker?: string;
+  name?: string;
+}
+
+/** One line of what went wrong, above the record panel. */
+export const AlertLine = ({ text }: { text: string }) => (
+  <p className="rec-alert" role="alert">
+    {text}
+  </p>
+);
+
+/** The name this phone sent a note with before; none where there is no storage (the server drawing the page). */
+function storedName(): string {
+  try {
+    return globalThis.localStorage?.getItem(NAME_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
 /**
  * The recorder once the link is known: details, record panel, status and the person's notes.
  * `heardAt`: the phone's clock when `link` came; every time shown is on the server's clock from it.
- * `onFresh` shows a fresher answer (the race as the operator left it: issue 37).
+ * `onFresh` shows a fresher answer (the race as the operator left it: issue 37). `entered`: the
+ * fields as they stand on a screen the server drew.
  */
 export function RecorderScreen({
   token,
   link,
   heardAt,
   onFresh,
+  entered,
 }: {
   token: string;
   link: LinkInfo;
   heardAt: number;
   onFresh: (fresh: LinkInfo, heardAt: number) => void;
+  entered?: Entered;
 }) {
   const runner = link.runner.displayName;
-  const meter = useRef<HTMLSpanElement>(null);
-  const recorder = useRecorder(token, meter);
+  const recorder = useRecorder(token);
   const outbox = useOutbox(token);
   const heard = useHeard(token, outbox.notes);
   const online = useOnline();
@@ -55,16 +79,26 @@ export function RecorderScreen({
   const wanted = delivered || eta.times.size > 0;
   const Later = useLaterControls(wanted);
   const [alertSlot, setAlertSlot] = useState<HTMLDivElement | null>(null);
-  const [marker, setMarker] = useState('');
+  const [marker, setMarker] = useState(() => entered?.marker ?? eta.suggested ?? '');
   // The first suggestion is preselected once (issue 31), then the choice stays put as the clock
   // moves: a note goes where the picker showed, and a warning says when that is no longer in time.
-  const preselected = useRef(false);
+  const preselected = useRef(eta.suggested !== undefined);
   useEffect(() => {
     if (preselected.current || !eta.suggested) return;
     preselected.current = true;
     setMarker((chosen) => chosen || eta.suggested!);
   }, [eta.suggested]);
-  const [name, setName] = useState(() => localStorage.getItem(NAME_KEY) ?? '');
+  const [name, setName] = useState(() => entered?.name ?? storedName());
+  const card = useRef<HTMLElement>(null);
+  // What was typed or picked while React took the drawn screen over: the fields as they stand win.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the screen is taken over.
+  useEffect(() => {
+    if (!entered) return;
+    const picked = card.current?.querySelector<HTMLSelectElement>('select[name="marker"]')?.value;
+    const typed = card.current?.querySelector<HTMLInputElement>('input[name="from"]')?.value;
+    if (picked !== undefined) setMarker(picked);
+    if (typed !== undefined) setName(typed);
+  }, []);
   // Kept as how to say it, so a change of language re-says it (useLanguage re-renders this screen).
   const [problem, setProblem] = useState<() => string>();
   useLanguage();
@@ -104,7 +138,7 @@ export function RecorderScreen({
     <>
       <StatusLine online={online} waiting={outbox.pending} backgroundSync={outbox.backgroundSync} />
       <RaceClock runner={runner} race={link.race} clock={clock} />
-      <section className="rec-card" aria-label={t('send.sectionLabel')}>
+      <section ref={card} className="rec-card" aria-label={t('send.sectionLabel')}>
         <ProgressLine runner={runner} progress={progress} timeZone={link.race.timezone} />
         <DetailsFields
           markers={link.markers}
@@ -120,25 +154,27 @@ export function RecorderScreen({
         />
         <ProgressChoice runner={runner} marker={marker} markers={link.markers} passed={passed} />
         <div ref={setAlertSlot} className="rec-push-slot" />
-        {[storageWarning, outbox.failure && t(outbox.failure), recorder.warning, problem?.(), state.phase === 'blocked' ? state.message : undefined]
-          .filter(Boolean)
-          .map((text) => (
-            <p key={text} className="rec-alert" role="alert">
-              {text}
-            </p>
-          ))}
-        <RecordPanel
-          state={state}
-          meter={meter}
-          leftover={leftover}
-          clock={clock}
-          sending={sending}
-          onRecord={() => act(recorder.start, FAILED.record)}
-          onStop={recorder.stop}
-          onSend={(id, ms) => void send(id, ms)}
-          onRecordAgain={(id) => act(() => recorder.discard(id), FAILED.recordAgain)}
-          onListen={(id) => act(() => recorder.review(id, true), FAILED.listen)}
-        />
+        {/* What the first screen's script may have changed before React came (a recording under way, a
+            refusal): taken over as drawn when it matches, drawn again by React alone when not. */}
+        <Suspense>
+          {[storageWarning, outbox.failure && t(outbox.failure), recorder.warning, problem?.(), state.phase === 'blocked' ? state.message : undefined]
+            .filter((text): text is string => Boolean(text))
+            .map((text) => (
+              <AlertLine key={text} text={text} />
+            ))}
+          <RecordPanel
+            state={state}
+            meter={recorder.meter}
+            leftover={leftover}
+            clock={clock}
+            sending={sending}
+            onRecord={() => act(recorder.start, FAILED.record)}
+            onStop={recorder.stop}
+            onSend={(id, ms) => void send(id, ms)}
+            onRecordAgain={(id) => act(() => recorder.discard(id), FAILED.recordAgain)}
+            onListen={(id) => act(() => recorder.review(id), FAILED.listen)}
+          />
+        </Suspense>
       </section>
       <NoteList
         runner={runner}

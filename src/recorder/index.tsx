@@ -3,14 +3,20 @@ import { RECORDER_LEAD } from '../shell.js';
 import { raceDate } from '../i18n/index.js';
 import { LanguageMenu } from '../i18n/LanguageMenu.js';
 import { useT } from '../i18n/useLanguage.js';
-import { RecorderScreen } from './RecorderScreen.js';
-import { useLink } from './useLink.js';
-import './recorder.css';
+import { type Entered, RecorderScreen } from './RecorderScreen.js';
+import { useInBrowser } from './useInBrowser.js';
+import { type CarriedLink, useLink } from './useLink.js';
 
-/** /r/:token: record a voice note for a runner. Loaded lazily behind the 'Loading...' spinner. */
-export default function Recorder({ token }: { token: string }) {
+/**
+ * /r/:token: record a voice note for a runner. Drawn by the server for a live link (its first
+ * screen, with the link `carried` and the fields as `entered`), or loaded lazily behind the
+ * 'Loading...' spinner (the worker's shell).
+ */
+export default function Recorder({ token, carried, entered }: { token: string; carried?: CarriedLink; entered?: Entered }) {
   const t = useT();
-  const [link, heard] = useLink(token);
+  const [link, heard] = useLink(token, carried);
+  // Marks the screen as React's once it runs it (after taking over a drawn one): what a test or a person debugging looks for.
+  const running = useInBrowser();
   // The shell's loading screen, as it was prerendered, until the link's data is in.
   if (link.status === 'loading') return <LoadingScreen lead={RECORDER_LEAD} />;
   if (link.status !== 'ready') {
@@ -27,7 +33,7 @@ export default function Recorder({ token }: { token: string }) {
   }
   const { runner, race } = link.link;
   return (
-    <main className="rec">
+    <main className="rec" data-screen="recorder" data-token={token} data-react={running ? '' : undefined}>
       <LanguageMenu className="rec-language" />
       <header className="rec-header">
         <p className="rec-eyebrow">{t('link.eyebrow')}</p>
@@ -36,7 +42,7 @@ export default function Recorder({ token }: { token: string }) {
           {race.name} · {raceDate(race.date)}
         </p>
       </header>
-      <RecorderScreen token={token} link={link.link} heardAt={link.heardAt} onFresh={heard} />
+      <RecorderScreen token={token} link={link.link} heardAt={link.heardAt} onFresh={heard} entered={entered} />
     </main>
   );
 }

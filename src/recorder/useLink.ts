@@ -12,17 +12,29 @@ export type LinkState =
   /** No answer and no copy on the device. */
   | { status: 'unreachable' };
 
+/** The link as the page's HTML carried it, and the phone's clock when that page came. */
+export interface CarriedLink {
+  link: LinkInfo;
+  heardAt: number;
+}
+
 /**
  * The runner's link from the server, kept on the device so a link opened once works offline; and
  * how to show a fresher answer the page read since (the race as the operator left it: issue 37).
+ * `carried`: the link the server drew the page with, ready from the first render (it is the answer).
  */
-export function useLink(token: string): [LinkState, (fresh: LinkInfo, heardAt: number) => void] {
-  const [state, setState] = useState<LinkState>({ status: 'loading' });
+export function useLink(token: string, carried?: CarriedLink): [LinkState, (fresh: LinkInfo, heardAt: number) => void] {
+  const [state, setState] = useState<LinkState>(() =>
+    carried ? { status: 'ready', link: carried.link, fromCache: false, heardAt: carried.heardAt } : { status: 'loading' },
+  );
+  const [drawnWith] = useState(carried);
   const heard = useCallback(
     (fresh: LinkInfo, heardAt: number) => startTransition(() => setState({ status: 'ready', link: fresh, fromCache: false, heardAt })),
     [],
   );
   useEffect(() => {
+    // Not keeping a copy only costs offline use later; the link works now.
+    if (drawnWith) return void saveLink(token, drawnWith.link, drawnWith.heardAt).catch(() => undefined);
     let live = true;
     // The screen's first full render is a transition: React renders it in slices of a few
     // milliseconds, so a slow phone can still answer a tap while it is built.
@@ -56,6 +68,6 @@ export function useLink(token: string): [LinkState, (fresh: LinkInfo, heardAt: n
     return () => {
       live = false;
     };
-  }, [token]);
+  }, [token, drawnWith]);
   return [state, heard];
 }

@@ -1,10 +1,9 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { MAX_RECORDING_MS } from '../shared/limits.js';
-import { appendChunk, discardRecording, readRecording, startRecording, StorageFullError } from '../shared/outbox/index.js';
-import { MAX_RECORDING_BYTES, VOICE_CONSTRAINTS, bitsPerSecondFor, chooseMimeType, microphoneErrorMessage, recordingUnavailableReason } from './mic.js';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { recording, type Trouble } from '../recording/engine.js';
+import { discardRecording, readRecording } from '../shared/outbox/index.js';
 import { FAILED, describeFailure } from './failures.js';
-import { startLevelMeter } from './levelMeter.js';
-import { t } from '../i18n/index.js';
+import { blockedMessage } from './mic.js';
+import { t, type Key } from '../i18n/index.js';
 import { useLanguage } from '../i18n/useLanguage.js';
 
 export type RecorderState =
@@ -14,155 +13,89 @@ export type RecorderState =
   | { phase: 'review'; draftId: string; durationMs: number; url: string; recovered: boolean }
   | { phase: 'blocked'; message: string };
 
+type Review = Extract<RecorderState, { phase: 'review' }>;
+
 /** A sentence kept as how to say it, so it is said in the language in use whenever it is shown. */
 type Said = () => string;
-type HeldState = Exclude<RecorderState, { phase: 'blocked' }> | { phase: 'blocked'; say: Said };
 
-interface Session {
-  id: string;
-  recorder: MediaRecorder;
-  stream: MediaStream;
-  startedAt: number;
-  /** When the recorder began to hear (its start event), so a note's length leaves out its startup. */
-  heardFrom: number;
-  seq: number;
-  bytes: number;
-  /** Chunks safely in IndexedDB: the length of what can be sent, about a second each. */
-  stored: number;
-  /** Chunk writes in order; awaited before the recording is shown for review. */
-  writes: Promise<void>;
-  stopMeter: () => void;
-  limit: ReturnType<typeof setTimeout>;
+const TROUBLE: Record<Trouble, Key> = { storageFull: 'error.storageFull', cannotSave: 'record.cannotSave', partLost: 'record.partLost' };
+
+/** A draft read back from the outbox, playable. */
+async function reviewOf(draftId: string, recovered: boolean, durationMs?: number): Promise<Review> {
+  const { draft, data } = await readRecording(draftId);
+  const url = URL.createObjectURL(new Blob([data], { type: draft.contentType }));
+  return { phase: 'review', draftId, recovered, url, durationMs: durationMs ?? draft.updatedAt - draft.startedAt };
 }
 
-/** Records into IndexedDB a second at a time, so a reload or crash loses at most a second. */
-export function useRecorder(token: string, meter: React.RefObject<HTMLElement | null>) {
-  const [state, setState] = useState<HeldState>({ phase: 'idle' });
+/**
+ * The recorder screen's view of the page's recording engine (src/recording/engine.ts), which may
+ * have started before React arrived, and what the screen adds to it: listening back to a take, and
+ * saying in words why something failed. `meter` is the ref of the level bar.
+ */
+export function useRecorder(token: string) {
+  const engine = useSyncExternalStore(recording.subscribe, recording.snapshot, recording.snapshot);
+  const [review, setReview] = useState<Review>();
   const [warning, setWarning] = useState<Said>();
   const lang = useLanguage();
-  const session = useRef<Session>(undefined);
 
-  const show = useCallback(async (draftId: string, recovered: boolean, durationMs?: number) => {
-    const { draft, data } = await readRecording(draftId);
-    const url = URL.createObjectURL(new Blob([data], { type: draft.contentType }));
-    setState({ phase: 'review', draftId, recovered, url, durationMs: durationMs ?? draft.updatedAt - draft.startedAt });
-  }, []);
+  // A take the engine has stopped, every chunk written, is read back to be listened to.
+  useEffect(() => {
+    if (engine.phase !== 'stopped') return;
+    let live = true;
+    reviewOf(engine.id, false, engine.durationMs).then(
+      (taken) => {
+        if (!live) return URL.revokeObjectURL(taken.url);
+        setReview(taken);
+        recording.release();
+      },
+      (error: unknown) => {
+        if (!live) return;
+        // The chunks stay on this phone as a draft; say so rather than just going back to idle.
+        setWarning(() => () => describeFailure(error, FAILED.listen));
+        recording.release();
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [engine]);
 
-  const stop = useCallback(() => {
-    const current = session.current;
-    if (current && current.recorder.state !== 'inactive') current.recorder.stop();
-  }, []);
+  useEffect(() => {
+    if (!review) return;
+    return () => URL.revokeObjectURL(review.url);
+  }, [review]);
 
-  const start = useCallback(async () => {
-    const unavailable = recordingUnavailableReason();
-    if (unavailable) return setState({ phase: 'blocked', say: () => recordingUnavailableReason() ?? unavailable });
+  const start = useCallback(() => {
     setWarning(undefined);
-    setState({ phase: 'starting' });
-    void navigator.storage?.persist?.().catch(() => false);
-    let stream: MediaStream;
-    try {
-      stream = await navigator.mediaDevices.getUserMedia(VOICE_CONSTRAINTS);
-    } catch (error) {
-      return setState({ phase: 'blocked', say: () => microphoneErrorMessage(error) });
-    }
-    const mimeType = chooseMimeType();
-    let recorder: MediaRecorder;
-    try {
-      recorder = new MediaRecorder(stream, { ...(mimeType ? { mimeType } : {}), audioBitsPerSecond: bitsPerSecondFor(mimeType) });
-    } catch (error) {
-      for (const track of stream.getTracks()) track.stop();
-      return setState({ phase: 'blocked', say: () => t('record.cannotStart', { name: (error as Error).name }) });
-    }
-    const id = crypto.randomUUID();
-    const startedAt = Date.now();
-    try {
-      await startRecording({ id, token, contentType: recorder.mimeType || mimeType || 'audio/webm', startedAt, updatedAt: startedAt });
-    } catch (error) {
-      for (const track of stream.getTracks()) track.stop();
-      setWarning(() => () => (error instanceof StorageFullError ? t('error.storageFull') : t('record.cannotSave')));
-      return setState({ phase: 'idle' });
-    }
-    const current: Session = {
-      id,
-      recorder,
-      stream,
-      startedAt,
-      heardFrom: startedAt,
-      seq: 0,
-      bytes: 0,
-      stored: 0,
-      writes: Promise.resolve(),
-      stopMeter: startLevelMeter(stream, meter),
-      limit: setTimeout(stop, MAX_RECORDING_MS),
-    };
-    session.current = current;
-    recorder.ondataavailable = (event) => {
-      if (event.data.size === 0) return;
-      const seq = current.seq++;
-      current.bytes += event.data.size;
-      if (current.bytes >= MAX_RECORDING_BYTES) stop();
-      // Blob → ArrayBuffer outside any transaction (FIELD-NOTES), then one write per chunk.
-      current.writes = current.writes.then(async () => {
-        try {
-          await appendChunk(id, seq, await event.data.arrayBuffer());
-          current.stored++;
-        } catch (error) {
-          setWarning(() => () => (error instanceof StorageFullError ? t('error.storageFull') : t('record.partLost')));
-          stop();
-        }
-      });
-    };
-    recorder.onstart = () => {
-      current.heardFrom = Date.now();
-    };
-    recorder.onstop = () => {
-      const heardUntil = Date.now();
-      clearTimeout(current.limit);
-      current.stopMeter();
-      for (const track of current.stream.getTracks()) track.stop();
-      void current.writes.then(async () => {
-        const durationMs = Math.min(heardUntil - current.heardFrom, MAX_RECORDING_MS, current.stored * 1000);
-        session.current = undefined;
-        await show(id, false, durationMs).catch((error: unknown) => {
-          // The chunks stay on this phone as a draft; say so rather than just going back to idle.
-          setWarning(() => () => describeFailure(error, FAILED.listen));
-          setState({ phase: 'idle' });
-        });
-      });
-    };
-    recorder.start(1000);
-    setState({ phase: 'recording', startedAt });
-  }, [token, meter, show, stop]);
+    return recording.start(token);
+  }, [token]);
 
   /** 'Record again' and 'Discard': the person chose to drop this take. */
   const discard = useCallback(async (draftId: string) => {
     await discardRecording(draftId);
-    setState({ phase: 'idle' });
+    setReview(undefined);
   }, []);
 
-  const reset = useCallback(() => setState({ phase: 'idle' }), []);
-
-  useEffect(() => {
-    if (state.phase !== 'review') return;
-    return () => URL.revokeObjectURL(state.url);
-  }, [state]);
-
-  // A hidden page may be frozen or killed: flush what was heard so far.
-  useEffect(() => {
-    const flush = () => {
-      const recorder = session.current?.recorder;
-      if (document.visibilityState === 'hidden' && recorder?.state === 'recording') recorder.requestData();
-    };
-    document.addEventListener('visibilitychange', flush);
-    return () => {
-      document.removeEventListener('visibilitychange', flush);
-      const current = session.current;
-      if (current?.recorder.state === 'recording') current.recorder.stop();
-    };
-  }, []);
+  const reset = useCallback(() => setReview(undefined), []);
+  /** A draft left by a reload or crash, offered back for listening. */
+  const listen = useCallback(async (draftId: string) => setReview(await reviewOf(draftId, true)), []);
+  const meter = useCallback((element: HTMLElement | null) => recording.meterInto(element), []);
 
   // Said now, in the language in use (lang), so a change of language shows at once.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: state.say() reads the language in use; lang is what says it changed.
-  const shown = useMemo<RecorderState>(() => (state.phase === 'blocked' ? { phase: 'blocked', message: state.say() } : state), [state, lang]);
-  return { state: shown, warning: warning?.(), activeId: session.current?.id, start, stop, discard, reset, review: show };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the sentences read the language in use; lang is what says it changed.
+  const state = useMemo<RecorderState>(() => {
+    if (review) return review;
+    switch (engine.phase) {
+      case 'recording':
+      case 'stopped':
+        return { phase: 'recording', startedAt: engine.startedAt };
+      case 'blocked':
+        return { phase: 'blocked', message: blockedMessage(engine.blocked) };
+      default:
+        return { phase: engine.phase };
+    }
+  }, [review, engine, lang]);
+  const activeId = engine.phase === 'recording' || engine.phase === 'stopped' ? engine.id : undefined;
+  const said = warning?.() ?? (engine.trouble && t(TROUBLE[engine.trouble]));
+  return { state, warning: said, activeId, meter, start, stop: recording.stop, discard, reset, review: listen };
 }

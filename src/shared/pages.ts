@@ -25,3 +25,12 @@ export type PageName = keyof typeof PAGES;
 
 /** Served with status 404 for any other page address; rendered from a URL no route matches. */
 export const NOT_FOUND_PAGE = { url: '/__not-found', file: '404.html' } as const;
+
+/** /r/:token's shell: the comments around its spinner, which the server replaces with the screen it draws for a live link. */
+export const RECORDER_SCREEN_MARKS = { start: '<!--screen-->', end: '<!--/screen-->' } as const;
+
+/**
+ * Where the build puts the server's drawing of /r/:token's first screen (src/entry-recorder.tsx),
+ * under the site's folder, so a copy of that folder is all a server needs; never served (a dot folder).
+ */
+export const RECORDER_RENDERER = '.server/recorder.mjs';

@@ -84,8 +84,18 @@ test('the picker shows when the runner is expected at each marker, suggests the 
   const { context } = await launchPhone(await speechWav());
   try {
     const page = context.pages()[0] ?? (await context.newPage());
+    const warnings: string[] = [];
+    page.on('console', (message) => void (message.type() === 'warning' && warnings.push(message.text())));
+    const html = page.waitForResponse((r) => r.url() === `${world.server.url}/r/${token}` && r.request().isNavigationRequest());
     const estimates = await estimatesSeenBy(page, token, () => openRecorder(context, world.server, token));
     const at = (id: string) => chicagoTime(expectedAt(estimates, id), 'en');
+    // The first screen in the page's HTML has the times and the suggestion already, and React takes it
+    // over as drawn, drawing nothing again (src/recorderApp.tsx says so in the console when it must).
+    const drawn = await (await html).text();
+    expect(drawn).toContain(`<option value="mi-8" selected="">Mile 8 · about ${at('mi-8')} (suggested)</option>`);
+    expect(drawn).toContain('data-testid="eta-suggested"');
+    await expect(page.locator('main[data-react]')).toHaveCount(1);
+    expect(warnings.filter((text) => text.includes('drawn again'))).toEqual([]);
     // The server's times put mile 7 too near for a note sent now and mile 8 in time: what this test is about.
     expect(Date.parse(expectedAt(estimates, 'mi-7'))).toBeLessThan(Date.now() + SEND_LEAD_MS);
     expect(Date.parse(expectedAt(estimates, 'mi-8'))).toBeGreaterThan(Date.now() + SEND_LEAD_MS + 60_000);

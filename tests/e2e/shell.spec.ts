@@ -1,6 +1,7 @@
-import type { Page, Route } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { RECORDER_LEAD } from '../../src/shell';
 import { expect, test } from './fixtures';
+import { hold } from './support/hold';
 
 const RECORDER_CHUNK = /\/assets\/recorder(App)?-[^/]+\.(js|css)$/;
 
@@ -9,22 +10,20 @@ const RECORDER_CHUNK = /\/assets\/recorder(App)?-[^/]+\.(js|css)$/;
 test.use({ serviceWorkers: 'block' });
 
 /** Holds the recorder chunk's requests until release() is called. */
-async function holdRecorderChunk(page: Page) {
-  const held: Route[] = [];
-  let released = false;
-  await page.route(RECORDER_CHUNK, (route) => (released ? route.continue() : void held.push(route)));
-  return {
-    held,
-    release: async () => {
-      released = true;
-      await Promise.all(held.map((route) => route.continue()));
-    },
-  };
-}
+const holdRecorderChunk = (page: Page) => hold(page, RECORDER_CHUNK);
 
 test.describe('the /r/:token screen while its chunk loads', () => {
-  test('should show a spinner with Loading... and what the screen is for until the chunk arrives, then the recorder', async ({ page, server }) => {
+  // A live link's page comes with its first screen drawn (tests/e2e/first-tap.spec.ts); the worker's
+  // shell, which answers a link offline and on later visits, carries none and shows the spinner.
+  test("should show a spinner with Loading... and what the screen is for until the chunk arrives, then the recorder (the worker's shell)", async ({
+    page,
+    server,
+  }) => {
     const token = await server.createLink('Alex', 'chicago-2025');
+    await page.route(
+      (url) => url.pathname === `/r/${token}`,
+      async (route) => route.fulfill({ response: await route.fetch({ url: `${server.url}/r.html` }) }),
+    );
     const chunk = await holdRecorderChunk(page);
     await page.goto(`/r/${token}`, { waitUntil: 'domcontentloaded' });
     const spinner = page.getByRole('status').filter({ hasText: 'Loading...' });

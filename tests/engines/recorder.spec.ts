@@ -7,18 +7,18 @@
 import { readFile } from 'node:fs/promises';
 import { blobsWithSha256, serverNotes } from '../../kit/browser/recorder';
 import { expect, test } from './fixtures';
-import { noteLengths } from './support/noteLength';
+import { MAY_LOSE_SECONDS, noteLengths } from './support/noteLength';
 import type { EnginePage } from './support/page';
 import { convertedFile, fillDetails, listedNoteIds, openRecorder, record, recordFor, useSpeechMicrophone, waitForRecorder } from './support/recorder';
 
-/** What each engine records with our type preference (src/recorder/mic.ts): Content-Type and first bytes. */
+/** What each engine records with our type preference (src/recording/formats.ts): Content-Type and first bytes. */
 const CONTAINERS = {
   webkit: { contentType: /^audio\/mp4/, magic: (b: Buffer) => b.subarray(4, 8).toString('latin1') === 'ftyp', name: 'fragmented MP4/AAC' },
   firefox: { contentType: /^audio\/webm/, magic: (b: Buffer) => b.readUInt32BE(0) === 0x1a45dfa3, name: 'WebM/Opus' },
   chromium: { contentType: /^audio\/webm/, magic: (b: Buffer) => b.readUInt32BE(0) === 0x1a45dfa3, name: 'WebM/Opus' },
 };
 
-/** We ask for about 3 kB/s (src/recorder/mic.ts); containers add some. An engine ignoring it records 8.7 (WebKit) to 15 kB/s (Firefox). */
+/** We ask for about 3 kB/s (src/recording/formats.ts); containers add some. An engine ignoring it records 8.7 (WebKit) to 15 kB/s (Firefox). */
 const MAX_BYTES_PER_SECOND = 4_500;
 
 /**
@@ -28,15 +28,6 @@ const MAX_BYTES_PER_SECOND = 4_500;
  */
 const CUT_AFTER_BYTES = 15_000;
 const RESUME_NOTE_SECONDS = 20;
-
-/**
- * Seconds of a note's end an engine may lose against the page's clock (the recorder's start event
- * to its stop event, src/recorder/useRecorder.ts). WebKitGTK 2.50 drops its unfinished last
- * fragment, up to one 1 s timeslice, in about one run in six (measured 4 of 22); asking for it with
- * requestData() before stop() does not prevent it (2 of 8 runs with, 1 of 8 without). Otherwise
- * every engine wrote within 0.12 s of the clock (measured in 5 WebKit, 6 Firefox, 6 Chromium runs).
- */
-const MAY_LOSE_SECONDS = { webkit: 1 + 0.25, firefox: 0.25, chromium: 0.25 };
 
 const PAGE_ONLY_SENDING = 'This browser sends them only while this page is open: keep it open, or open it again when you have signal.';
 

@@ -17,7 +17,7 @@ import type { AudioContainer } from '../../audio/sniff.js';
 import { fail, ok, reasonOf, type PreflightCheck } from './finding.js';
 
 const run = promisify(execFile);
-/** What the recorder sends (src/recorder/mic.ts prefers them in this order), encoded as the browsers do. */
+/** What the recorder sends (src/recording/formats.ts prefers them in this order), encoded as the browsers do. */
 const SAMPLES: { format: string; container: AudioContainer; encode: string[] }[] = [
   { format: 'WebM/Opus', container: 'webm', encode: ['-c:a', 'libopus', '-b:a', '32k', '-f', 'webm'] },
   { format: 'MP4/AAC', container: 'mp4', encode: ['-c:a', 'aac', '-b:a', '64k', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4'] },

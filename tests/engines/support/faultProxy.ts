@@ -27,6 +27,11 @@ export interface FaultProxy {
   url: string;
   /** Every note upload (PUT/POST under /api/r/:token/notes/, PATCH/HEAD under .../uploads/) in arrival order. */
   readonly uploads: UploadSeen[];
+  /**
+   * Holds every request whose path matches until release(), page's and worker's alike: a file on
+   * its way for as long as a scenario needs (React's, while the first screen records without it).
+   */
+  hold(path: RegExp): { /** Requests held so far, released or not. */ held(): number; release(): void };
   /** Refuses new connections and cuts open ones: the server is unreachable. */
   down(): void;
   up(): void;
@@ -59,7 +64,16 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
   /** The last requests, oldest first: what came in, when, and how it ended. */
   const recent: Array<{ line: string; at: number; status?: number; endedAt?: number; closedEarly?: boolean }> = [];
 
+  const holds: Array<{ path: RegExp; released: boolean; count: number; waiting: Array<() => void> }> = [];
+
   const server = http.createServer((req, res) => {
+    const held = holds.find((h) => !h.released && h.path.test(req.url ?? '/'));
+    if (!held) return serve(req, res);
+    held.count++;
+    held.waiting.push(() => serve(req, res));
+  });
+
+  function serve(req: http.IncomingMessage, res: http.ServerResponse) {
     const path = req.url ?? '/';
     const entry: (typeof recent)[number] = { line: `${req.method} ${path}`, at: Date.now() - started };
     recent.push(entry);
@@ -117,7 +131,7 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
     }
     req.on('data', (chunk: Buffer) => seen && (seen.forwardedBytes += chunk.length));
     req.pipe(upstream);
-  });
+  }
   server.on('connection', (socket: Socket) => {
     if (isDown) return socket.destroy();
     sockets.add(socket);
@@ -131,6 +145,17 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     uploads,
+    hold(path) {
+      const held = { path, released: false, count: 0, waiting: [] as Array<() => void> };
+      holds.push(held);
+      return {
+        held: () => held.count,
+        release() {
+          held.released = true;
+          for (const pass of held.waiting.splice(0)) pass();
+        },
+      };
+    },
     down() {
       isDown = true;
       for (const socket of sockets) socket.destroy();

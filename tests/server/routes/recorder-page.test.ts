@@ -2,14 +2,16 @@
  * /r/:token's HTML with the link's data in it (issue 43): what GET /api/r/:token answers, as a data
  * block that no runner's name can break out of, `no-store`; the phone remembered as the API does;
  * a revoked, unknown or malformed link carries the API's 404; over the limit, the shell as it is.
+ * With the build's renderer, a live link's first screen drawn into it, in the language asked for.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_DEVICE_COOKIE as DEVICE_COOKIE } from '../../../server/devices/cookie.js';
 import { linkIdOf } from '../../../server/links.js';
 import { LINK_DATA_ID, type LinkData } from '../../../src/shared/linkData.js';
+import { RECORDER_RENDERER } from '../../../src/shared/pages.js';
 import { BACKENDS } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { makeLink } from '../support/uploads.js';
@@ -110,5 +112,75 @@ describe.each(BACKENDS)("GET /r/:token (the recorder's page) on %s", (kind) => {
     expect(pages[5]!.body).toBe(SHELL);
     // Another client is not held back.
     expect(dataOf((await t.app.inject({ url: `/r/${token}`, remoteAddress: '192.0.2.8' })).body)?.status).toBe(200);
+  });
+});
+
+describe("GET /r/:token with the build's first screen", () => {
+  const MARKED =
+    '<!doctype html><html lang="en"><head><title>Record a voice note</title></head><body><div id="root"><!--screen--><p>Loading...</p><!--/screen--></div><script>/*first screen*/</script></body></html>';
+  /** A stand-in for the build's renderer (src/entry-recorder.tsx): what it was asked is in what it draws. */
+  const renderer = (version: string) => `export function renderRecorderPage({ token, link, acceptLanguage }) {
+  if (link.runner.displayName === 'Broken') throw new Error('cannot draw this one');
+  const lang = (acceptLanguage ?? '').startsWith('de') ? 'de' : 'en';
+  return { lang, title: lang === 'de' ? 'Aufnehmen <&>' : 'Record', screen: '<main data-token="' + token + '">' + link.runner.displayName + ' ${version}</main>', templates: '<template id="panel"></template>' };
+}`;
+  let t: TestApp;
+  let dist: string;
+  beforeAll(async () => {
+    dist = await mkdtemp(path.join(os.tmpdir(), 'milenotes-dist-'));
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>home</title>');
+    await writeFile(path.join(dist, 'r.html'), MARKED);
+    await mkdir(path.join(dist, '.server'));
+    await writeFile(path.join(dist, RECORDER_RENDERER), renderer('v1'));
+    t = await startTestApp('sqlite', { DIST_DIR: dist });
+  });
+  afterAll(async () => {
+    await t.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+
+  it("should draw a live link's screen in place of the spinner, in the language asked for, the templates and the data after #root", async () => {
+    const token = await makeLink(t.app.repo, 'chicago-2025', 'Alex');
+    const res = await t.app.inject({ url: `/r/${token}`, headers: { ...BROWSER, 'accept-language': 'de-AT,de;q=0.9' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers.vary).toMatch(/Accept-Language/);
+    expect(res.body.replace(BLOCK, '<data/>')).toBe(
+      `<!doctype html><html lang="de"><head><title>Aufnehmen &lt;&amp;&gt;</title></head><body><div id="root"><main data-token="${token}">Alex v1</main></div><script>/*first screen*/</script><template id="panel"></template><data/>\n  </body></html>`,
+    );
+    expect(dataOf(res.body)).toMatchObject({ status: 200, body: { runner: { displayName: 'Alex' } } });
+    const english = await t.app.inject({ url: `/r/${token}` });
+    expect(english.body).toContain('<html lang="en"><head><title>Record</title>');
+  });
+
+  it('should never send the renderer itself', async () => {
+    for (const url of [`/${RECORDER_RENDERER}`, '/.server/', '/%2Eserver/recorder.mjs']) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body, url).not.toContain('renderRecorderPage');
+    }
+  });
+
+  it('should draw nothing for a link that is not there: the spinner, and the 404 for the page to say', async () => {
+    const res = await t.app.inject({ url: `/r/${'A'.repeat(32)}` });
+    expect(res.body).toContain('<div id="root"><p>Loading...</p></div>');
+    expect(res.body).not.toContain('<main');
+    expect(dataOf(res.body)?.status).toBe(404);
+  });
+
+  it('should send the shell with the data when the screen cannot be drawn, so React draws it', async () => {
+    const token = await makeLink(t.app.repo, 'chicago-2025', 'Broken');
+    const res = await t.app.inject({ url: `/r/${token}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<div id="root"><p>Loading...</p></div>');
+    expect(dataOf(res.body)).toMatchObject({ status: 200, body: { runner: { displayName: 'Broken' } } });
+  });
+
+  it('should draw with a new build once it is there', async () => {
+    const token = await makeLink(t.app.repo, 'chicago-2025', 'Alex');
+    await writeFile(path.join(dist, RECORDER_RENDERER), renderer('v2'));
+    // A modification time the file system can tell from the first build's.
+    const later = new Date(Date.now() + 5_000);
+    await utimes(path.join(dist, RECORDER_RENDERER), later, later);
+    expect((await t.app.inject({ url: `/r/${token}` })).body).toContain('Alex v2</main>');
   });
 });

@@ -7,13 +7,15 @@ import { startTestApp, type TestApp } from '../support/app.js';
 
 const STYLE = '.status-screen{display:flex}';
 const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-const styleSrc = (csp: unknown) =>
+const directive = (name: string) => (csp: unknown) =>
   String(csp)
     .split(';')
     .map((d) => d.trim())
-    .find((d) => d.startsWith('style-src'));
+    .find((d) => d.startsWith(`${name} `));
+const styleSrc = directive('style-src');
+const scriptSrc = directive('script-src');
 
-describe("the Content-Security-Policy for the shells' inline stylesheet", () => {
+describe("the Content-Security-Policy for the shells' inline stylesheet and scripts", () => {
   let t: TestApp | undefined;
   let dist: string | undefined;
   afterEach(async () => {
@@ -36,5 +38,20 @@ describe("the Content-Security-Policy for the shells' inline stylesheet", () => 
     t = await startTestApp('sqlite', { DIST_DIR: dist });
     const res = await t.app.inject({ url: '/api/health' });
     expect(styleSrc(res.headers['content-security-policy'])).toBe("style-src 'self'");
+  });
+
+  it("should allow the inline scripts the built pages carry (r.html's first screen) by their hash, and no data block or other script", async () => {
+    const first = '(function(){document.title="first"})();';
+    dist = await mkdtemp(path.join(os.tmpdir(), 'milenotes-dist-'));
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>home</title>');
+    await writeFile(
+      path.join(dist, 'r.html'),
+      `<!doctype html><title>record</title><div id="root"></div><script>${first}</script><script type="application/json" id="screen-files">[]</script>`,
+    );
+    t = await startTestApp('sqlite', { DIST_DIR: dist });
+    const sources = scriptSrc((await t.app.inject({ url: '/r/some-token' })).headers['content-security-policy'])!.split(' ');
+    expect(sources).toContain(hashOf(first));
+    expect(sources).not.toContain(hashOf('[]'));
+    expect(sources.filter((s) => s.startsWith("'sha256-"))).toHaveLength(3);
   });
 });

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chooseLanguage, currentLanguage, markerName, raceDate, refusal, startLanguage, t, tn } from '../../../src/i18n/index.js';
-import { LANGUAGE_KEY, phoneLanguage, pickLanguage } from '../../../src/i18n/languages.js';
+import { acceptedLanguages, LANGUAGE_KEY, phoneLanguage, pickLanguage } from '../../../src/i18n/languages.js';
 import { describeFailure, FAILED } from '../../../src/recorder/failures.js';
 import { microphoneErrorMessage } from '../../../src/recorder/mic.js';
 import { StatusLine } from '../../../src/recorder/StatusLine.js';
@@ -30,6 +30,28 @@ describe("choosing the language from the phone's", () => {
     expect(pickLanguage('fr', ['de-DE'])).toBe('fr');
     expect(pickLanguage('en', ['de-DE'])).toBe('en');
     expect(pickLanguage('klingon', ['de-DE'])).toBe('de');
+  });
+});
+
+describe("choosing the language from a request's Accept-Language (the server drawing the recorder)", () => {
+  it('should list the tags most wanted first, by q and then in the order sent', () => {
+    expect(acceptedLanguages('de-AT,de;q=0.9,en;q=0.8')).toEqual(['de-AT', 'de', 'en']);
+    expect(acceptedLanguages('en;q=0.5, fr-CA , es;q=0.7')).toEqual(['fr-CA', 'es', 'en']);
+    expect(acceptedLanguages('fr;q=1.0,de;Q=1')).toEqual(['fr', 'de']);
+  });
+
+  it('should leave out what is refused (q=0), unreadable, or any (*)', () => {
+    expect(acceptedLanguages('de;q=0,*;q=0.5,fr;q=abc, ,es')).toEqual(['es']);
+    expect(acceptedLanguages('')).toEqual([]);
+  });
+
+  it('should read no more than 32 tags of a long header', () => {
+    expect(acceptedLanguages(Array.from({ length: 100 }, (_, i) => `x${i}`).join(','))).toHaveLength(32);
+  });
+
+  it('should pick the first the recorder speaks, English otherwise', () => {
+    expect(pickLanguage(null, acceptedLanguages('it-IT,it;q=0.9,de;q=0.8'))).toBe('de');
+    expect(pickLanguage(null, acceptedLanguages('it-IT,de;q=0'))).toBe('en');
   });
 });
 

@@ -1,5 +1,5 @@
-/** A live input level from an AnalyserNode, written to an element's transform (CSSOM, CSP-safe). */
-export function startLevelMeter(stream: MediaStream, target: React.RefObject<HTMLElement | null>): () => void {
+/** A live input level from an AnalyserNode, written to whichever element shows it now (CSSOM, CSP-safe). */
+export function startLevelMeter(stream: MediaStream, target: () => HTMLElement | null | undefined): () => void {
   const AudioCtx = globalThis.AudioContext ?? (globalThis as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
   if (!AudioCtx) return () => undefined;
   const context = new AudioCtx();
@@ -15,7 +15,8 @@ export function startLevelMeter(stream: MediaStream, target: React.RefObject<HTM
     // RMS on a dB scale from -60 to 0, so quiet speech still moves the bar.
     const db = 10 * Math.log10(sum / samples.length || 1e-9);
     const level = Math.min(1, Math.max(0, (db + 60) / 60));
-    if (target.current) target.current.style.transform = `scaleX(${level.toFixed(3)})`;
+    const element = target();
+    if (element) element.style.transform = `scaleX(${level.toFixed(3)})`;
     frame = requestAnimationFrame(tick);
   };
   frame = requestAnimationFrame(tick);
