@@ -1,6 +1,6 @@
 /** What the demo tells the watch page and the terminal: the course drawn, and the race as it stands. */
 import type { Position } from 'geojson';
-import { markerLabel } from '../src/shared/markers.js';
+import { markerLabel } from '../contract/markers.js';
 import type { FencedMarker } from '../reference-app/fences.js';
 import { raceElapsed, type DemoRace } from './race.js';
 import type { NoteTracker, NoteWay } from './tracker.js';

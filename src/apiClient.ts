@@ -7,8 +7,8 @@
  */
 import { linkUrl, takePrefetchedLink } from './linkPrefetch.js';
 import type { LinkInfo } from './shared/notes.js';
-import type { Keepsake, NoteHeard } from './shared/runnerApi.js';
-import { notePath } from './shared/uploadProtocol.js';
+import type { Keepsake, NoteHeard } from '../contract/runnerApi.js';
+import { notePath } from '../contract/uploadProtocol.js';
 
 /**
  * PUT /api/r/:token/notes/:id: the page's note upload, handed to the outbox's replay

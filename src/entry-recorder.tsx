@@ -7,7 +7,7 @@
  * shows before React comes (src/firstScreen/screen.ts), drawn the way React draws them.
  */
 import { renderToString } from 'react-dom/server';
-import type { RecorderLink } from './shared/api.js';
+import type { RecorderLink } from '../contract/api.js';
 import { speak, t, type Lang } from './i18n/index.js';
 import { acceptedLanguages, pickLanguage } from './i18n/languages.js';
 import { en, type Catalogue } from './i18n/en.js';

@@ -1,12 +1,12 @@
 /**
  * The link's data for the recorder's first load. The server's page carries it (issue 43:
- * src/shared/linkData.ts), so a first visit asks nothing; the worker's shell carries none, and then
+ * contract/linkData.ts), so a first visit asks nothing; the worker's shell carries none, and then
  * the shell asks for it (GET /api/r/<token>) at once, while the recorder's JavaScript is still
  * downloading, so the two travel side by side instead of one after the other on a slow connection.
  * The recorder takes that response when it mounts (getLink in src/apiClient.ts).
  */
-import type { RecorderLink } from './shared/api.js';
-import { takeLinkData, type LinkData } from './shared/linkData.js';
+import type { RecorderLink } from '../contract/api.js';
+import { takeLinkData, type LinkData } from '../contract/linkData.js';
 
 /** Per token, how to take the first answer: made when taken, so a carried clock is moved on to that moment. */
 const pending = new Map<string, () => Promise<Response>>();

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /** Owns one worker-side outbox run: replay over the shared outbox, then tell open pages what arrived and the icon what still waits. */
 import { replayOutbox, type Transport } from '../src/shared/outbox/index.js';
-import type { NoteDeliveredMessage } from '../src/shared/messages.js';
+import type { NoteDeliveredMessage } from '../contract/messages.js';
 import { showWaitingOnBadge, type BadgeNavigator } from '../src/shared/badge.js';
 
 export interface SyncDeps {

@@ -5,7 +5,7 @@
  */
 import { Queue } from 'workbox-background-sync';
 import { fetchTransport } from '../src/shared/outbox/index.js';
-import { OUTBOX_SYNC_QUEUE } from '../src/shared/messages.js';
+import { OUTBOX_SYNC_QUEUE } from '../contract/messages.js';
 import type { BadgeNavigator } from '../src/shared/badge.js';
 import { createOutboxSync } from './outboxReplay.js';
 

@@ -3,7 +3,7 @@
  * A link's token is kept only as its hash (server/links.ts), so no command can show a link's address
  * again: list-links shows each link's id, and replace-link gives the runner a new link in its place.
  */
-import { MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
+import { MAX_RUNNER_NAME_LENGTH } from '../../contract/limits.js';
 import { loadConfig } from '../config/index.js';
 import type { LinkView, Repository } from '../db/repository.js';
 import { receiptOf } from '../intake/commit.js';

@@ -1,7 +1,7 @@
 /** Server configuration, read once from the environment. The CLI reads the same. */
 import os from 'node:os';
 import path from 'node:path';
-import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
+import { MAX_NOTE_BYTES } from '../../contract/limits.js';
 import { loadAuthConfig, type AuthConfig } from './auth.js';
 import { loadPushConfig, type PushConfig } from './push.js';
 import { positiveInt } from './settings.js';

@@ -1,6 +1,6 @@
 /**
  * What a queued push says, made when it is sent (so a runner renamed meanwhile is named as now):
- * Declarative Web Push JSON (src/shared/push.ts) that Safari 18.4+ shows by itself and the service
+ * Declarative Web Push JSON (contract/push.ts) that Safari 18.4+ shows by itself and the service
  * worker shows elsewhere, with the words in the phone's language, the recorder a tap opens and the
  * badge. Never where the runner is. Each kind has its own life: a heard note stays news for hours,
  * "about ten minutes away" is stale once the runner is there.
@@ -10,7 +10,7 @@ import { deNotices } from '../../src/i18n/de.js';
 import { enNotices, type Notices } from '../../src/i18n/en.js';
 import { esNotices } from '../../src/i18n/es.js';
 import { frNotices } from '../../src/i18n/fr.js';
-import { ALERT_LEAD_MINUTES, DECLARATIVE_PUSH, PUSH_LANGUAGES, type DeclarativePush, type PushLang } from '../../src/shared/push.js';
+import { ALERT_LEAD_MINUTES, DECLARATIVE_PUSH, PUSH_LANGUAGES, type DeclarativePush, type PushLang } from '../../contract/push.js';
 import type { ClaimedPush } from '../db/push-queue-store.js';
 import type { PushKind } from '../db/types.js';
 import type { TokenSeal } from '../devices/sealed.js';

@@ -18,8 +18,8 @@ import {
   raceTrackHtml,
   SPEC_RACE_CARDS,
   type RaceCard,
-} from '../../src/shared/raceCards.js';
-import { RACES } from '../../src/shared/races.js';
+} from '../../contract/raceCards.js';
+import { RACES } from '../../contract/races.js';
 import type { CardRace, RaceStore } from '../db/repository.js';
 import { precompressed, RENDER_BROTLI_QUALITY } from '../precompression.mjs';
 import { isMadeRaceImage, raceImageUrl } from '../storage/keys.js';

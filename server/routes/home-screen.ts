@@ -9,7 +9,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Clock } from '../clock.js';
-import { HomeScreenLinksSchema, LinkIdParamsSchema, type HomeScreenLink } from '../../src/shared/homeScreenApi.js';
+import { HomeScreenLinksSchema, LinkIdParamsSchema, type HomeScreenLink } from '../../contract/homeScreenApi.js';
 import type { Devices, PhoneLink } from '../devices/index.js';
 import { emptyAnswer, refusals } from '../http/contract.js';
 import { deviceLinkNotFound } from '../http/problem.js';

@@ -8,7 +8,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { MAX_ENDPOINT_LENGTH, PushParamsSchema, PushStateSchema, PushSubscribeSchema } from '../../src/shared/pushApi.js';
+import { MAX_ENDPOINT_LENGTH, PushParamsSchema, PushStateSchema, PushSubscribeSchema } from '../../contract/pushApi.js';
 import type { LinkView } from '../db/repository.js';
 import type { Devices } from '../devices/index.js';
 import { refusals } from '../http/contract.js';

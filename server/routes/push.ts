@@ -9,8 +9,8 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { markersFor } from '../../src/shared/markers.js';
-import { AlertParamsSchema, PushParamsSchema, PushStateSchema, PushSubscribeSchema } from '../../src/shared/pushApi.js';
+import { markersFor } from '../../contract/markers.js';
+import { AlertParamsSchema, PushParamsSchema, PushStateSchema, PushSubscribeSchema } from '../../contract/pushApi.js';
 import type { LinkView } from '../db/repository.js';
 import type { Devices } from '../devices/index.js';
 import { emptyAnswer, refusals } from '../http/contract.js';

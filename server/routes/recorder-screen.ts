@@ -7,8 +7,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { RecorderLink } from '../../src/shared/api.js';
-import { PAGES, RECORDER_RENDERER, RECORDER_SCREEN_MARKS } from '../../src/shared/pages.js';
+import type { RecorderLink } from '../../contract/api.js';
+import { PAGES, RECORDER_RENDERER, RECORDER_SCREEN_MARKS } from '../../contract/paths.js';
 
 /** What the renderer draws, as HTML escaped by it (src/entry-recorder.tsx's RecorderPageParts). */
 export interface DrawnScreen {
@@ -29,7 +29,7 @@ export interface Shell {
   spinner: string;
   body: string;
   end: string;
-  /** Whether the build marked where a screen goes (src/shared/pages.ts). */
+  /** Whether the build marked where a screen goes (contract/paths.ts). */
   marked: boolean;
 }
 

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { NOT_FOUND_PAGE, PAGES } from '../../src/shared/pages.js';
+import { NOT_FOUND_PAGE, PAGES } from '../../contract/paths.js';
 import type { HomePage } from './home-page.js';
 import { recorderPage, type RecorderPageOptions } from './recorder-page.js';
 

@@ -3,7 +3,7 @@
  * list. Apart from src/apiClient.ts so the recorder's chunk does not carry them (issue 43).
  */
 import { getJson, part, type ApiAnswer } from '../apiClient.js';
-import type { HomeScreenLinks } from '../shared/homeScreenApi.js';
+import type { HomeScreenLinks } from '../../contract/homeScreenApi.js';
 
 /**
  * GET /api/device/links: the runners this phone opened, found by its device cookie (HttpOnly, sent

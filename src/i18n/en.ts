@@ -28,7 +28,7 @@ export const en = {
   'language.label': 'Language',
   'title.recorder': RECORDER_TITLE,
 
-  // Dates and markers, written by hand (src/shared/dates.ts says why not Intl).
+  // Dates and markers, written by hand (contract/dates.ts says why not Intl).
   'date.race': '{month} {day}, {year}',
   'date.firstDay': '1',
   'month.1': 'Jan',

@@ -1,11 +1,11 @@
 /**
  * Sentences from a catalogue: placeholders filled, plurals, race dates, clock times and marker
  * names, all written by hand (the first Intl date or time on a page costs 45-55 ms of main
- * thread: src/shared/dates.ts). Pure functions of a catalogue and a language; index.ts applies
+ * thread: contract/dates.ts). Pure functions of a catalogue and a language; index.ts applies
  * them to the language in use.
  */
-import { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from '../shared/limits.js';
-import { isoDateParts } from '../shared/dates.js';
+import { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from '../../contract/limits.js';
+import { isoDateParts } from '../../contract/dates.js';
 import type { Catalogue, English, Key } from './en.js';
 import type { Lang } from './languages.js';
 
@@ -68,7 +68,7 @@ export function clockTime(lang: Lang, ms: number): string {
 }
 
 /**
- * 'Meile 20' for 'mi-20', '20 km' for 'km-20', 'Ziel' for 'finish'. The ids are src/shared/markers.ts's;
+ * 'Meile 20' for 'mi-20', '20 km' for 'km-20', 'Ziel' for 'finish'. The ids are contract/markers.ts's;
  * an id no race has is undefined (the caller shows the server's label, or the id).
  */
 export function markerName(catalogue: Catalogue, id: string): string | undefined {

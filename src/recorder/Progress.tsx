@@ -12,7 +12,7 @@
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { getLink } from '../apiClient.js';
-import type { Estimates, Progress } from '../shared/api.js';
+import type { Estimates, Progress } from '../../contract/api.js';
 import type { LinkInfo } from '../shared/notes.js';
 import { saveLink } from '../shared/outbox/index.js';
 import { markerName } from '../i18n/index.js';

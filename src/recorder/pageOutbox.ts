@@ -3,7 +3,7 @@
  * drafts, progress, what failed) and when this page uploads. It decides no note's state: that is
  * the outbox's (src/shared/outbox). No React and no browser events: useOutbox binds it to both.
  */
-import type { OutboxBroadcast } from '../shared/messages.js';
+import type { OutboxBroadcast } from '../../contract/messages.js';
 import type { OutboxNote, RecordingDraft } from '../shared/notes.js';
 import {
   COMEBACK_PROBE_MS,

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { uploadNote } from '../apiClient.js';
 import { showWaitingOnBadge } from '../shared/badge.js';
-import { OUTBOX_CHANNEL, OUTBOX_SYNC_TAG, isNoteDelivered, type OutboxBroadcast } from '../shared/messages.js';
+import { OUTBOX_CHANNEL, OUTBOX_SYNC_TAG, isNoteDelivered, type OutboxBroadcast } from '../../contract/messages.js';
 import type { OutboxNote } from '../shared/notes.js';
 import type { SendDetails } from '../shared/outbox/index.js';
 import { createPageOutbox, type PageOutboxState } from './pageOutbox.js';

@@ -1,5 +1,5 @@
 /** Note and outbox types shared by the recorder page, the service worker and the tests. */
-import type { RecorderLink } from './api.js';
+import type { RecorderLink } from '../../contract/api.js';
 
 /**
  * waiting: saved on this phone, to be uploaded; sending: an uploader has it right now;

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, startServer, test, type RunningServer } from './fixtures';
-import { RACES } from '../../src/shared/races';
+import { RACES } from '../../contract/races';
 import { waitForControllingWorker } from './support/worker';
 
 const CACHE_SECONDS = 2;

@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, startServer, test, type RunningServer } from './fixtures';
 import { APP_STORE_URL, RACE_REQUEST_MAILTO, SUPPORT_EMAIL, TAGLINE } from '../../src/shared/config';
-import { RACES } from '../../src/shared/races';
+import { RACES } from '../../contract/races';
 
-/** The date as Intl writes it in American English: the page writes it by hand (src/shared/dates.ts). */
+/** The date as Intl writes it in American English: the page writes it by hand (contract/dates.ts). */
 const intlRaceDate = (isoDate: string) =>
   new Date(`${isoDate}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppleSignInSchema, RefreshSchema, SessionSchema, type Session } from '../../../src/shared/runnerApi.js';
+import { AppleSignInSchema, RefreshSchema, SessionSchema, type Session } from '../../../contract/runnerApi.js';
 import { IdentityTokenError, JwksUnavailableError } from '../../auth/apple.js';
 import { hashToken, issueAccessToken, newRefreshToken, successorRefreshToken } from '../../auth/tokens.js';
 import { addressKey } from '../../http/client-key.js';

@@ -1,9 +1,9 @@
 /** The runner's entries and their links for friends (races: ./races.ts; the notes that arrived: ./entry-notes.ts). */
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { MAX_RUNNER_NAME_LENGTH } from '../../../src/shared/limits.js';
-import { raceWhen } from '../../../src/shared/raceClock.js';
-import { EntryListSchema, EntrySchema, IdParamsSchema, LinkSchema, NewEntrySchema, type Entry as EntryBody } from '../../../src/shared/runnerApi.js';
+import { MAX_RUNNER_NAME_LENGTH } from '../../../contract/limits.js';
+import { raceWhen } from '../../../contract/raceClock.js';
+import { EntryListSchema, EntrySchema, IdParamsSchema, LinkSchema, NewEntrySchema, type Entry as EntryBody } from '../../../contract/runnerApi.js';
 import { emptyAnswer, refusals } from '../../http/contract.js';
 import { ApiProblem, entryNotFound } from '../../http/problem.js';
 import { raceRefusal } from '../../http/refusals.js';

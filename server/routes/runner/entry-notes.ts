@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { markersFor } from '../../../src/shared/markers.js';
-import { EntryNotesSchema, IdParamsSchema, NotesQuerySchema, type EntryNotes } from '../../../src/shared/runnerApi.js';
+import { markersFor } from '../../../contract/markers.js';
+import { EntryNotesSchema, IdParamsSchema, NotesQuerySchema, type EntryNotes } from '../../../contract/runnerApi.js';
 import { signAudio } from '../../auth/audio-url.js';
 import type { NoteChanges } from '../../db/note-store.js';
 import type { Entry, EntryNote } from '../../db/repository.js';

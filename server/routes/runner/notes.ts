@@ -3,7 +3,7 @@
  * runner's app sends, and the runner removing a note. The sender's view of that receipt is a recorder route (../recorder.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AudioQuerySchema, IdParamsSchema, PlayedSchema, PlayReceiptSchema } from '../../../src/shared/runnerApi.js';
+import { AudioQuerySchema, IdParamsSchema, PlayedSchema, PlayReceiptSchema } from '../../../contract/runnerApi.js';
 import { audioSignatureValid } from '../../auth/audio-url.js';
 import { audioAnswers, emptyAnswer, refusals } from '../../http/contract.js';
 import { ApiProblem } from '../../http/problem.js';

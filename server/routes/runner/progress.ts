@@ -4,15 +4,9 @@
  * recorder's link answer (../recorder.ts), by way of ../../races/tracking.ts.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  EntrySharingSchema,
-  MAX_POSITIONS_BODY_BYTES,
-  PositionBatchSchema,
-  PositionsReceiptSchema,
-  UpdateEntrySchema,
-} from '../../../src/shared/progressApi.js';
-import { raceWhen } from '../../../src/shared/raceClock.js';
-import { IdParamsSchema } from '../../../src/shared/runnerApi.js';
+import { EntrySharingSchema, MAX_POSITIONS_BODY_BYTES, PositionBatchSchema, PositionsReceiptSchema, UpdateEntrySchema } from '../../../contract/progressApi.js';
+import { raceWhen } from '../../../contract/raceClock.js';
+import { IdParamsSchema } from '../../../contract/runnerApi.js';
 import { refusals } from '../../http/contract.js';
 import { entryNotFound } from '../../http/problem.js';
 import { appRefusal, raceRefusal } from '../../http/refusals.js';

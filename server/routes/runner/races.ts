@@ -1,6 +1,6 @@
 /** The race catalogue as the runner's app reads it: every race with its clock and markers, and each race's course. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CourseLineSchema, RaceListSchema, RaceParamsSchema } from '../../../src/shared/runnerApi.js';
+import { CourseLineSchema, RaceListSchema, RaceParamsSchema } from '../../../contract/runnerApi.js';
 import { emptyAnswer, refusals, withHeaders, type HeaderDocs } from '../../http/contract.js';
 import { noneMatch } from '../../http/conditional.js';
 import { raceRefusal } from '../../http/refusals.js';

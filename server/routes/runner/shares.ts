@@ -1,7 +1,7 @@
 /** Keepsake shares: the runner makes and removes them; the keepsake page reads them by token. Nothing is public unless shared. */
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { markerLabel } from '../../../src/shared/markers.js';
+import { markerLabel } from '../../../contract/markers.js';
 import {
   IdParamsSchema,
   KeepsakeSchema,
@@ -10,7 +10,7 @@ import {
   ShareSchema,
   ShareTokenParamsSchema,
   type Keepsake,
-} from '../../../src/shared/runnerApi.js';
+} from '../../../contract/runnerApi.js';
 import { hashToken } from '../../auth/tokens.js';
 import { audioAnswers, emptyAnswer, refusals } from '../../http/contract.js';
 import { ApiProblem, entryNotFound, keepsakeNotFound, shareNotFound } from '../../http/problem.js';

@@ -1,7 +1,7 @@
-import { raceTrackHtml, SPEC_RACE_CARDS } from '../../shared/raceCards';
+import { raceTrackHtml, SPEC_RACE_CARDS } from '../../../contract/raceCards';
 
 /**
- * The cards are src/shared/raceCards.ts's markup, the one renderer of the track: the build writes
+ * The cards are contract/raceCards.ts's markup, the one renderer of the track: the build writes
  * the spec's nine here, and the server puts the catalogue's races ahead in their place on every
  * request (server/routes/home-page.ts). CSS pauses the motion on hover and focus and turns it off
  * under reduced motion, where the first copy simply scrolls.

@@ -4,7 +4,7 @@
  * does not carry it (issue 43).
  */
 import { part } from '../../apiClient.js';
-import type { PushState, PushSubscribe } from '../../shared/pushApi.js';
+import type { PushState, PushSubscribe } from '../../../contract/pushApi.js';
 
 /** A push route's answer: its value, or the refusal's code (none: no answer we can use) and when to try again (seconds). */
 export type PushAnswer<T> = { ok: true; value: T } | { ok: false; code: string | undefined; retryAfter?: number };

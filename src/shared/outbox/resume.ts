@@ -1,12 +1,12 @@
 /**
- * Sending one note with resumable uploads, in the wire format src/shared/uploadProtocol.ts owns.
+ * Sending one note with resumable uploads, in the wire format contract/uploadProtocol.ts owns.
  * The first try is the whole note in one PUT that offers resumption (Upload-Complete: ?1); after
  * a cut, HEAD asks the server how much it holds and PATCH sends the rest. The upload resource is
  * named by the note id, so neither XHR nor fetch needs the 104 they cannot read. A server that
  * does not resume (404/405/501 on HEAD) gets whole PUTs, as before.
  */
 import type { OutboxNote } from '../notes.js';
-import { INTEROP_VERSION, PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, notePath, sfBoolean, uploadPath } from '../uploadProtocol.js';
+import { INTEROP_VERSION, PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, notePath, sfBoolean, uploadPath } from '../../../contract/uploadProtocol.js';
 import { contentDigestHeader } from './digest.js';
 import type { Transport, UploadRequest, UploadResponse } from './transport.js';
 

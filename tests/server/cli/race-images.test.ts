@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRaceImage, MAX_RACE_IMAGE_INPUT_BYTES } from '../../../server/races/race-image.js';
 import { LOCAL_BLOBS_DIR } from '../../../server/storage/index.js';
-import { raceTrackHtml, SPEC_RACE_CARDS } from '../../../src/shared/raceCards.js';
+import { raceTrackHtml, SPEC_RACE_CARDS } from '../../../contract/raceCards.js';
 import { BACKENDS } from '../support/backends.js';
 import { runAdmin, runAdminProcess } from '../support/cli.js';
 import { startS3, type TestS3 } from '../support/s3.js';

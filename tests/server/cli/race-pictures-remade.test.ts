@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RACE_IMAGES } from '../../../server/storage/keys.js';
-import { raceTrackHtml, SPEC_RACE_CARDS } from '../../../src/shared/raceCards.js';
+import { raceTrackHtml, SPEC_RACE_CARDS } from '../../../contract/raceCards.js';
 import { BACKENDS } from '../support/backends.js';
 import { runAdmin } from '../support/cli.js';
 import { startTestApp, type TestApp } from '../support/app.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClaimedPush } from '../../../server/db/push-queue-store.js';
 import { createTokenSeal } from '../../../server/devices/sealed.js';
 import { messageOf, noticeOf } from '../../../server/push/notice.js';
-import { MAX_PUSH_PAYLOAD_BYTES, PUSH_LANGUAGES } from '../../../src/shared/push.js';
+import { MAX_PUSH_PAYLOAD_BYTES, PUSH_LANGUAGES } from '../../../contract/push.js';
 
 const ORIGIN = 'https://notes.example.com';
 const TOKEN = 'AbCdEfGhIjKlMnOpQrStUvWxYz012345';

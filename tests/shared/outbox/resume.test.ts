@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { closeOutboxDb, getNote, readAudio, replayOutbox, sendNote } from '../../../src/shared/outbox/index.js';
 import type { UploadRequest, UploadResponse } from '../../../src/shared/outbox/index.js';
-import { INTEROP_VERSION, PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, uploadPath } from '../../../src/shared/uploadProtocol.js';
+import { INTEROP_VERSION, PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, uploadPath } from '../../../contract/uploadProtocol.js';
 import { freshDb, queuedNote } from './helpers.js';
 
 beforeEach(freshDb);

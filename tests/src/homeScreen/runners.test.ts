@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { onlyRecorder, reconcile, runnerRows, type KeptLink } from '../../../src/homeScreen/runners.js';
-import type { HomeScreenLink } from '../../../src/shared/homeScreenApi.js';
+import type { HomeScreenLink } from '../../../contract/homeScreenApi.js';
 import type { NoteState } from '../../../src/shared/notes.js';
 
 const NOW = Date.parse('2026-10-11T14:00:00Z');

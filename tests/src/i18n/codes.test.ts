@@ -1,5 +1,5 @@
 /**
- * Every code a note can carry (the server's refusals, src/shared/refusals.ts, and the outbox's own,
+ * Every code a note can carry (the server's refusals, contract/refusals.ts, and the outbox's own,
  * src/shared/outbox/codes.ts) has its sentence in every language, so no sender reads the server's
  * English fallback for a code the page was told about.
  */
@@ -15,7 +15,7 @@ import { chooseLanguage } from '../../../src/i18n/index.js';
 import { LANGUAGES, type Lang } from '../../../src/i18n/languages.js';
 import { OUTBOX_KEYS, noteReason } from '../../../src/recorder/noteWords.js';
 import { OUTBOX_CODE } from '../../../src/shared/outbox/codes.js';
-import { RECORDER_REFUSALS } from '../../../src/shared/refusals.js';
+import { RECORDER_REFUSALS } from '../../../contract/refusals.js';
 
 /** All of English: the recorder's part and those that come with other chunks. */
 const en = { ...enCore, ...enPush, ...enHome, ...enKeepsake };

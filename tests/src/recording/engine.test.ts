@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRecordingEngine, type RecordingEngine, type RecordingState } from '../../../src/recording/engine.js';
 import { MAX_RECORDING_BYTES } from '../../../src/recording/formats.js';
-import { MAX_RECORDING_MS } from '../../../src/shared/limits.js';
+import { MAX_RECORDING_MS } from '../../../contract/limits.js';
 import { discardRecording, listDrafts, readRecording } from '../../../src/shared/outbox/index.js';
 import { TOKEN, freshDb } from '../../shared/outbox/helpers.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../../../src/i18n/languages.js';
 import { pushSupport } from '../../../../src/recorder/push/platform.js';
-import { PUSH_LANGUAGES } from '../../../../src/shared/push.js';
+import { PUSH_LANGUAGES } from '../../../../contract/push.js';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const IPAD_AS_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';

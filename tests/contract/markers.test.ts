@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MARKER_ID_PATTERN, markerLabel, markersFor } from '../../src/shared/markers.js';
+import { MARKER_ID_PATTERN, markerLabel, markersFor } from '../../contract/markers.js';
 
 const pattern = new RegExp(MARKER_ID_PATTERN);
 const everyId = new Set(markersFor(['mi', 'km']).map((marker) => marker.id));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentDigestHeader } from '../../src/shared/contentDigest.js';
+import { contentDigestHeader } from '../../contract/contentDigest.js';
 
 describe('the Content-Digest header', () => {
   it('should carry the SHA-256 given in hex as base64 (RFC 9530)', () => {

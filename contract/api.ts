@@ -38,7 +38,7 @@ export type Progress = Static<typeof ProgressSchema>;
 /**
  * When the runner is expected at each marker still ahead (server/races/eta.ts, issue 31): only while
  * the race is live and the runner shares progress, never a coordinate. The recorder shows these times,
- * suggests a marker a note can still reach in time (src/shared/delivery.ts), and, offline, says how old they are.
+ * suggests a marker a note can still reach in time (contract/delivery.ts), and, offline, says how old they are.
  */
 export const EstimatesSchema = Type.Object({
   /** ISO time the estimate was made (the server's clock at the answer). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatLongDate, formatRaceDate } from '../../src/shared/dates';
-import { formatToday, TODAY_SCRIPT } from '../../src/shared/today';
+import { formatLongDate, formatRaceDate } from '../../contract/dates.js';
+import { formatToday, TODAY_SCRIPT } from '../../contract/today.js';
 
 const isoDay = (year: number, month: number, day: number) => `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 

@@ -9,7 +9,7 @@ import {
   resolveStart,
   startTimeProblem,
   timeZoneProblem,
-} from '../../src/shared/raceClock.js';
+} from '../../contract/raceClock.js';
 
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LINK_DATA_ID, linkDataBlock, scriptSafeJson, takeLinkData, type LinkData } from '../../src/shared/linkData.js';
+import { LINK_DATA_ID, linkDataBlock, scriptSafeJson, takeLinkData, type LinkData } from '../../contract/linkData.js';
 
 /** A page holding one element with this id and text, as much of a document as takeLinkData reads. */
 function pageWith(text: string | undefined) {
