@@ -6,13 +6,13 @@
  * each function returns the answer as data, so a hook only decides what the person sees.
  */
 import { linkUrl, takePrefetchedLink } from './linkPrefetch.js';
-import type { LinkInfo } from './shared/notes.js';
+import type { LinkInfo } from './outbox/notes.js';
 import type { Keepsake, NoteHeard } from '../contract/runnerApi.js';
 import { notePath } from '../contract/uploadProtocol.js';
 
 /**
  * PUT /api/r/:token/notes/:id: the page's note upload, handed to the outbox's replay
- * (src/shared/outbox/replay.ts), which owns the request and what each answer means.
+ * (src/outbox/replay.ts), which owns the request and what each answer means.
  */
 export { xhrTransport as uploadNote } from './xhrTransport.js';
 

@@ -12,7 +12,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precache
 import { NavigationRoute, registerRoute, setCatchHandler } from 'workbox-routing';
 import { NetworkFirst, NetworkOnly } from 'workbox-strategies';
 import { isCacheLater } from '../contract/messages.js';
-import { allNotes, isPending } from '../src/shared/outbox/index.js';
+import { allNotes, isPending } from '../src/outbox/index.js';
 import { createLaterCache, type LaterEntry } from './laterCache.js';
 import { installOutboxSync } from './outboxSync.js';
 import { installPushChange } from './pushChange.js';

@@ -1,4 +1,4 @@
-import { APP_STORE_URL } from '../shared/config';
+import { APP_STORE_URL } from '../config';
 import { Logo } from './Logo';
 
 /** Top bar of every public page; on the home page it sits over the hero video. */

@@ -6,7 +6,7 @@
  * never hidden. No React, no browser: the hook (useRunners.ts) reads and writes, this decides.
  */
 import type { HomeScreenLink } from '../../contract/homeScreenApi.js';
-import type { CachedLink, OutboxNote } from '../shared/notes.js';
+import type { CachedLink, OutboxNote } from '../outbox/notes.js';
 import { raceWhen, type RaceWhen } from '../../contract/raceClock.js';
 import { pageClock } from '../serverClock.js';
 

@@ -158,7 +158,7 @@ export const en = {
   'record.partLost': 'Part of this recording could not be saved on this phone.',
   'storage.low': "Your phone is almost out of storage. Free some space before recording so your note can be kept until it's sent.",
 
-  // Named failures (src/shared/outbox/errors.ts) and one fallback per action (failures.ts).
+  // Named failures (src/outbox/errors.ts) and one fallback per action (failures.ts).
   'error.storageFull':
     "Your phone's storage is full, so recording stopped. What you had already recorded is kept and " +
     'you can still send it. To record more, free some space (delete photos or videos) first.',

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { LinkInfo } from '../shared/notes.js';
+import type { LinkInfo } from '../outbox/notes.js';
 import { MAX_FROM_LENGTH } from '../../contract/limits.js';
 import { markerName } from '../i18n/index.js';
 import { useT } from '../i18n/useLanguage.js';

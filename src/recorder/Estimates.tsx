@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { Estimates } from '../../contract/api.js';
-import type { LinkInfo } from '../shared/notes.js';
+import type { LinkInfo } from '../outbox/notes.js';
 import { expectedTimes, minutesOld, STALE_AFTER_MINUTES, suggestedMarker, tooNear } from './estimates.js';
 import { LANGUAGE_RULES } from '../i18n/format.js';
 import { markerName, tn } from '../i18n/index.js';

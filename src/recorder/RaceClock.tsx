@@ -1,5 +1,5 @@
 import { isoDateParts } from '../../contract/dates.js';
-import type { LinkInfo } from '../shared/notes.js';
+import type { LinkInfo } from '../outbox/notes.js';
 import type { Translate } from '../i18n/index.js';
 import { useT } from '../i18n/useLanguage.js';
 import type { PageClock } from '../serverClock.js';

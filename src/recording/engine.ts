@@ -5,8 +5,8 @@
  * one engine of the page, so a recording started before React arrives goes on under it unchanged.
  */
 import { MAX_RECORDING_MS } from '../../contract/limits.js';
-import { StorageFullError } from '../shared/outbox/errors.js';
-import { appendChunk, startRecording } from '../shared/outbox/store.js';
+import { StorageFullError } from '../outbox/errors.js';
+import { appendChunk, startRecording } from '../outbox/store.js';
 import { bitsPerSecondFor, chooseMimeType, MAX_RECORDING_BYTES, recordingUnavailable, type Unavailable, VOICE_CONSTRAINTS } from './formats.js';
 import { startLevelMeter } from './levelMeter.js';
 

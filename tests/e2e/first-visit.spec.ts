@@ -7,7 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page, Request } from '@playwright/test';
-import { TAGLINE } from '../../src/shared/config';
+import { TAGLINE } from '../../src/config';
 import { RACES } from '../../contract/races';
 import { expect, speechWav, test } from './fixtures';
 import { addUpcomingRace, UPCOMING_RACE } from '../../kit/races';

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, startServer, test, type RunningServer } from './fixtures';
-import { APP_STORE_URL, RACE_REQUEST_MAILTO, SUPPORT_EMAIL, TAGLINE } from '../../src/shared/config';
+import { APP_STORE_URL, RACE_REQUEST_MAILTO, SUPPORT_EMAIL, TAGLINE } from '../../src/config';
 import { RACES } from '../../contract/races';
 
 /** The date as Intl writes it in American English: the page writes it by hand (contract/dates.ts). */

@@ -1,4 +1,4 @@
-import { APP_STORE_URL, TAGLINE } from '../../shared/config';
+import { APP_STORE_URL, TAGLINE } from '../../config';
 
 /**
  * The video is decoration over a poster that is also the section's CSS background, so the first

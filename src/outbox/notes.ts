@@ -4,7 +4,7 @@ import type { RecorderLink } from '../../contract/api.js';
 /**
  * waiting: saved on this phone, to be uploaded; sending: an uploader has it right now;
  * delivered: the server confirmed it (2xx); failed: the server refused it (4xx), needs the person.
- * Which of them are still pending is the outbox's to say (isPending, src/shared/outbox/states.ts).
+ * Which of them are still pending is the outbox's to say (isPending, src/outbox/states.ts).
  */
 export const NOTE_STATES = ['waiting', 'sending', 'delivered', 'failed'] as const;
 export type NoteState = (typeof NOTE_STATES)[number];

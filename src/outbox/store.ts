@@ -1,6 +1,6 @@
 /** Owns every read and write of the outbox: drafts, chunks, notes, audio, kept links. */
-import type { AudioChunk, CachedLink, LinkInfo, OutboxNote, RecordingDraft } from '../notes.js';
-import { OUTBOX_CHANNEL, type OutboxBroadcast } from '../../../contract/messages.js';
+import type { AudioChunk, CachedLink, LinkInfo, OutboxNote, RecordingDraft } from './notes.js';
+import { OUTBOX_CHANNEL, type OutboxBroadcast } from '../../contract/messages.js';
 import type { StoreValue } from 'idb';
 import { outboxDb, type OutboxSchema } from './db.js';
 import { concatChunks, sha256Hex } from './digest.js';

@@ -5,7 +5,7 @@ export async function sha256Hex(data: ArrayBuffer): Promise<string> {
   return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export { contentDigestHeader } from '../../../contract/contentDigest.js';
+export { contentDigestHeader } from '../../contract/contentDigest.js';
 
 export function concatChunks(chunks: readonly ArrayBuffer[]): ArrayBuffer {
   const total = chunks.reduce((sum, c) => sum + c.byteLength, 0);

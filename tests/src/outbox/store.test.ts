@@ -23,8 +23,8 @@ import {
   RecordingMissingError,
   StorageFullError,
   asStorageError,
-} from '../../../src/shared/outbox/index.js';
-import type { LinkInfo } from '../../../src/shared/notes.js';
+} from '../../../src/outbox/index.js';
+import type { LinkInfo } from '../../../src/outbox/notes.js';
 import { TOKEN, bytes, freshDb, queuedNote } from './helpers.js';
 
 beforeEach(freshDb);

@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { deleteDB } from 'idb';
-import { DB_NAME, closeOutboxDb, appendChunk, enqueueRecording, startRecording } from '../../../src/shared/outbox/index.js';
-import type { UploadRequest, UploadResponse } from '../../../src/shared/outbox/index.js';
-import type { OutboxNote } from '../../../src/shared/notes.js';
+import { DB_NAME, closeOutboxDb, appendChunk, enqueueRecording, startRecording } from '../../../src/outbox/index.js';
+import type { UploadRequest, UploadResponse } from '../../../src/outbox/index.js';
+import type { OutboxNote } from '../../../src/outbox/notes.js';
 
 export const TOKEN = 'tok-alex';
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { NOTE_STATES, type NoteState } from '../../../src/shared/notes.js';
-import { earliestDue, getNote, isPending, replayOutbox, updateNote } from '../../../src/shared/outbox/index.js';
+import { NOTE_STATES, type NoteState } from '../../../src/outbox/notes.js';
+import { earliestDue, getNote, isPending, replayOutbox, updateNote } from '../../../src/outbox/index.js';
 import { freshDb, queuedNote, scriptedTransport } from './helpers.js';
 
 beforeEach(freshDb);

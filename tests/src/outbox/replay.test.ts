@@ -1,14 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  BACKOFF_CAP_MS,
-  NETWORK_BACKOFF_CAP_MS,
-  backoffDelay,
-  getNote,
-  readAudio,
-  replayOutbox,
-  retryAfterMs,
-  retryNote,
-} from '../../../src/shared/outbox/index.js';
+import { BACKOFF_CAP_MS, NETWORK_BACKOFF_CAP_MS, backoffDelay, getNote, readAudio, replayOutbox, retryAfterMs, retryNote } from '../../../src/outbox/index.js';
 import { clock, freshDb, queuedNote, scriptedTransport } from './helpers.js';
 
 beforeEach(freshDb);

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { OUTBOX_CODE, getNote, outboxDb, replayOutbox, retryNote, type UploadResponse } from '../../../src/shared/outbox/index.js';
+import { OUTBOX_CODE, getNote, outboxDb, replayOutbox, retryNote, type UploadResponse } from '../../../src/outbox/index.js';
 import { freshDb, queuedNote, scriptedTransport } from './helpers.js';
 
 beforeEach(freshDb);

@@ -1,5 +1,5 @@
 /** Owns what a note's state means to whoever asks (replay, the worker, the page): which notes are pending, and when the next is due. */
-import type { OutboxNote } from '../notes.js';
+import type { OutboxNote } from './notes.js';
 
 /**
  * Still to reach the server: saved and waiting its turn, or with an uploader right now (or left

@@ -1,6 +1,6 @@
 /** Owns the recorder's IndexedDB database: its name, version, object stores and upgrades. */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { AudioChunk, CachedLink, OutboxNote, RecordingDraft } from '../notes.js';
+import type { AudioChunk, CachedLink, OutboxNote, RecordingDraft } from './notes.js';
 
 export const DB_NAME = 'milenotes';
 export const DB_VERSION = 1;

@@ -9,7 +9,7 @@ import {
   updateNote,
   type UploadRequest,
   type UploadResponse,
-} from '../../../src/shared/outbox/index.js';
+} from '../../../src/outbox/index.js';
 import { clock, freshDb, queuedNote, scriptedTransport } from './helpers.js';
 
 beforeEach(freshDb);

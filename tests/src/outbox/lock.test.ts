@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { LEASE_MS, getNote, replayOutbox, withUploaderLock } from '../../../src/shared/outbox/index.js';
-import type { UploadResponse } from '../../../src/shared/outbox/index.js';
+import { LEASE_MS, getNote, replayOutbox, withUploaderLock } from '../../../src/outbox/index.js';
+import type { UploadResponse } from '../../../src/outbox/index.js';
 import { freshDb, queuedNote } from './helpers.js';
 
 beforeEach(freshDb);

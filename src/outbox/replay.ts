@@ -1,6 +1,6 @@
 /** Owns the replay policy: which note goes next, what each server answer means, backoff. */
-import type { OutboxNote } from '../notes.js';
-import { LINK_FULL_ERRORS } from '../../../contract/refusals.js';
+import type { OutboxNote } from './notes.js';
+import { LINK_FULL_ERRORS } from '../../contract/refusals.js';
 import { OUTBOX_CODE } from './codes.js';
 import { withUploaderLock, type LockOptions } from './lock.js';
 import { offsetRequest, sendNote } from './resume.js';

@@ -6,7 +6,7 @@
  * counts only in the installed app with notifications allowed, and a refusal there is not an error.
  */
 import type { OutboxNote } from './notes.js';
-import { allNotes } from './outbox/index.js';
+import { allNotes } from './index.js';
 
 /** What a window's or a worker's navigator has of the Badging API, when it has it. */
 export interface BadgeNavigator {

@@ -5,8 +5,8 @@
  * named by the note id, so neither XHR nor fetch needs the 104 they cannot read. A server that
  * does not resume (404/405/501 on HEAD) gets whole PUTs, as before.
  */
-import type { OutboxNote } from '../notes.js';
-import { INTEROP_VERSION, PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, notePath, sfBoolean, uploadPath } from '../../../contract/uploadProtocol.js';
+import type { OutboxNote } from './notes.js';
+import { INTEROP_VERSION, PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, notePath, sfBoolean, uploadPath } from '../../contract/uploadProtocol.js';
 import { contentDigestHeader } from './digest.js';
 import type { Transport, UploadRequest, UploadResponse } from './transport.js';
 

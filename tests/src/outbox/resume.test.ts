@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { closeOutboxDb, getNote, readAudio, replayOutbox, sendNote } from '../../../src/shared/outbox/index.js';
-import type { UploadRequest, UploadResponse } from '../../../src/shared/outbox/index.js';
+import { closeOutboxDb, getNote, readAudio, replayOutbox, sendNote } from '../../../src/outbox/index.js';
+import type { UploadRequest, UploadResponse } from '../../../src/outbox/index.js';
 import { INTEROP_VERSION, PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, uploadPath } from '../../../contract/uploadProtocol.js';
 import { freshDb, queuedNote } from './helpers.js';
 
@@ -198,7 +198,7 @@ describe('resuming note uploads', () => {
     const server = fakeServer();
     await replayOutbox(server.transport, base);
     // As if the answer was lost: the outbox still thinks an upload is under way.
-    const { updateNote } = await import('../../../src/shared/outbox/index.js');
+    const { updateNote } = await import('../../../src/outbox/index.js');
     await updateNote(note.id, (n) => ({ ...n, state: 'waiting', uploadStarted: true, nextAttemptAt: 0 }));
     const before = server.log.length;
     const report = await replayOutbox(server.transport, base);
