@@ -4,9 +4,7 @@
  * the few numbers they share. No imports: any runtime may use it.
  */
 
-/** The languages a notice can speak: the recorder's (src/i18n/languages.ts; a test keeps them equal). */
-export const PUSH_LANGUAGES = ['en', 'de', 'es', 'fr'] as const;
-export type PushLang = (typeof PUSH_LANGUAGES)[number];
+import type { Lang } from './languages.js';
 
 /** A spectator's alert fires when the runner is expected at the marker in about this many minutes. */
 export const ALERT_LEAD_MINUTES = 10;
@@ -30,7 +28,7 @@ export interface DeclarativePush {
     title: string;
     body?: string;
     navigate: string;
-    lang: PushLang;
+    lang: Lang;
     dir: 'auto';
     /** One per note (heard) or per marker alert (soon): a push sent twice shows once. */
     tag: string;

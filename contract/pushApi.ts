@@ -6,7 +6,7 @@
 import { Type, type Static } from 'typebox';
 import { TOKEN_PATTERN } from './api.js';
 import { MARKER_ID_PATTERN } from './markers.js';
-import { PUSH_LANGUAGES } from './push.js';
+import { LANGUAGES } from './languages.js';
 
 /** Longer than any push service's endpoint seen (FCM about 190 characters, Mozilla about 300). */
 export const MAX_ENDPOINT_LENGTH = 1024;
@@ -17,12 +17,7 @@ export const AlertParamsSchema = Type.Object({
   marker: Type.String({ pattern: MARKER_ID_PATTERN }),
 });
 
-const LangSchema = Type.Union([
-  Type.Literal(PUSH_LANGUAGES[0]),
-  Type.Literal(PUSH_LANGUAGES[1]),
-  Type.Literal(PUSH_LANGUAGES[2]),
-  Type.Literal(PUSH_LANGUAGES[3]),
-]);
+const LangSchema = Type.Union([Type.Literal(LANGUAGES[0]), Type.Literal(LANGUAGES[1]), Type.Literal(LANGUAGES[2]), Type.Literal(LANGUAGES[3])]);
 
 /** The browser's PushSubscription.toJSON(), with what this phone asked for. */
 export const PushSubscribeSchema = Type.Object(

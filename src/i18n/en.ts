@@ -10,20 +10,6 @@ import type { enHome } from './enHome.js';
 import type { enKeepsake } from './enKeepsake.js';
 import type { enPush } from './enPush.js';
 
-/**
- * Issue 36, what a push shows on the phone, in the sender's language: the server words each push
- * with this block only (server/push/notice.ts, issue 42). One sentence per kind of marker,
- * for the words around it ("at the finish", not "at Finish").
- */
-export const enNotices = {
-  'notice.heard.mi': '{runner} heard your note at Mile {n}',
-  'notice.heard.km': '{runner} heard your note at {n} km',
-  'notice.heard.finish': '{runner} heard your note at the finish',
-  'notice.soon.mi': '{runner} is about {minutes} minutes from Mile {n}',
-  'notice.soon.km': '{runner} is about {minutes} minutes from {n} km',
-  'notice.soon.finish': '{runner} is about {minutes} minutes from the finish',
-} as const;
-
 export const en = {
   'language.label': 'Language',
   'title.recorder': RECORDER_TITLE,
@@ -225,6 +211,3 @@ export type Key = keyof English;
 
 /** What every other language must give: a sentence for each key (placeholders checked by the test). */
 export type Catalogue = { readonly [K in Key]: string };
-
-/** What every language gives for the notices a push shows. */
-export type Notices = { readonly [K in keyof typeof enNotices]: string };

@@ -7,7 +7,8 @@
 import { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from '../../contract/limits.js';
 import { isoDateParts } from '../../contract/dates.js';
 import type { Catalogue, English, Key } from './en.js';
-import type { Lang } from './languages.js';
+import type { Lang } from '../../contract/languages.js';
+import { fill } from '../../contract/words.js';
 
 type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | Placeholders<Rest> : never;
 type Values<K extends Key> = Record<Placeholders<English[K]>, string | number>;
@@ -37,11 +38,6 @@ export const LANGUAGE_RULES: Record<Lang, { pluralOne: (n: number) => boolean; c
 
 /** Every `{name}` in a sentence, in order: what the catalogue test compares between languages. */
 export const placeholdersOf = (sentence: string): string[] => [...sentence.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-
-/** One pass, so a name such as '{runner}' typed by a person is shown as typed, never filled in. */
-export function fill(sentence: string, values: Record<string, string | number> = {}): string {
-  return sentence.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-}
 
 /** The translator of one catalogue. */
 export function translator(catalogue: Catalogue): Translate {

@@ -12,7 +12,7 @@ import { enPush } from '../../../src/i18n/enPush.js';
 import es from '../../../src/i18n/es.js';
 import fr from '../../../src/i18n/fr.js';
 import { chooseLanguage } from '../../../src/i18n/index.js';
-import { LANGUAGES, type Lang } from '../../../src/i18n/languages.js';
+import { LANGUAGES, type Lang } from '../../../contract/languages.js';
 import { OUTBOX_KEYS, noteReason } from '../../../src/recorder/noteWords.js';
 import { OUTBOX_CODE } from '../../../src/outbox/codes.js';
 import { RECORDER_REFUSALS } from '../../../contract/refusals.js';

@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chooseLanguage, clockTime } from '../../../src/i18n/index.js';
-import type { Lang } from '../../../src/i18n/languages.js';
+import type { Lang } from '../../../contract/languages.js';
 import { nextTry, noteReason } from '../../../src/recorder/noteWords.js';
 import { getNote, readAudio, replayOutbox } from '../../../src/outbox/index.js';
 import { clock, freshDb, queuedNote } from '../outbox/helpers.js';
