@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isLang, type Lang } from '../../contract/languages.js';
+import { markerPlace } from '../../contract/markers.js';
 import { ALERT_LEAD_MINUTES, DECLARATIVE_PUSH, type DeclarativePush } from '../../contract/push.js';
 import { fill, NOTICES } from '../../contract/words.js';
 import type { ClaimedPush } from '../db/push-queue-store.js';
@@ -25,10 +26,9 @@ const langOf = (lang: string): Lang => (isLang(lang) ? lang : 'en');
 /** The notice's one line ("Alex heard your note at Mile 20"), in its language; the runner's name for a marker we cannot word. */
 export function noticeTitle(kind: PushKind, runner: string, marker: string, lang: Lang): string {
   const name = [...runner].length > MAX_RUNNER_CHARS ? `${[...runner].slice(0, MAX_RUNNER_CHARS - 1).join('')}…` : runner;
-  const mark = /^(mi|km)-(\d+)$/.exec(marker);
-  const place = marker === 'finish' ? 'finish' : (mark?.[1] as 'mi' | 'km' | undefined);
+  const place = markerPlace(marker);
   if (!place) return name || 'MileNotes';
-  return fill(NOTICES[lang][`notice.${kind}.${place}`], { runner: name, n: mark?.[2] ?? '', minutes: ALERT_LEAD_MINUTES });
+  return fill(NOTICES[lang][`notice.${kind}.${place.unit}`], { runner: name, n: place.unit === 'finish' ? '' : place.n, minutes: ALERT_LEAD_MINUTES });
 }
 
 /**

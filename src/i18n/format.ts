@@ -8,6 +8,7 @@ import { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from '../../contract/limits.js';
 import { isoDateParts } from '../../contract/dates.js';
 import type { Catalogue, English, Key } from './en.js';
 import type { Lang } from '../../contract/languages.js';
+import { markerPlace } from '../../contract/markers.js';
 import { fill } from '../../contract/words.js';
 
 type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | Placeholders<Rest> : never;
@@ -68,10 +69,10 @@ export function clockTime(lang: Lang, ms: number): string {
  * an id no race has is undefined (the caller shows the server's label, or the id).
  */
 export function markerName(catalogue: Catalogue, id: string): string | undefined {
-  if (id === 'finish') return catalogue['marker.finish'];
-  const match = /^(mi|km)-(\d+)$/.exec(id);
-  if (!match) return undefined;
-  return fill(catalogue[match[1] === 'mi' ? 'marker.mile' : 'marker.km'], { n: Number(match[2]) });
+  const place = markerPlace(id);
+  if (place?.unit === 'finish') return catalogue['marker.finish'];
+  if (!place) return undefined;
+  return fill(catalogue[place.unit === 'mi' ? 'marker.mile' : 'marker.km'], { n: place.n });
 }
 
 /** What a refusal's sentence may need beside the code: who the runner is. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MARKER_ID_PATTERN, markerLabel, markersFor } from '../../contract/markers.js';
+import { MARKER_ID_PATTERN, markerLabel, markerPlace, markersFor } from '../../contract/markers.js';
 
 const pattern = new RegExp(MARKER_ID_PATTERN);
 const everyId = new Set(markersFor(['mi', 'km']).map((marker) => marker.id));
@@ -18,6 +18,19 @@ describe('marker ids', () => {
     }
     const accepted = candidates.filter((candidate) => pattern.test(candidate));
     expect(new Set(accepted)).toEqual(everyId);
+  });
+
+  it('should read back where every id it makes is, and nothing from an id of another shape', () => {
+    expect([...everyId].map(markerPlace)).toEqual(
+      markersFor(['mi', 'km']).map(({ label }) =>
+        label === 'Finish'
+          ? { unit: 'finish' }
+          : label.startsWith('Mile')
+            ? { unit: 'mi', n: Number(label.slice(5)) }
+            : { unit: 'km', n: Number(label.slice(0, -3)) },
+      ),
+    );
+    for (const other of ['Finish', 'mile-1', 'mi-', 'mi-1x', ' km-5', '']) expect(markerPlace(other), other).toBeUndefined();
   });
 
   it('should label a marker id as a person reads it, and leave an unknown id as it is', () => {
