@@ -5,13 +5,11 @@
 import { Type, type Static } from 'typebox';
 import { MAX_FROM_LENGTH } from './limits.js';
 import { MARKER_ID_PATTERN } from './markers.js';
+import { TOKEN_PATTERN } from './paths.js';
 import { MarkerSchema, raceFields } from './raceApi.js';
 
 // The limits live in limits.ts (importable without typebox); re-exported for the routes that validate with them.
 export { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from './limits.js';
-
-/** Link tokens: 32 base64url characters (192 random bits). */
-export const TOKEN_PATTERN = '^[A-Za-z0-9_-]{22,64}$';
 
 /** A client-made note id: a lower- or upper-case UUID. */
 export const NOTE_ID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';

@@ -4,8 +4,8 @@
  * its marker alerts. The page imports types only (typebox stays out of its bundle).
  */
 import { Type, type Static } from 'typebox';
-import { TOKEN_PATTERN } from './api.js';
 import { MARKER_ID_PATTERN } from './markers.js';
+import { TOKEN_PATTERN } from './paths.js';
 import { LANGUAGES } from './languages.js';
 
 /** Longer than any push service's endpoint seen (FCM about 190 characters, Mozilla about 300). */

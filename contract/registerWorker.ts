@@ -1,4 +1,5 @@
 import { CACHE_LATER } from './messages.js';
+import { SCREEN_PAGES } from './paths.js';
 
 /**
  * Every page's inline script that registers the service worker from the site root once the page
@@ -12,7 +13,7 @@ export const REGISTER_WORKER_SCRIPT =
   "addEventListener('load',()=>{const w=navigator.serviceWorker;" +
   "if(!w){console.info('Service worker not supported in this browser');return}" +
   "w.register('/sw.js',{scope:'/'}).then(r=>{console.info('Service worker registered with scope',r.scope);" +
-  "if(!/^\\/([rs]\\/|home-screen)/.test(location.pathname))w.ready.then(s=>s.active&&s.active.postMessage({type:'" +
+  `if(!${SCREEN_PAGES}.test(location.pathname))w.ready.then(s=>s.active&&s.active.postMessage({type:'` +
   CACHE_LATER +
   "'}))}," +
   "e=>console.error('Service worker registration failed',e))})";

@@ -3,9 +3,10 @@
  * with them, /api/openapi.json is generated from them, and the keepsake page imports the types.
  */
 import { Type, type Static } from 'typebox';
-import { NOTE_ID_PATTERN, TOKEN_PATTERN } from './api.js';
+import { NOTE_ID_PATTERN } from './api.js';
 import { MAX_RUNNER_NAME_LENGTH } from './limits.js';
 import { MARKER_ID_PATTERN } from './markers.js';
+import { TOKEN_PATTERN } from './paths.js';
 import { RaceNamedSchema, RaceSchema } from './raceApi.js';
 
 const Uuid = Type.String({ pattern: NOTE_ID_PATTERN });

@@ -1,8 +1,8 @@
 /**
  * Owns the wire format of note uploads (draft-ietf-httpbis-resumable-upload, interop version 8),
- * for the recorder and the server alike: the interop version, header names, the note and upload
- * resource paths, and the problem types the draft defines. No imports, so the recorder's chunk and
- * the service worker can use it without pulling anything in.
+ * for the recorder and the server alike: the interop version, header names and the problem types
+ * the draft defines (the note's and the upload's paths are ./paths.ts's). No imports, so the
+ * recorder's chunk and the service worker can use it without pulling anything in.
  */
 
 /** The draft's interop version, sent and checked as the Upload-Draft-Interop-Version header. */
@@ -22,15 +22,6 @@ export const PARTIAL_UPLOAD_TYPE = 'application/partial-upload';
 
 /** A Structured Fields Boolean, as Upload-Complete carries it. */
 export const sfBoolean = (value: boolean) => (value ? '?1' : '?0');
-
-/** The note's own resource: a whole PUT, or the creation of a resumable upload. */
-export const notePath = (token: string, noteId: string) => `/api/r/${encodeURIComponent(token)}/notes/${encodeURIComponent(noteId)}`;
-
-/**
- * The upload resource of a note. The client names it by the note id it made, so a page that
- * cannot read 104 (XHR and fetch drop interim responses) still knows where to resume.
- */
-export const uploadPath = (token: string, noteId: string) => `/api/r/${encodeURIComponent(token)}/uploads/${encodeURIComponent(noteId)}`;
 
 /** Problem types the draft registers (RFC 9457 `type` is this base plus the name). */
 export const UPLOAD_PROBLEM_BASE = 'https://iana.org/assignments/http-problem-types#';

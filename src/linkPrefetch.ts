@@ -7,14 +7,12 @@
  */
 import type { RecorderLink } from '../contract/api.js';
 import { takeLinkData, type LinkData } from '../contract/linkData.js';
+import { linkApiPath } from '../contract/paths.js';
 
 /** Per token, how to take the first answer: made when taken, so a carried clock is moved on to that moment. */
 const pending = new Map<string, () => Promise<Response>>();
 /** Per token, the link's data the page carried, for a screen the server drew with it. */
 const carriedData = new Map<string, LinkData>();
-
-/** The link's address on the API, the one place the page spells it. */
-export const linkUrl = (token: string) => `/api/r/${encodeURIComponent(token)}`;
 
 /** Milliseconds since the page's first byte came; 0 when unknown. */
 function sincePageCame(): number {
@@ -49,7 +47,7 @@ export function prefetchLink(token: string): void {
     carriedData.set(token, carried);
     return;
   }
-  const response = fetch(linkUrl(token), { headers: { Accept: 'application/json' } }).then(
+  const response = fetch(linkApiPath(token), { headers: { Accept: 'application/json' } }).then(
     async (r) => new Response(await r.arrayBuffer(), { status: r.status, statusText: r.statusText, headers: r.headers }),
   );
   response.catch(() => undefined);

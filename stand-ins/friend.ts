@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { contentDigestHeader } from '../contract/contentDigest.js';
-import { notePath } from '../contract/uploadProtocol.js';
+import { notePath } from '../contract/paths.js';
 import { speechWav } from './speech.js';
 
 export interface FriendNote {

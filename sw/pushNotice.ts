@@ -8,10 +8,10 @@
  * silently (WebKit after 3).
  */
 import { DECLARATIVE_PUSH, type DeclarativePush } from '../contract/push.js';
+import { RECORDER_PAGE_EXACT } from '../contract/paths.js';
 
 declare const self: ServiceWorkerGlobalScope;
 
-const RECORDER_PATH = /^\/r\/[A-Za-z0-9_-]{22,64}$/;
 const ICON = '/icons/icon-192.png';
 const PLAIN_TITLE = 'MileNotes';
 
@@ -20,7 +20,7 @@ export function noticeTarget(navigate: unknown, origin: string): string {
   if (typeof navigate !== 'string') return '/';
   try {
     const url = new URL(navigate, origin);
-    return url.origin === origin && RECORDER_PATH.test(url.pathname) && !url.search && !url.hash ? url.pathname : '/';
+    return url.origin === origin && RECORDER_PAGE_EXACT.test(url.pathname) && !url.search && !url.hash ? url.pathname : '/';
   } catch {
     return '/';
   }

@@ -10,6 +10,7 @@ import { isLang, type Lang } from '../../contract/languages.js';
 import { markerPlace } from '../../contract/markers.js';
 import { ALERT_LEAD_MINUTES, DECLARATIVE_PUSH, type DeclarativePush } from '../../contract/push.js';
 import { fill, NOTICES } from '../../contract/words.js';
+import { recorderPath } from '../../contract/paths.js';
 import type { ClaimedPush } from '../db/push-queue-store.js';
 import type { PushKind } from '../db/types.js';
 import type { TokenSeal } from '../devices/sealed.js';
@@ -42,7 +43,7 @@ export function noticeOf(push: ClaimedPush, seal: TokenSeal, origin: string): De
     web_push: DECLARATIVE_PUSH,
     notification: {
       title: noticeTitle(push.kind, push.runnerName, push.marker, lang),
-      navigate: new URL(token ? `/r/${token}` : '/', origin).href,
+      navigate: new URL(token ? recorderPath(token) : '/', origin).href,
       lang,
       dir: 'auto',
       tag: push.kind === 'heard' ? `heard:${push.ref}` : `soon:${push.subscription.id}:${push.marker}`,

@@ -10,9 +10,8 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { TOKEN_PATTERN } from '../../contract/api.js';
 import { linkDataBlock, type LinkData } from '../../contract/linkData.js';
-import { PAGES } from '../../contract/paths.js';
+import { PAGES, TOKEN_PATTERN } from '../../contract/paths.js';
 import type { Clock } from '../clock.js';
 import type { Repository } from '../db/repository.js';
 import type { Devices } from '../devices/index.js';

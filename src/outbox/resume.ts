@@ -6,7 +6,8 @@
  * does not resume (404/405/501 on HEAD) gets whole PUTs, as before.
  */
 import type { OutboxNote } from './notes.js';
-import { INTEROP_VERSION, PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, notePath, sfBoolean, uploadPath } from '../../contract/uploadProtocol.js';
+import { notePath, uploadPath } from '../../contract/paths.js';
+import { INTEROP_VERSION, PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, sfBoolean } from '../../contract/uploadProtocol.js';
 import { contentDigestHeader } from './digest.js';
 import type { Transport, UploadRequest, UploadResponse } from './transport.js';
 

@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EntrySharingSchema, MAX_POSITIONS_BODY_BYTES, PositionBatchSchema, PositionsReceiptSchema, UpdateEntrySchema } from '../../../contract/progressApi.js';
 import { raceWhen } from '../../../contract/raceClock.js';
 import { IdParamsSchema } from '../../../contract/runnerApi.js';
+import { API_ROUTES } from '../../../contract/paths.js';
 import { refusals } from '../../http/contract.js';
 import { entryNotFound } from '../../http/problem.js';
 import { appRefusal, raceRefusal } from '../../http/refusals.js';
@@ -25,7 +26,7 @@ export const progressRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> =
   }
 
   app.patch(
-    '/entries/:id',
+    API_ROUTES.entry,
     {
       schema: {
         operationId: 'updateEntry',
@@ -50,7 +51,7 @@ export const progressRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> =
   );
 
   app.post(
-    '/entries/:id/positions',
+    API_ROUTES.entryPositions,
     {
       bodyLimit: MAX_POSITIONS_BODY_BYTES,
       schema: {

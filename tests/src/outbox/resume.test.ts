@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { closeOutboxDb, getNote, readAudio, replayOutbox, sendNote } from '../../../src/outbox/index.js';
 import type { UploadRequest, UploadResponse } from '../../../src/outbox/index.js';
-import { INTEROP_VERSION, PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, uploadPath } from '../../../contract/uploadProtocol.js';
+import { uploadPath } from '../../../contract/paths.js';
+import { INTEROP_VERSION, PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER } from '../../../contract/uploadProtocol.js';
 import { freshDb, queuedNote } from './helpers.js';
 
 beforeEach(freshDb);
