@@ -129,12 +129,3 @@ export const keepsakeApiPath = (token: string) => `/api/s/${encodeURIComponent(t
 
 /** The audio of a shared note, valid while the share is. */
 export const keepsakeAudioPath = (token: string, noteId: string) => `${keepsakeApiPath(token)}/notes/${encodeURIComponent(noteId)}/audio`;
-
-/** /r/:token's shell: the comments around its spinner, which the server replaces with the screen it draws for a live link. */
-export const RECORDER_SCREEN_MARKS = { start: '<!--screen-->', end: '<!--/screen-->' } as const;
-
-/**
- * Where the build puts the server's drawing of /r/:token's first screen (src/entry-recorder.tsx),
- * under the site's folder, so a copy of that folder is all a server needs; never served (a dot folder).
- */
-export const RECORDER_RENDERER = '.server/recorder.mjs';

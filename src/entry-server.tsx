@@ -11,7 +11,7 @@ import * as terms from './pages/TermsPage';
 
 import { NOT_FOUND_PAGE, PAGES as SITE_PAGES, type PageName } from '../contract/paths';
 
-export { RECORDER_RENDERER, RECORDER_SCREEN_MARKS } from '../contract/paths';
+export { RECORDER_RENDERER, RECORDER_SCREEN_MARKS } from '../contract/recorderPage';
 export { SCREEN_FILES_ID } from './shell';
 export { TODAY_SCRIPT } from '../contract/today';
 export { REGISTER_WORKER_SCRIPT } from '../contract/registerWorker';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_DEVICE_COOKIE as DEVICE_COOKIE } from '../../../server/devices/cookie.js';
 import { linkIdOf } from '../../../server/links.js';
 import { LINK_DATA_ID, type LinkData } from '../../../contract/linkData.js';
-import { RECORDER_RENDERER } from '../../../contract/paths.js';
+import { RECORDER_RENDERER } from '../../../contract/recorderPage.js';
 import { BACKENDS } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { makeLink } from '../support/uploads.js';
