@@ -5,7 +5,7 @@
  * that goes away takes one of its own, since the shared one serves other files at the same time.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './freePort.js';
@@ -29,18 +29,30 @@ export interface OwnPostgres {
   start(): void;
   /** Stops it at once if it runs, and removes its folder. */
   remove(): void;
+  /** The postmaster's process id (its backends are its children), undefined while it is stopped. */
+  pid(): number | undefined;
 }
 
-/** `maxConnections`: for a cluster many test files share (PostgreSQL's default is 100). */
-export async function startOwnPostgres({ maxConnections }: { maxConnections?: number } = {}): Promise<OwnPostgres> {
+/**
+ * `maxConnections`: for a cluster many test files share (PostgreSQL's default is 100). `settings`:
+ * more `-c name=value` for the server (a bench loading pg_stat_statements, say).
+ */
+export async function startOwnPostgres({
+  maxConnections,
+  settings = {},
+}: {
+  maxConnections?: number;
+  settings?: Record<string, string>;
+} = {}): Promise<OwnPostgres> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'milenotes-own-pg-'));
   chmodSync(dir, 0o777);
   if (process.getuid?.() === 0) execFileSync('chown', ['postgres:postgres', dir]);
   const dataDir = path.join(dir, 'data');
   const port = await freePort();
   runPg('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-  const settings = `-p ${port} -k ${dir} -h 127.0.0.1 -c fsync=off${maxConnections ? ` -c max_connections=${maxConnections}` : ''}`;
-  const start = () => runPg('pg_ctl', ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', '-o', settings, 'start']);
+  const more = Object.entries({ ...(maxConnections && { max_connections: String(maxConnections) }), ...settings }).map(([k, v]) => ` -c ${k}=${v}`);
+  const options = `-p ${port} -k ${dir} -h 127.0.0.1 -c fsync=off${more.join('')}`;
+  const start = () => runPg('pg_ctl', ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', '-o', options, 'start']);
   start();
   let running = true;
   return {
@@ -52,6 +64,11 @@ export async function startOwnPostgres({ maxConnections }: { maxConnections?: nu
     start() {
       start();
       running = true;
+    },
+    pid() {
+      if (!running) return undefined;
+      const first = readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0];
+      return first ? Number(first) : undefined;
     },
     remove() {
       try {
