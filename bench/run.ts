@@ -2,7 +2,7 @@
  * npm run bench: every benchmark against the production build, each figure beside a baseline
  * measured in the same run. Prints the table and writes bench/report.md and one SVG per section.
  *   BENCH_SMOKE=1        tiny sizes, for the smoke test (figures are not meaningful)
- *   BENCH_SECTIONS=a,b   only these sections (pages, pagesab, audio, delivery, ingest, growth, raceday, racemorning, capacity, overload, twoservers, push)
+ *   BENCH_SECTIONS=a,b   only these sections (pages, pagesab, audio, delivery, ingest, growth, raceday, racemorning, capacity, overload, twoservers, push, apiserver)
  *   BENCH_OUT=dir        where the report goes (default bench/)
  *   BENCH_BASE=commit    what pagesab measures the first visit against (default 2122d22); the smoke run leaves pagesab out
  */
@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer } from '../kit/server.js';
 import { printTable, writeReport, type Section } from './report.js';
+import { apiServerSection } from './sections/apiServer.js';
 import { audioSection } from './sections/audio.js';
 import { capacitySection } from './sections/capacity.js';
 import type { BenchContext } from './sections/context.js';
@@ -39,6 +40,7 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   overload: overloadSection,
   twoservers: twoServersSection,
   push: pushSection,
+  apiserver: apiServerSection,
 };
 
 const started = new Date();
