@@ -20,7 +20,7 @@ export class PerfRecording {
   /** Starts sampling process `pid` (all its threads, with call stacks) into `file`. */
   static start(pid: number, file: string, hz = 499): PerfRecording {
     return new PerfRecording(
-      spawn('perf', ['record', '-e', 'cpu-clock', '-F', String(hz), '-g', '-p', String(pid), '-o', file, '--quiet'], { stdio: 'ignore' }),
+      spawn('perf', ['record', '--no-buildid-cache', '-e', 'cpu-clock', '-F', String(hz), '-g', '-p', String(pid), '-o', file, '--quiet'], { stdio: 'ignore' }),
     );
   }
 
@@ -92,23 +92,30 @@ function placeOfSample(stack: Frame[], thread: string): { place: string; fn: str
   return { place: `native: ${leaf.dso.replace(/.*\//, '')}`, fn: caller };
 }
 
-/** The innermost frame of ours (server/…) on the stack: the code under which the time was spent. */
-function oursOf(stack: Frame[]): string | undefined {
+/**
+ * Whose work a sample was: the innermost package or file of ours on its stack. Node's own modules,
+ * V8's builtins and the kernel count for the code that called them (a socket write for the pg
+ * driver that sent a query, a JSON.parse for its caller); a stack with none is the event loop's own.
+ */
+function ownerOf(stack: Frame[], thread: string): string {
+  // The collector's time is its own, not the allocation's that happened to start it.
+  if (/V8Worker|V8 Worker/.test(thread) || stack.some((f) => GC_FRAME.test(f.sym))) return 'V8: garbage collection';
   for (const f of stack) {
     const js = jsFrame(f);
-    if (js && /\/server\//.test(js.url)) return `${js.fn} ${placeOf(js.url, js.fn)}`;
+    const place = js && placeOf(js.url, js.fn);
+    if (place && !place.startsWith('node:')) return place;
   }
-  return undefined;
+  return placeOfSample(stack, thread).place;
 }
 
-/** A recording summed: time by place and by function (the innermost JavaScript frame's, or the kernel's call), and by the innermost function of ours. */
+/** A recording summed: time by place and by function (the innermost JavaScript frame's, or the kernel's call), and by whose work it was. */
 export const perfSummary = (file: string, top = 30): ProfileSummary => summarizePerfScript(perfScriptOf(file), top);
 
 /** `perf script`'s text (comm,period,sym,dso with call stacks) summed as perfSummary says. */
 export function summarizePerfScript(script: string, top = 30): ProfileSummary {
   const place = new Map<string, number>();
   const self = new Map<string, number>();
-  const ours = new Map<string, number>();
+  const owners = new Map<string, number>();
   let busyMs = 0;
   const add = (m: Map<string, number>, k: string, ms: number) => m.set(k, (m.get(k) ?? 0) + ms);
   for (const s of samplesOf(script)) {
@@ -117,7 +124,7 @@ export function summarizePerfScript(script: string, top = 30): ProfileSummary {
     const where = placeOfSample(s.stack, s.thread);
     add(place, where.place, ms);
     add(self, where.fn, ms);
-    add(ours, oursOf(s.stack) ?? '(outside our code: the event loop, sockets, timers, GC)', ms);
+    add(owners, ownerOf(s.stack, s.thread), ms);
   }
   const rows = (m: Map<string, number>): CostRow[] =>
     [...m]
@@ -129,7 +136,7 @@ export function summarizePerfScript(script: string, top = 30): ProfileSummary {
     idleMs: 0,
     byPlace: rows(place),
     bySelf: rows(self),
-    byInclusive: rows(ours),
-    inclusiveTitle: 'time under the innermost function of ours on the stack',
+    byInclusive: rows(owners),
+    inclusiveTitle: 'time by whose work it was (the innermost package or file of ours on the stack; Node, V8 and the kernel count for their caller)',
   };
 }

@@ -91,7 +91,7 @@ export async function apiServerSection(ctx: BenchContext): Promise<Section> {
   try {
     ctx.log(`apiserver: steps of ${plan.steps.join(', ')} apps on one API server (CONVERT_WORKER=off) on PostgreSQL`);
     const result = await runApiScenario(rig, plan, ctx.log);
-    const figures = apiServerFigures(result);
+    const figures = apiServerFigures(result, plan.positionsEveryMs);
     return {
       id: 'apiserver',
       title: `One API server (CONVERT_WORKER=off) on PostgreSQL at race morning's rates: ${plan.steps.join(', ')} apps holding syncs, the load from other processes`,

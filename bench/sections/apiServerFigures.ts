@@ -55,14 +55,25 @@ export interface StepFigures {
   signInP95: number;
   commitsPerSecond: number;
   walBytesPerSecond: number;
+  /** Position batches and sync answers an app-minute the apps got answered: a starved server answers fewer. */
+  batchesPerAppMinute: number;
+  answersPerAppMinute: number;
+  /** The apps' batches were answered at (nearly) their rate, and no request failed. */
+  reachedRates: boolean;
   withinLimits: boolean;
   result: StepResult;
 }
 
-function stepFigures(s: StepResult): StepFigures {
+/** A step whose apps got fewer batches answered than this share of their rhythm did not carry its load. */
+const RATE_SHARE = 0.95;
+
+function stepFigures(s: StepResult, positionsEveryMs: number): StepFigures {
   const w = s.window;
   const syncP95 = percentile(s.wakes, 95);
   const loopP99 = w.loop.p99;
+  const appMinutes = s.apps * (w.seconds / 60);
+  const batchesPerAppMinute = s.fleet.positions.length / appMinutes;
+  const reachedRates = batchesPerAppMinute >= (RATE_SHARE * 60_000) / positionsEveryMs && Object.keys(s.fleet.errors).length === 0;
   return {
     apps: s.apps,
     serverCores: w.cores.server,
@@ -74,8 +85,11 @@ function stepFigures(s: StepResult): StepFigures {
     signInP95: percentile(s.signIns, 95),
     commitsPerSecond: w.pg.commits / w.seconds,
     walBytesPerSecond: w.pg.walBytes / w.seconds,
+    batchesPerAppMinute,
+    answersPerAppMinute: s.fleet.syncAnswers / appMinutes,
+    reachedRates,
     // A step with no note delivered has no sync figure: it cannot be said to be within the limit.
-    withinLimits: loopP99 < LOOP_P99_LIMIT_MS && syncP95 < SYNC_P95_LIMIT_MS && s.undelivered === 0,
+    withinLimits: reachedRates && loopP99 < LOOP_P99_LIMIT_MS && syncP95 < SYNC_P95_LIMIT_MS && s.undelivered === 0,
     result: s,
   };
 }
@@ -108,10 +122,11 @@ export interface ApiServerFigures {
   undelivered: number;
 }
 
-export function apiServerFigures(r: ScenarioResult): ApiServerFigures {
+/** `positionsEveryMs`: the apps' rhythm, against which each step's answered batches are judged. */
+export function apiServerFigures(r: ScenarioResult, positionsEveryMs: number): ApiServerFigures {
   const of = (kind: ComponentResult['kind']) => r.components.find((c) => c.kind === kind)!;
   const idle = of('idle');
-  const steps = r.steps.map(stepFigures);
+  const steps = r.steps.map((s) => stepFigures(s, positionsEveryMs));
   const fit = fitLine(steps.map((s) => [s.apps, s.serverCores]));
   const passing = steps.filter((s) => s.withinLimits).at(-1);
   const rss = fitLine(steps.map((s) => [s.apps, s.result.window.rssMB]));

@@ -28,12 +28,13 @@ function windowOf(seconds: number, cpu: number, commits: number, wal: number, mo
 
 const fleetOf = (more: Partial<FleetStats> = {}): FleetStats => ({ ...emptyFleetStats(), ...more });
 
+/** A minute of `apps` each answered its 2 batches, in which the server spent `cpu` CPU seconds. */
 function stepOf(apps: number, cpu: number, rssMB: number, wakes: number[]): StepResult {
   return {
     apps,
     notesPerSecond: 1,
     window: windowOf(60, cpu, 600, 6000, { rssMB }),
-    fleet: fleetOf(),
+    fleet: fleetOf({ positions: Array(2 * apps).fill(5) }),
     uploads: [],
     signIns: [],
     wakes,
@@ -71,7 +72,7 @@ describe("the API-server bench's figures", () => {
       setupFailed: 0,
       setupErrors: [],
     };
-    const f = apiServerFigures(result);
+    const f = apiServerFigures(result, 30_000);
     expect(f.batch.cpuMs).toBeCloseTo(4, 6);
     expect(f.batch.commits).toBeCloseTo(15, 6);
     expect(f.batch.walBytes).toBeCloseTo(400, 6);
@@ -85,5 +86,17 @@ describe("the API-server bench's figures", () => {
     expect(f.passing?.apps).toBe(1000);
     expect(f.crossed?.apps).toBe(3000);
     expect(f.appsPerCore).toBeCloseTo(5000, 6);
+  });
+
+  it('should not count a step within the limits when its apps got fewer batches answered than their rhythm', () => {
+    const idle: ComponentResult = { kind: 'idle', apps: 10, window: windowOf(20, 1, 100, 2000), fleet: fleetOf() };
+    const starved = stepOf(1000, 12, 200, [100]);
+    starved.fleet.positions = starved.fleet.positions.slice(0, 1500);
+    const f = apiServerFigures(
+      { components: [idle, { ...idle, kind: 'positions' }, { ...idle, kind: 'holds' }], steps: [starved], setupFailed: 0, setupErrors: [] },
+      30_000,
+    );
+    expect(f.first.batchesPerAppMinute).toBeCloseTo(1.5, 6);
+    expect(f.passing).toBeUndefined();
   });
 });
