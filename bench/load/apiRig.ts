@@ -34,6 +34,8 @@ export interface RigOptions {
   syncMaxHeld: number;
   holdSeconds: number;
   positionsEveryMs: number;
+  /** More options for the server's Node (a heap setting to try, say), in NODE_OPTIONS. */
+  serverNodeOptions?: string;
   /** Profile the server in each window with this sampler, keeping the profiles in `dir` (./windowProfiler.ts). */
   profile?: { kind: ProfilerKind; dir: string };
 }
@@ -105,7 +107,9 @@ async function startApiServer(pg: OwnPostgres, apple: FakeApple, opts: RigOption
     APPLE_AUDIENCE: apple.audience,
     SESSION_SECRET: 'bench-apiserver-secret-that-is-long-enough-0001',
     ...raised,
-    ...(opts.profile && { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${profilerNodeOptions(opts.profile.kind, inspectPort)}`.trim() }),
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, opts.serverNodeOptions, opts.profile && profilerNodeOptions(opts.profile.kind, inspectPort)]
+      .filter(Boolean)
+      .join(' '),
   });
   return { server, raised };
 }
@@ -125,14 +129,15 @@ export async function startApiRig(opts: RigOptions): Promise<ApiRig> {
     stops.push(() => apple.close());
     const inspectPort = await freePort();
     const { server, raised } = await startApiServer(pg, apple, opts, inspectPort);
-    if (opts.profile?.kind === 'perf') stops.push(perfLeftovers(server.pid(), opts.profile.dir));
+    if (opts.profile && opts.profile.kind !== 'v8') stops.push(perfLeftovers(server.pid(), opts.profile.dir));
     stops.push(() => server.stop());
     const profiler = opts.profile && (await startWindowProfiler(opts.profile.kind, opts.profile.dir, { inspectPort, pid: () => server.pid() }));
     if (profiler) stops.push(() => profiler.close());
 
     const converted = new Map<string, number>();
-    // The server's own process alone is profiled: its helpers start without the sampler's options.
-    const { NODE_OPTIONS: _profiling, ...serverEnv } = server.env;
+    // The server's own process alone is profiled or tuned: its helpers start without its Node options.
+    const { NODE_OPTIONS: _serverOnly, ...serverEnv } = server.env;
+    if (process.env.NODE_OPTIONS) serverEnv.NODE_OPTIONS = process.env.NODE_OPTIONS;
     const converting = await startConverting({ ...serverEnv, DATABASE_URL: named(pg.url, 'converting-server'), CONVERT_WORKER: 'on' }, converted);
     stops.push(
       () =>

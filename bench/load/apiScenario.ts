@@ -11,7 +11,7 @@ import { between, takeReading, type WindowFigures } from './apiMeasure.js';
 import type { ApiRig } from './apiRig.js';
 import type { FleetStats } from './appFleet.js';
 import type { LoopDelay } from './loopDelay.js';
-import type { ProfileSummary } from './profileSummary.js';
+import type { WindowProfile } from './windowProfiler.js';
 
 export interface ScenarioPlan {
   steps: number[];
@@ -33,7 +33,8 @@ export interface ScenarioPlan {
 export interface Measurement {
   window: WindowFigures;
   fleet: FleetStats;
-  profile?: ProfileSummary;
+  /** The server's profiles of the window, when asked for (one a sampler). */
+  profiles?: WindowProfile[];
 }
 
 export interface ComponentResult extends Measurement {
@@ -65,10 +66,10 @@ async function measure(rig: ApiRig, ms: number, label: string): Promise<Measurem
   const a = await takeReading(rig.measured);
   await rig.profiler?.start(label);
   await sleep(ms);
-  const profile = await rig.profiler?.stop();
+  const profiles = await rig.profiler?.stop();
   const b = await takeReading(rig.measured);
   const fleet = await rig.fleet.collect();
-  return { window: between(a, b), fleet, ...(profile && { profile }) };
+  return { window: between(a, b), fleet, ...(profiles && { profiles }) };
 }
 
 /** Apps `from` to `to` (exclusive): each its own Apple account, a pace of 5:00-7:00 a km. */

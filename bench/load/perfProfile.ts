@@ -3,8 +3,12 @@
  * with `perf script` and summed as ./profileSummary.ts sums a V8 profile. Where V8's sampler counts
  * a thread that waits for a core as busy (on a shared machine a socket write to PostgreSQL wakes
  * its backend, which takes the writer's core, and V8 charges the wait to the write), perf counts
- * only the time the process ran, its kernel time included. JavaScript frames are named from the
- * map the server writes when started with --perf-basic-prof-only-functions.
+ * only the time the process ran, its kernel time included. So perf is the one to read for the
+ * split between the kernel (by system call), the garbage collector, Node's C++ and JavaScript.
+ * JavaScript frames are named from the map the server writes when started with
+ * --perf-basic-prof-only-functions, which never forgets a name: where V8 frees or moves code and
+ * puts other code at its address, perf may give a frame an older function's name (a geodesic
+ * routine under a cookie hook). Read V8's profile for which JavaScript the time went to.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { placeOf, type CostRow, type ProfileSummary } from './profileSummary.js';

@@ -9,8 +9,11 @@
  *   BENCH_APISERVER_STEPS=1000,2000,3000,5000   apps held at once, step by step
  *   BENCH_APISERVER_WINDOW_SECONDS=90           each step's measured window
  *   BENCH_APISERVER_PROFILE=<dir>                a CPU profile of the server per window, kept there (bench/profile.ts reads it)
- *   BENCH_APISERVER_PROFILER=perf|v8             its sampler: Linux perf (on-CPU time, the kernel's included; the default
- *                                                where perf is installed) or V8's through the inspector (wall time on the thread)
+ *   BENCH_APISERVER_PROFILER=v8|perf|both        its sampler: V8's through the inspector (which JavaScript, exactly; wall
+ *                                                time on the thread), Linux perf (time on a core, the kernel's and the
+ *                                                collector's included; JavaScript names approximate), or both (the
+ *                                                default where perf is installed)
+ *   BENCH_APISERVER_NODE_OPTIONS=…               Node options for the server alone (a setting to try: --max-semi-space-size=32)
  * A run that profiles is not the run to take the figures from: the sampling costs the server a few per cent.
  */
 import { mkdir } from 'node:fs/promises';
@@ -69,8 +72,8 @@ async function profileAsked(): Promise<{ kind: ProfilerKind; dir: string } | und
   if (!process.env.BENCH_APISERVER_PROFILE) return undefined;
   const dir = path.resolve(process.env.BENCH_APISERVER_PROFILE);
   await mkdir(dir, { recursive: true });
-  const kind = process.env.BENCH_APISERVER_PROFILER ?? (perfAvailable() ? 'perf' : 'v8');
-  if (kind !== 'perf' && kind !== 'v8') throw new Error(`BENCH_APISERVER_PROFILER must be perf or v8, got '${kind}'`);
+  const kind = process.env.BENCH_APISERVER_PROFILER ?? (perfAvailable() ? 'both' : 'v8');
+  if (kind !== 'perf' && kind !== 'v8' && kind !== 'both') throw new Error(`BENCH_APISERVER_PROFILER must be v8, perf or both, got '${kind}'`);
   return { kind, dir };
 }
 
@@ -87,6 +90,7 @@ export async function apiServerSection(ctx: BenchContext): Promise<Section> {
     holdSeconds: plan.holdSeconds,
     positionsEveryMs: plan.positionsEveryMs,
     profile,
+    serverNodeOptions: process.env.BENCH_APISERVER_NODE_OPTIONS,
   });
   try {
     ctx.log(`apiserver: steps of ${plan.steps.join(', ')} apps on one API server (CONVERT_WORKER=off) on PostgreSQL`);

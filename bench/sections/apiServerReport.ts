@@ -8,6 +8,7 @@ import type { Row } from '../report.js';
 import type { Tally } from '../load/crowd.js';
 import type { ScenarioPlan, ScenarioResult, StepResult } from '../load/apiScenario.js';
 import type { ProfileSummary } from '../load/profileSummary.js';
+import type { WindowProfile } from '../load/windowProfiler.js';
 import { LOOP_P99_LIMIT_MS, SYNC_P95_LIMIT_MS, type ApiServerFigures, type StepFigures } from './apiServerFigures.js';
 
 /** The goal for one core of the API role. */
@@ -168,11 +169,12 @@ export function apiServerChart(f: ApiServerFigures): Chart {
   };
 }
 
-function profileNote(label: string, p: ProfileSummary, appMinutes: number): string {
+function profileNote(label: string, { by, summary: p }: WindowProfile, appMinutes: number): string {
   const rows = (list: ProfileSummary['byPlace']) =>
     list.slice(0, 10).map((r) => `${r.name} ${(r.share * 100).toFixed(1)} % (${(r.ms / appMinutes).toFixed(3)} ms/app-min)`);
+  const sampler = by === 'v8' ? "V8's sampler (wall time on the thread)" : 'perf (time on a core)';
   return (
-    `Profile of the server, ${label} (${p.busyMs.toFixed(0)} ms sampled): self time by place: ${rows(p.byPlace).join('; ')}. ` +
+    `Profile of the server by ${sampler}, ${label} (${p.busyMs.toFixed(0)} ms sampled): self time by place: ${rows(p.byPlace).join('; ')}. ` +
     `${p.inclusiveTitle}: ${rows(p.byInclusive).join('; ')}.`
   );
 }
@@ -180,7 +182,7 @@ function profileNote(label: string, p: ProfileSummary, appMinutes: number): stri
 export function apiServerNotes(
   f: ApiServerFigures,
   r: ScenarioResult,
-  o: { plan: ScenarioPlan; holdSeconds: number; positionsEveryMs: number; raised: Record<string, string>; friendsErrors: Tally },
+  o: { plan: ScenarioPlan; holdSeconds: number; positionsEveryMs: number; raised: Record<string, string>; nodeOptions?: string; friendsErrors: Tally },
 ): string[] {
   const { last } = f;
   const perStep = f.steps.map((s) => {
@@ -214,7 +216,7 @@ export function apiServerNotes(
     `Memory per held app: the slope of the server's RSS (sampled at each window's end) against apps held, ${n1(f.rssKBPerApp)} KB, V8 heap ${n1(f.heapKBPerApp)} KB; RSS moves with the garbage collector, so a slope over few steps is rough.`,
     `Settings raised for the bench (all the load comes from 127.0.0.1): ${Object.entries(o.raised)
       .map(([k, v]) => `${k}=${v}`)
-      .join(', ')}; the rest as shipped.`,
+      .join(', ')}; the rest as shipped${o.nodeOptions ? `; the server's Node ran with ${o.nodeOptions}` : ''}.`,
     `Errors: apps ${r.setupFailed} failed to set up${r.setupErrors.length ? ` (${r.setupErrors.join(' | ')})` : ''}; in the windows ${JSON.stringify(Object.fromEntries(r.steps.map((s) => [s.apps, s.fleet.errors])))}${
       r.steps.some((s) => s.fleet.errorSamples.length)
         ? `, first: ${r.steps
@@ -225,7 +227,7 @@ export function apiServerNotes(
     }; friends and entrants ${o.friendsErrors.total()}${o.friendsErrors.samples.length ? ` (${o.friendsErrors.samples.slice(0, 4).join(' | ')})` : ''}.`,
     ...[...r.components, ...r.steps].flatMap((m) => {
       const label = 'kind' in m ? `${m.kind} alone, ${m.apps} apps` : `${m.apps} apps`;
-      return m.profile ? [profileNote(label, m.profile, m.apps * (m.window.seconds / 60))] : [];
+      return (m.profiles ?? []).map((p) => profileNote(label, p, m.apps * (m.window.seconds / 60)));
     }),
   ];
 }
