@@ -44,6 +44,9 @@ function unitCost(work: ComponentResult, idle: ComponentResult, units: number): 
   };
 }
 
+/** How many answers (200) the server sent on a route in the window, by its own count. */
+const answered = (m: ComponentResult, method: string, route: string) => m.window.route(method, route, '200').count;
+
 export interface StepFigures {
   apps: number;
   serverCores: number;
@@ -133,8 +136,10 @@ export function apiServerFigures(r: ScenarioResult, positionsEveryMs: number): A
   const heap = fitLine(steps.map((s) => [s.apps, s.result.window.heapMB]));
   const errorCount = (e: Record<string, number>) => Object.values(e).reduce((a, b) => a + b, 0);
   return {
-    batch: unitCost(of('positions'), idle, of('positions').fleet.positions.length),
-    answer: unitCost(of('holds'), idle, of('holds').fleet.syncAnswers),
+    // Counted by the server (its answers in the window), not by the apps: a request the server
+    // worked on after its app gave up cost as much, and the apps would not count it.
+    batch: unitCost(of('positions'), idle, answered(of('positions'), 'POST', '/api/entries/:id/positions')),
+    answer: unitCost(of('holds'), idle, answered(of('holds'), 'GET', '/api/entries/:id/notes')),
     idleCores: idle.window.cores.server,
     steps,
     first: steps[0]!,
