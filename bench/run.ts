@@ -2,7 +2,8 @@
  * npm run bench: every benchmark against the production build, each figure beside a baseline
  * measured in the same run. Prints the table and writes bench/report.md and one SVG per section.
  *   BENCH_SMOKE=1        tiny sizes, for the smoke test (figures are not meaningful)
- *   BENCH_SECTIONS=a,b   only these sections (pages, pagesab, firstvisit, audio, delivery, ingest, growth, raceday, racemorning, capacity, overload, twoservers, push)
+ *   BENCH_SECTIONS=a,b   only these sections (pages, pagesab, firstvisit, audio, delivery, ingest, growth, raceday, racemorning, capacity, overload, twoservers,
+ *                        push, apiserver)
  *   BENCH_OUT=dir        where the report goes (default bench/)
  *   BENCH_BASE=commit    what pagesab and firstvisit measure the first visit against (defaults 2122d22 and fab6086);
  *                        the smoke run leaves pagesab out and runs firstvisit without a base
@@ -13,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer } from '../kit/server.js';
 import { printTable, writeReport, type Section } from './report.js';
+import { apiServerSection } from './sections/apiServer.js';
 import { audioSection } from './sections/audio.js';
 import { capacitySection } from './sections/capacity.js';
 import type { BenchContext } from './sections/context.js';
@@ -43,6 +45,7 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   overload: overloadSection,
   twoservers: twoServersSection,
   push: pushSection,
+  apiserver: apiServerSection,
 };
 
 const started = new Date();

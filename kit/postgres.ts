@@ -7,7 +7,7 @@
  * first, however it ends: a stopped or killed test run leaves no PostgreSQL behind.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './freePort.js';
@@ -31,18 +31,30 @@ export interface OwnPostgres {
   start(): void;
   /** Stops it at once if it runs, and removes its folder. */
   remove(): void;
+  /** The postmaster's process id (its backends are its children), undefined while it is stopped. */
+  pid(): number | undefined;
 }
 
-/** `maxConnections`: for a cluster many test files share (PostgreSQL's default is 100). */
-export async function startOwnPostgres({ maxConnections }: { maxConnections?: number } = {}): Promise<OwnPostgres> {
+/**
+ * `maxConnections`: for a cluster many test files share (PostgreSQL's default is 100). `settings`:
+ * more `-c name=value` for the server (a bench loading pg_stat_statements, say).
+ */
+export async function startOwnPostgres({
+  maxConnections,
+  settings = {},
+}: {
+  maxConnections?: number;
+  settings?: Record<string, string>;
+} = {}): Promise<OwnPostgres> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'milenotes-own-pg-'));
   const dataDir = path.join(dir, 'data');
   const guard = startGuard(dir, dataDir);
   const port = await freePort();
   // Loopback TCP only (-k '': no Unix socket), since a socket's path may be at most 107 bytes and the
   // temp folder it would go in can be deep (npm test's own, inside another's in tests/kit/stopped-run.test.ts).
-  const settings = `-p ${port} -k '' -h 127.0.0.1 -c fsync=off${maxConnections ? ` -c max_connections=${maxConnections}` : ''}`;
-  const start = () => runPg('pg_ctl', ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', '-o', settings, 'start']);
+  const more = Object.entries({ ...(maxConnections && { max_connections: String(maxConnections) }), ...settings }).map(([k, v]) => ` -c ${k}=${v}`);
+  const options = `-p ${port} -k '' -h 127.0.0.1 -c fsync=off${more.join('')}`;
+  const start = () => runPg('pg_ctl', ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', '-o', options, 'start']);
   try {
     chmodSync(dir, 0o777);
     if (process.getuid?.() === 0) execFileSync('chown', ['postgres:postgres', dir]);
@@ -68,6 +80,11 @@ export async function startOwnPostgres({ maxConnections }: { maxConnections?: nu
     start() {
       start();
       running = true;
+    },
+    pid() {
+      if (!running) return undefined;
+      const first = readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0];
+      return first ? Number(first) : undefined;
     },
     remove() {
       try {

@@ -10,7 +10,21 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 
-const SECTIONS = ['pages', 'firstvisit', 'audio', 'delivery', 'ingest', 'growth', 'raceday', 'racemorning', 'capacity', 'overload', 'twoservers', 'push'];
+const SECTIONS = [
+  'pages',
+  'firstvisit',
+  'audio',
+  'delivery',
+  'ingest',
+  'growth',
+  'raceday',
+  'racemorning',
+  'capacity',
+  'overload',
+  'twoservers',
+  'push',
+  'apiserver',
+];
 
 test('the benchmark smoke run writes a report and a chart per section, all with numbers', async () => {
   test.setTimeout(360_000);

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressedClock, MAX_RATE, realClock, type Clock } from '../../server/clock.js';
-import { LOCAL_DEVICE_COOKIE as DEVICE_COOKIE } from '../../server/devices/cookie.js';
+import { DEVICE_COOKIE } from '../../server/devices/cookie.js';
 import { startRunnerApp, type RunnerTestApp } from './runner/support.js';
 import { BACKENDS, createBackend } from './support/backends.js';
 import { runAdmin } from './support/cli.js';

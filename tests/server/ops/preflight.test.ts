@@ -192,7 +192,7 @@ describe('npm run admin -- check', () => {
     const lines = linesOf(result);
     expect([...lines.keys()], result.stdout + result.stderr).toEqual(CHECKS);
     for (const line of lines.values()) expect(line.verdict, `${line.name}: ${line.says}`).toBe('OK');
-    expect(lines.get('node')!.says).toMatch(new RegExp(`^Node ${process.versions.node} .*needs Node 22\\.12 or newer`));
+    expect(lines.get('node')!.says).toMatch(new RegExp(`^Node ${process.versions.node} .*needs Node 22\\.14 or newer`));
     expect(lines.get('database')!.says).toContain(`the SQLite file ${sqlite.env.DATA_DIR}/milenotes.sqlite answers`);
     expect(lines.get('clock')!.says).toMatch(/^within \d\.\d s of Apple's keys server's \(SQLite runs in this process/);
     expect(lines.get('blob store')!.says).toBe(`the folder ${sqlite.env.DATA_DIR}/blobs: a probe object was written, read back and removed.`);
