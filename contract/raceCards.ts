@@ -52,11 +52,24 @@ function cardHtml(card: RaceCard, index: number, hidden: boolean): string {
 }
 
 /**
- * The track's content: the list twice in a row (the track slides by exactly one copy, so the loop
- * has no seam), the second copy for the eyes only, between the two markers.
+ * The carousel loops with at least this many races, else shows each race once, still. The loop
+ * slides the track by one copy of the list, so one copy must be as wide as the view, or its end
+ * shows: a card and its gap take 17rem (272 px), so 2 cards fill a 390 px phone and 5 a 1280 px
+ * window. Five loop on both; fewer fit a window side by side, and a phone scrolls them by hand.
+ */
+export const LOOP_MIN_RACE_CARDS = 5;
+
+/**
+ * The carousel: with enough races, the list twice in a row (the track slides by exactly one copy,
+ * so the loop has no seam), the second copy for the eyes only; with fewer, the list once, still.
+ * A scrollable region, named, and focusable so a keyboard can scroll it and pause the motion.
  */
 export function raceTrackHtml(cards: readonly RaceCard[]): string {
+  const loops = cards.length >= LOOP_MIN_RACE_CARDS;
   const list = (hidden: boolean) =>
     `<ul class="race-list"${hidden ? ' aria-hidden="true"' : ''}>${cards.map((card, i) => cardHtml(card, i, hidden)).join('')}</ul>`;
-  return `${RACE_TRACK_START}${list(false)}${list(true)}${RACE_TRACK_END}`;
+  return (
+    `${RACE_TRACK_START}<section class="carousel${loops ? '' : ' carousel--still'}" tabindex="0" aria-label="Upcoming races">` +
+    `<div class="carousel__track">${list(false)}${loops ? list(true) : ''}</div></section>${RACE_TRACK_END}`
+  );
 }

@@ -186,6 +186,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     distDir: config.distDir,
     races: repo.races,
     cacheMs: config.homePageCacheMs,
+    appStoreUrl: config.appStoreUrl,
     log: app.log.child({ component: 'home' }),
     raceNow: clock.now,
   });

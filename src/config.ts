@@ -4,9 +4,6 @@ export const PRODUCT_NAME = 'MileNotes';
 /** The spec's {email}: support contact and race requests go to the same address. */
 export const SUPPORT_EMAIL = 'hello@milenotes.app';
 
-/** The runner app's App Store page. Replace the id when the app is published. */
-export const APP_STORE_URL = 'https://apps.apple.com/app/milenotes/id6740000000';
-
 export const TAGLINE = 'Voice notes from your family and friends to keep you going at every mile';
 
 /** Pre-filled e-mail for 'Get in touch' (SPEC §2, home page closing section). */
