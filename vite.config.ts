@@ -6,7 +6,7 @@ import LongWaitsFirst from './tests/server/support/sequencer.js';
 // The page build. The service worker and the prerender step are built by scripts/build.mjs.
 /** The recorder's own modules, and those it shares with the home screen only. */
 const RECORDER_CHUNK =
-  /[\\/]src[\\/](recorderApp\.tsx|recorder[\\/]|recording[\\/]|firstScreen[\\/]takeover\.ts|shared[\\/]outbox[\\/]|components[\\/](LoadingScreen|ChunkErrorScreen)\.tsx|RouteErrorBoundary\.tsx|serverClock\.ts|xhrTransport\.ts|shared[\\/](raceClock|contentDigest|refusals|messages|badge|delivery)\.ts)|[\\/]node_modules[\\/]idb[\\/]/;
+  /[\\/]src[\\/](recorderApp\.tsx|recorder[\\/]|recording[\\/]|firstScreen[\\/]takeover\.ts|outbox[\\/]|components[\\/](LoadingScreen|ChunkErrorScreen)\.tsx|RouteErrorBoundary\.tsx|serverClock\.ts|xhrTransport\.ts)|[\\/]contract[\\/](raceClock|contentDigest|refusals|messages|delivery|uploadProtocol)\.ts|[\\/]node_modules[\\/]idb[\\/]/;
 /** The recorder's controls for after a first note: a chunk of their own, loaded later (below). */
 const LATER_CHUNK = /[\\/]src[\\/]recorder[\\/](laterControls\.tsx|later\.css|laterWords\.ts|InstallOffer\.tsx|installOffer\.ts|push[\\/])/;
 /**
@@ -74,7 +74,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['tests/src/**/*.test.{ts,tsx}', 'tests/sw/**/*.test.ts', 'tests/shared/**/*.test.ts'],
+          include: ['tests/src/**/*.test.{ts,tsx}', 'tests/sw/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/demo/**/*.test.ts'],
         },
       },
       {

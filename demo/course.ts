@@ -7,8 +7,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Position } from 'geojson';
-import { localSchedule, timeZoneProblem } from '../src/shared/raceClock.js';
-import { MARATHON_METERS } from '../src/shared/markers.js';
+import { localSchedule, timeZoneProblem } from '../contract/raceClock.js';
+import { MARATHON_METERS } from '../contract/markers.js';
 import { gpxText } from '../stand-ins/courses.js';
 
 /** A made-up centre (a field in the middle of nowhere, so no one reads a real street into it). */
@@ -43,7 +43,7 @@ export interface AdminCli {
 
 /**
  * The computer's own time zone, as the race's (a race is said in its own clocks). A race's zone
- * must be a city's (src/shared/raceClock.ts); a computer set to plain UTC (a container, a CI
+ * must be a city's (contract/raceClock.ts); a computer set to plain UTC (a container, a CI
  * runner) gets Reykjavik's, which is UTC all year.
  */
 export function localTimeZone(): string {

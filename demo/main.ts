@@ -14,9 +14,11 @@ import { startChaosProxy, type ChaosProxy } from '../stand-ins/venueNetwork.js';
 import { venueSchedule } from '../stand-ins/venueSchedules.js';
 import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../stand-ins/fakeApple.js';
 import { demoCourse, localTimeZone } from './course.js';
+import { courseUnit } from './distance.js';
 import { parseOptions, USAGE, type DemoOptions } from './options.js';
 import { demoRate, demoRunner, planFriends, runCourse, sendFriendNote, setUpRace, untilTheGun, type DemoRace } from './race.js';
-import { clockOf, courseBody, demoState, statusLine, type DemoState } from './status.js';
+import { clockOf, courseBody, demoState, type DemoState } from './status.js';
+import { RaceReport } from './terminal.js';
 import { NoteTracker } from './tracker.js';
 import { startDemoServer, type DemoServer } from './server.js';
 import { startWatchServer, type WatchServer } from './watch.js';
@@ -120,7 +122,7 @@ async function main(opts: DemoOptions): Promise<void> {
       venue: proxy,
       now: clock.now,
     }));
-    const body = courseBody(course, race.markers);
+    const body = courseBody(course, race.markers, runner.distanceAt(runner.finishMs), courseUnit(race.units));
     const venueNow = () =>
       proxy && { online: !proxy.schedule.offline.some((w) => proxy.now() >= w.fromMs && proxy.now() < w.toMs), requests: proxy.log.length };
     const timeZone = localTimeZone();
@@ -161,18 +163,8 @@ async function main(opts: DemoOptions): Promise<void> {
     );
 
     tracker.start();
-    const tty = process.stdout.isTTY;
-    let lastLine = '';
-    let lastPrinted = 0;
-    const status = setInterval(() => {
-      const line = statusLine(state());
-      if (tty) process.stdout.write(`\r\x1b[K${line.slice(0, (process.stdout.columns || 120) - 1)}`);
-      else if (line !== lastLine && Date.now() - lastPrinted >= 5_000) {
-        console.log(line);
-        lastPrinted = Date.now();
-      }
-      lastLine = line;
-    }, 500);
+    const report = new RaceReport({ tty: process.stdout.isTTY, columns: process.stdout.columns, write: (text) => process.stdout.write(text) });
+    const status = setInterval(() => report.update(state()), 500);
 
     const plans = planFriends(opts.friends, race.markers, race.runner.distanceAt(race.runner.finishMs));
     const sends: Promise<void>[] = [];
@@ -200,12 +192,7 @@ async function main(opts: DemoOptions): Promise<void> {
     await new Promise((r) => setTimeout(r, Math.min(AFTER_FINISH_MS, Math.max(2_000, untilEnds + 2_000))));
     done = true;
     clearInterval(status);
-    if (tty) process.stdout.write('\n');
-    console.log(statusLine(state()));
-    const played = notes.filter((n) => n.played);
-    console.log(
-      `Alex finished. ${played.length} of ${notes.length} notes played${played.length ? `: ${played.map((n) => `${n.from || 'a friend'} at ${n.heardAt}`).join(', ')}` : ''}.`,
-    );
+    report.end(state());
     // The watch page reads the last state once more before the demo's server goes.
     await new Promise((r) => setTimeout(r, 1_500));
   } finally {

@@ -13,6 +13,7 @@ import type { Clock } from '../server/clock.js';
 import { friendNote, sendNote } from '../stand-ins/friend.js';
 import { runnerOnCourse, type RunnerOnCourse } from '../stand-ins/runner.js';
 import type { FencedMarker } from '../reference-app/fences.js';
+import type { DistanceUnit } from '../contract/races.js';
 import { seededRandom } from '../stand-ins/seededRandom.js';
 import { noteLengths } from '../stand-ins/venueSchedules.js';
 import { FAKE_APPLE_NONCE, type FakeApple } from '../stand-ins/fakeApple.js';
@@ -33,6 +34,8 @@ export interface DemoRace {
   entryId: string;
   token: string;
   markers: FencedMarker[];
+  /** The units the race's course is marked in, as the catalogue says them. */
+  units: readonly DistanceUnit[];
   runner: RunnerOnCourse;
   /** The demo's clock, which the server runs on too. */
   clock: Clock;
@@ -65,8 +68,8 @@ export async function setUpRace(
   });
   await app.signIn();
   const { entryId, token } = await app.enter(raceId, 'Alex');
-  const { markers } = await app.takeRacePack(raceId);
-  return { app, raceId, entryId, token, markers, runner, clock, startsAt, realMs: runner.finishMs / clock.rate };
+  const { markers, units } = await app.takeRacePack(raceId);
+  return { app, raceId, entryId, token, markers, units, runner, clock, startsAt, realMs: runner.finishMs / clock.rate };
 }
 
 /**

@@ -4,7 +4,7 @@
  * converted (the server's notes list, read with a session of the runner's own account, as the
  * app's settings screen would), on the phone and played at its marker (the reference app itself).
  */
-import { markerLabel } from '../src/shared/markers.js';
+import { markerLabel } from '../contract/markers.js';
 import { signInWith } from '../kit/runnerApi.js';
 import type { ReferenceApp } from '../reference-app/app.js';
 import type { ChaosProxy } from '../stand-ins/venueNetwork.js';

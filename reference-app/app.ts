@@ -154,8 +154,8 @@ export class ReferenceApp {
     return { entryId: entry.id, token: entry.link!.token };
   }
 
-  /** Before the start: the race's markers with their points, its course, and the notes so far. */
-  async takeRacePack(raceId: string): Promise<{ markers: FencedMarker[]; course: Array<[number, number]> }> {
+  /** Before the start: the race's markers with their points, its course, the units its course is marked in, and the notes so far. */
+  async takeRacePack(raceId: string): Promise<{ markers: FencedMarker[]; course: Array<[number, number]>; units: Array<'mi' | 'km'> }> {
     const { races } = await this.retry('races', () => this.client.GET('/api/races'));
     const race = races.find((r) => r.id === raceId);
     if (!race) throw new Error(`race ${raceId} is not in the catalogue`);
@@ -166,7 +166,7 @@ export class ReferenceApp {
     this.player = new Player((marker) => this.fences!.hasPassed(marker));
     await this.syncOnce(0);
     await this.downloads.drained();
-    return { markers, course: course.coordinates as Array<[number, number]> };
+    return { markers, course: course.coordinates as Array<[number, number]>, units: race.units };
   }
 
   /** One sync request: the whole list the first time, then what changed since the cursor, held up to `wait` s until a note is playable or removed. */

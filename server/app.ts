@@ -30,6 +30,7 @@ import type { UploadService } from './intake/resumable/service.js';
 import { startConversionWorker, type ConversionWorker } from './conversion/worker.js';
 import { startOrphanSweeper, type OrphanSweeper } from './ops/orphans.js';
 import { scratchMinAgeMs } from './conversion/scratch.js';
+import { API_PREFIX } from '../contract/paths.js';
 
 export interface AppParts {
   repo: Repository;
@@ -170,7 +171,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   warnOfProxyWithoutProto(app, trustedProxy);
   await app.register(api, {
     devices,
-    prefix: '/api',
+    prefix: API_PREFIX,
     repo,
     blobs,
     config,
@@ -185,6 +186,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     distDir: config.distDir,
     races: repo.races,
     cacheMs: config.homePageCacheMs,
+    appStoreUrl: config.appStoreUrl,
     log: app.log.child({ component: 'home' }),
     raceNow: clock.now,
   });

@@ -5,14 +5,14 @@
  * (src/homeScreen/linksClient.ts): neither is on a first visit's path to Record (issue 43). No React:
  * each function returns the answer as data, so a hook only decides what the person sees.
  */
-import { linkUrl, takePrefetchedLink } from './linkPrefetch.js';
-import type { LinkInfo } from './shared/notes.js';
-import type { Keepsake, NoteHeard } from './shared/runnerApi.js';
-import { notePath } from './shared/uploadProtocol.js';
+import { takePrefetchedLink } from './linkPrefetch.js';
+import type { LinkInfo } from './outbox/notes.js';
+import type { Keepsake, NoteHeard } from '../contract/runnerApi.js';
+import { keepsakeApiPath, linkApiPath, noteStatusPath } from '../contract/paths.js';
 
 /**
  * PUT /api/r/:token/notes/:id: the page's note upload, handed to the outbox's replay
- * (src/shared/outbox/replay.ts), which owns the request and what each answer means.
+ * (src/outbox/replay.ts), which owns the request and what each answer means.
  */
 export { xhrTransport as uploadNote } from './xhrTransport.js';
 
@@ -39,19 +39,17 @@ export async function getJson<T>(path: string, init: RequestInit = {}, started?:
   }
 }
 
-export const part = encodeURIComponent;
-
 /** GET /api/r/:token: the runner, race and markers of a recorder link; the shell's request when it started one. */
 export function getLink(token: string): Promise<ApiAnswer<LinkInfo>> {
-  return getJson(linkUrl(token), {}, takePrefetchedLink(token));
+  return getJson(linkApiPath(token), {}, takePrefetchedLink(token));
 }
 
 /** GET /api/r/:token/notes/:id/status: where the runner heard a note, if they have. */
 export function getNoteHeard(token: string, noteId: string): Promise<ApiAnswer<NoteHeard>> {
-  return getJson(`${notePath(token, noteId)}/status`, { cache: 'no-store' });
+  return getJson(noteStatusPath(token, noteId), { cache: 'no-store' });
 }
 
 /** GET /api/s/:token: the notes a runner chose to share. */
 export function getKeepsake(token: string): Promise<ApiAnswer<Keepsake>> {
-  return getJson(`/api/s/${part(token)}`);
+  return getJson(keepsakeApiPath(token));
 }

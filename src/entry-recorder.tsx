@@ -7,7 +7,7 @@
  * shows before React comes (src/firstScreen/screen.ts), drawn the way React draws them.
  */
 import { renderToString } from 'react-dom/server';
-import type { RecorderLink } from './shared/api.js';
+import type { RecorderPageInput, RecorderPageParts } from '../contract/recorderPage.js';
 import { speak, t, type Lang } from './i18n/index.js';
 import { acceptedLanguages, pickLanguage } from './i18n/languages.js';
 import { en, type Catalogue } from './i18n/en.js';
@@ -21,26 +21,6 @@ import { pageClock } from './serverClock.js';
 import { MIC_DENIED_TEMPLATE_ID, RECORDING_PANEL_TEMPLATE_ID } from './firstScreen/templates.js';
 
 const CATALOGUES: Record<Lang, Catalogue> = { en: en as Catalogue, de, es, fr };
-
-export interface RecorderPageInput {
-  token: string;
-  /** What GET /api/r/:token answers now, which the page carries too. */
-  link: RecorderLink;
-  /** The request's Accept-Language header, if it sent one. */
-  acceptLanguage?: string;
-}
-
-/** HTML, escaped by React, to put into the page as it is. */
-export interface RecorderPageParts {
-  /** The language it is drawn in: the page's <html lang>. */
-  lang: Lang;
-  /** The page's title in that language (plain text). */
-  title: string;
-  /** What goes inside #root. */
-  screen: string;
-  /** Templates for the first screen's script, to go after #root. */
-  templates: string;
-}
 
 const noop = () => undefined;
 

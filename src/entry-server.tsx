@@ -9,12 +9,12 @@ import * as notFound from './pages/NotFoundPage';
 import * as privacy from './pages/PrivacyPage';
 import * as terms from './pages/TermsPage';
 
-import { NOT_FOUND_PAGE, PAGES as SITE_PAGES, type PageName } from './shared/pages';
+import { NOT_FOUND_PAGE, PAGES as SITE_PAGES, type PageName } from '../contract/paths';
 
-export { RECORDER_RENDERER, RECORDER_SCREEN_MARKS } from './shared/pages';
+export { RECORDER_RENDERER, RECORDER_SCREEN_MARKS } from '../contract/recorderPage';
 export { SCREEN_FILES_ID } from './shell';
-export { TODAY_SCRIPT } from './shared/today';
-export { REGISTER_WORKER_SCRIPT } from './shared/registerWorker';
+export { TODAY_SCRIPT } from '../contract/today';
+export { REGISTER_WORKER_SCRIPT } from '../contract/registerWorker';
 
 export interface PrerenderedPage {
   url: string;
@@ -27,7 +27,7 @@ export interface PrerenderedPage {
 
 type PageHead = Pick<PrerenderedPage, 'title' | 'description' | 'showsToday'>;
 
-/** Each page's head; which URL renders into which file is src/shared/pages.ts's to say. */
+/** Each page's head; which URL renders into which file is contract/paths.ts's to say. */
 const HEADS: Record<PageName, PageHead> = {
   home: { title: home.title, description: home.description, showsToday: false },
   terms: { title: terms.title, description: terms.description, showsToday: true },

@@ -3,7 +3,7 @@
  * loader): it gives up after 120 s and fails with a ChunkLoadError whose message reads
  * 'Loading chunk <id> failed.\n(<type>: <src>)', type being missing, error or timeout.
  */
-import { CHUNK_LOAD_TIMEOUT_MS } from './shared/config.js';
+import { CHUNK_LOAD_TIMEOUT_MS } from './config.js';
 
 export type ChunkErrorType = 'missing' | 'error' | 'timeout';
 

@@ -1,20 +1,18 @@
 /**
  * The link's data for the recorder's first load. The server's page carries it (issue 43:
- * src/shared/linkData.ts), so a first visit asks nothing; the worker's shell carries none, and then
+ * contract/linkData.ts), so a first visit asks nothing; the worker's shell carries none, and then
  * the shell asks for it (GET /api/r/<token>) at once, while the recorder's JavaScript is still
  * downloading, so the two travel side by side instead of one after the other on a slow connection.
  * The recorder takes that response when it mounts (getLink in src/apiClient.ts).
  */
-import type { RecorderLink } from './shared/api.js';
-import { takeLinkData, type LinkData } from './shared/linkData.js';
+import type { RecorderLink } from '../contract/api.js';
+import { takeLinkData, type LinkData } from '../contract/linkData.js';
+import { linkApiPath } from '../contract/paths.js';
 
 /** Per token, how to take the first answer: made when taken, so a carried clock is moved on to that moment. */
 const pending = new Map<string, () => Promise<Response>>();
 /** Per token, the link's data the page carried, for a screen the server drew with it. */
 const carriedData = new Map<string, LinkData>();
-
-/** The link's address on the API, the one place the page spells it. */
-export const linkUrl = (token: string) => `/api/r/${encodeURIComponent(token)}`;
 
 /** Milliseconds since the page's first byte came; 0 when unknown. */
 function sincePageCame(): number {
@@ -49,7 +47,7 @@ export function prefetchLink(token: string): void {
     carriedData.set(token, carried);
     return;
   }
-  const response = fetch(linkUrl(token), { headers: { Accept: 'application/json' } }).then(
+  const response = fetch(linkApiPath(token), { headers: { Accept: 'application/json' } }).then(
     async (r) => new Response(await r.arrayBuffer(), { status: r.status, statusText: r.statusText, headers: r.headers }),
   );
   response.catch(() => undefined);

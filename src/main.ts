@@ -3,11 +3,12 @@
  * painted, it runs the screen's on-demand chunk (React's and the screen's, preloaded by the shell's
  * <head>; /r/'s are asked for here, once its first screen records without them: src/firstScreen).
  * Marketing pages are prerendered HTML and load no script file; every page registers the service
- * worker with an inline script (src/shared/registerWorker.ts). The recorder's link data is taken
+ * worker with an inline script (contract/registerWorker.ts). The recorder's link data is taken
  * from the page here (issue 43), or, in the worker's shell, asked for beside its chunk, not after
  * it. Chromium's offer to install is kept from here on (src/installPrompt.ts), before any screen's
  * chunk has loaded, so it is not missed.
  */
+import { HOME_SCREEN_PAGE, KEEPSAKE_PAGE, RECORDER_PAGE } from '../contract/paths.js';
 import { showChunkError } from './chunkError';
 import { SCREEN_FILES_ID } from './shell';
 import { keepInstallPrompt } from './installPrompt';
@@ -20,9 +21,9 @@ import './styles/site.css';
 type Mount = (root: HTMLElement, token: string) => void;
 
 const SCREENS: Array<{ path: RegExp; chunk: string; prefetch?: (token: string) => void; load: () => Promise<Mount> }> = [
-  { path: /^\/r\/([^/]+)\/?$/, chunk: 'recorder', prefetch: prefetchLink, load: () => import('./recorderApp').then((m) => m.mountRecorder) },
-  { path: /^\/s\/([^/]+)\/?$/, chunk: 'keepsake', load: () => import('./keepsake/keepsakeApp').then((m) => m.mountKeepsake) },
-  { path: /^\/home-screen\/?$/, chunk: 'home-screen', load: () => import('./homeScreenApp').then((m) => m.mountHomeScreen) },
+  { path: RECORDER_PAGE, chunk: 'recorder', prefetch: prefetchLink, load: () => import('./recorderApp').then((m) => m.mountRecorder) },
+  { path: KEEPSAKE_PAGE, chunk: 'keepsake', load: () => import('./keepsake/keepsakeApp').then((m) => m.mountKeepsake) },
+  { path: HOME_SCREEN_PAGE, chunk: 'home-screen', load: () => import('./homeScreenApp').then((m) => m.mountHomeScreen) },
 ];
 
 /**

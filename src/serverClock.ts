@@ -6,7 +6,7 @@
  * that moment, so a phone whose clock is off still shows the right times, and the demo's compressed
  * clock runs as fast here as on the server. Pure, so it is tested without a page.
  */
-import type { ServerClock } from './shared/api.js';
+import type { ServerClock } from '../contract/api.js';
 
 export interface PageClock {
   /** The server's clock now, epoch ms. */

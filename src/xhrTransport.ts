@@ -1,5 +1,5 @@
 /** The page's transport: XMLHttpRequest, because only it reports upload progress ('Sending 40%'). */
-import type { Transport } from './shared/outbox/index.js';
+import type { Transport } from './outbox/index.js';
 
 const UPLOAD_TIMEOUT_MS = 120_000;
 

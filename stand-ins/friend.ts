@@ -12,8 +12,8 @@ import { readFile, rename } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { contentDigestHeader } from '../src/shared/contentDigest.js';
-import { notePath } from '../src/shared/uploadProtocol.js';
+import { contentDigestHeader } from '../contract/contentDigest.js';
+import { notePath } from '../contract/paths.js';
 import { speechWav } from './speech.js';
 
 export interface FriendNote {

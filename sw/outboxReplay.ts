@@ -1,14 +1,14 @@
 /// <reference lib="webworker" />
 /** Owns one worker-side outbox run: replay over the shared outbox, then tell open pages what arrived and the icon what still waits. */
-import { replayOutbox, type Transport } from '../src/shared/outbox/index.js';
-import type { NoteDeliveredMessage } from '../src/shared/messages.js';
-import { showWaitingOnBadge, type BadgeNavigator } from '../src/shared/badge.js';
+import { replayOutbox, type Transport } from '../src/outbox/index.js';
+import type { NoteDeliveredMessage } from '../contract/messages.js';
+import { showWaitingOnBadge, type BadgeNavigator } from '../src/outbox/badge.js';
 
 export interface SyncDeps {
   transport: Transport;
   /** The open pages to tell about a delivery. */
   clients: () => Promise<readonly Pick<Client, 'postMessage'>[]>;
-  /** The worker's navigator, for the icon's badge (src/shared/badge.ts): what is still undelivered after the run. */
+  /** The worker's navigator, for the icon's badge (src/outbox/badge.ts): what is still undelivered after the run. */
   badge?: BadgeNavigator;
 }
 

@@ -4,9 +4,9 @@
  * the Sync API is missing) over the same outbox the page uses, and telling open pages what arrived.
  */
 import { Queue } from 'workbox-background-sync';
-import { fetchTransport } from '../src/shared/outbox/index.js';
-import { OUTBOX_SYNC_QUEUE } from '../src/shared/messages.js';
-import type { BadgeNavigator } from '../src/shared/badge.js';
+import { fetchTransport } from '../src/outbox/index.js';
+import { OUTBOX_SYNC_QUEUE } from '../contract/messages.js';
+import type { BadgeNavigator } from '../src/outbox/badge.js';
 import { createOutboxSync } from './outboxReplay.js';
 
 declare const self: ServiceWorkerGlobalScope;

@@ -8,13 +8,14 @@
  * with the same key and tells each link (PUT /api/r/:token/push/endpoint, the old endpoint
  * named): the server moves only this phone's row on that link.
  */
+import { PUSH_API_PATH, pushEndpointPath, pushPath } from '../contract/paths.js';
+
 declare const self: ServiceWorkerGlobalScope;
 
 const CACHE = 'milenotes-push';
 const KEY = '/__push-links';
 /** PUSH_MAX_PER_PHONE is 20 by default: room for more, never unbounded. */
 const MAX_LINKS = 64;
-const PUSH_PATH = /^\/api\/r\/([A-Za-z0-9_-]{22,64})\/push$/;
 
 export interface PushLinks {
   /** The endpoint this phone last subscribed with. */
@@ -45,7 +46,7 @@ async function writeLinks(caches: CacheStorage, links: PushLinks): Promise<void>
 
 /** The recorder's subscribe or unsubscribe, passed on untouched; what it did is remembered. */
 export async function passPushRequest(request: Request, caches: CacheStorage, fetcher: typeof fetch = fetch): Promise<Response> {
-  const token = PUSH_PATH.exec(new URL(request.url).pathname)?.[1];
+  const token = PUSH_API_PATH.exec(new URL(request.url).pathname)?.[1];
   const sent =
     request.method === 'PUT'
       ? request
@@ -96,7 +97,7 @@ export async function resubscribe(
   if (!fresh) {
     let key = change.oldSubscription?.options.applicationServerKey ?? null;
     if (!key) {
-      const state = await fetcher(`/api/r/${links.tokens[0]}/push`, { credentials: 'same-origin' });
+      const state = await fetcher(pushPath(links.tokens[0]!), { credentials: 'same-origin' });
       if (!state.ok) return;
       key = bytesOf(((await state.json()) as { publicKey: string }).publicKey).buffer as ArrayBuffer;
     }
@@ -110,7 +111,7 @@ export async function resubscribe(
   });
   const kept: string[] = [];
   for (const token of links.tokens) {
-    const answer = await fetcher(`/api/r/${token}/push/endpoint`, {
+    const answer = await fetcher(pushEndpointPath(token), {
       method: 'PUT',
       credentials: 'same-origin',
       headers: { 'content-type': 'application/json' },
@@ -125,7 +126,7 @@ export async function resubscribe(
 export function installPushChange(
   registerPut: (match: (url: URL) => boolean, handler: (request: Request) => Promise<Response>, method: 'PUT' | 'DELETE') => void,
 ): void {
-  const ours = (url: URL) => url.origin === self.location.origin && PUSH_PATH.test(url.pathname);
+  const ours = (url: URL) => url.origin === self.location.origin && PUSH_API_PATH.test(url.pathname);
   for (const method of ['PUT', 'DELETE'] as const) registerPut(ours, (request) => passPushRequest(request, self.caches), method);
   self.addEventListener('pushsubscriptionchange', (event) => {
     const change = event as ExtendableEvent & SubscriptionChange;

@@ -1,17 +1,17 @@
 /// <reference lib="webworker" />
 /**
  * Owns what the worker does with a push (issues 36, 42): the body is Declarative Web Push JSON
- * (src/shared/push.ts), which Safari 18.4+ shows without the worker; every other browser hands it
+ * (contract/push.ts), which Safari 18.4+ shows without the worker; every other browser hands it
  * here, and the worker shows the same notice (the server's words, in the phone's language), sets
  * the badge, and a tap opens the recorder it names. It ALWAYS shows something for a push, inside
  * waitUntil, even one it cannot read: a browser stops sending to a worker that takes pushes
  * silently (WebKit after 3).
  */
-import { DECLARATIVE_PUSH, type DeclarativePush } from '../src/shared/push.js';
+import { DECLARATIVE_PUSH, type DeclarativePush } from '../contract/push.js';
+import { RECORDER_PAGE_EXACT } from '../contract/paths.js';
 
 declare const self: ServiceWorkerGlobalScope;
 
-const RECORDER_PATH = /^\/r\/[A-Za-z0-9_-]{22,64}$/;
 const ICON = '/icons/icon-192.png';
 const PLAIN_TITLE = 'MileNotes';
 
@@ -20,7 +20,7 @@ export function noticeTarget(navigate: unknown, origin: string): string {
   if (typeof navigate !== 'string') return '/';
   try {
     const url = new URL(navigate, origin);
-    return url.origin === origin && RECORDER_PATH.test(url.pathname) && !url.search && !url.hash ? url.pathname : '/';
+    return url.origin === origin && RECORDER_PAGE_EXACT.test(url.pathname) && !url.search && !url.hash ? url.pathname : '/';
   } catch {
     return '/';
   }

@@ -11,8 +11,9 @@ import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute, setCatchHandler } from 'workbox-routing';
 import { NetworkFirst, NetworkOnly } from 'workbox-strategies';
-import { isCacheLater } from '../src/shared/messages.js';
-import { allNotes, isPending } from '../src/shared/outbox/index.js';
+import { isCacheLater } from '../contract/messages.js';
+import { RECORDER_PAGE } from '../contract/paths.js';
+import { allNotes, isPending } from '../src/outbox/index.js';
 import { createLaterCache, type LaterEntry } from './laterCache.js';
 import { installOutboxSync } from './outboxSync.js';
 import { installPushChange } from './pushChange.js';
@@ -47,7 +48,7 @@ self.addEventListener('message', (event) => {
 });
 
 // Any link /r/<token> opens the same shell; the recorder fetches the link's data itself.
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/r.html'), { allowlist: [/^\/r\/[^/]+\/?$/] }));
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/r.html'), { allowlist: [RECORDER_PAGE] }));
 
 // Other pages go to the network; offline, they get the not-found page rather than the browser's error.
 registerRoute(({ request }) => request.mode === 'navigate', new NetworkOnly());

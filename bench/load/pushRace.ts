@@ -6,8 +6,8 @@
  * before" the expected pass. The alert fires at the first moment due by the batch then latest,
  * as the alerts pass does on its poll.
  */
-import { markersFor } from '../../src/shared/markers.js';
-import { ALERT_LEAD_MINUTES } from '../../src/shared/push.js';
+import { markersFor } from '../../contract/markers.js';
+import { ALERT_LEAD_MINUTES } from '../../contract/push.js';
 import { expectedArrivals, type CourseMarker } from '../../server/races/eta.js';
 import { seededRandom } from '../../stand-ins/seededRandom.js';
 

@@ -13,7 +13,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { localSchedule } from '../../src/shared/raceClock.js';
+import { localSchedule } from '../../contract/raceClock.js';
 import { ReferenceApp, type SyncTry } from '../../reference-app/app.js';
 import { ListPoller, SyncObserver } from './listWatchers.js';
 import { friendNote, sendNote } from '../../stand-ins/friend.js';

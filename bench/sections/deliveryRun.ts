@@ -12,7 +12,8 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { linkIdOf } from '../../server/links.js';
 import { fillDetails, openRecorder, record } from '../../kit/browser/recorder.js';
 import type { RunningServer } from '../../kit/server.js';
-import { INTEROP_VERSION, UPLOAD_HEADER, uploadPath } from '../../src/shared/uploadProtocol.js';
+import { uploadPath } from '../../contract/paths.js';
+import { INTEROP_VERSION, UPLOAD_HEADER } from '../../contract/uploadProtocol.js';
 import { startChaosProxy, type ChaosProxy, type ProxyLogEntry, type VenueSchedule } from '../../stand-ins/venueNetwork.js';
 import { newestOutboxNote, openBaselinePage, sendFromBaseline, settledCount, type BaselineKind } from './deliveryPhones.js';
 

@@ -13,7 +13,7 @@
  * still to come, and the window adds a minute of backlog a minute. Both servers run at the same time
  * (CONVERT_CONCURRENCY=1 each, a core each on this 2-core machine), so both see the same load on it.
  */
-import { markersFor } from '../../src/shared/markers.js';
+import { markersFor } from '../../contract/markers.js';
 import { seededRandom } from '../../stand-ins/seededRandom.js';
 import { friendNote, type FriendNote } from '../../stand-ins/friend.js';
 import { OverloadArm, passageAt, type DepthSample, type LiveRunner } from '../load/overloadArm.js';

@@ -19,6 +19,7 @@ const markerNodes = new Map();
 let runnerDot;
 let runPath;
 let coursePoints = [];
+let courseMeters = 1;
 
 function el(name, attrs = {}, parent) {
   const node = document.createElementNS(SVG, name);
@@ -30,6 +31,7 @@ function el(name, attrs = {}, parent) {
 async function drawCourse() {
   const course = await (await fetch('/course.json')).json();
   coursePoints = course.points;
+  courseMeters = course.lengthMeters;
   svg.setAttribute('viewBox', `0 0 ${course.size} ${course.size}`);
   const d = course.points.map(([x, y], i) => `${i ? 'L' : 'M'}${x} ${y}`).join('');
   el('path', { d, class: 'course' }, svg);
@@ -37,14 +39,15 @@ async function drawCourse() {
   for (const m of course.markers) {
     const g = el('g', { class: 'marker', 'data-marker': m.id }, svg);
     el('circle', { cx: m.at[0], cy: m.at[1], r: 9 }, g);
-    // Every marker has a dot; labels only every fifth mile, the half and the finish, so they stay readable.
-    if (/^mi-(5|10|15|20|25)$|^half$|^finish$|^mi-1$/.test(m.id)) {
+    // Every marker has a dot; labels only on the first mile and every fifth, or every kilometre marker on a course marked in
+    // kilometres, and the finish, so they stay readable.
+    if (course.unit === 'km' ? /^km-\d+$|^finish$/.test(m.id) : /^mi-(1|5|10|15|20|25)$|^finish$/.test(m.id)) {
       const t = el('text', { x: m.at[0] + 16, y: m.at[1] + 7 }, g);
       t.textContent = m.label;
     }
     const title = el('title', {}, g);
     title.textContent = m.label;
-    markerNodes.set(m.id, g);
+    markerNodes.set(m.id, { g, meters: m.meters });
   }
   runnerDot = el('circle', { r: 18, class: 'runner', cx: course.points[0][0], cy: course.points[0][1] }, svg);
 }
@@ -104,15 +107,20 @@ function playSound(n) {
 function render(state) {
   const r = state.runner;
   const clock = time(Date.parse(state.raceClock), state.timeZone);
-  const where = r.finished ? 'finished' : `${r.km.toFixed(1)} km${r.lastMarker ? `, past ${r.lastMarker}` : ''}`;
+  // Distances come in the unit the course is marked in; the finish is said once, in this line, from the moment it happens.
+  const finished = r.finished && `Alex finished at ${time(Date.parse(r.finished.at), state.timeZone)}, in ${r.finished.time}`;
   const venue = state.venue ? ` · venue link ${state.venue.online ? 'up' : 'offline'}` : '';
-  statusLine.textContent = `${state.done ? 'The race is over. ' : ''}Alex: ${where} · race clock ${clock} (${state.compression}x)${venue}`;
+  if (state.done) statusLine.textContent = `The demo is over.${finished ? ` ${finished}.` : ''}`;
+  else {
+    const where = finished || `Alex: ${r.distance}${r.lastMarker ? `, past ${r.lastMarker}` : ''}`;
+    statusLine.textContent = `${where} · race clock ${clock} (${state.compression}x)${venue}`;
+  }
   runnerDot.setAttribute('cx', r.at[0]);
   runnerDot.setAttribute('cy', r.at[1]);
   // The stretch run so far: the course up to the course point nearest the runner.
   let nearest = 0;
   let best = Infinity;
-  const from = Math.max(0, Math.floor(coursePoints.length * (r.km / 42.2)) - 40);
+  const from = Math.max(0, Math.floor(coursePoints.length * (r.meters / courseMeters)) - 40);
   for (let i = from; i < Math.min(coursePoints.length, from + 80); i++) {
     const d = (coursePoints[i][0] - r.at[0]) ** 2 + (coursePoints[i][1] - r.at[1]) ** 2;
     if (d < best) [best, nearest] = [d, i];
@@ -124,10 +132,8 @@ function render(state) {
       .map(([x, y], i) => `${i ? 'L' : 'M'}${x} ${y}`)
       .join(''),
   );
-  let passedAll = r.lastMarker !== null;
-  for (const [id, g] of markerNodes) {
-    g.classList.toggle('passed', passedAll);
-    if (g.querySelector('title').textContent === r.lastMarker) passedAll = false;
+  for (const [id, { g, meters }] of markerNodes) {
+    g.classList.toggle('passed', meters <= r.meters);
     g.classList.toggle(
       'has-note',
       state.notes.some((n) => n.marker === id),

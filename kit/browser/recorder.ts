@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { chromium, expect, type BrowserContext, type Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath, fakeMicrophoneArgs } from './chromium';
 import type { RunningServer } from '../server';
+import { recorderPath } from '../../contract/paths.js';
 
 export const PHONE = { width: 390, height: 844 };
 
@@ -48,7 +49,7 @@ export async function launchPhone(
 /** Opens the link and waits until the service worker controls the page (needed before going offline). */
 export async function openRecorder(context: BrowserContext, server: RunningServer, token: string): Promise<Page> {
   const page = context.pages()[0] ?? (await context.newPage());
-  await page.goto(`${server.url}/r/${token}`);
+  await page.goto(`${server.url}${recorderPath(token)}`);
   // A worker that never takes control (its precache failed, e.g. dist/ rebuilt mid-test) fails here, not in a later step.
   await page
     .waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 })

@@ -3,7 +3,8 @@
  * A link's token is kept only as its hash (server/links.ts), so no command can show a link's address
  * again: list-links shows each link's id, and replace-link gives the runner a new link in its place.
  */
-import { MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
+import { MAX_RUNNER_NAME_LENGTH } from '../../contract/limits.js';
+import { recorderPath } from '../../contract/paths.js';
 import { loadConfig } from '../config/index.js';
 import type { LinkView, Repository } from '../db/repository.js';
 import { receiptOf } from '../intake/commit.js';
@@ -57,7 +58,7 @@ export const LINK_COMMANDS: Record<string, Command> = {
     await repo.links.create({ linkId: linkIdOf(token), runnerName: name, raceId: known.id, createdAt: new Date().toISOString() });
     const over = overWarning(known, "The link works, and its recorder tells friends their notes will wait in the runner's keepsake.");
     if (over) warn(over);
-    return { token, url: `${loadConfig(env).publicUrl}/r/${token}` };
+    return { token, url: `${loadConfig(env).publicUrl}${recorderPath(token)}` };
   },
 
   async 'list-links'(repo, args) {
@@ -98,7 +99,7 @@ export const LINK_COMMANDS: Record<string, Command> = {
     );
     const over = overWarning(old.race, "The link works, and its recorder tells friends their notes will wait in the runner's keepsake.");
     if (over) warn(over);
-    return { token, url: `${loadConfig(env).publicUrl}/r/${token}`, runner: old.runnerName, race: old.race.id, replaced: old.linkId };
+    return { token, url: `${loadConfig(env).publicUrl}${recorderPath(token)}`, runner: old.runnerName, race: old.race.id, replaced: old.linkId };
   },
 
   async 'list-notes'(repo, args) {

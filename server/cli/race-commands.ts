@@ -1,8 +1,8 @@
 /** The admin CLI's race catalogue commands: add-race, set-course, list-races, and what create-link says of a race. */
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { canonicalTimeZone, raceWhen, resolveStart } from '../../src/shared/raceClock.js';
-import type { DistanceUnit } from '../../src/shared/races.js';
+import { canonicalTimeZone, raceWhen, resolveStart } from '../../contract/raceClock.js';
+import type { DistanceUnit } from '../../contract/races.js';
 import { loadStorageConfig } from '../config/index.js';
 import type { Race, RaceImage, RaceRow, Repository, StoredCourse } from '../db/repository.js';
 import { readGpxFile } from '../races/gpx-file.js';

@@ -6,7 +6,7 @@
  * change is said on stderr, the CLI's log, with the race before, and kept in the catalogue's history.
  */
 import os from 'node:os';
-import { raceWhen, resolveStart } from '../../src/shared/raceClock.js';
+import { raceWhen, resolveStart } from '../../contract/raceClock.js';
 import type { ChangeAuthor, Race, RaceHoldings, RaceRow, Repository } from '../db/repository.js';
 import { raceRowOf } from '../db/rows.js';
 import { EDIT_OPTIONS, changedFields, editedRace, moveProblem, type EditedRace } from '../races/race-edit.js';

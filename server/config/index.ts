@@ -1,7 +1,7 @@
 /** Server configuration, read once from the environment. The CLI reads the same. */
 import os from 'node:os';
 import path from 'node:path';
-import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
+import { MAX_NOTE_BYTES } from '../../contract/limits.js';
 import { loadAuthConfig, type AuthConfig } from './auth.js';
 import { loadPushConfig, type PushConfig } from './push.js';
 import { positiveInt } from './settings.js';
@@ -98,6 +98,8 @@ export interface Config {
    * at most 60): a race added on any server shows on every server within it.
    */
   homePageCacheMs: number;
+  /** The runner app's page on the App Store (APP_STORE_URL): the home page's badge links there; unset, it says the app is coming. */
+  appStoreUrl: string | undefined;
   /** Web Push (issue 36): on unless PUSH=off; keys, subject, the hosts pushes may go to, limits (./push.ts). */
   push: PushConfig;
 }
@@ -164,6 +166,20 @@ function homePageCacheSeconds(env: NodeJS.ProcessEnv): number {
   const seconds = positiveInt(env, 'HOME_PAGE_CACHE_SECONDS', 30);
   if (seconds > 60) throw new Error(`HOME_PAGE_CACHE_SECONDS must be at most 60 (a race added shows within a minute), got '${env.HOME_PAGE_CACHE_SECONDS}'`);
   return seconds;
+}
+
+/**
+ * The badge reads "Download on the App Store", so it may only ever lead to the App Store: an https
+ * address on apps.apple.com, or nothing.
+ */
+export function parseAppStoreUrl(raw: string | undefined): string | undefined {
+  const value = (raw ?? '').trim();
+  if (value === '') return undefined;
+  const url = URL.parse(value);
+  if (url?.protocol !== 'https:' || url.hostname !== 'apps.apple.com' || url.username || url.password || url.port) {
+    throw new Error(`APP_STORE_URL must be the app's page on the App Store, https://apps.apple.com/..., got '${value.slice(0, 100)}'`);
+  }
+  return url.href;
 }
 
 /** Where the data lives, read without side effects: backup and restore must not create anything in DATA_DIR. */
@@ -258,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tempDir: os.tmpdir(),
     convertOrder: convertOrder(env.CONVERT_ORDER),
     homePageCacheMs: homePageCacheSeconds(env) * 1000,
+    appStoreUrl: parseAppStoreUrl(env.APP_STORE_URL),
     push: loadPushConfig(env, publicUrl),
   };
 }

@@ -5,7 +5,7 @@
  * the moment another server takes the job over (or it is handed back).
  */
 import { randomUUID } from 'node:crypto';
-import { LIVE_HOURS } from '../../src/shared/raceClock.js';
+import { LIVE_HOURS } from '../../contract/raceClock.js';
 import type { ConvertOrder } from '../config/index.js';
 import type { SqlDriver, Statement } from './driver.js';
 import { noteChanged } from './note-change-sql.js';

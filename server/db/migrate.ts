@@ -2,7 +2,7 @@
  * Owns the schema's history: MIGRATIONS in order, each applied once (its number recorded in
  * schema_migrations), then the nine races of the spec seeded (./seed-races.ts). Safe to run on every start.
  */
-import { raceStartsAt } from '../../src/shared/raceClock.js';
+import { raceStartsAt } from '../../contract/raceClock.js';
 import type { Database, SqlDriver } from './driver.js';
 import { RECORDER_TABLES } from './migrations/1-recorder.js';
 import { RUNNER_APP_TABLES } from './migrations/2-runner-app.js';

@@ -6,7 +6,7 @@
  * parsed track is kept in memory, and only while the database still has its ETag.
  */
 import { randomUUID } from 'node:crypto';
-import { LIVE_HOURS, raceStartsAt } from '../../src/shared/raceClock.js';
+import { LIVE_HOURS, raceStartsAt } from '../../contract/raceClock.js';
 import type { SqlDriver } from './driver.js';
 import { setRaceDeadlines } from './job-store.js';
 import { raceRowOf, toCataloguedRace, toRace, toRaceChange } from './rows.js';

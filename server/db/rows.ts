@@ -1,6 +1,6 @@
 /** Maps raw rows (either driver) to the domain types; column names are known only here and in the SQL. */
-import { markersFor } from '../../src/shared/markers.js';
-import type { DistanceUnit } from '../../src/shared/races.js';
+import { markersFor } from '../../contract/markers.js';
+import type { DistanceUnit } from '../../contract/races.js';
 import type {
   Account,
   BlobKeys,

@@ -1,10 +1,10 @@
 /**
  * The nine races of the spec as the catalogue starts with them, seeded by every migrate (./migrate.ts):
- * ids, names, dates and units from src/shared/races.ts (the home page's carousel, fixed by the
+ * ids, names, dates and units from contract/races.ts (the home page's carousel, fixed by the
  * spec), and each city's time zone and the race's usual local start. No courses: organizers
  * rarely publish a GPX, so the operator adds one with set-course when they have it.
  */
-import { RACES, type DistanceUnit } from '../../src/shared/races.js';
+import { RACES, type DistanceUnit } from '../../contract/races.js';
 
 export interface SeedRace {
   id: string;

@@ -3,8 +3,8 @@
  * stores hand out. A leaf module: it imports nothing from the stores, so anything may import it.
  */
 import type { Position } from 'geojson';
-import type { Marker } from '../../src/shared/markers.js';
-import type { DistanceUnit } from '../../src/shared/races.js';
+import type { Marker } from '../../contract/markers.js';
+import type { DistanceUnit } from '../../contract/races.js';
 
 /** One row as a driver returns it: column name to value (pg gives BIGINT as a string). */
 export type Row = Record<string, unknown>;

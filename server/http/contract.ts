@@ -6,7 +6,7 @@
  * these schemas onto the response and its headers.
  */
 import { Type, type TSchema } from 'typebox';
-import { ApiErrorSchema } from '../../src/shared/api.js';
+import { ApiErrorSchema } from '../../contract/api.js';
 import { type ApiProblem, UploadProblem } from './problem.js';
 
 /** A factory of a refusal, as refusals.ts (and the runner's few) write them; called with no values to read its status and code. */

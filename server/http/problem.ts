@@ -3,7 +3,7 @@
  * sentence for a person) and UploadProblem (one of the resumable-upload draft's problem types).
  * The recorder's refusals are ./refusals.ts's; the runner app's own not-founds are here.
  */
-import { UPLOAD_PROBLEM_BASE } from '../../src/shared/uploadProtocol.js';
+import { UPLOAD_PROBLEM_BASE } from '../../contract/uploadProtocol.js';
 
 export class ApiProblem<Code extends string = string> extends Error {
   constructor(

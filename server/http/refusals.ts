@@ -1,13 +1,13 @@
 /**
  * Owns every refusal a sender's recorder can receive: its status, code and English sentence,
- * written once, here. Keyed by the code; src/shared/refusals.ts lists the codes for the page, and
+ * written once, here. Keyed by the code; contract/refusals.ts lists the codes for the page, and
  * the `satisfies` below makes a listed code without its entry here, an entry for an unlisted code,
  * or an entry whose problem carries another code, a type error. Where a sentence takes values
  * (a limit, a race, a name), the entry is a function of them.
  */
-import { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from '../../src/shared/limits.js';
-import type { RecorderRefusal } from '../../src/shared/refusals.js';
-import { PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, UPLOAD_PROBLEM } from '../../src/shared/uploadProtocol.js';
+import { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from '../../contract/limits.js';
+import type { RecorderRefusal } from '../../contract/refusals.js';
+import { PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, UPLOAD_PROBLEM } from '../../contract/uploadProtocol.js';
 import { ApiProblem, UploadProblem } from './problem.js';
 
 /** Headers an append (PATCH) cannot do without; a schema failure on one of them gets one sentence. */

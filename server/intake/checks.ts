@@ -3,8 +3,8 @@
  * resumable upload's creation): digest, type, size, sender's name and marker; then the limits of
  * its link and its address.
  */
-import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
-import { markersFor } from '../../src/shared/markers.js';
+import { MAX_NOTE_BYTES } from '../../contract/limits.js';
+import { markersFor } from '../../contract/markers.js';
 import type { LinkView, NoteRow, Repository } from '../db/repository.js';
 import { refusal } from '../http/refusals.js';
 import { sha256FromContentDigest } from './digest.js';

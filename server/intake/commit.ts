@@ -5,7 +5,7 @@
  * note end as one note: the loser drops its copy and answers as a retry would.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { NoteReceipt } from '../../src/shared/api.js';
+import type { NoteReceipt } from '../../contract/api.js';
 import type { NewNote, NoteRow, Repository } from '../db/repository.js';
 import { ApiProblem } from '../http/problem.js';
 import { refusal } from '../http/refusals.js';

@@ -5,7 +5,7 @@
  * (./commit.ts); every refusal they answer with is ../http/refusals.ts's. The routes call this.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { NoteReceipt } from '../../src/shared/api.js';
+import type { NoteReceipt } from '../../contract/api.js';
 import { createUploadService, type UploadService } from './resumable/service.js';
 import { receiveWhole, type IntakeDeps, type WholeNote } from './whole.js';
 

@@ -1,5 +1,5 @@
 /** What people type and what a browser declares, made safe to store and show: names and content types. */
-import { MAX_FROM_LENGTH, MAX_RUNNER_NAME_LENGTH } from '../../src/shared/limits.js';
+import { MAX_FROM_LENGTH, MAX_RUNNER_NAME_LENGTH } from '../../contract/limits.js';
 
 /**
  * Invisible characters that change how the runner reads a name: bidi embeddings, overrides and

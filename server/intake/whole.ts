@@ -4,8 +4,8 @@
  * conversion job in the one transaction that checks and counts its limits for good. Only then a 201.
  */
 import type { Readable } from 'node:stream';
-import type { NoteReceipt } from '../../src/shared/api.js';
-import { MAX_NOTE_BYTES } from '../../src/shared/limits.js';
+import type { NoteReceipt } from '../../contract/api.js';
+import { MAX_NOTE_BYTES } from '../../contract/limits.js';
 import type { Repository } from '../db/repository.js';
 import { ApiProblem } from '../http/problem.js';
 import { refusal } from '../http/refusals.js';

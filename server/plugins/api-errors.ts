@@ -10,7 +10,7 @@
  * else is a 500 with a generic sentence and a log line, never details.
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import type { ApiError } from '../../src/shared/api.js';
+import type { ApiError } from '../../contract/api.js';
 import { ApiProblem, deviceLinkNotFound, entryNotFound, keepsakeNotFound, shareNotFound, UploadProblem } from '../http/problem.js';
 import { refusal } from '../http/refusals.js';
 import { storageFaultAnswer } from '../http/storage-faults.js';

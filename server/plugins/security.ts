@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
-import { REGISTER_WORKER_SCRIPT } from '../../src/shared/registerWorker.js';
-import { TODAY_SCRIPT } from '../../src/shared/today.js';
+import { REGISTER_WORKER_SCRIPT } from '../../contract/registerWorker.js';
+import { TODAY_SCRIPT } from '../../contract/today.js';
 
 const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 

@@ -16,9 +16,9 @@
  * process (./coalesce.ts); the poll likewise reads one estimate per link and fires a marker's alerts
  * in one transaction.
  */
-import { markerLabel } from '../../src/shared/markers.js';
-import { ALERT_LEAD_MINUTES } from '../../src/shared/push.js';
-import { raceWhen } from '../../src/shared/raceClock.js';
+import { markerLabel } from '../../contract/markers.js';
+import { ALERT_LEAD_MINUTES } from '../../contract/push.js';
+import { raceWhen } from '../../contract/raceClock.js';
 import type { LinkView, Repository } from '../db/repository.js';
 import { linkProgress } from '../races/tracking.js';
 import { coalescedPasses } from './coalesce.js';

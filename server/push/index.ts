@@ -6,7 +6,7 @@
  */
 import { createECDH } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { PushState, PushSubscribe } from '../../src/shared/pushApi.js';
+import type { PushState, PushSubscribe } from '../../contract/pushApi.js';
 import type { LinkView, PushTimes, Repository } from '../db/repository.js';
 import { createTokenSeal } from '../devices/sealed.js';
 import { createMarkerAlerts } from './alerts.js';

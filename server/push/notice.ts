@@ -1,16 +1,16 @@
 /**
  * What a queued push says, made when it is sent (so a runner renamed meanwhile is named as now):
- * Declarative Web Push JSON (src/shared/push.ts) that Safari 18.4+ shows by itself and the service
+ * Declarative Web Push JSON (contract/push.ts) that Safari 18.4+ shows by itself and the service
  * worker shows elsewhere, with the words in the phone's language, the recorder a tap opens and the
  * badge. Never where the runner is. Each kind has its own life: a heard note stays news for hours,
  * "about ten minutes away" is stale once the runner is there.
  */
 import { createHash } from 'node:crypto';
-import { deNotices } from '../../src/i18n/de.js';
-import { enNotices, type Notices } from '../../src/i18n/en.js';
-import { esNotices } from '../../src/i18n/es.js';
-import { frNotices } from '../../src/i18n/fr.js';
-import { ALERT_LEAD_MINUTES, DECLARATIVE_PUSH, PUSH_LANGUAGES, type DeclarativePush, type PushLang } from '../../src/shared/push.js';
+import { isLang, type Lang } from '../../contract/languages.js';
+import { markerPlace } from '../../contract/markers.js';
+import { ALERT_LEAD_MINUTES, DECLARATIVE_PUSH, type DeclarativePush } from '../../contract/push.js';
+import { fill, NOTICES } from '../../contract/words.js';
+import { recorderPath } from '../../contract/paths.js';
 import type { ClaimedPush } from '../db/push-queue-store.js';
 import type { PushKind } from '../db/types.js';
 import type { TokenSeal } from '../devices/sealed.js';
@@ -19,21 +19,17 @@ import type { PushMessage } from './send.js';
 /** How long a push is worth sending, and waits at the push service for a phone that is off (s). */
 export const PUSH_TTL_SECONDS: Record<PushKind, number> = { heard: 6 * 3600, soon: ALERT_LEAD_MINUTES * 60 };
 const URGENCY: Record<PushKind, PushMessage['urgency']> = { heard: 'normal', soon: 'high' };
-const NOTICES: Record<PushLang, Notices> = { en: enNotices, de: deNotices, es: esNotices, fr: frNotices };
 /** Names are the runner's own: one too long for a notice's line is cut, so the push stays small. */
 const MAX_RUNNER_CHARS = 80;
 
-const langOf = (lang: string): PushLang => ((PUSH_LANGUAGES as readonly string[]).includes(lang) ? (lang as PushLang) : 'en');
-const fill = (sentence: string, values: Record<string, string | number>) =>
-  sentence.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
+const langOf = (lang: string): Lang => (isLang(lang) ? lang : 'en');
 
 /** The notice's one line ("Alex heard your note at Mile 20"), in its language; the runner's name for a marker we cannot word. */
-export function noticeTitle(kind: PushKind, runner: string, marker: string, lang: PushLang): string {
+export function noticeTitle(kind: PushKind, runner: string, marker: string, lang: Lang): string {
   const name = [...runner].length > MAX_RUNNER_CHARS ? `${[...runner].slice(0, MAX_RUNNER_CHARS - 1).join('')}…` : runner;
-  const mark = /^(mi|km)-(\d+)$/.exec(marker);
-  const place = marker === 'finish' ? 'finish' : (mark?.[1] as 'mi' | 'km' | undefined);
+  const place = markerPlace(marker);
   if (!place) return name || 'MileNotes';
-  return fill(NOTICES[lang][`notice.${kind}.${place}`], { runner: name, n: mark?.[2] ?? '', minutes: ALERT_LEAD_MINUTES });
+  return fill(NOTICES[lang][`notice.${kind}.${place.unit}`], { runner: name, n: place.unit === 'finish' ? '' : place.n, minutes: ALERT_LEAD_MINUTES });
 }
 
 /**
@@ -47,7 +43,7 @@ export function noticeOf(push: ClaimedPush, seal: TokenSeal, origin: string): De
     web_push: DECLARATIVE_PUSH,
     notification: {
       title: noticeTitle(push.kind, push.runnerName, push.marker, lang),
-      navigate: new URL(token ? `/r/${token}` : '/', origin).href,
+      navigate: new URL(token ? recorderPath(token) : '/', origin).href,
       lang,
       dir: 'auto',
       tag: push.kind === 'heard' ? `heard:${push.ref}` : `soon:${push.subscription.id}:${push.marker}`,

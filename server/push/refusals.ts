@@ -1,11 +1,11 @@
 /**
  * Refusals of the recorder's push routes (issue 36): status, code and English sentence, written once
- * here for each code src/shared/refusals.ts lists in PUSH_REFUSALS (the `satisfies` below holds the
+ * here for each code contract/refusals.ts lists in PUSH_REFUSALS (the `satisfies` below holds the
  * two to each other). Not note refusals: they are never a note's reason, and the recorder words
  * them itself by code in its push block (src/i18n, push.refusal.*).
  */
-import { ALERT_LEAD_MINUTES } from '../../src/shared/push.js';
-import type { PushRefusal } from '../../src/shared/refusals.js';
+import { ALERT_LEAD_MINUTES } from '../../contract/push.js';
+import type { PushRefusal } from '../../contract/refusals.js';
 import { NEW_PHONES_WINDOW_MS } from '../db/device-store.js';
 import { ApiProblem } from '../http/problem.js';
 

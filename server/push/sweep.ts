@@ -12,7 +12,7 @@
  *   push to send we never would. Its alerts and waiting pushes go with it.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { LIVE_HOURS } from '../../src/shared/raceClock.js';
+import { LIVE_HOURS } from '../../contract/raceClock.js';
 import type { Repository } from '../db/repository.js';
 
 export const SUBSCRIPTION_IDLE_DAYS = 30;

@@ -9,7 +9,7 @@
  */
 import geodesic from 'geographiclib-geodesic';
 import type { LineString, Position } from 'geojson';
-import { MARATHON_METERS, type Marker } from '../../src/shared/markers.js';
+import { MARATHON_METERS, type Marker } from '../../contract/markers.js';
 import { appCourse, roundPosition, type AppCourse, type MarkerPoint } from './app-course.js';
 import { CourseRefused } from './refused.js';
 

@@ -3,8 +3,8 @@
  * (./eta.ts) less the time a converted note needs to reach the phone (PHONE_LEAD_MS). The queue
  * (server/db/job-store.ts) converts the earliest deadline first.
  */
-import { PHONE_LEAD_MS } from '../../src/shared/delivery.js';
-import { markersFor } from '../../src/shared/markers.js';
+import { PHONE_LEAD_MS } from '../../contract/delivery.js';
+import { markersFor } from '../../contract/markers.js';
 import { expectedArrivals, type EtaInput } from './eta.js';
 
 /** Every marker any race has: a note's marker is one of them, whatever its race's units. */

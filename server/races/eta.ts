@@ -6,7 +6,7 @@
  * any position (or for a runner who does not share) a coarse estimate from the race's start and the
  * runner's expected finish, else a typical marathon: for scheduling conversions only, never shown.
  */
-import { MARATHON_METERS } from '../../src/shared/markers.js';
+import { MARATHON_METERS } from '../../contract/markers.js';
 import type { RunnerSchedule, StoredPlacement } from '../db/types.js';
 
 /** An average marathon finish (published analyses of millions of results: about 4 h 30). */

@@ -1,6 +1,6 @@
 /** What the operator may name a new race with: its id, name and units, checked with the race's schedule. */
-import { raceScheduleProblem } from '../../src/shared/raceClock.js';
-import type { DistanceUnit } from '../../src/shared/races.js';
+import { raceScheduleProblem } from '../../contract/raceClock.js';
+import type { DistanceUnit } from '../../contract/races.js';
 
 /** Ids go into URLs and file names (public/races/<id>.svg); the runner app's API takes up to 64 characters. */
 export const MAX_RACE_ID_LENGTH = 64;

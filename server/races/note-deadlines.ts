@@ -6,7 +6,7 @@
  * gives as data and check, in their own transaction, that the start it was worked out from still
  * holds (DeadlinesOutdated: worked out again here, and tried again).
  */
-import { raceStartsAt } from '../../src/shared/raceClock.js';
+import { raceStartsAt } from '../../contract/raceClock.js';
 import { DeadlinesOutdated } from '../db/job-store.js';
 import type { EditOutcome } from '../db/race-store.js';
 import type { ChangeAuthor, JobDeadline, NewNote, QueuedNote, Race, RaceEdit, Repository, RunnerSchedule } from '../db/repository.js';

@@ -8,7 +8,7 @@ import { distance } from '@turf/distance';
 import { lineString, point } from '@turf/helpers';
 import { nearestPointOnLine } from '@turf/nearest-point-on-line';
 import type { Position } from 'geojson';
-import { MARATHON_METERS } from '../../src/shared/markers.js';
+import { MARATHON_METERS } from '../../contract/markers.js';
 import { measure, type MeasuredPath } from './course.js';
 
 /**

@@ -1,10 +1,10 @@
 /**
- * A race as every answer gives it (src/shared/raceApi.ts RaceSchema), its `when` on the server's
+ * A race as every answer gives it (contract/raceApi.ts RaceSchema), its `when` on the server's
  * clock at `now`: the one projection of a stored race for the routes. An answer's schema sends the
  * fields it names and no other (the catalogue all of them, an entry its id, name and date).
  */
-import { raceWhen } from '../../src/shared/raceClock.js';
-import type { RaceInfo } from '../../src/shared/raceApi.js';
+import { raceWhen } from '../../contract/raceClock.js';
+import type { RaceInfo } from '../../contract/raceApi.js';
 import type { Race, RaceRow } from '../db/types.js';
 
 /** A race's own fields, without its markers or course. */

@@ -11,7 +11,7 @@ import {
   raceWhen,
   startTimeProblem,
   timeZoneProblem,
-} from '../../src/shared/raceClock.js';
+} from '../../contract/raceClock.js';
 import type { RaceFields, RaceHoldings, RaceRow } from '../db/types.js';
 import { raceNameProblem, unitsOf } from './new-race.js';
 

@@ -1,7 +1,7 @@
 /** A GPX file (or a stored track) made into what the catalogue stores for a race: track, app course, length and marker points. */
 import type { LineString } from 'geojson';
-import type { DistanceUnit } from '../../src/shared/races.js';
-import { markersFor } from '../../src/shared/markers.js';
+import type { DistanceUnit } from '../../contract/races.js';
+import { markersFor } from '../../contract/markers.js';
 import type { StoredCourse } from '../db/types.js';
 import { courseFrom } from './course.js';
 import { readGpx } from './gpx.js';

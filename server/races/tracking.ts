@@ -3,10 +3,10 @@
  * course (./progress.ts) and kept as distance and passages only, and the progress a link holder may
  * see. Routes check who asks and whether the race is live; this module decides what each fix is worth.
  */
-import type { Estimates, Progress } from '../../src/shared/api.js';
-import { markerLabel, markersFor } from '../../src/shared/markers.js';
-import type { IgnoredReason, PositionBatch, PositionsReceipt } from '../../src/shared/progressApi.js';
-import { LIVE_HOURS, raceWhen } from '../../src/shared/raceClock.js';
+import type { Estimates, Progress } from '../../contract/api.js';
+import { markerLabel, markersFor } from '../../contract/markers.js';
+import type { IgnoredReason, PositionBatch, PositionsReceipt } from '../../contract/progressApi.js';
+import { LIVE_HOURS, raceWhen } from '../../contract/raceClock.js';
 import type { EntryProgress, SharedProgress } from '../db/progress-store.js';
 import type { RaceCourse, RaceRow } from '../db/types.js';
 import type { Repository } from '../db/repository.js';

@@ -1,7 +1,8 @@
 /**
  * Owns the home page as sent: the build's prerendered index.html with the carousel's cards replaced
  * by the catalogue's races not over (the next nine by start; the spec's nine when none is), in the
- * HTML itself, so a visitor without JavaScript sees them. One rendering, with its brotli and gzip,
+ * HTML itself, so a visitor without JavaScript sees them, and the App Store badge by the one for
+ * this server's APP_STORE_URL (a link only when there is one). One rendering, with its brotli and gzip,
  * serves every request for `cacheMs` (at most a minute: a race added on any server shows on every
  * server within it, with no restart); `no-cache` and a strong ETag per encoding make browsers and the
  * service worker ask again each time, so none keeps an older list than this server's.
@@ -10,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { APP_BADGE_END, APP_BADGE_START, appBadgeHtml } from '../../contract/appBadge.js';
 import {
   GENERIC_RACE_IMAGE,
   MAX_RACE_CARDS,
@@ -18,8 +20,8 @@ import {
   raceTrackHtml,
   SPEC_RACE_CARDS,
   type RaceCard,
-} from '../../src/shared/raceCards.js';
-import { RACES } from '../../src/shared/races.js';
+} from '../../contract/raceCards.js';
+import { RACES } from '../../contract/races.js';
 import type { CardRace, RaceStore } from '../db/repository.js';
 import { precompressed, RENDER_BROTLI_QUALITY } from '../precompression.mjs';
 import { isMadeRaceImage, raceImageUrl } from '../storage/keys.js';
@@ -29,6 +31,8 @@ export interface HomePageDeps {
   races: Pick<RaceStore, 'notOver'>;
   /** How long one rendering is served (HOME_PAGE_CACHE_SECONDS). */
   cacheMs: number;
+  /** The runner app's App Store page (APP_STORE_URL); unset, the badge says the app is coming. */
+  appStoreUrl?: string;
   log: FastifyBaseLogger;
   now?: () => number;
   /** The clock races are over by (the server's, ../clock.ts); the cache's life is on `now`. */
@@ -59,19 +63,29 @@ export function cardsOf(races: readonly CardRace[]): readonly RaceCard[] {
   });
 }
 
-/** The built page cut around its cards: what comes before them and after. */
+/** The parts of the built page each rendering writes anew, between their markers. */
+const SLOTS = { badge: [APP_BADGE_START, APP_BADGE_END], cards: [RACE_TRACK_START, RACE_TRACK_END] } as const;
+type Slot = keyof typeof SLOTS;
+
+/** The built page cut around its slots: the text around them, and which slot comes after each piece but the last. */
 interface Template {
-  before: string;
-  after: string;
+  pieces: string[];
+  slots: Slot[];
   mtimeMs: number;
 }
 
 async function readTemplate(file: string): Promise<Template> {
   const [html, info] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
-  const start = html.indexOf(RACE_TRACK_START);
-  const end = html.indexOf(RACE_TRACK_END, start);
-  if (start < 0 || end < 0) throw new Error(`${file} has no ${RACE_TRACK_START} ... ${RACE_TRACK_END}: rebuild the site (npm run build)`);
-  return { before: html.slice(0, start), after: html.slice(end + RACE_TRACK_END.length), mtimeMs: info.mtimeMs };
+  const found = (Object.keys(SLOTS) as Slot[]).map((slot) => {
+    const [startMark, endMark] = SLOTS[slot];
+    const start = html.indexOf(startMark);
+    const end = html.indexOf(endMark, start);
+    if (start < 0 || end < 0) throw new Error(`${file} has no ${startMark} ... ${endMark}: rebuild the site (npm run build)`);
+    return { slot, start, end: end + endMark.length };
+  });
+  found.sort((a, b) => a.start - b.start);
+  const pieces = found.map((f, i) => html.slice(i === 0 ? 0 : found[i - 1]!.end, f.start));
+  return { pieces: [...pieces, html.slice(found.at(-1)!.end)], slots: found.map((f) => f.slot), mtimeMs: info.mtimeMs };
 }
 
 /** The encoding to send from Accept-Encoding: brotli, then gzip, then none (q=0 refuses one). */
@@ -87,7 +101,7 @@ export function encodingFor(acceptEncoding: string | undefined): Encoding {
   return 'identity';
 }
 
-export function createHomePage({ distDir, races, cacheMs, log, now = Date.now, raceNow = now }: HomePageDeps) {
+export function createHomePage({ distDir, races, cacheMs, appStoreUrl, log, now = Date.now, raceNow = now }: HomePageDeps) {
   const file = path.join(distDir, 'index.html');
   let template: Template | undefined;
   let current: Rendered | undefined;
@@ -106,7 +120,9 @@ export function createHomePage({ distDir, races, cacheMs, log, now = Date.now, r
       if (current) return { ...current, expiresAt: at + Math.min(cacheMs, 5_000) };
       cards = SPEC_RACE_CARDS;
     }
-    const identity = Buffer.from(template.before + raceTrackHtml(cards) + template.after);
+    const filled: Record<Slot, string> = { badge: appBadgeHtml(appStoreUrl), cards: raceTrackHtml(cards) };
+    const { pieces, slots } = template;
+    const identity = Buffer.from(pieces.map((piece, i) => piece + (i < slots.length ? filled[slots[i]!] : '')).join(''));
     const { br, gzip: gzipped } = await precompressed(identity, RENDER_BROTLI_QUALITY);
     const tag = createHash('sha256').update(identity).digest('base64url').slice(0, 22);
     return {

@@ -9,7 +9,8 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Clock } from '../clock.js';
-import { HomeScreenLinksSchema, LinkIdParamsSchema, type HomeScreenLink } from '../../src/shared/homeScreenApi.js';
+import { HomeScreenLinksSchema, LinkIdParamsSchema, type HomeScreenLink } from '../../contract/homeScreenApi.js';
+import { API_ROUTES, recorderPath } from '../../contract/paths.js';
 import type { Devices, PhoneLink } from '../devices/index.js';
 import { emptyAnswer, refusals } from '../http/contract.js';
 import { deviceLinkNotFound } from '../http/problem.js';
@@ -26,8 +27,6 @@ export interface HomeScreenApiOptions {
 
 /** OpenAPI security of these routes: the device cookie, or none (the list is then empty). */
 export const DEVICE_COOKIE_SECURITY: Array<Record<string, string[]>> = [{ deviceCookie: [] }, {}];
-
-const recorderPath = (token: string) => `/r/${encodeURIComponent(token)}`;
 
 /**
  * A phone's link as the list gives it, or undefined for a live link whose sealed token no longer
@@ -58,7 +57,7 @@ export const homeScreenApi: FastifyPluginAsyncTypebox<HomeScreenApiOptions> = as
   });
 
   app.get(
-    '/device/links',
+    API_ROUTES.deviceLinks,
     {
       schema: {
         operationId: 'listHomeScreenLinks',
@@ -77,7 +76,7 @@ export const homeScreenApi: FastifyPluginAsyncTypebox<HomeScreenApiOptions> = as
   );
 
   app.delete(
-    '/device/links/:linkId',
+    API_ROUTES.deviceLink,
     {
       schema: {
         operationId: 'forgetHomeScreenLink',

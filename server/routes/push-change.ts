@@ -8,7 +8,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { MAX_ENDPOINT_LENGTH, PushParamsSchema, PushStateSchema, PushSubscribeSchema } from '../../src/shared/pushApi.js';
+import { MAX_ENDPOINT_LENGTH, PushParamsSchema, PushStateSchema, PushSubscribeSchema } from '../../contract/pushApi.js';
+import { API_ROUTES } from '../../contract/paths.js';
 import type { LinkView } from '../db/repository.js';
 import type { Devices } from '../devices/index.js';
 import { refusals } from '../http/contract.js';
@@ -45,7 +46,7 @@ export const pushChangeRoutes: FastifyPluginAsyncTypebox<PushChangeRouteOptions>
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, app.getDefaultJsonParser('error', 'error'));
 
   app.put(
-    '/r/:token/push/endpoint',
+    API_ROUTES.pushEndpoint,
     {
       bodyLimit: MAX_BODY_BYTES,
       schema: {

@@ -9,8 +9,9 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { markersFor } from '../../src/shared/markers.js';
-import { AlertParamsSchema, PushParamsSchema, PushStateSchema, PushSubscribeSchema } from '../../src/shared/pushApi.js';
+import { markersFor } from '../../contract/markers.js';
+import { AlertParamsSchema, PushParamsSchema, PushStateSchema, PushSubscribeSchema } from '../../contract/pushApi.js';
+import { API_ROUTES } from '../../contract/paths.js';
 import type { LinkView } from '../db/repository.js';
 import type { Devices } from '../devices/index.js';
 import { emptyAnswer, refusals } from '../http/contract.js';
@@ -63,7 +64,7 @@ export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (ap
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, app.getDefaultJsonParser('error', 'error'));
 
   app.get(
-    '/r/:token/push',
+    API_ROUTES.push,
     {
       schema: {
         operationId: 'getPushState',
@@ -76,7 +77,7 @@ export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (ap
   );
 
   app.put(
-    '/r/:token/push',
+    API_ROUTES.push,
     {
       bodyLimit: MAX_BODY_BYTES,
       schema: {
@@ -117,7 +118,7 @@ export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (ap
   );
 
   app.delete(
-    '/r/:token/push',
+    API_ROUTES.push,
     {
       schema: {
         operationId: 'unsubscribePush',
@@ -133,7 +134,7 @@ export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (ap
   );
 
   app.put(
-    '/r/:token/push/alerts/:marker',
+    API_ROUTES.pushAlert,
     {
       schema: {
         operationId: 'addMarkerAlert',
@@ -164,7 +165,7 @@ export const pushRoutes: FastifyPluginAsyncTypebox<PushRouteOptions> = async (ap
   );
 
   app.delete(
-    '/r/:token/push/alerts/:marker',
+    API_ROUTES.pushAlert,
     {
       schema: {
         operationId: 'removeMarkerAlert',

@@ -3,8 +3,8 @@
  * progress while live, the server's clock): one answer for GET /api/r/:token (./recorder.ts) and
  * for the data /r/:token's HTML carries (./recorder-page.ts), so the two never differ.
  */
-import type { RecorderLink } from '../../src/shared/api.js';
-import { markersFor } from '../../src/shared/markers.js';
+import type { RecorderLink } from '../../contract/api.js';
+import { markersFor } from '../../contract/markers.js';
 import type { Clock } from '../clock.js';
 import type { LinkView, Repository } from '../db/repository.js';
 import { publicRace } from '../races/public-race.js';

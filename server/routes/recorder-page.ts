@@ -1,6 +1,6 @@
 /**
  * Owns /r/:token as sent: the build's shell (dist/r.html) with the link's data in it as a JSON data
- * block (src/shared/linkData.ts) and, for a live link, the recorder's first screen drawn in the
+ * block (contract/linkData.ts) and, for a live link, the recorder's first screen drawn in the
  * sender's language (Accept-Language; ./recorder-screen.ts), which the page's first script makes
  * record before React arrives; `no-store`, since it names the runner and the server's clock. A live
  * link opened in a browser is remembered for the phone here as GET /api/r/:token does
@@ -10,9 +10,8 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { TOKEN_PATTERN } from '../../src/shared/api.js';
-import { linkDataBlock, type LinkData } from '../../src/shared/linkData.js';
-import { PAGES } from '../../src/shared/pages.js';
+import { linkDataBlock, type LinkData } from '../../contract/linkData.js';
+import { PAGES, TOKEN_PATTERN } from '../../contract/paths.js';
 import type { Clock } from '../clock.js';
 import type { Repository } from '../db/repository.js';
 import type { Devices } from '../devices/index.js';

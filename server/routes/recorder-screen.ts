@@ -7,21 +7,16 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { RecorderLink } from '../../src/shared/api.js';
-import { PAGES, RECORDER_RENDERER, RECORDER_SCREEN_MARKS } from '../../src/shared/pages.js';
+import { PAGES } from '../../contract/paths.js';
+import {
+  RECORDER_RENDERER,
+  RECORDER_SCREEN_MARKS,
+  type RecorderPageInput,
+  type RecorderPageParts as DrawnScreen,
+  type RenderRecorderPage,
+} from '../../contract/recorderPage.js';
 
-/** What the renderer draws, as HTML escaped by it (src/entry-recorder.tsx's RecorderPageParts). */
-export interface DrawnScreen {
-  lang: string;
-  title: string;
-  /** What goes inside #root in place of the shell's spinner. */
-  screen: string;
-  /** Templates for the first screen's script, after #root. */
-  templates: string;
-}
-
-/** The renderer's one function (src/entry-recorder.tsx's renderRecorderPage). */
-type Render = (input: { token: string; link: RecorderLink; acceptLanguage?: string }) => DrawnScreen;
+export type { DrawnScreen };
 
 /** The shell in its parts: before #root's content, the spinner, after it up to </body>, and the end. */
 export interface Shell {
@@ -29,7 +24,7 @@ export interface Shell {
   spinner: string;
   body: string;
   end: string;
-  /** Whether the build marked where a screen goes (src/shared/pages.ts). */
+  /** Whether the build marked where a screen goes (contract/recorderPage.ts). */
   marked: boolean;
 }
 
@@ -65,7 +60,9 @@ export function recorderScreen(distDir: string) {
   const shell = byBuild(path.join(distDir, PAGES.recorder.file), async () => shellOf(await readFile(path.join(distDir, PAGES.recorder.file), 'utf8')));
   const renderer = byBuild(path.join(distDir, RECORDER_RENDERER), async (mtimeMs) => {
     // A new build is a new module: the query makes the import read it.
-    const module = (await import(`${pathToFileURL(path.join(distDir, RECORDER_RENDERER)).href}?build=${mtimeMs}`)) as { renderRecorderPage?: Render };
+    const module = (await import(`${pathToFileURL(path.join(distDir, RECORDER_RENDERER)).href}?build=${mtimeMs}`)) as {
+      renderRecorderPage?: RenderRecorderPage;
+    };
     if (typeof module.renderRecorderPage !== 'function') throw new Error(`${RECORDER_RENDERER} has no renderRecorderPage`);
     return module.renderRecorderPage;
   });
@@ -74,7 +71,7 @@ export function recorderScreen(distDir: string) {
     /** The shell, or undefined when the site is not built. */
     shell,
     /** The first screen drawn for this link; undefined when the build has no renderer. Throws what the renderer throws. */
-    async draw(input: Parameters<Render>[0]): Promise<DrawnScreen | undefined> {
+    async draw(input: RecorderPageInput): Promise<DrawnScreen | undefined> {
       return (await renderer())?.(input);
     },
   };

@@ -7,9 +7,10 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { MAX_NOTE_BYTES, NoteParamsSchema, NoteQuerySchema, NoteReceiptSchema, RecorderLinkSchema, TokenParamsSchema } from '../../src/shared/api.js';
-import { markerLabel } from '../../src/shared/markers.js';
-import { NoteHeardSchema, type NoteHeard } from '../../src/shared/runnerApi.js';
+import { MAX_NOTE_BYTES, NoteParamsSchema, NoteQuerySchema, NoteReceiptSchema, RecorderLinkSchema, TokenParamsSchema } from '../../contract/api.js';
+import { markerLabel } from '../../contract/markers.js';
+import { NoteHeardSchema, type NoteHeard } from '../../contract/runnerApi.js';
+import { API_ROUTES } from '../../contract/paths.js';
 import type { LinkView, Repository } from '../db/repository.js';
 import type { Devices } from '../devices/index.js';
 import { NOTE_UPLOAD } from '../http/note-upload-mark.js';
@@ -71,7 +72,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   const liveLink = (req: FastifyRequest): LinkView => liveLinks.get(req)!;
 
   app.get(
-    '/r/:token',
+    API_ROUTES.link,
     {
       schema: {
         operationId: 'getRecorderLink',
@@ -92,7 +93,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   );
 
   app.put(
-    '/r/:token/notes/:noteId',
+    API_ROUTES.note,
     {
       bodyLimit: MAX_NOTE_BYTES,
       config: NOTE_UPLOAD,
@@ -130,7 +131,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
   );
 
   app.get(
-    '/r/:token/notes/:noteId/status',
+    API_ROUTES.noteStatus,
     {
       // Each sender's page polls this for every delivered note; it must not spend the link's upload
       // budget (as before it moved here, it has no limit of its own).

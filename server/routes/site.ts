@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { NOT_FOUND_PAGE, PAGES } from '../../src/shared/pages.js';
+import { API_PREFIX, NOT_FOUND_PAGE, PAGES } from '../../contract/paths.js';
 import type { HomePage } from './home-page.js';
 import { recorderPage, type RecorderPageOptions } from './recorder-page.js';
 
@@ -93,7 +93,7 @@ export const site: FastifyPluginAsync<{ distDir: string; home?: HomePage; record
 
   app.setNotFoundHandler((req, reply) => {
     const wantsHtml = req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
-    if (wantsHtml && !req.url.startsWith('/api/')) return sendPage(reply, NOT_FOUND_PAGE.file, 404);
+    if (wantsHtml && !req.url.startsWith(`${API_PREFIX}/`)) return sendPage(reply, NOT_FOUND_PAGE.file, 404);
     return reply.code(404).send({ error: 'not_found', message: `Nothing is here: ${req.method} ${req.url.split('?')[0]}` });
   });
 };

@@ -7,8 +7,9 @@ import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MAX_NOTE_BYTES, NoteParamsSchema, NoteReceiptSchema } from '../../src/shared/api.js';
-import { INTEROP_VERSION, sfBoolean, UPLOAD_HEADER, UPLOAD_PROBLEM, uploadPath } from '../../src/shared/uploadProtocol.js';
+import { MAX_NOTE_BYTES, NoteParamsSchema, NoteReceiptSchema } from '../../contract/api.js';
+import { INTEROP_VERSION, sfBoolean, UPLOAD_HEADER, UPLOAD_PROBLEM } from '../../contract/uploadProtocol.js';
+import { API_ROUTES, uploadPath } from '../../contract/paths.js';
 import type { LinkView } from '../db/repository.js';
 import { NOTE_UPLOAD } from '../http/note-upload-mark.js';
 import { emptyAnswer, refusals, type HeaderDocs } from '../http/contract.js';
@@ -137,7 +138,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = asyn
 
   app.route({
     method: 'HEAD',
-    url: '/r/:token/uploads/:noteId',
+    url: API_ROUTES.upload,
     config: { swagger: { exposeHeadRoute: true } },
     schema: {
       operationId: 'getUpload',
@@ -170,7 +171,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = asyn
   });
 
   app.patch(
-    '/r/:token/uploads/:noteId',
+    API_ROUTES.upload,
     {
       bodyLimit: MAX_NOTE_BYTES,
       config: NOTE_UPLOAD,
@@ -217,7 +218,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRoutesOptions> = asyn
   );
 
   app.delete(
-    '/r/:token/uploads/:noteId',
+    API_ROUTES.upload,
     {
       schema: {
         operationId: 'cancelUpload',

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { formatToday } from '../shared/today';
+import { formatToday } from '../../contract/today';
 import { SiteFooter } from './SiteFooter';
 import { SiteHeader } from './SiteHeader';
 

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { SUPPORT_EMAIL } from '../shared/config';
+import { SUPPORT_EMAIL } from '../config';
 import { Logo } from './Logo';
 
 export function SiteFooter() {

@@ -7,8 +7,7 @@ import { useT } from '../i18n/useLanguage.js';
 import { onlyRecorder, type RunnerRow } from './runners.js';
 import { useRunners } from './useRunners.js';
 import './homeScreen.css';
-
-const recorderPath = (token: string) => `/r/${encodeURIComponent(token)}`;
+import { recorderPath } from '../../contract/paths.js';
 
 function raceLine(t: Translate, row: RunnerRow): string {
   const race = row.race.name;

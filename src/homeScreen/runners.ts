@@ -5,9 +5,9 @@
  * stays listed while notes for them still wait on the phone, even once taken off: a waiting note is
  * never hidden. No React, no browser: the hook (useRunners.ts) reads and writes, this decides.
  */
-import type { HomeScreenLink } from '../shared/homeScreenApi.js';
-import type { CachedLink, OutboxNote } from '../shared/notes.js';
-import { raceWhen, type RaceWhen } from '../shared/raceClock.js';
+import type { HomeScreenLink } from '../../contract/homeScreenApi.js';
+import type { CachedLink, OutboxNote } from '../outbox/notes.js';
+import { raceWhen, type RaceWhen } from '../../contract/raceClock.js';
 import { pageClock } from '../serverClock.js';
 
 /** A link kept on the phone, with its id (the SHA-256 of its token, as the server names it). */

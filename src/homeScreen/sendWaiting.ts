@@ -5,7 +5,7 @@
  * returns often fails, and the worker's Background Sync tries again only minutes later (an iPhone's
  * home-screen app has none). No React: useRunners starts and stops it.
  */
-import { allNotes, COMEBACK_PROBE_MS, nextProbeInterval, nextWake, replayOutbox, type Transport } from '../shared/outbox/index.js';
+import { allNotes, COMEBACK_PROBE_MS, nextProbeInterval, nextWake, replayOutbox, type Transport } from '../outbox/index.js';
 
 /** Never sooner than this, so a note due now cannot spin the page. */
 const MIN_WAIT_MS = 1_000;

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { getLink, uploadNote } from '../apiClient.js';
 import { forgetHomeScreenLink, getHomeScreenLinks } from './linksClient.js';
-import { showWaitingOnBadge } from '../shared/badge.js';
-import type { HomeScreenLink } from '../shared/homeScreenApi.js';
-import { OUTBOX_CHANNEL, type OutboxBroadcast } from '../shared/messages.js';
-import type { OutboxNote } from '../shared/notes.js';
-import { allLinks, allNotes, deleteNote, markLinkGone, markLinkRemoved, saveLink, sha256Hex } from '../shared/outbox/index.js';
+import { showWaitingOnBadge } from '../outbox/badge.js';
+import type { HomeScreenLink } from '../../contract/homeScreenApi.js';
+import { OUTBOX_CHANNEL, type OutboxBroadcast } from '../../contract/messages.js';
+import type { OutboxNote } from '../outbox/notes.js';
+import { allLinks, allNotes, deleteNote, markLinkGone, markLinkRemoved, saveLink, sha256Hex } from '../outbox/index.js';
 import { reconcile, runnerRows, type KeptLink, type RunnerRow } from './runners.js';
 import { sendWaitingNotes } from './sendWaiting.js';
 

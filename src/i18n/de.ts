@@ -1,15 +1,5 @@
 /** Deutsch: the catalogue, keys and placeholders as in en.ts. Du, as friends and family speak. */
-import type { Catalogue, Notices } from './en.js';
-
-/** Issue 36, was eine Push-Nachricht auf dem Handy zeigt (server/push/notice.ts liest nur diesen Block). */
-export const deNotices = {
-  'notice.heard.mi': '{runner} hat deine Nachricht bei Meile {n} gehört',
-  'notice.heard.km': '{runner} hat deine Nachricht bei Kilometer {n} gehört',
-  'notice.heard.finish': '{runner} hat deine Nachricht im Ziel gehört',
-  'notice.soon.mi': '{runner} ist etwa {minutes} Minuten von Meile {n} entfernt',
-  'notice.soon.km': '{runner} ist etwa {minutes} Minuten von Kilometer {n} entfernt',
-  'notice.soon.finish': '{runner} ist etwa {minutes} Minuten vom Ziel entfernt',
-} satisfies Notices;
+import type { Catalogue } from './en.js';
 
 const de: Catalogue = {
   'language.label': 'Sprache',

@@ -10,25 +10,11 @@ import type { enHome } from './enHome.js';
 import type { enKeepsake } from './enKeepsake.js';
 import type { enPush } from './enPush.js';
 
-/**
- * Issue 36, what a push shows on the phone, in the sender's language: the server words each push
- * with this block only (server/push/notice.ts, issue 42). One sentence per kind of marker,
- * for the words around it ("at the finish", not "at Finish").
- */
-export const enNotices = {
-  'notice.heard.mi': '{runner} heard your note at Mile {n}',
-  'notice.heard.km': '{runner} heard your note at {n} km',
-  'notice.heard.finish': '{runner} heard your note at the finish',
-  'notice.soon.mi': '{runner} is about {minutes} minutes from Mile {n}',
-  'notice.soon.km': '{runner} is about {minutes} minutes from {n} km',
-  'notice.soon.finish': '{runner} is about {minutes} minutes from the finish',
-} as const;
-
 export const en = {
   'language.label': 'Language',
   'title.recorder': RECORDER_TITLE,
 
-  // Dates and markers, written by hand (src/shared/dates.ts says why not Intl).
+  // Dates and markers, written by hand (contract/dates.ts says why not Intl).
   'date.race': '{month} {day}, {year}',
   'date.firstDay': '1',
   'month.1': 'Jan',
@@ -158,7 +144,7 @@ export const en = {
   'record.partLost': 'Part of this recording could not be saved on this phone.',
   'storage.low': "Your phone is almost out of storage. Free some space before recording so your note can be kept until it's sent.",
 
-  // Named failures (src/shared/outbox/errors.ts) and one fallback per action (failures.ts).
+  // Named failures (src/outbox/errors.ts) and one fallback per action (failures.ts).
   'error.storageFull':
     "Your phone's storage is full, so recording stopped. What you had already recorded is kept and " +
     'you can still send it. To record more, free some space (delete photos or videos) first.',
@@ -225,6 +211,3 @@ export type Key = keyof English;
 
 /** What every other language must give: a sentence for each key (placeholders checked by the test). */
 export type Catalogue = { readonly [K in Key]: string };
-
-/** What every language gives for the notices a push shows. */
-export type Notices = { readonly [K in keyof typeof enNotices]: string };

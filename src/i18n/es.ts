@@ -1,15 +1,5 @@
 /** Español: the catalogue, keys and placeholders as in en.ts. Tú, as friends and family speak. */
-import type { Catalogue, Notices } from './en.js';
-
-/** Issue 36, lo que muestra una notificación en el teléfono (server/push/notice.ts solo lee este bloque). */
-export const esNotices = {
-  'notice.heard.mi': '{runner} escuchó tu mensaje en la milla {n}',
-  'notice.heard.km': '{runner} escuchó tu mensaje en el kilómetro {n}',
-  'notice.heard.finish': '{runner} escuchó tu mensaje en la meta',
-  'notice.soon.mi': '{runner} está a unos {minutes} minutos de la milla {n}',
-  'notice.soon.km': '{runner} está a unos {minutes} minutos del kilómetro {n}',
-  'notice.soon.finish': '{runner} está a unos {minutes} minutos de la meta',
-} satisfies Notices;
+import type { Catalogue } from './en.js';
 
 const es: Catalogue = {
   'language.label': 'Idioma',

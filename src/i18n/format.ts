@@ -1,13 +1,15 @@
 /**
  * Sentences from a catalogue: placeholders filled, plurals, race dates, clock times and marker
  * names, all written by hand (the first Intl date or time on a page costs 45-55 ms of main
- * thread: src/shared/dates.ts). Pure functions of a catalogue and a language; index.ts applies
+ * thread: contract/dates.ts). Pure functions of a catalogue and a language; index.ts applies
  * them to the language in use.
  */
-import { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from '../shared/limits.js';
-import { isoDateParts } from '../shared/dates.js';
+import { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from '../../contract/limits.js';
+import { isoDateParts } from '../../contract/dates.js';
 import type { Catalogue, English, Key } from './en.js';
-import type { Lang } from './languages.js';
+import type { Lang } from '../../contract/languages.js';
+import { markerPlace } from '../../contract/markers.js';
+import { fill } from '../../contract/words.js';
 
 type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | Placeholders<Rest> : never;
 type Values<K extends Key> = Record<Placeholders<English[K]>, string | number>;
@@ -38,11 +40,6 @@ export const LANGUAGE_RULES: Record<Lang, { pluralOne: (n: number) => boolean; c
 /** Every `{name}` in a sentence, in order: what the catalogue test compares between languages. */
 export const placeholdersOf = (sentence: string): string[] => [...sentence.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 
-/** One pass, so a name such as '{runner}' typed by a person is shown as typed, never filled in. */
-export function fill(sentence: string, values: Record<string, string | number> = {}): string {
-  return sentence.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-}
-
 /** The translator of one catalogue. */
 export function translator(catalogue: Catalogue): Translate {
   return <K extends Key>(key: K, ...args: Args<K>) => fill(catalogue[key], args[0] as Record<string, string | number> | undefined);
@@ -68,14 +65,14 @@ export function clockTime(lang: Lang, ms: number): string {
 }
 
 /**
- * 'Meile 20' for 'mi-20', '20 km' for 'km-20', 'Ziel' for 'finish'. The ids are src/shared/markers.ts's;
+ * 'Meile 20' for 'mi-20', '20 km' for 'km-20', 'Ziel' for 'finish'. The ids are contract/markers.ts's;
  * an id no race has is undefined (the caller shows the server's label, or the id).
  */
 export function markerName(catalogue: Catalogue, id: string): string | undefined {
-  if (id === 'finish') return catalogue['marker.finish'];
-  const match = /^(mi|km)-(\d+)$/.exec(id);
-  if (!match) return undefined;
-  return fill(catalogue[match[1] === 'mi' ? 'marker.mile' : 'marker.km'], { n: Number(match[2]) });
+  const place = markerPlace(id);
+  if (place?.unit === 'finish') return catalogue['marker.finish'];
+  if (!place) return undefined;
+  return fill(catalogue[place.unit === 'mi' ? 'marker.mile' : 'marker.km'], { n: place.n });
 }
 
 /** What a refusal's sentence may need beside the code: who the runner is. */

@@ -3,17 +3,7 @@
  * does not know. The spaces before : ; ? ! % and inside « » are no-break spaces (U+00A0), so a
  * line never starts with the mark.
  */
-import type { Catalogue, Notices } from './en.js';
-
-/** Issue 36, ce qu'une notification affiche sur le téléphone (server/push/notice.ts ne lit que ce bloc). */
-export const frNotices = {
-  'notice.heard.mi': '{runner} a entendu votre message au mille {n}',
-  'notice.heard.km': '{runner} a entendu votre message au kilomètre {n}',
-  'notice.heard.finish': "{runner} a entendu votre message à l'arrivée",
-  'notice.soon.mi': '{runner} est à environ {minutes} minutes du mille {n}',
-  'notice.soon.km': '{runner} est à environ {minutes} minutes du kilomètre {n}',
-  'notice.soon.finish': "{runner} est à environ {minutes} minutes de l'arrivée",
-} satisfies Notices;
+import type { Catalogue } from './en.js';
 
 const fr: Catalogue = {
   'language.label': 'Langue',

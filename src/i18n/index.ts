@@ -6,11 +6,13 @@
  */
 import { en, type Catalogue } from './en.js';
 import * as format from './format.js';
-import { loadCatalogue, phoneLanguage, storeLanguage, type Lang } from './languages.js';
+import type { Lang } from '../../contract/languages.js';
+import { loadCatalogue, phoneLanguage, storeLanguage } from './languages.js';
 
 export type { Key } from './en.js';
 export type { Args, PluralKey, RefusalContext, Translate } from './format.js';
-export { LANGUAGES, LANGUAGE_NAMES, type Lang } from './languages.js';
+export { LANGUAGES, type Lang } from '../../contract/languages.js';
+export { LANGUAGE_NAMES } from './languages.js';
 
 /** After the screen's own files are in, the longest it waits for its language before showing English. */
 const CATALOGUE_WAIT_MS = 10_000;

@@ -1,21 +1,17 @@
 /**
- * Owns which language the recorder and the keepsake speak: the languages there are, the choice
+ * Owns which language the recorder and the keepsake speak (of contract/languages.ts's): the choice
  * kept on the phone, the pick from the browser's languages, and the loading of a catalogue. Kept
  * small and free of the catalogues, because the shell's script (src/main.ts) imports it to start
  * the chosen language's download beside the screen's own files instead of after them.
  */
+import { isLang, type Lang } from '../../contract/languages.js';
 import type { Catalogue } from './en.js';
-
-export const LANGUAGES = ['en', 'de', 'es', 'fr'] as const;
-export type Lang = (typeof LANGUAGES)[number];
 
 /** Each language named in its own words, as the menu shows it. */
 export const LANGUAGE_NAMES: Record<Lang, string> = { en: 'English', de: 'Deutsch', es: 'Español', fr: 'Français' };
 
 /** Where the person's choice from the menu is kept. */
 export const LANGUAGE_KEY = 'milenotes.lang';
-
-const isLang = (value: unknown): value is Lang => (LANGUAGES as readonly unknown[]).includes(value);
 
 /**
  * The stored choice if there is one; else the first of the browser's languages we speak, by its

@@ -2,7 +2,7 @@ import './words.js';
 import { markerName, raceDate } from '../i18n/index.js';
 import { LanguageMenu } from '../i18n/LanguageMenu.js';
 import { useT } from '../i18n/useLanguage.js';
-import type { Keepsake as KeepsakeData } from '../shared/runnerApi.js';
+import type { Keepsake as KeepsakeData } from '../../contract/runnerApi.js';
 import { useKeepsake } from './useKeepsake.js';
 import './keepsake.css';
 

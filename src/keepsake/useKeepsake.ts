@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { getKeepsake } from '../apiClient.js';
-import type { Keepsake } from '../shared/runnerApi.js';
+import type { Keepsake } from '../../contract/runnerApi.js';
 
 export type KeepsakeState =
   | { status: 'loading' }

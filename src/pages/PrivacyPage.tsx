@@ -1,5 +1,5 @@
 import { LegalPage, type LegalSection } from '../components/LegalPage';
-import { SUPPORT_EMAIL } from '../shared/config';
+import { SUPPORT_EMAIL } from '../config';
 
 export const title = 'Privacy Policy · MileNotes';
 export const description = 'How MileNotes collects, uses and protects information about runners and the people who record voice notes for them.';

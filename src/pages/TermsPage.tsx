@@ -1,5 +1,5 @@
 import { LegalPage, type LegalSection } from '../components/LegalPage';
-import { SUPPORT_EMAIL } from '../shared/config';
+import { SUPPORT_EMAIL } from '../config';
 
 export const title = 'Terms of Service · MileNotes';
 export const description = 'The terms for using MileNotes, the runner app and the web page where friends and family record voice notes.';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { LinkInfo } from '../shared/notes.js';
-import { MAX_FROM_LENGTH } from '../shared/limits.js';
+import type { LinkInfo } from '../outbox/notes.js';
+import { MAX_FROM_LENGTH } from '../../contract/limits.js';
 import { markerName } from '../i18n/index.js';
 import { useT } from '../i18n/useLanguage.js';
 

@@ -5,8 +5,8 @@
  * the chosen marker is likely to be passed before the note reaches the runner's phone.
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { Estimates } from '../shared/api.js';
-import type { LinkInfo } from '../shared/notes.js';
+import type { Estimates } from '../../contract/api.js';
+import type { LinkInfo } from '../outbox/notes.js';
 import { expectedTimes, minutesOld, STALE_AFTER_MINUTES, suggestedMarker, tooNear } from './estimates.js';
 import { LANGUAGE_RULES } from '../i18n/format.js';
 import { markerName, tn } from '../i18n/index.js';

@@ -1,8 +1,8 @@
 import './laterWords.js';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { canPromptInstall, promptInstall, subscribeInstallPrompt } from '../installPrompt.js';
-import { notesNotDelivered } from '../shared/badge.js';
-import type { OutboxNote } from '../shared/notes.js';
+import { notesNotDelivered } from '../outbox/badge.js';
+import type { OutboxNote } from '../outbox/notes.js';
 import { tn } from '../i18n/index.js';
 import { useT } from '../i18n/useLanguage.js';
 import { dismissOffer, installOfferFor, offerDismissed, type InstallOffer as Offer } from './installOffer.js';

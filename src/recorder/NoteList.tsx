@@ -1,4 +1,4 @@
-import type { NoteNews, OutboxNote } from '../shared/notes.js';
+import type { NoteNews, OutboxNote } from '../outbox/notes.js';
 import { clockTime, markerName, type Translate } from '../i18n/index.js';
 import { useT } from '../i18n/useLanguage.js';
 import { nextTry, noteReason } from './noteWords.js';

@@ -12,9 +12,9 @@
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { getLink } from '../apiClient.js';
-import type { Estimates, Progress } from '../shared/api.js';
-import type { LinkInfo } from '../shared/notes.js';
-import { saveLink } from '../shared/outbox/index.js';
+import type { Estimates, Progress } from '../../contract/api.js';
+import type { LinkInfo } from '../outbox/notes.js';
+import { saveLink } from '../outbox/index.js';
 import { markerName } from '../i18n/index.js';
 import { LANGUAGE_RULES } from '../i18n/format.js';
 import { useLanguage, useT } from '../i18n/useLanguage.js';

@@ -1,5 +1,5 @@
-import { isoDateParts } from '../shared/dates.js';
-import type { LinkInfo } from '../shared/notes.js';
+import { isoDateParts } from '../../contract/dates.js';
+import type { LinkInfo } from '../outbox/notes.js';
 import type { Translate } from '../i18n/index.js';
 import { useT } from '../i18n/useLanguage.js';
 import type { PageClock } from '../serverClock.js';
@@ -8,7 +8,7 @@ import { useRaceWhen } from './useRaceWhen.js';
 /**
  * 'Sunday, October 11, 2026': race day as the race's city calls it. `date` is already local to
  * the race, so its weekday is computed on the calendar alone, in no time zone (the phone's
- * would move a Sydney morning to the day before in America), and without Intl (src/shared/dates.ts).
+ * would move a Sydney morning to the day before in America), and without Intl (contract/dates.ts).
  */
 function raceDay(t: Translate, date: string): string {
   const { year, month, day } = isoDateParts(date);

@@ -1,5 +1,5 @@
 import { useEffect, useState, type RefCallback } from 'react';
-import type { RecordingDraft } from '../shared/notes.js';
+import type { RecordingDraft } from '../outbox/notes.js';
 import { elapsedText } from '../recording/elapsed.js';
 import { clockTime } from '../i18n/index.js';
 import type { PageClock } from '../serverClock.js';

@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useRef, useState } from 'react';
-import type { LinkInfo } from '../shared/notes.js';
+import type { LinkInfo } from '../outbox/notes.js';
 import { DetailsFields } from './DetailsFields.js';
 import { EstimateLines, useEta, useRaceTime } from './Estimates.js';
 import { FAILED, describeFailure, type FailedKey } from './failures.js';

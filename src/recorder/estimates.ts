@@ -4,8 +4,8 @@
  * and how old the times are. Pure functions of the answer and the server's clock as the page keeps it
  * (./serverClock.ts), so the advice can be tested without a page and keeps working offline on the last estimate.
  */
-import type { Estimates } from '../shared/api.js';
-import { SEND_LEAD_MS } from '../shared/delivery.js';
+import type { Estimates } from '../../contract/api.js';
+import { SEND_LEAD_MS } from '../../contract/delivery.js';
 
 /** Epoch ms the runner is expected at each marker ahead, by marker id; empty without estimates. */
 export function expectedTimes(estimates: Estimates | undefined): ReadonlyMap<string, number> {

@@ -1,5 +1,5 @@
 /** What a person reads when something they asked for fails: our own sentence when we know the cause. */
-import { RecordingMissingError, StorageFullError } from '../shared/outbox/index.js';
+import { RecordingMissingError, StorageFullError } from '../outbox/index.js';
 import { t, type Key } from '../i18n/index.js';
 
 /** Fallback sentences, one per action (catalogue keys): what failed and what the person can do. */

@@ -8,7 +8,7 @@
  */
 import './laterWords.js';
 import { createPortal } from 'react-dom';
-import type { OutboxNote } from '../shared/notes.js';
+import type { OutboxNote } from '../outbox/notes.js';
 import { InstallOffer } from './InstallOffer.js';
 import { HeardPush, MarkerAlert } from './push/PushControls.js';
 import { usePush } from './push/usePush.js';

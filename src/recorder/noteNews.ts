@@ -3,8 +3,8 @@
  * of it, so the recorder can show "Can't be played" or "Heard at Mile 13" offline instead of a
  * bare "Delivered". Written through the outbox's updateNote, which owns the note records.
  */
-import type { NoteNews, OutboxNote } from '../shared/notes.js';
-import { updateNote } from '../shared/outbox/index.js';
+import type { NoteNews, OutboxNote } from '../outbox/notes.js';
+import { updateNote } from '../outbox/index.js';
 
 /** Keeps the news on the delivered note's record; a note deleted or not delivered meanwhile is left as it is. */
 export function keepNews(id: string, news: NoteNews): Promise<OutboxNote | undefined> {

@@ -3,11 +3,11 @@
  * reason, in the language in use, from the note's lastCode) and, for a note held back by a limit,
  * when it will be tried again. Pure functions of the note, so NoteList stays a layout.
  */
-import type { OutboxNote } from '../shared/notes.js';
-import { OUTBOX_CODE, type OutboxCode } from '../shared/outbox/index.js';
+import type { OutboxNote } from '../outbox/notes.js';
+import { OUTBOX_CODE, type OutboxCode } from '../outbox/index.js';
 import { clockTime, refusal, t, type Key } from '../i18n/index.js';
 
-/** The catalogue key of each of the outbox's own reasons (src/shared/outbox/codes.ts). */
+/** The catalogue key of each of the outbox's own reasons (src/outbox/codes.ts). */
 export const OUTBOX_KEYS = {
   [OUTBOX_CODE.offline]: 'outbox.noConnection',
   [OUTBOX_CODE.serverBusy]: 'outbox.serverBusy',
@@ -36,7 +36,7 @@ export function noteReason(note: Pick<OutboxNote, 'state' | 'lastCode' | 'lastEr
   return refusal(code, note.lastError, { runner });
 }
 
-/** The outbox's reason for a retryable answer with no code it knows (src/shared/outbox/replay.ts). */
+/** The outbox's reason for a retryable answer with no code it knows (src/outbox/replay.ts). */
 const outboxKeyFor = (status: number) => OUTBOX_KEYS[status === 0 ? OUTBOX_CODE.offline : OUTBOX_CODE.serverBusy];
 
 /**

@@ -1,10 +1,10 @@
 /**
  * Owns the recorder page's side of the outbox for one link: what the screen shows of it (notes,
  * drafts, progress, what failed) and when this page uploads. It decides no note's state: that is
- * the outbox's (src/shared/outbox). No React and no browser events: useOutbox binds it to both.
+ * the outbox's (src/outbox). No React and no browser events: useOutbox binds it to both.
  */
-import type { OutboxBroadcast } from '../shared/messages.js';
-import type { OutboxNote, RecordingDraft } from '../shared/notes.js';
+import type { OutboxBroadcast } from '../../contract/messages.js';
+import type { OutboxNote, RecordingDraft } from '../outbox/notes.js';
 import {
   COMEBACK_PROBE_MS,
   deleteNote,
@@ -18,7 +18,7 @@ import {
   retryNote,
   type SendDetails,
   type Transport,
-} from '../shared/outbox/index.js';
+} from '../outbox/index.js';
 import { FAILED, failureKey, type FailureKey } from './failures.js';
 
 /** Never re-check sooner than this, so a note due now cannot spin the page. */

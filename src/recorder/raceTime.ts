@@ -1,7 +1,7 @@
 /**
  * Times of day on the race's clocks, for the recorder's race-day lines. One Intl formatter per zone,
  * made once: the picker writes a time per marker on each render, and a new formatter costs far more
- * than a format (src/shared/dates.ts).
+ * than a format (contract/dates.ts).
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

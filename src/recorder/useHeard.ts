@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { getNoteHeard } from '../apiClient.js';
-import type { NoteNews, OutboxNote } from '../shared/notes.js';
+import type { NoteNews, OutboxNote } from '../outbox/notes.js';
 import { keepNews } from './noteNews.js';
 
 /** Race day is long; asking every two minutes is plenty and costs a few hundred bytes. */

@@ -1,7 +1,7 @@
 import { startTransition, useCallback, useEffect, useState } from 'react';
 import { getLink } from '../apiClient.js';
-import type { LinkInfo } from '../shared/notes.js';
-import { loadLink, markLinkGone, saveLink } from '../shared/outbox/index.js';
+import type { LinkInfo } from '../outbox/notes.js';
+import { loadLink, markLinkGone, saveLink } from '../outbox/index.js';
 
 export type LinkState =
   | { status: 'loading' }

@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { uploadNote } from '../apiClient.js';
-import { showWaitingOnBadge } from '../shared/badge.js';
-import { OUTBOX_CHANNEL, OUTBOX_SYNC_TAG, isNoteDelivered, type OutboxBroadcast } from '../shared/messages.js';
-import type { OutboxNote } from '../shared/notes.js';
-import type { SendDetails } from '../shared/outbox/index.js';
+import { showWaitingOnBadge } from '../outbox/badge.js';
+import { OUTBOX_CHANNEL, OUTBOX_SYNC_TAG, isNoteDelivered, type OutboxBroadcast } from '../../contract/messages.js';
+import type { OutboxNote } from '../outbox/notes.js';
+import type { SendDetails } from '../outbox/index.js';
 import { createPageOutbox, type PageOutboxState } from './pageOutbox.js';
 
 export interface OutboxView extends PageOutboxState {
@@ -47,7 +47,7 @@ export function useOutbox(token: string): OutboxView {
 
   useEffect(() => {
     page.start();
-    // The icon counts what is not delivered (src/shared/badge.ts): set at once and on every change of the outbox.
+    // The icon counts what is not delivered (src/outbox/badge.ts): set at once and on every change of the outbox.
     void showWaitingOnBadge();
     const channel = new BroadcastChannel(OUTBOX_CHANNEL);
     channel.onmessage = (event: MessageEvent<OutboxBroadcast>) => {

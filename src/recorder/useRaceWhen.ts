@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { LIVE_HOURS, raceWhen, type RaceWhen } from '../shared/raceClock.js';
+import { LIVE_HOURS, raceWhen, type RaceWhen } from '../../contract/raceClock.js';
 import { phoneMs, type PageClock } from '../serverClock.js';
 
 const LIVE_MS = LIVE_HOURS * 3600_000;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { recording, type Trouble } from '../recording/engine.js';
-import { discardRecording, readRecording } from '../shared/outbox/index.js';
+import { discardRecording, readRecording } from '../outbox/index.js';
 import { FAILED, describeFailure } from './failures.js';
 import { blockedMessage } from './mic.js';
 import { t, type Key } from '../i18n/index.js';

@@ -1,4 +1,4 @@
-import { MAX_RECORDING_MS } from '../shared/limits.js';
+import { MAX_RECORDING_MS } from '../../contract/limits.js';
 
 /** How long a recording has run, as its clock on screen says it ('0:07'); never past the one-minute cap. */
 export function elapsedText(startedAt: number, now: number): string {

@@ -4,9 +4,9 @@
  * script (src/firstScreen) and the React screen (src/recorder/useRecorder.ts) are both views over the
  * one engine of the page, so a recording started before React arrives goes on under it unchanged.
  */
-import { MAX_RECORDING_MS } from '../shared/limits.js';
-import { StorageFullError } from '../shared/outbox/errors.js';
-import { appendChunk, startRecording } from '../shared/outbox/store.js';
+import { MAX_RECORDING_MS } from '../../contract/limits.js';
+import { StorageFullError } from '../outbox/errors.js';
+import { appendChunk, startRecording } from '../outbox/store.js';
 import { bitsPerSecondFor, chooseMimeType, MAX_RECORDING_BYTES, recordingUnavailable, type Unavailable, VOICE_CONSTRAINTS } from './formats.js';
 import { startLevelMeter } from './levelMeter.js';
 

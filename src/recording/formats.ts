@@ -3,7 +3,7 @@
  * microphone's constraints, the size cap, and whether recording can be tried here at all. No words
  * and no React: the recording engine (./engine.ts) decides with these, the screens say why in words.
  */
-import { MAX_NOTE_BYTES } from '../shared/limits.js';
+import { MAX_NOTE_BYTES } from '../../contract/limits.js';
 
 /** Opus in WebM, then MP4 (Safari), then Ogg, then the browser's default. */
 const PREFERRED_TYPES = ['audio/webm;codecs=opus', 'audio/mp4', 'audio/ogg;codecs=opus'];

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { TAGLINE } from '../../src/shared/config';
+import { TAGLINE } from '../../src/config';
 import { waitForControllingWorker } from './support/worker';
 
 test.describe('the service worker', () => {

@@ -1,9 +1,11 @@
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { expect, startServer, test, type RunningServer } from './fixtures';
-import { APP_STORE_URL, RACE_REQUEST_MAILTO, SUPPORT_EMAIL, TAGLINE } from '../../src/shared/config';
-import { RACES } from '../../src/shared/races';
+import { RACE_REQUEST_MAILTO, SUPPORT_EMAIL, TAGLINE } from '../../src/config';
+import { RACES } from '../../contract/races';
 
-/** The date as Intl writes it in American English: the page writes it by hand (src/shared/dates.ts). */
+/** The date as Intl writes it in American English: the page writes it by hand (contract/dates.ts). */
 const intlRaceDate = (isoDate: string) =>
   new Date(`${isoDate}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
@@ -29,11 +31,16 @@ test.describe('the home page', () => {
     }
   });
 
-  test("should link the App Store badge to the app's store page", async ({ page }) => {
+  test('should say in the hero that the app is coming, and link to no store, while no App Store address is set', async ({ page }) => {
     await page.goto('/');
-    const badge = page.getByRole('link', { name: 'Download on the App Store' });
-    await expect(badge).toHaveAttribute('href', APP_STORE_URL);
-    await expect.poll(() => badge.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    const hero = page.getByRole('region', { name: TAGLINE });
+    await expect(hero.getByText('Coming soon to the App Store')).toBeVisible();
+    await expect(page.getByRole('link', { name: /App Store|Download/ })).toHaveCount(0);
+    await expect(page.locator('a[href*="apple.com"], a[href=""], a:not([href])')).toHaveCount(0);
+    // The header's link to the app leads to that badge.
+    await page.getByRole('link', { name: 'The iPhone app' }).click();
+    await expect(page).toHaveURL(/\/#app$/);
+    await expect(hero.getByText('Coming soon to the App Store')).toBeInViewport();
   });
 
   test('should explain How It Works in three cards, in the order of the spec', async ({ page }) => {
@@ -41,20 +48,6 @@ test.describe('the home page', () => {
     const section = page.getByRole('region', { name: 'How It Works' });
     await expect(section.getByRole('listitem')).toHaveCount(3);
     await expect(section.getByRole('heading', { level: 3 })).toHaveText(STEPS);
-  });
-
-  test('should pause the moving race list on hover and on focus', async ({ page }) => {
-    await page.goto('/');
-    const track = page.locator('.carousel__track');
-    const playState = () => track.evaluate((el) => getComputedStyle(el).animationPlayState);
-    await expect(track).toHaveCSS('animation-name', 'race-scroll');
-    expect(await playState()).toBe('running');
-    await page.locator('.carousel').hover();
-    await expect.poll(playState).toBe('paused');
-    await page.mouse.move(0, 0);
-    await expect.poll(playState).toBe('running');
-    await page.locator('.carousel').focus();
-    await expect.poll(playState).toBe('paused');
   });
 
   test('should open a pre-filled e-mail about a new race to the support address from Get in touch', async ({ page }) => {
@@ -112,6 +105,20 @@ test.describe('the home page with no race ahead in the catalogue', () => {
     for (const race of RACES) expect((await page.request.get(race.image)).ok(), race.image).toBe(true);
   });
 
+  test('should pause the moving race list on hover and on focus', async ({ page }) => {
+    await page.goto(`${catalogue.url}/`);
+    const track = page.locator('.carousel__track');
+    const playState = () => track.evaluate((el) => getComputedStyle(el).animationPlayState);
+    await expect(track).toHaveCSS('animation-name', 'race-scroll');
+    expect(await playState()).toBe('running');
+    await page.locator('.carousel').hover();
+    await expect.poll(playState).toBe('paused');
+    await page.mouse.move(0, 0);
+    await expect.poll(playState).toBe('running');
+    await page.locator('.carousel').focus();
+    await expect.poll(playState).toBe('paused');
+  });
+
   test('should keep the race list still and scrollable, once, under reduced motion', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto(`${catalogue.url}/`);
@@ -122,6 +129,56 @@ test.describe('the home page with no race ahead in the catalogue', () => {
     expect(await carousel.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
     await expect(page.locator('video')).toBeHidden();
   });
+});
+
+const HERO_VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+];
+
+/** The hero's badge whole on the first screen, big enough to tap, with no axe-core violation on the page; its screenshot saved. */
+async function checkHero(page: Page, url: string, viewport: { width: number; height: number }, name: string) {
+  await page.setViewportSize(viewport);
+  await page.goto(url);
+  const badge = page.locator('#app');
+  await expect(badge).toBeInViewport({ ratio: 1 });
+  const box = (await badge.boundingBox())!;
+  expect(box.height).toBeGreaterThanOrEqual(44);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await page.screenshot({ path: path.join('test-results', 'screenshots', `home-hero-${name}-${viewport.width}x${viewport.height}.png`) });
+}
+
+test.describe('the hero with no App Store address', () => {
+  for (const viewport of HERO_VIEWPORTS) {
+    test(`should show the coming badge whole at ${viewport.width}x${viewport.height} with no axe-core violation, and save its screenshot`, async ({ page }) => {
+      await checkHero(page, '/', viewport, 'coming');
+    });
+  }
+});
+
+// A server told the app's page on the App Store: the hero's badge links there, and only there.
+test.describe('the hero of a site whose app is on the App Store', () => {
+  const APP_STORE_URL = 'https://apps.apple.com/us/app/milenotes/id1234567890';
+  let site: RunningServer;
+  test.beforeAll(async () => {
+    site = await startServer({ APP_STORE_URL });
+  });
+  test.afterAll(async () => site?.stop());
+
+  test("should link the App Store badge to the app's store page", async ({ page }) => {
+    await page.goto(`${site.url}/`);
+    const badge = page.getByRole('link', { name: 'Download on the App Store' });
+    await expect(badge).toHaveAttribute('href', APP_STORE_URL);
+    await expect.poll(() => badge.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await expect(page.getByText('Coming soon')).toHaveCount(0);
+  });
+
+  for (const viewport of HERO_VIEWPORTS) {
+    test(`should show the store badge whole at ${viewport.width}x${viewport.height} with no axe-core violation, and save its screenshot`, async ({ page }) => {
+      await checkHero(page, `${site.url}/`, viewport, 'linked');
+    });
+  }
 });
 
 test.describe('the legal pages', () => {

@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test, type RunningServer } from './fixtures';
-import { localSchedule } from '../../src/shared/raceClock.js';
+import { localSchedule } from '../../contract/raceClock.js';
 
 // A phone in California: a Sydney morning start is the day before there, and must not be written so.
 test.use({ timezoneId: 'America/Los_Angeles' });

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createOutboxSync } from '../../sw/outboxReplay.js';
-import { getNote } from '../../src/shared/outbox/index.js';
-import { freshDb, queuedNote, scriptedTransport } from '../shared/outbox/helpers.js';
+import { getNote } from '../../src/outbox/index.js';
+import { freshDb, queuedNote, scriptedTransport } from '../src/outbox/helpers.js';
 
 beforeEach(freshDb);
 

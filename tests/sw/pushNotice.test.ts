@@ -1,7 +1,7 @@
 /** What the worker shows for a push and where a tap goes (sw/pushNotice.ts): the server's declarative push, and a notice for anything else. */
 import { describe, expect, it, vi } from 'vitest';
 import { noticeTarget, openNotice, readPush, showNotice } from '../../sw/pushNotice.js';
-import type { DeclarativePush } from '../../src/shared/push.js';
+import type { DeclarativePush } from '../../contract/push.js';
 
 const ORIGIN = 'https://m.test';
 const TOKEN = 'AbCdEfGhIjKlMnOpQrStUvWxYz012345';

@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
-import { UPLOAD_PROBLEM } from '../../../src/shared/uploadProtocol.js';
+import { MAX_NOTE_BYTES } from '../../../contract/limits.js';
+import { UPLOAD_PROBLEM } from '../../../contract/uploadProtocol.js';
 import type { UploadRow, UploadStore } from '../../db/upload-store.js';
 import { isRefusal, refusal } from '../../http/refusals.js';
 import { storeAudio, type StoredAudio } from '../audio.js';

@@ -3,9 +3,9 @@
  * separate objects until here), the SHA-256 checked, then the note committed exactly once.
  */
 import { Readable } from 'node:stream';
-import type { NoteReceipt } from '../../../src/shared/api.js';
-import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
-import { sfBoolean, UPLOAD_HEADER } from '../../../src/shared/uploadProtocol.js';
+import type { NoteReceipt } from '../../../contract/api.js';
+import { MAX_NOTE_BYTES } from '../../../contract/limits.js';
+import { sfBoolean, UPLOAD_HEADER } from '../../../contract/uploadProtocol.js';
 import type { Repository } from '../../db/repository.js';
 import type { UploadPart, UploadRow } from '../../db/upload-store.js';
 import { commitNote, type CommitDeps } from '../commit.js';

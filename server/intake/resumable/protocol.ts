@@ -1,10 +1,10 @@
 /**
- * The server's side of the resumable-upload wire format (src/shared/uploadProtocol.ts owns the
+ * The server's side of the resumable-upload wire format (contract/uploadProtocol.ts owns the
  * shared facts): the schemas its headers are read through, and the Upload-Limit it announces.
  */
 import { Type } from 'typebox';
-import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
-import { UPLOAD_HEADER } from '../../../src/shared/uploadProtocol.js';
+import { MAX_NOTE_BYTES } from '../../../contract/limits.js';
+import { UPLOAD_HEADER } from '../../../contract/uploadProtocol.js';
 
 /** A Structured Fields Boolean, as Upload-Complete carries it. */
 const SfBoolean = (description: string) => Type.Union([Type.Literal('?1'), Type.Literal('?0')], { description });

@@ -5,8 +5,8 @@
  * continue an upload another one began, and a restart loses nothing that was reported.
  */
 import { randomUUID } from 'node:crypto';
-import type { NoteReceipt } from '../../../src/shared/api.js';
-import { PARTIAL_UPLOAD_TYPE, UPLOAD_PROBLEM } from '../../../src/shared/uploadProtocol.js';
+import type { NoteReceipt } from '../../../contract/api.js';
+import { PARTIAL_UPLOAD_TYPE, UPLOAD_PROBLEM } from '../../../contract/uploadProtocol.js';
 import type { LinkView } from '../../db/repository.js';
 import type { UploadRow } from '../../db/upload-store.js';
 import { isRefusal, refusal } from '../../http/refusals.js';

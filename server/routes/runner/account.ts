@@ -3,10 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { emptyAnswer } from '../../http/contract.js';
 import { deleteRunnerAccount } from '../../runner/deletion.js';
 import { BEARER, requireRunner, type RunnerContext } from './context.js';
+import { API_ROUTES } from '../../../contract/paths.js';
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
   app.delete(
-    '/me',
+    API_ROUTES.account,
     {
       schema: {
         operationId: 'deleteAccount',

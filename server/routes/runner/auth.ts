@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppleSignInSchema, RefreshSchema, SessionSchema, type Session } from '../../../src/shared/runnerApi.js';
+import { AppleSignInSchema, RefreshSchema, SessionSchema, type Session } from '../../../contract/runnerApi.js';
+import { API_ROUTES } from '../../../contract/paths.js';
 import { IdentityTokenError, JwksUnavailableError } from '../../auth/apple.js';
 import { hashToken, issueAccessToken, newRefreshToken, successorRefreshToken } from '../../auth/tokens.js';
 import { addressKey } from '../../http/client-key.js';
@@ -40,7 +41,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   }
 
   app.post(
-    '/auth/apple',
+    API_ROUTES.appleSignIn,
     {
       schema: {
         operationId: 'signInWithApple',
@@ -80,7 +81,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   );
 
   app.post(
-    '/auth/refresh',
+    API_ROUTES.refresh,
     {
       schema: {
         operationId: 'refreshSession',

@@ -1,9 +1,10 @@
 /** The runner's entries and their links for friends (races: ./races.ts; the notes that arrived: ./entry-notes.ts). */
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { MAX_RUNNER_NAME_LENGTH } from '../../../src/shared/limits.js';
-import { raceWhen } from '../../../src/shared/raceClock.js';
-import { EntryListSchema, EntrySchema, IdParamsSchema, LinkSchema, NewEntrySchema, type Entry as EntryBody } from '../../../src/shared/runnerApi.js';
+import { MAX_RUNNER_NAME_LENGTH } from '../../../contract/limits.js';
+import { raceWhen } from '../../../contract/raceClock.js';
+import { EntryListSchema, EntrySchema, IdParamsSchema, LinkSchema, NewEntrySchema, type Entry as EntryBody } from '../../../contract/runnerApi.js';
+import { API_ROUTES, recorderPath } from '../../../contract/paths.js';
 import { emptyAnswer, refusals } from '../../http/contract.js';
 import { ApiProblem, entryNotFound } from '../../http/problem.js';
 import { raceRefusal } from '../../http/refusals.js';
@@ -29,7 +30,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
     createdAt: e.createdAt,
     linkActive: e.linkActive,
     linkPhones: e.linkPhones,
-    ...(token ? { link: { token, url: `${ctx.publicUrl}/r/${token}` } } : {}),
+    ...(token ? { link: { token, url: `${ctx.publicUrl}${recorderPath(token)}` } } : {}),
   });
 
   async function ownEntry(accountId: string, id: string): Promise<Entry> {
@@ -39,7 +40,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   }
 
   app.get(
-    '/entries',
+    API_ROUTES.entries,
     { schema: { operationId: 'listEntries', summary: 'The runner’s entries', security: bearer, response: { 200: EntryListSchema } } },
     async (req) => {
       const account = await requireRunner(ctx, req);
@@ -48,7 +49,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   );
 
   app.post(
-    '/entries',
+    API_ROUTES.entries,
     {
       schema: {
         operationId: 'createEntry',
@@ -80,7 +81,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   );
 
   app.post(
-    '/entries/:id/link',
+    API_ROUTES.entryLink,
     {
       schema: {
         operationId: 'replaceEntryLink',
@@ -94,12 +95,12 @@ export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
       const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
       const token = newToken();
       await repo.entries.replaceLink(entry, linkIdOf(token), new Date().toISOString());
-      return { token, url: `${ctx.publicUrl}/r/${token}` };
+      return { token, url: `${ctx.publicUrl}${recorderPath(token)}` };
     },
   );
 
   app.delete(
-    '/entries/:id/link',
+    API_ROUTES.entryLink,
     {
       schema: {
         operationId: 'revokeEntryLink',

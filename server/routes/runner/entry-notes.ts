@@ -6,8 +6,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { markersFor } from '../../../src/shared/markers.js';
-import { EntryNotesSchema, IdParamsSchema, NotesQuerySchema, type EntryNotes } from '../../../src/shared/runnerApi.js';
+import { markersFor } from '../../../contract/markers.js';
+import { EntryNotesSchema, IdParamsSchema, NotesQuerySchema, type EntryNotes } from '../../../contract/runnerApi.js';
+import { API_ROUTES } from '../../../contract/paths.js';
 import { signAudio } from '../../auth/audio-url.js';
 import type { NoteChanges } from '../../db/note-store.js';
 import type { Entry, EntryNote } from '../../db/repository.js';
@@ -117,7 +118,7 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
   }
 
   app.get(
-    '/entries/:id/notes',
+    API_ROUTES.entryNotes,
     {
       // A held request is a phone waiting, not a client hammering: no rate limiter counts it
       // (server/sync caps how many a process and an account hold instead).

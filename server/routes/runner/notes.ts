@@ -3,7 +3,8 @@
  * runner's app sends, and the runner removing a note. The sender's view of that receipt is a recorder route (../recorder.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AudioQuerySchema, IdParamsSchema, PlayedSchema, PlayReceiptSchema } from '../../../src/shared/runnerApi.js';
+import { AudioQuerySchema, IdParamsSchema, PlayedSchema, PlayReceiptSchema } from '../../../contract/runnerApi.js';
+import { API_ROUTES } from '../../../contract/paths.js';
 import { audioSignatureValid } from '../../auth/audio-url.js';
 import { audioAnswers, emptyAnswer, refusals } from '../../http/contract.js';
 import { ApiProblem } from '../../http/problem.js';
@@ -20,7 +21,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   const { repo } = ctx;
 
   app.get(
-    '/notes/:id/audio',
+    API_ROUTES.noteAudio,
     {
       schema: {
         operationId: 'getNoteAudio',
@@ -56,7 +57,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   );
 
   app.post(
-    '/notes/:id/played',
+    API_ROUTES.notePlayed,
     {
       schema: {
         operationId: 'reportNotePlayed',
@@ -84,7 +85,7 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   );
 
   app.delete(
-    '/notes/:id',
+    API_ROUTES.runnerNote,
     {
       schema: {
         operationId: 'deleteNote',

@@ -14,6 +14,7 @@ import { ERROR_CODES, REQUIRED_HEADER, refusals, type RefusalMaker } from '../..
 import { refusal } from '../../http/refusals.js';
 import { DEVICE_COOKIE } from '../../devices/cookie.js';
 import { BEARER, notSignedIn } from './context.js';
+import { API_PREFIX, API_ROUTES } from '../../../contract/paths.js';
 
 /** The contract's major version: bump it (and the path) only for a change old apps cannot survive. */
 const CONTRACT_MAJOR = 1;
@@ -175,7 +176,7 @@ export const openApi = fp<{ publicUrl: string }>(async (app, { publicUrl }) => {
     transform: ({ schema, url, route }) => {
       const s = (schema ?? {}) as RouteSchema;
       const method = [route.method].flat()[0] ?? 'GET';
-      return { schema: !url.startsWith('/api/') ? { ...s, hide: true } : s.hide ? s : withAmbient(s, method), url };
+      return { schema: !url.startsWith(`${API_PREFIX}/`) ? { ...s, hide: true } : s.hide ? s : withAmbient(s, method), url };
     },
     transformObject: (documentObject) => {
       const doc = structuredClone((documentObject as Extract<typeof documentObject, { openapiObject: unknown }>).openapiObject);
@@ -183,5 +184,5 @@ export const openApi = fp<{ publicUrl: string }>(async (app, { publicUrl }) => {
       return doc;
     },
   });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get(`${API_PREFIX}${API_ROUTES.openapi}`, { schema: { hide: true } }, async () => app.swagger());
 });

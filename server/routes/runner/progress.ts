@@ -4,15 +4,10 @@
  * recorder's link answer (../recorder.ts), by way of ../../races/tracking.ts.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  EntrySharingSchema,
-  MAX_POSITIONS_BODY_BYTES,
-  PositionBatchSchema,
-  PositionsReceiptSchema,
-  UpdateEntrySchema,
-} from '../../../src/shared/progressApi.js';
-import { raceWhen } from '../../../src/shared/raceClock.js';
-import { IdParamsSchema } from '../../../src/shared/runnerApi.js';
+import { EntrySharingSchema, MAX_POSITIONS_BODY_BYTES, PositionBatchSchema, PositionsReceiptSchema, UpdateEntrySchema } from '../../../contract/progressApi.js';
+import { raceWhen } from '../../../contract/raceClock.js';
+import { IdParamsSchema } from '../../../contract/runnerApi.js';
+import { API_ROUTES } from '../../../contract/paths.js';
 import { refusals } from '../../http/contract.js';
 import { entryNotFound } from '../../http/problem.js';
 import { appRefusal, raceRefusal } from '../../http/refusals.js';
@@ -31,7 +26,7 @@ export const progressRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> =
   }
 
   app.patch(
-    '/entries/:id',
+    API_ROUTES.entry,
     {
       schema: {
         operationId: 'updateEntry',
@@ -56,7 +51,7 @@ export const progressRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> =
   );
 
   app.post(
-    '/entries/:id/positions',
+    API_ROUTES.entryPositions,
     {
       bodyLimit: MAX_POSITIONS_BODY_BYTES,
       schema: {

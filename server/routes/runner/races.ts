@@ -1,6 +1,7 @@
 /** The race catalogue as the runner's app reads it: every race with its clock and markers, and each race's course. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CourseLineSchema, RaceListSchema, RaceParamsSchema } from '../../../src/shared/runnerApi.js';
+import { CourseLineSchema, RaceListSchema, RaceParamsSchema } from '../../../contract/runnerApi.js';
+import { API_ROUTES } from '../../../contract/paths.js';
 import { emptyAnswer, refusals, withHeaders, type HeaderDocs } from '../../http/contract.js';
 import { noneMatch } from '../../http/conditional.js';
 import { raceRefusal } from '../../http/refusals.js';
@@ -19,7 +20,7 @@ export const raceRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   const { repo } = ctx;
 
   app.get(
-    '/races',
+    API_ROUTES.races,
     {
       schema: {
         operationId: 'listRaces',
@@ -34,7 +35,7 @@ export const raceRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
   );
 
   app.get(
-    '/races/:id/course',
+    API_ROUTES.raceCourse,
     {
       schema: {
         operationId: 'getRaceCourse',

@@ -1,7 +1,7 @@
 /** Keepsake shares: the runner makes and removes them; the keepsake page reads them by token. Nothing is public unless shared. */
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { markerLabel } from '../../../src/shared/markers.js';
+import { markerLabel } from '../../../contract/markers.js';
 import {
   IdParamsSchema,
   KeepsakeSchema,
@@ -10,7 +10,8 @@ import {
   ShareSchema,
   ShareTokenParamsSchema,
   type Keepsake,
-} from '../../../src/shared/runnerApi.js';
+} from '../../../contract/runnerApi.js';
+import { API_ROUTES, keepsakeAudioPath, keepsakePath } from '../../../contract/paths.js';
 import { hashToken } from '../../auth/tokens.js';
 import { audioAnswers, emptyAnswer, refusals } from '../../http/contract.js';
 import { ApiProblem, entryNotFound, keepsakeNotFound, shareNotFound } from '../../http/problem.js';
@@ -37,7 +38,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   }
 
   app.post(
-    '/shares',
+    API_ROUTES.shares,
     {
       schema: {
         operationId: 'createShare',
@@ -67,12 +68,12 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
       const token = newToken();
       const id = randomUUID();
       await repo.shares.create({ id, tokenHash: hashToken(token), accountId: account.id, entryId, noteId, createdAt: new Date().toISOString() });
-      return reply.code(201).send({ id, url: `${ctx.publicUrl}/s/${token}` });
+      return reply.code(201).send({ id, url: `${ctx.publicUrl}${keepsakePath(token)}` });
     },
   );
 
   app.delete(
-    '/shares/:id',
+    API_ROUTES.share,
     {
       schema: {
         operationId: 'deleteShare',
@@ -92,7 +93,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
   );
 
   app.get(
-    '/s/:token',
+    API_ROUTES.keepsake,
     {
       schema: {
         operationId: 'getKeepsake',
@@ -114,14 +115,14 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = as
           markerLabel: markerLabel(n.marker),
           from: n.from,
           durationMs: n.durationMs,
-          audioUrl: `/api/s/${req.params.token}/notes/${n.id}/audio`,
+          audioUrl: keepsakeAudioPath(req.params.token, n.id),
         })),
       };
     },
   );
 
   app.get(
-    '/s/:token/notes/:id/audio',
+    API_ROUTES.keepsakeAudio,
     {
       schema: {
         operationId: 'getKeepsakeNoteAudio',

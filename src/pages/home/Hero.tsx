@@ -1,9 +1,12 @@
-import { APP_STORE_URL, TAGLINE } from '../../shared/config';
+import { appBadgeHtml } from '../../../contract/appBadge';
+import { TAGLINE } from '../../config';
 
 /**
  * The video is decoration over a poster that is also the section's CSS background, so the first
  * paint never waits for it; under reduced motion the CSS hides it and the still stays. Hidden from
- * screen readers, it is kept out of the tab order too (no controls, nothing to reach).
+ * screen readers, it is kept out of the tab order too (no controls, nothing to reach). The App Store
+ * badge is contract/appBadge.ts's markup: built here for a site with no store page (the app is
+ * coming), and written by the server in its place for the APP_STORE_URL it is given.
  */
 export function Hero() {
   return (
@@ -29,9 +32,8 @@ export function Hero() {
           {TAGLINE}
         </h1>
         <p className="hero__lead">The people who love you record voice notes at the miles you choose. On race day, each one plays the moment you reach it.</p>
-        <a className="hero__badge" href={APP_STORE_URL}>
-          <img src="/badges/app-store.svg" alt="Download on the App Store" width="150" height="50" />
-        </a>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: appBadgeHtml escapes the address, and the server renders the same markup in its place (one renderer). */}
+        <div className="hero__app" dangerouslySetInnerHTML={{ __html: appBadgeHtml(undefined) }} />
       </div>
     </section>
   );

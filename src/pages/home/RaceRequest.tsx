@@ -1,4 +1,4 @@
-import { RACE_REQUEST_MAILTO } from '../../shared/config';
+import { RACE_REQUEST_MAILTO } from '../../config';
 
 export function RaceRequest() {
   return (

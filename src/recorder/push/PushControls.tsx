@@ -6,7 +6,7 @@
  */
 import '../laterWords.js';
 import type { ReactNode } from 'react';
-import { ALERT_LEAD_MINUTES } from '../../shared/push.js';
+import { ALERT_LEAD_MINUTES } from '../../../contract/push.js';
 import { markerName } from '../../i18n/index.js';
 import { useT } from '../../i18n/useLanguage.js';
 import type { PushControl, PushControlKind } from './usePush.js';

@@ -3,7 +3,7 @@
  * when the person taps (never on load: browsers quiet or block a prompt nobody asked for), and this
  * browser's PushSubscription made with the server's key, one for every link on this phone.
  */
-import type { PushSubscribe } from '../../shared/pushApi.js';
+import type { PushSubscribe } from '../../../contract/pushApi.js';
 
 export type BrowserSubscription = Pick<PushSubscribe, 'endpoint' | 'keys'>;
 

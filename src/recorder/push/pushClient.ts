@@ -3,8 +3,8 @@
  * the later chunk with the push controls, apart from src/apiClient.ts, so the recorder's chunk
  * does not carry it (issue 43).
  */
-import { part } from '../../apiClient.js';
-import type { PushState, PushSubscribe } from '../../shared/pushApi.js';
+import { pushAlertPath, pushPath } from '../../../contract/paths.js';
+import type { PushState, PushSubscribe } from '../../../contract/pushApi.js';
 
 /** A push route's answer: its value, or the refusal's code (none: no answer we can use) and when to try again (seconds). */
 export type PushAnswer<T> = { ok: true; value: T } | { ok: false; code: string | undefined; retryAfter?: number };
@@ -29,8 +29,6 @@ async function sendJson<T>(path: string, method: string, body?: unknown): Promis
   }
 }
 
-const pushPath = (token: string) => `/api/r/${part(token)}/push`;
-
 /** GET /api/r/:token/push: this phone's notifications on the link, and the key to subscribe with. */
 export const getPushState = (token: string) => sendJson<PushState>(pushPath(token), 'GET');
 /** PUT /api/r/:token/push: this browser's subscription, for this phone on the link. */
@@ -38,6 +36,6 @@ export const subscribePush = (token: string, body: PushSubscribe) => sendJson<Pu
 /** DELETE /api/r/:token/push: this phone's notifications on the link off. */
 export const unsubscribePush = (token: string) => sendJson<undefined>(pushPath(token), 'DELETE');
 /** PUT /api/r/:token/push/alerts/:marker: told once when the runner is about ten minutes from the marker. */
-export const addMarkerAlert = (token: string, marker: string) => sendJson<PushState>(`${pushPath(token)}/alerts/${part(marker)}`, 'PUT');
+export const addMarkerAlert = (token: string, marker: string) => sendJson<PushState>(pushAlertPath(token, marker), 'PUT');
 /** DELETE /api/r/:token/push/alerts/:marker. */
-export const removeMarkerAlert = (token: string, marker: string) => sendJson<undefined>(`${pushPath(token)}/alerts/${part(marker)}`, 'DELETE');
+export const removeMarkerAlert = (token: string, marker: string) => sendJson<undefined>(pushAlertPath(token, marker), 'DELETE');

@@ -1,6 +1,6 @@
 /** What a push route's refusal says to the person (issue 36), by its code: the page's own words, in the language in use. */
 import '../laterWords.js';
-import { ALERT_LEAD_MINUTES } from '../../shared/push.js';
+import { ALERT_LEAD_MINUTES } from '../../../contract/push.js';
 import { markerName, t, tn } from '../../i18n/index.js';
 
 /** What the link's new phones of the hour are counted over: a refusal without its Retry-After waits that long at most. */

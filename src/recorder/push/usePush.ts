@@ -7,7 +7,7 @@
 import '../laterWords.js';
 import { useCallback, useEffect, useState } from 'react';
 import { addMarkerAlert, getPushState, removeMarkerAlert, subscribePush, unsubscribePush, type PushAnswer } from './pushClient.js';
-import type { PushState } from '../../shared/pushApi.js';
+import type { PushState } from '../../../contract/pushApi.js';
 import { t } from '../../i18n/index.js';
 import { useLanguage } from '../../i18n/useLanguage.js';
 import { browserSubscription } from './browserPush.js';

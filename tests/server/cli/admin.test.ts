@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_RUNNER_NAME_LENGTH } from '../../../src/shared/limits.js';
+import { MAX_RUNNER_NAME_LENGTH } from '../../../contract/limits.js';
 import { BACKENDS } from '../support/backends.js';
 import { runAdmin, runAdminProcess } from '../support/cli.js';
 import { startTestApp, type TestApp } from '../support/app.js';

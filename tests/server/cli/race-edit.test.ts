@@ -6,8 +6,8 @@
  * on one PostgreSQL see a moved start too: tests/server/ops/two-servers.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EntryNotes, Session } from '../../../src/shared/runnerApi.js';
-import { localSchedule } from '../../../src/shared/raceClock.js';
+import type { EntryNotes, Session } from '../../../contract/runnerApi.js';
+import { localSchedule } from '../../../contract/raceClock.js';
 import { storedCourse } from '../../../server/races/stored-course.js';
 import { gpxText } from '../../../stand-ins/courses.js';
 import { startRunnerApp, type RunnerTestApp } from '../runner/support.js';

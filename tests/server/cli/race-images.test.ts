@@ -5,7 +5,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRaceImage, MAX_RACE_IMAGE_INPUT_BYTES } from '../../../server/races/race-image.js';
 import { LOCAL_BLOBS_DIR } from '../../../server/storage/index.js';
-import { raceTrackHtml, SPEC_RACE_CARDS } from '../../../src/shared/raceCards.js';
+import { appBadgeHtml } from '../../../contract/appBadge.js';
+import { raceTrackHtml, SPEC_RACE_CARDS } from '../../../contract/raceCards.js';
 import { BACKENDS } from '../support/backends.js';
 import { runAdmin, runAdminProcess } from '../support/cli.js';
 import { startS3, type TestS3 } from '../support/s3.js';
@@ -45,7 +46,7 @@ describe.each(BACKENDS)('a race picture given with add-race --image on %s', (kin
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-pictures-'));
     await mkdir(file('dist'));
-    await writeFile(file('dist/index.html'), `<!doctype html><title>home</title><div class="carousel__track">${raceTrackHtml(SPEC_RACE_CARDS)}</div>`);
+    await writeFile(file('dist/index.html'), `<!doctype html><title>home</title>${appBadgeHtml(undefined)}${raceTrackHtml(SPEC_RACE_CARDS)}`);
     t = await startTestApp(kind, { DIST_DIR: file('dist'), HOME_PAGE_CACHE_SECONDS: '1' });
     env = { ...t.backend.env, PORT: '8080', PUBLIC_URL: '' };
     await writeFile(file('card.png'), pngPicture(640, 400));

@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RACE_IMAGES } from '../../../server/storage/keys.js';
-import { raceTrackHtml, SPEC_RACE_CARDS } from '../../../src/shared/raceCards.js';
+import { appBadgeHtml } from '../../../contract/appBadge.js';
+import { raceTrackHtml, SPEC_RACE_CARDS } from '../../../contract/raceCards.js';
 import { BACKENDS } from '../support/backends.js';
 import { runAdmin } from '../support/cli.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -34,10 +35,7 @@ describe.each(BACKENDS)('pictures stored as the operator gave them, before issue
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-remade-'));
     await mkdir(path.join(dir, 'dist'));
-    await writeFile(
-      path.join(dir, 'dist/index.html'),
-      `<!doctype html><title>home</title><div class="carousel__track">${raceTrackHtml(SPEC_RACE_CARDS)}</div>`,
-    );
+    await writeFile(path.join(dir, 'dist/index.html'), `<!doctype html><title>home</title>${appBadgeHtml(undefined)}${raceTrackHtml(SPEC_RACE_CARDS)}`);
     t = await startTestApp(kind, { DIST_DIR: path.join(dir, 'dist'), HOME_PAGE_CACHE_SECONDS: '1' });
     env = { ...t.backend.env, PORT: '8080', PUBLIC_URL: '' };
     const lying = await lyingJpeg();

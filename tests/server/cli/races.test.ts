@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MARATHON_METERS } from '../../../src/shared/markers.js';
+import { MARATHON_METERS } from '../../../contract/markers.js';
 import { BACKENDS } from '../support/backends.js';
 import { runAdmin } from '../support/cli.js';
 import { startTestApp, type TestApp } from '../support/app.js';

@@ -5,8 +5,8 @@ import { applyMigrations, MIGRATIONS } from '../../../server/db/migrate.js';
 import { RACE_CATALOGUE_TABLES } from '../../../server/db/migrations/6-race-catalogue.js';
 import { createRepository, type Repository } from '../../../server/db/repository.js';
 import { storedCourse } from '../../../server/races/stored-course.js';
-import { MARATHON_METERS } from '../../../src/shared/markers.js';
-import { RACES } from '../../../src/shared/races.js';
+import { MARATHON_METERS } from '../../../contract/markers.js';
+import { RACES } from '../../../contract/races.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
 import { courseOf, gpxText, legFrom } from '../../../stand-ins/courses.js';
 

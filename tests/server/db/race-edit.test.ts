@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE_LEAD_MS } from '../../../src/shared/delivery.js';
-import { markersFor } from '../../../src/shared/markers.js';
-import { raceStartsAt } from '../../../src/shared/raceClock.js';
+import { PHONE_LEAD_MS } from '../../../contract/delivery.js';
+import { markersFor } from '../../../contract/markers.js';
+import { raceStartsAt } from '../../../contract/raceClock.js';
 import type { Database } from '../../../server/db/driver.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { insertNote } from '../../../server/db/note-store.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newRaceProblem } from '../../../server/races/new-race.js';
 import { SEED_RACES } from '../../../server/db/seed-races.js';
-import { raceStartsAt, resolveStart } from '../../../src/shared/raceClock.js';
-import { RACES } from '../../../src/shared/races.js';
+import { raceStartsAt, resolveStart } from '../../../contract/raceClock.js';
+import { RACES } from '../../../contract/races.js';
 
 describe('the races the catalogue starts with', () => {
   it('should be the nine races of the spec, with the ids, names, dates and units of the home page', () => {

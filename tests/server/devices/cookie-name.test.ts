@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEVICE_COOKIE, LOCAL_DEVICE_COOKIE } from '../../../server/devices/cookie.js';
-import type { HomeScreenLinks } from '../../../src/shared/homeScreenApi.js';
+import type { HomeScreenLinks } from '../../../contract/homeScreenApi.js';
 import { BACKENDS } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { makeLink } from '../support/uploads.js';

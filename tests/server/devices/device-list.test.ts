@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_DEVICE_COOKIE as DEVICE_COOKIE } from '../../../server/devices/cookie.js';
 import { linkIdOf } from '../../../server/links.js';
-import type { HomeScreenLinks } from '../../../src/shared/homeScreenApi.js';
+import type { HomeScreenLinks } from '../../../contract/homeScreenApi.js';
 import { BACKENDS } from '../support/backends.js';
 import { startTestApp, restartOn, type TestApp } from '../support/app.js';
 import { addUpcomingRaces, UPCOMING } from '../support/races.js';

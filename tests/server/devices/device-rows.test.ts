@@ -19,7 +19,7 @@ import { DEVICE_LINK_PHONES_MAX, NEW_PHONES_WINDOW_MS } from '../../../server/db
 import { LOCAL_DEVICE_COOKIE } from '../../../server/devices/cookie.js';
 import { createDevices, DEVICE_LIFE_MS, startDeviceSweep } from '../../../server/devices/index.js';
 import { linkIdOf } from '../../../server/links.js';
-import type { HomeScreenLinks } from '../../../src/shared/homeScreenApi.js';
+import type { HomeScreenLinks } from '../../../contract/homeScreenApi.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { makeLink } from '../support/uploads.js';

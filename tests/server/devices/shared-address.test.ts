@@ -5,7 +5,7 @@
  * what costs, per link; the cookie itself costs nothing and is given to every phone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HomeScreenLinks } from '../../../src/shared/homeScreenApi.js';
+import type { HomeScreenLinks } from '../../../contract/homeScreenApi.js';
 import { startPushService, type PushServiceStandIn } from '../../../stand-ins/pushService.js';
 import { BACKENDS } from '../support/backends.js';
 import { deviceCookieHeader, pushEnv, trustPushService } from '../support/push.js';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EntryNotes } from '../../../src/shared/runnerApi.js';
+import type { EntryNotes } from '../../../contract/runnerApi.js';
 import { FAKE_APPLE_NONCE } from '../../../stand-ins/fakeApple.js';
 import { startRunnerApp, type RunnerTestApp } from '../runner/support.js';
 import { startOwnPostgres, type OwnPostgres } from '../../../kit/postgres.js';

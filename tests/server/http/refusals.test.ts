@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECORDER_REFUSALS, type RecorderRefusal } from '../../../src/shared/refusals.js';
+import { RECORDER_REFUSALS, type RecorderRefusal } from '../../../contract/refusals.js';
 import type { ApiProblem } from '../../../server/http/problem.js';
 import { refusal } from '../../../server/http/refusals.js';
 

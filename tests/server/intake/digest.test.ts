@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { contentDigestHeader } from '../../../src/shared/contentDigest.js';
+import { contentDigestHeader } from '../../../contract/contentDigest.js';
 import { sha256FromContentDigest } from '../../../server/intake/digest.js';
 
 describe('reading Content-Digest', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
+import { MAX_NOTE_BYTES } from '../../../contract/limits.js';
 import { linkIdOf } from '../../../server/links.js';
 import { BACKENDS } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractVersion, operationsOf, type OpenApiDoc } from '../../../server/routes/runner/openapi.js';
-import { RECORDER_REFUSALS } from '../../../src/shared/refusals.js';
+import { RECORDER_REFUSALS } from '../../../contract/refusals.js';
 import { PUBLIC_URL, startRunnerApp, type RunnerTestApp } from '../runner/support.js';
 
 describe('the OpenAPI document', () => {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EntryNotes, Session } from '../../../src/shared/runnerApi.js';
+import type { EntryNotes, Session } from '../../../contract/runnerApi.js';
 import { buildApp } from '../../../server/app.js';
 import { testLog } from '../support/app.js';
 import { loadConfig } from '../../../server/config/index.js';

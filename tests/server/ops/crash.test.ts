@@ -3,7 +3,7 @@ import http from 'node:http';
 import { buffer } from 'node:stream/consumers';
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NoteReceipt } from '../../../src/shared/api.js';
+import type { NoteReceipt } from '../../../contract/api.js';
 import { openRepository } from '../../../server/db/index.js';
 import { linkIdOf } from '../../../server/links.js';
 import { openBlobStore } from '../../../server/storage/index.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NoteReceipt } from '../../../src/shared/api.js';
+import type { NoteReceipt } from '../../../contract/api.js';
 import { IDLE_TIMEOUT_DEFAULT_MS, loadConfig } from '../../../server/config/index.js';
 import { openRepository } from '../../../server/db/index.js';
 import { createBackend, type TestBackend } from '../support/backends.js';

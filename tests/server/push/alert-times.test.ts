@@ -12,7 +12,7 @@ import { applyMigrations, MIGRATIONS } from '../../../server/db/migrate.js';
 import { PUSH_TIMES_TABLES } from '../../../server/db/migrations/17-push-times.js';
 import { createRepository, type Repository } from '../../../server/db/repository.js';
 import { createMarkerAlerts } from '../../../server/push/alerts.js';
-import { localSchedule } from '../../../src/shared/raceClock.js';
+import { localSchedule } from '../../../contract/raceClock.js';
 import { BACKENDS, createBackend, type TestBackend } from '../support/backends.js';
 
 const HOUR = 3600_000;

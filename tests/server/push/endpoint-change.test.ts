@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/driver.js';
 import { openDatabase } from '../../../server/db/index.js';
-import type { Session } from '../../../src/shared/runnerApi.js';
+import type { Session } from '../../../contract/runnerApi.js';
 import { startPushService, type PushServiceStandIn, type StandInSubscription } from '../../../stand-ins/pushService.js';
 import { BACKENDS } from '../support/backends.js';
 import { phoneOpens, pushEnv, subscribe, trustPushService } from '../support/push.js';

@@ -11,14 +11,14 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/driver.js';
 import { openDatabase } from '../../../server/db/index.js';
-import type { DeclarativePush } from '../../../src/shared/push.js';
+import type { DeclarativePush } from '../../../contract/push.js';
 import { startPushService, type PushServiceStandIn } from '../../../stand-ins/pushService.js';
 import { restartOn } from '../support/app.js';
 import { BACKENDS } from '../support/backends.js';
 import { phoneOpens, pushEnv, subscribe, trustPushService } from '../support/push.js';
 import { digestOf, fakeWebm } from '../support/uploads.js';
 import { PUBLIC_URL, startRunnerApp, type RunnerTestApp } from '../runner/support.js';
-import type { Session } from '../../../src/shared/runnerApi.js';
+import type { Session } from '../../../contract/runnerApi.js';
 
 describe.each(BACKENDS)('pushes of heard notes on %s', (kind) => {
   let service: PushServiceStandIn;

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { ClaimedPush } from '../../../server/db/push-queue-store.js';
 import { createTokenSeal } from '../../../server/devices/sealed.js';
 import { messageOf, noticeOf } from '../../../server/push/notice.js';
-import { MAX_PUSH_PAYLOAD_BYTES, PUSH_LANGUAGES } from '../../../src/shared/push.js';
+import { LANGUAGES } from '../../../contract/languages.js';
+import { MAX_PUSH_PAYLOAD_BYTES } from '../../../contract/push.js';
 
 const ORIGIN = 'https://notes.example.com';
 const TOKEN = 'AbCdEfGhIjKlMnOpQrStUvWxYz012345';
@@ -82,7 +83,7 @@ describe('a push body', () => {
   it('should stay under 3 KB for every language, kind and marker, with the longest name', () => {
     const longest = '🏃🏽‍♀️'.repeat(200) + 'x'.repeat(200);
     let largest = 0;
-    for (const lang of PUSH_LANGUAGES) {
+    for (const lang of LANGUAGES) {
       for (const kind of ['heard', 'soon'] as const) {
         for (const marker of ['mi-26', 'km-42', 'finish', 'somewhere-else']) {
           const push = claimed({ kind, marker, ref: kind === 'heard' ? '0f8fad5b-d9cb-469f-a165-70867728950e' : marker, runnerName: longest }, lang);

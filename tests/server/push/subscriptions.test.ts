@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/driver.js';
 import { openDatabase } from '../../../server/db/index.js';
 import { linkIdOf } from '../../../server/links.js';
-import type { Session } from '../../../src/shared/runnerApi.js';
+import type { Session } from '../../../contract/runnerApi.js';
 import { startPushService, type PushServiceStandIn } from '../../../stand-ins/pushService.js';
 import { BACKENDS } from '../support/backends.js';
 import { runAdmin } from '../support/cli.js';

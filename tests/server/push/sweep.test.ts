@@ -10,7 +10,7 @@ import type { Database } from '../../../server/db/driver.js';
 import { openDatabase } from '../../../server/db/index.js';
 import type { Repository } from '../../../server/db/repository.js';
 import { SUBSCRIPTION_IDLE_DAYS, sweepPush } from '../../../server/push/sweep.js';
-import { localSchedule } from '../../../src/shared/raceClock.js';
+import { localSchedule } from '../../../contract/raceClock.js';
 import { restartOn, startTestApp, type TestApp } from '../support/app.js';
 import { BACKENDS } from '../support/backends.js';
 

@@ -2,7 +2,7 @@ import type { Position } from 'geojson';
 import { describe, expect, it } from 'vitest';
 import { MAX_APP_COURSE_POINTS } from '../../../server/races/app-course.js';
 import { courseFrom, measure, type Course } from '../../../server/races/course.js';
-import { MARATHON_METERS, markersFor } from '../../../src/shared/markers.js';
+import { MARATHON_METERS, markersFor } from '../../../contract/markers.js';
 import { legFrom, metersBetween } from '../../../stand-ins/courses.js';
 
 const MARKERS = markersFor(['mi', 'km']);

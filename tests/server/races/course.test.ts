@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { courseFrom } from '../../../server/races/course.js';
 import { readGpx } from '../../../server/races/gpx.js';
 import { CourseRefused } from '../../../server/races/refused.js';
-import { MARATHON_METERS, markersFor } from '../../../src/shared/markers.js';
+import { MARATHON_METERS, markersFor } from '../../../contract/markers.js';
 import { courseOf, gpxText, legBetween, legFrom, metersBetween } from '../../../stand-ins/courses.js';
 
 const MARKERS = markersFor(['mi', 'km']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { markersFor, MARATHON_METERS } from '../../../src/shared/markers.js';
-import { PHONE_LEAD_MS } from '../../../src/shared/delivery.js';
+import { markersFor, MARATHON_METERS } from '../../../contract/markers.js';
+import { PHONE_LEAD_MS } from '../../../contract/delivery.js';
 import { noteDeadline } from '../../../server/races/deadline.js';
 import { expectedArrivals, TYPICAL_FINISH_SECONDS, type EtaInput } from '../../../server/races/eta.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_RACE_ID_LENGTH, newRaceProblem, raceIdProblem } from '../../../server/races/new-race.js';
-import { raceDateProblem, startTimeProblem, timeZoneProblem } from '../../../src/shared/raceClock.js';
+import { raceDateProblem, startTimeProblem, timeZoneProblem } from '../../../contract/raceClock.js';
 
 describe('naming a new race', () => {
   it('should take an id of lower-case words and digits joined by single hyphens, up to 64 characters', () => {

@@ -1,7 +1,7 @@
 import type { Position } from 'geojson';
 import { describe, expect, it } from 'vitest';
 import { placeFix, placeFixes, snapCourse, type Fix, type Placed } from '../../../server/races/progress.js';
-import { markersFor } from '../../../src/shared/markers.js';
+import { markersFor } from '../../../contract/markers.js';
 import { courseOf, legBetween, legFrom } from '../../../stand-ins/courses.js';
 
 const CHICAGO: Position = [-87.6244, 41.8827];

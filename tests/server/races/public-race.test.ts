@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { RecorderLinkSchema } from '../../../src/shared/api.js';
-import { HomeScreenLinkSchema } from '../../../src/shared/homeScreenApi.js';
-import { RaceSchema } from '../../../src/shared/raceApi.js';
-import { EntrySchema, KeepsakeSchema, RaceListSchema } from '../../../src/shared/runnerApi.js';
+import { RecorderLinkSchema } from '../../../contract/api.js';
+import { HomeScreenLinkSchema } from '../../../contract/homeScreenApi.js';
+import { RaceSchema } from '../../../contract/raceApi.js';
+import { EntrySchema, KeepsakeSchema, RaceListSchema } from '../../../contract/runnerApi.js';
 import type { Race, RaceRow } from '../../../server/db/types.js';
 import { publicRace } from '../../../server/races/public-race.js';
 

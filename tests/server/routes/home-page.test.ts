@@ -5,14 +5,15 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressedClock } from '../../../server/clock.js';
 import { createHomePage, encodingFor } from '../../../server/routes/home-page.js';
-import { raceTrackHtml, SPEC_RACE_CARDS } from '../../../src/shared/raceCards.js';
-import { RACES } from '../../../src/shared/races.js';
+import { appBadgeHtml } from '../../../contract/appBadge.js';
+import { raceTrackHtml, SPEC_RACE_CARDS } from '../../../contract/raceCards.js';
+import { RACES } from '../../../contract/races.js';
 import { BACKENDS } from '../support/backends.js';
 import { runAdmin } from '../support/cli.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
-/** The built page as scripts/build.mjs writes it, reduced to what matters here: the cards between their markers. */
-const BUILT_HOME = `<!doctype html><html lang="en"><head><title>home</title></head><body><h1>MileNotes</h1><div class="carousel__track">${raceTrackHtml(SPEC_RACE_CARDS)}</div><footer>end</footer></body></html>`;
+/** The built page as scripts/build.mjs writes it, reduced to what matters here: the badge and the cards between their markers. */
+const BUILT_HOME = `<!doctype html><html lang="en"><head><title>home</title></head><body><h1>MileNotes</h1><div class="hero__app">${appBadgeHtml(undefined)}</div><div>${raceTrackHtml(SPEC_RACE_CARDS)}</div><footer>end</footer></body></html>`;
 
 const HOSTILE = `<img src=x onerror=alert(1)> & "Ünïcode" 'quoted' </h3><script>alert(2)</script>`;
 const MINUTE = 60_000;
@@ -77,15 +78,22 @@ describe.each(BACKENDS)('the home page on %s', (kind) => {
     expect(html).toContain('<time datetime="2099-05-03">May 3, 2099</time>');
     // No picture given: the generic one, said to show nothing the name does not.
     expect(html).toContain('src="/races/generic.svg" alt=""');
-    expect(html.match(/class="race-card"/g)).toHaveLength(2);
+    // One race: its card once, the carousel still (too few to fill a view and loop).
+    expect(html.match(/class="race-card"/g)).toHaveLength(1);
+    expect(html).toContain('<section class="carousel carousel--still" tabindex="0" aria-label="Upcoming races">');
+    expect(html.match(/<ul class="race-list"/g)).toHaveLength(1);
   });
 
   it('should show the next nine races by start and drop a race once it is over, eight hours after its start', async () => {
     // Sydney's start, 06:00 on May 4 there, is 20:00 UTC on May 3: after the Chicago race's 12:30 UTC.
     await addRace('sydney-2099', 'Sydney Marathon', '2099-05-04', '06:00', 'Australia/Sydney');
     for (let i = 1; i <= 9; i++) await addRace(`later-${i}`, `Later Marathon ${i}`, `2099-06-${String(i).padStart(2, '0')}`);
-    const names = cardNames(await htmlOf(homePage()));
-    expect(names).toEqual([HOSTILE, 'Sydney Marathon', ...Array.from({ length: 7 }, (_, i) => `Later Marathon ${i + 1}`)]);
+    const html = await htmlOf(homePage());
+    expect(cardNames(html)).toEqual([HOSTILE, 'Sydney Marathon', ...Array.from({ length: 7 }, (_, i) => `Later Marathon ${i + 1}`)]);
+    // Enough to fill a view: the list twice in a row, moving, the copy for the eyes only.
+    expect(html).toContain('<section class="carousel" tabindex="0" aria-label="Upcoming races">');
+    expect(html.match(/<ul class="race-list"/g)).toHaveLength(2);
+    expect(html.match(/<ul class="race-list" aria-hidden="true">/g)).toHaveLength(1);
 
     // Chicago, 07:30 CDT on May 3 is 12:30 UTC; live until 20:30 UTC, then over.
     clock = Date.parse('2099-05-03T20:29:59Z');
@@ -93,6 +101,27 @@ describe.each(BACKENDS)('the home page on %s', (kind) => {
     clock = Date.parse('2099-05-03T20:30:00Z');
     expect(cardNames(await htmlOf(homePage()))).toEqual(['Sydney Marathon', ...Array.from({ length: 8 }, (_, i) => `Later Marathon ${i + 1}`)]);
     clock = Date.now();
+  });
+
+  it('should say the app is coming, with no link, while no App Store address is set', async () => {
+    const html = await htmlOf(homePage());
+    expect(html).toContain('<p class="app-badge app-badge--soon" id="app">');
+    expect(html).toContain('Coming soon to the</span> <span class="app-badge__big">App Store</span>');
+    expect(html).not.toContain('<a ');
+    expect(html).not.toContain('apps.apple.com');
+  });
+
+  it('should link the badge to the App Store address the server is given, escaped', async () => {
+    const url = 'https://apps.apple.com/app/milenotes/id1234567890?l=en&mt=8';
+    const home = createHomePage({ distDir: dist, races: t.app.repo.races, cacheMs: MINUTE, appStoreUrl: url, log: t.app.log, now: () => clock });
+    const html = await htmlOf(home);
+    expect(html).toContain(
+      '<a class="app-badge" id="app" href="https://apps.apple.com/app/milenotes/id1234567890?l=en&amp;mt=8"><img src="/badges/app-store.svg" alt="Download on the App Store"',
+    );
+    expect(html).not.toContain('Coming soon');
+    // The rest of the page as built, the cards as the catalogue has them.
+    expect(cardNames(html)).toEqual(cardNames(await htmlOf(homePage())));
+    expect(html).toContain('<footer>end</footer>');
   });
 
   it('should keep serving the last list, not an error, while the catalogue cannot be read', async () => {
@@ -187,6 +216,22 @@ describe('the home page of an app on a compressed clock (the demo’s server)', 
       const res = await t.app.inject({ url: '/', headers: { 'accept-encoding': 'identity' } });
       expect(res.statusCode).toBe(200);
       expect(cardNames(res.body)).toEqual(['September Marathon']);
+    } finally {
+      await t.close();
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the home page of a server given APP_STORE_URL', () => {
+  it('should link the badge there', async () => {
+    const dist = await mkdtemp(path.join(os.tmpdir(), 'milenotes-dist-'));
+    await writeFile(path.join(dist, 'index.html'), BUILT_HOME);
+    const url = 'https://apps.apple.com/us/app/milenotes/id1234567890';
+    const t = await startTestApp('sqlite', { DIST_DIR: dist, APP_STORE_URL: url });
+    try {
+      const res = await t.app.inject({ url: '/', headers: { 'accept-encoding': 'identity' } });
+      expect(res.body).toContain(`<a class="app-badge" id="app" href="${url}">`);
     } finally {
       await t.close();
       await rm(dist, { recursive: true, force: true });

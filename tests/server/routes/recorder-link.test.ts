@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markersFor } from '../../../src/shared/markers.js';
+import { markersFor } from '../../../contract/markers.js';
 import { linkIdOf } from '../../../server/links.js';
 import { BACKENDS } from '../support/backends.js';
 import { startTestApp, type TestApp } from '../support/app.js';

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Session } from '../../../src/shared/runnerApi.js';
+import type { Session } from '../../../contract/runnerApi.js';
 import { LOCAL_BLOBS_DIR } from '../../../server/storage/index.js';
 import { convertedKey } from '../../../server/storage/keys.js';
 import type { BackendKind } from '../support/backends.js';

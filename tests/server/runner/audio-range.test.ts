@@ -2,7 +2,7 @@ import { UPCOMING } from '../support/races.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Session } from '../../../src/shared/runnerApi.js';
+import type { Session } from '../../../contract/runnerApi.js';
 import { parseRange } from '../../../server/runner/audio.js';
 import { convertedKey } from '../../../server/storage/keys.js';
 import type { BackendKind } from '../support/backends.js';

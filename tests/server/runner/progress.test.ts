@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Session } from '../../../src/shared/runnerApi.js';
-import { MAX_POSITIONS_PER_BATCH } from '../../../src/shared/progressApi.js';
+import type { Session } from '../../../contract/runnerApi.js';
+import { MAX_POSITIONS_PER_BATCH } from '../../../contract/progressApi.js';
 import { BACKENDS } from '../support/backends.js';
 import { positionAt, startRace } from '../support/live-race.js';
 import { UPCOMING } from '../support/races.js';

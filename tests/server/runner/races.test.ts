@@ -2,13 +2,13 @@ import type { Position } from 'geojson';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { storedCourse } from '../../../server/races/stored-course.js';
 import type { NewRace } from '../../../server/db/repository.js';
-import { MARATHON_METERS } from '../../../src/shared/markers.js';
+import { MARATHON_METERS } from '../../../contract/markers.js';
 import { BACKENDS } from '../support/backends.js';
 import { restartOn } from '../support/app.js';
 import { makeLink } from '../support/uploads.js';
 import { courseOf, gpxText, legBetween, legFrom, metersBetween } from '../../../stand-ins/courses.js';
 import { startRunnerApp, type RunnerTestApp } from './support.js';
-import { localSchedule } from '../../../src/shared/raceClock.js';
+import { localSchedule } from '../../../contract/raceClock.js';
 
 interface ListedRace {
   id: string;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Response as InjectResponse } from 'light-my-request';
 import { expect } from 'vitest';
-import type { Session } from '../../../src/shared/runnerApi.js';
+import type { Session } from '../../../contract/runnerApi.js';
 import type { AppParts } from '../../../server/app.js';
 import { convertedKey } from '../../../server/storage/keys.js';
 import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../../stand-ins/fakeApple.js';

@@ -1,7 +1,7 @@
 import { UPCOMING } from '../support/races.js';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EntryNotes, Session } from '../../../src/shared/runnerApi.js';
+import type { EntryNotes, Session } from '../../../contract/runnerApi.js';
 import { convertedKey } from '../../../server/storage/keys.js';
 import { encodeCursor } from '../../../server/sync/cursor.js';
 import { HOLD_SPREAD } from '../../../server/sync/note-changes.js';

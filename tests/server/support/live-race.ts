@@ -3,7 +3,7 @@
  * north from Chicago, set through the race catalogue as an operator would (add, edit, course).
  */
 import type { Repository } from '../../../server/db/repository.js';
-import { localSchedule } from '../../../src/shared/raceClock.js';
+import { localSchedule } from '../../../contract/raceClock.js';
 import { editRace } from '../../../server/races/note-deadlines.js';
 import { storedCourse } from '../../../server/races/stored-course.js';
 import { gpxText } from '../../../stand-ins/courses.js';

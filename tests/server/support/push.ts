@@ -3,7 +3,7 @@ import tls from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { DEVICE_COOKIE, LOCAL_DEVICE_COOKIE } from '../../../server/devices/cookie.js';
-import type { PushSubscribe } from '../../../src/shared/pushApi.js';
+import type { PushSubscribe } from '../../../contract/pushApi.js';
 import type { PushServiceStandIn, StandInSubscription } from '../../../stand-ins/pushService.js';
 
 /** The environment of a server that sends to the stand-in (and nowhere else). */

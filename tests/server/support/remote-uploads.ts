@@ -1,6 +1,6 @@
 /** Note uploads to a server process over real HTTP, and a steady stream of them for tests that stop or copy a busy server. */
 import { randomUUID } from 'node:crypto';
-import type { NoteReceipt } from '../../../src/shared/api.js';
+import type { NoteReceipt } from '../../../contract/api.js';
 import { digestOf } from './uploads.js';
 
 export interface RemoteAnswer {

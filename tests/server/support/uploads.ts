@@ -1,7 +1,7 @@
 /** Helpers to build note uploads the way the recorder sends them. */
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { contentDigestHeader } from '../../../src/shared/contentDigest.js';
+import { contentDigestHeader } from '../../../contract/contentDigest.js';
 import { linkIdOf, newToken } from '../../../server/links.js';
 import type { Repository } from '../../../server/db/repository.js';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { AppOps, AppParts } from '../../../server/app.js';
-import type { EntryNotes, Session } from '../../../src/shared/runnerApi.js';
+import type { EntryNotes, Session } from '../../../contract/runnerApi.js';
 import { FAKE_APPLE_NONCE, startFakeApple } from '../../../stand-ins/fakeApple.js';
 import { restartOn } from '../support/app.js';
 import { runAdmin } from '../support/cli.js';

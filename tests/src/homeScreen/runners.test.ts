@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { onlyRecorder, reconcile, runnerRows, type KeptLink } from '../../../src/homeScreen/runners.js';
-import type { HomeScreenLink } from '../../../src/shared/homeScreenApi.js';
-import type { NoteState } from '../../../src/shared/notes.js';
+import type { HomeScreenLink } from '../../../contract/homeScreenApi.js';
+import type { NoteState } from '../../../src/outbox/notes.js';
 
 const NOW = Date.parse('2026-10-11T14:00:00Z');
 const RACES = {

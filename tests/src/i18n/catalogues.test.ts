@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import de, { deNotices } from '../../../src/i18n/de.js';
-import { en as enCore, enNotices, type Catalogue } from '../../../src/i18n/en.js';
+import de from '../../../src/i18n/de.js';
+import { en as enCore, type Catalogue } from '../../../src/i18n/en.js';
 import { enHome } from '../../../src/i18n/enHome.js';
 import { enKeepsake } from '../../../src/i18n/enKeepsake.js';
 import { enPush } from '../../../src/i18n/enPush.js';
-import es, { esNotices } from '../../../src/i18n/es.js';
+import es from '../../../src/i18n/es.js';
 import { placeholdersOf } from '../../../src/i18n/format.js';
-import fr, { frNotices } from '../../../src/i18n/fr.js';
-import { LANGUAGES, type Lang } from '../../../src/i18n/languages.js';
+import fr from '../../../src/i18n/fr.js';
+import { LANGUAGES, type Lang } from '../../../contract/languages.js';
+import { NOTICES } from '../../../contract/words.js';
 
 /** All of English: the recorder's part and those that come with other chunks. */
 const en = { ...enCore, ...enPush, ...enHome, ...enKeepsake };
@@ -70,11 +71,10 @@ describe('the checks above', () => {
 
 // The notices a push shows are blocks of their own, read by the server (server/push/notice.ts), not the pages'.
 describe('the notices each language words a push with', () => {
-  const NOTICES: Record<Lang, Record<string, string>> = { en: enNotices, de: deNotices, es: esNotices, fr: frNotices };
   it.each(OTHERS)('should give %s every English notice with the same placeholders, and none the pages speak', (lang) => {
-    const notices = NOTICES[lang];
-    expect(Object.keys(notices).sort()).toEqual(Object.keys(enNotices).sort());
-    for (const [key, sentence] of Object.entries(enNotices)) expect(names(notices[key]), key).toBe(names(sentence));
+    const notices: Record<string, string> = NOTICES[lang];
+    expect(Object.keys(notices).sort()).toEqual(Object.keys(NOTICES.en).sort());
+    for (const [key, sentence] of Object.entries(NOTICES.en)) expect(names(notices[key]), key).toBe(names(sentence));
     expect(Object.keys(notices).filter((key) => key in CATALOGUES[lang])).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Every code a note can carry (the server's refusals, src/shared/refusals.ts, and the outbox's own,
- * src/shared/outbox/codes.ts) has its sentence in every language, so no sender reads the server's
+ * Every code a note can carry (the server's refusals, contract/refusals.ts, and the outbox's own,
+ * src/outbox/codes.ts) has its sentence in every language, so no sender reads the server's
  * English fallback for a code the page was told about.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,10 +12,10 @@ import { enPush } from '../../../src/i18n/enPush.js';
 import es from '../../../src/i18n/es.js';
 import fr from '../../../src/i18n/fr.js';
 import { chooseLanguage } from '../../../src/i18n/index.js';
-import { LANGUAGES, type Lang } from '../../../src/i18n/languages.js';
+import { LANGUAGES, type Lang } from '../../../contract/languages.js';
 import { OUTBOX_KEYS, noteReason } from '../../../src/recorder/noteWords.js';
-import { OUTBOX_CODE } from '../../../src/shared/outbox/codes.js';
-import { RECORDER_REFUSALS } from '../../../src/shared/refusals.js';
+import { OUTBOX_CODE } from '../../../src/outbox/codes.js';
+import { RECORDER_REFUSALS } from '../../../contract/refusals.js';
 
 /** All of English: the recorder's part and those that come with other chunks. */
 const en = { ...enCore, ...enPush, ...enHome, ...enKeepsake };
@@ -55,7 +55,7 @@ describe('the codes a note can carry', () => {
 
   it("should say 'server busy' in the language for a retryable answer whose code the page does not know", async () => {
     await chooseLanguage('es');
-    // The outbox stores its own English 'busy' sentence for these (src/shared/outbox/replay.ts), not the server's.
+    // The outbox stores its own English 'busy' sentence for these (src/outbox/replay.ts), not the server's.
     const note = { state: 'waiting', lastCode: 'internal', lastStatus: 500, lastError: 'The server is busy (error 500). Trying again soon.' } as const;
     expect(noteReason(note, 'Alex')).toBe('El servidor está ocupado (error 500).');
   });

@@ -5,12 +5,13 @@ import { enHome } from '../../../src/i18n/enHome.js';
 import { enKeepsake } from '../../../src/i18n/enKeepsake.js';
 import { enPush } from '../../../src/i18n/enPush.js';
 import es from '../../../src/i18n/es.js';
-import { clockTime, fill, markerName, plural, raceDate, refusal, translator } from '../../../src/i18n/format.js';
+import { clockTime, markerName, plural, raceDate, refusal, translator } from '../../../src/i18n/format.js';
 import fr from '../../../src/i18n/fr.js';
-import { LANGUAGES, type Lang } from '../../../src/i18n/languages.js';
-import { formatRaceDate } from '../../../src/shared/dates.js';
-import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
-import { markerLabel, markersFor } from '../../../src/shared/markers.js';
+import { LANGUAGES, type Lang } from '../../../contract/languages.js';
+import { formatRaceDate } from '../../../contract/dates.js';
+import { MAX_NOTE_BYTES } from '../../../contract/limits.js';
+import { fill } from '../../../contract/words.js';
+import { markerLabel, markersFor } from '../../../contract/markers.js';
 
 /** All of English: the recorder's part and those that come with other chunks. */
 const en = { ...enCore, ...enPush, ...enHome, ...enKeepsake };

@@ -5,7 +5,7 @@ import { acceptedLanguages, LANGUAGE_KEY, phoneLanguage, pickLanguage } from '..
 import { describeFailure, FAILED } from '../../../src/recorder/failures.js';
 import { microphoneErrorMessage } from '../../../src/recorder/mic.js';
 import { StatusLine } from '../../../src/recorder/StatusLine.js';
-import { StorageFullError } from '../../../src/shared/outbox/index.js';
+import { StorageFullError } from '../../../src/outbox/index.js';
 
 describe("choosing the language from the phone's", () => {
   it("should take the first of the browser's languages that the recorder speaks, in the browser's order", () => {

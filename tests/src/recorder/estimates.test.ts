@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectedTimes, minutesOld, suggestedMarker, tooNear } from '../../../src/recorder/estimates.js';
-import { SEND_LEAD_MS } from '../../../src/shared/delivery.js';
+import { SEND_LEAD_MS } from '../../../contract/delivery.js';
 
 const NOW = Date.parse('2026-10-11T15:41:00Z');
 const MARKERS = ['mi-18', 'mi-19', 'mi-20', 'mi-21'].map((id) => ({ id }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RecordingMissingError, StorageFullError } from '../../../src/shared/outbox/index.js';
+import { RecordingMissingError, StorageFullError } from '../../../src/outbox/index.js';
 import { FAILED, describeFailure } from '../../../src/recorder/failures.js';
 
 describe('what a person reads when an action fails', () => {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { keepNews } from '../../../src/recorder/noteNews.js';
-import { freeDeliveredAudio, getNote, replayOutbox } from '../../../src/shared/outbox/index.js';
-import { freshDb, queuedNote, scriptedTransport } from '../../shared/outbox/helpers.js';
+import { freeDeliveredAudio, getNote, replayOutbox } from '../../../src/outbox/index.js';
+import { freshDb, queuedNote, scriptedTransport } from '../outbox/helpers.js';
 
 describe("a delivered note's news kept on the phone", () => {
   beforeEach(freshDb);

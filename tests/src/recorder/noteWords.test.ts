@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseLanguage, clockTime } from '../../../src/i18n/index.js';
 import { nextTry, noteReason } from '../../../src/recorder/noteWords.js';
-import type { OutboxNote } from '../../../src/shared/notes.js';
-import { OUTBOX_CODE } from '../../../src/shared/outbox/codes.js';
+import type { OutboxNote } from '../../../src/outbox/notes.js';
+import { OUTBOX_CODE } from '../../../src/outbox/codes.js';
 
 const NOW = new Date(2026, 9, 11, 9, 30).getTime();
 const held = (lastCode: string, waitMs: number): Pick<OutboxNote, 'state' | 'lastCode' | 'nextAttemptAt'> => ({

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FAILED } from '../../../src/recorder/failures.js';
 import { MIN_TIMER_MS, createPageOutbox, type PageOutboxEnv } from '../../../src/recorder/pageOutbox.js';
-import { NOTE_STATES } from '../../../src/shared/notes.js';
-import { RecordingMissingError, allNotes, appendChunk, getNote, isPending, listNotes, startRecording, updateNote } from '../../../src/shared/outbox/index.js';
-import { TOKEN, bytes, freshDb, queuedNote, scriptedTransport } from '../../shared/outbox/helpers.js';
+import { NOTE_STATES } from '../../../src/outbox/notes.js';
+import { RecordingMissingError, allNotes, appendChunk, getNote, isPending, listNotes, startRecording, updateNote } from '../../../src/outbox/index.js';
+import { TOKEN, bytes, freshDb, queuedNote, scriptedTransport } from '../outbox/helpers.js';
 
 // The real store, wrapped so a test can make one read fail as a broken IndexedDB would.
-vi.mock('../../../src/shared/outbox/store.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../src/shared/outbox/store.js')>();
+vi.mock('../../../src/outbox/store.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../src/outbox/store.js')>();
   return { ...real, allNotes: vi.fn(real.allNotes), listNotes: vi.fn(real.listNotes) };
 });
 

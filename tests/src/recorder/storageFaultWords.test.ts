@@ -6,10 +6,10 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chooseLanguage, clockTime } from '../../../src/i18n/index.js';
-import type { Lang } from '../../../src/i18n/languages.js';
+import type { Lang } from '../../../contract/languages.js';
 import { nextTry, noteReason } from '../../../src/recorder/noteWords.js';
-import { getNote, readAudio, replayOutbox } from '../../../src/shared/outbox/index.js';
-import { clock, freshDb, queuedNote } from '../../shared/outbox/helpers.js';
+import { getNote, readAudio, replayOutbox } from '../../../src/outbox/index.js';
+import { clock, freshDb, queuedNote } from '../outbox/helpers.js';
 
 const NOW = new Date(2026, 9, 11, 9, 30).getTime();
 

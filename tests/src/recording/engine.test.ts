@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRecordingEngine, type RecordingEngine, type RecordingState } from '../../../src/recording/engine.js';
 import { MAX_RECORDING_BYTES } from '../../../src/recording/formats.js';
-import { MAX_RECORDING_MS } from '../../../src/shared/limits.js';
-import { discardRecording, listDrafts, readRecording } from '../../../src/shared/outbox/index.js';
-import { TOKEN, freshDb } from '../../shared/outbox/helpers.js';
+import { MAX_RECORDING_MS } from '../../../contract/limits.js';
+import { discardRecording, listDrafts, readRecording } from '../../../src/outbox/index.js';
+import { TOKEN, freshDb } from '../outbox/helpers.js';
 
 /** A MediaRecorder that hands out the chunks a test gives it, as a browser does: each as a dataavailable event, the last one before stop. */
 class FakeRecorder {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_NOTE_BYTES } from '../../../src/shared/limits.js';
+import { MAX_NOTE_BYTES } from '../../../contract/limits.js';
 import {
   AAC_BITS_PER_SECOND,
   AUDIO_BITS_PER_SECOND,

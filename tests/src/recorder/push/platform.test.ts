@@ -1,8 +1,6 @@
 /** Which phones the push controls ask, and which they tell to add MileNotes to the Home Screen first (issue 36). */
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES } from '../../../../src/i18n/languages.js';
 import { pushSupport } from '../../../../src/recorder/push/platform.js';
-import { PUSH_LANGUAGES } from '../../../../src/shared/push.js';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const IPAD_AS_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';
@@ -21,9 +19,5 @@ describe('push on this phone', () => {
     expect(phone(ANDROID)).toBe('ready');
     expect(phone(IPAD_AS_MAC, { platform: 'MacIntel', maxTouchPoints: 0 })).toBe('ready');
     expect(phone(ANDROID, { hasPush: false })).toBe('unsupported');
-  });
-
-  it('should speak every language of the recorder in its notices', () => {
-    expect([...PUSH_LANGUAGES].sort()).toEqual([...LANGUAGES].sort());
   });
 });

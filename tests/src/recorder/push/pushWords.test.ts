@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { pushRefusalWords } from '../../../../src/recorder/push/pushWords.js';
 import { t } from '../../../../src/i18n/index.js';
-import { PUSH_REFUSALS } from '../../../../src/shared/refusals.js';
+import { PUSH_REFUSALS } from '../../../../contract/refusals.js';
 
 // The codes a friend can meet on a phone that has push (push_off hides the controls; invalid_subscription and
 // push_not_subscribed are the browser's or the page's own trouble: "try again" fits).
