@@ -517,7 +517,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -529,7 +530,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "sign_in_refused";
                         message: string;
                     };
                 };
@@ -541,7 +543,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "too_large";
                         message: string;
                     };
                 };
@@ -553,7 +556,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -565,7 +569,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "rate_limited";
                         message: string;
                     };
                 };
@@ -577,7 +582,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -591,7 +597,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "apple_unavailable" | "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -638,7 +645,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -650,7 +658,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "session_expired";
                         message: string;
                     };
                 };
@@ -662,7 +671,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "too_large";
                         message: string;
                     };
                 };
@@ -674,7 +684,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -686,7 +697,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "rate_limited";
                         message: string;
                     };
                 };
@@ -698,7 +710,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -712,7 +725,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -764,7 +778,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "rate_limited";
                         message: string;
                     };
                 };
@@ -776,7 +791,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -790,7 +806,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -822,7 +839,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -834,7 +852,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "device_link_not_found";
                         message: string;
                     };
                 };
@@ -846,7 +865,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "rate_limited";
                         message: string;
                     };
                 };
@@ -858,7 +878,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -872,7 +893,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -923,7 +945,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "not_signed_in";
                         message: string;
                     };
                 };
@@ -935,7 +958,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -949,7 +973,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -1005,7 +1030,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_display_name" | "race_over" | "unknown_race";
                         message: string;
                     };
                 };
@@ -1017,7 +1043,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "not_signed_in";
                         message: string;
                     };
                 };
@@ -1029,7 +1056,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "too_large";
                         message: string;
                     };
                 };
@@ -1041,7 +1069,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -1053,7 +1082,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -1067,7 +1097,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -1113,7 +1144,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -1125,7 +1157,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "not_signed_in";
                         message: string;
                     };
                 };
@@ -1137,7 +1170,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "entry_not_found";
                         message: string;
                     };
                 };
@@ -1149,7 +1183,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "too_large";
                         message: string;
                     };
                 };
@@ -1161,7 +1196,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -1173,7 +1209,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -1187,7 +1224,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -1224,7 +1262,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -1236,7 +1275,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "not_signed_in";
                         message: string;
                     };
                 };
@@ -1248,7 +1288,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "entry_not_found";
                         message: string;
                     };
                 };
@@ -1260,7 +1301,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -1274,7 +1316,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -1306,7 +1349,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -1318,7 +1362,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "not_signed_in";
                         message: string;
                     };
                 };
@@ -1330,7 +1375,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "entry_not_found";
                         message: string;
                     };
                 };
@@ -1342,7 +1388,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -1356,7 +1403,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -1432,7 +1480,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "cursor_required" | "invalid_cursor";
                         message: string;
                     };
                 };
@@ -1444,7 +1493,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "not_signed_in";
                         message: string;
                     };
                 };
@@ -1456,7 +1506,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "entry_not_found";
                         message: string;
                     };
                 };
@@ -1468,7 +1519,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -1482,7 +1534,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable" | "sync_busy";
                         message: string;
                     };
                 };
@@ -1543,7 +1596,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -1555,7 +1609,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "not_signed_in";
                         message: string;
                     };
                 };
@@ -1567,7 +1622,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "entry_not_found" | "no_course";
                         message: string;
                     };
                 };
@@ -1579,7 +1635,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "progress_not_shared" | "race_not_live";
                         message: string;
                     };
                 };
@@ -1591,7 +1648,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "too_large";
                         message: string;
                     };
                 };
@@ -1603,7 +1661,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -1615,7 +1674,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -1629,7 +1689,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -1659,7 +1720,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -1671,7 +1733,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "not_signed_in";
                         message: string;
                     };
                 };
@@ -1683,7 +1746,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -1697,7 +1761,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -1729,7 +1794,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -1741,7 +1807,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "not_signed_in";
                         message: string;
                     };
                 };
@@ -1753,7 +1820,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "note_not_found";
                         message: string;
                     };
                 };
@@ -1765,7 +1833,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -1779,7 +1848,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -1848,7 +1918,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -1860,7 +1931,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "not_signed_in";
                         message: string;
                     };
                 };
@@ -1872,7 +1944,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "audio_link_expired";
                         message: string;
                     };
                 };
@@ -1884,7 +1957,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "audio_gone" | "note_not_found";
                         message: string;
                     };
                 };
@@ -1905,7 +1979,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -1919,7 +1994,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -1966,7 +2042,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "unknown_marker";
                         message: string;
                     };
                 };
@@ -1978,7 +2055,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "not_signed_in";
                         message: string;
                     };
                 };
@@ -1990,7 +2068,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "note_not_found";
                         message: string;
                     };
                 };
@@ -2002,7 +2081,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "too_large";
                         message: string;
                     };
                 };
@@ -2014,7 +2094,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -2026,7 +2107,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -2040,7 +2122,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -2115,7 +2198,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "link_not_found";
                         message: string;
                     };
                 };
@@ -2127,7 +2211,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "rate_limited";
                         message: string;
                     };
                 };
@@ -2139,7 +2224,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -2153,7 +2239,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -2212,11 +2299,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "digest_mismatch" | "digest_required" | "invalid_from" | "invalid_note_id" | "unknown_marker" | "upload_interrupted";
                         message: string;
                     };
                     "application/problem+json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "inconsistent-upload-length";
                         message: string;
                         title: string;
                         type: string;
@@ -2232,7 +2321,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "link_not_found";
                         message: string;
                     };
                 };
@@ -2244,7 +2334,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "note_conflict";
                         message: string;
                     };
                 };
@@ -2256,7 +2347,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "note_removed";
                         message: string;
                     };
                 };
@@ -2268,7 +2360,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "too_large";
                         message: string;
                     };
                 };
@@ -2280,7 +2373,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "not_audio";
                         message: string;
                     };
                 };
@@ -2294,7 +2388,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "address_rate_limited" | "link_full" | "link_storage_full" | "rate_limited" | "too_many_open_uploads";
                         message: string;
                     };
                 };
@@ -2306,7 +2401,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -2320,7 +2416,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable" | "upload_busy";
                         message: string;
                     };
                 };
@@ -2362,7 +2459,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "invalid_note_id";
                         message: string;
                     };
                 };
@@ -2374,7 +2472,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "link_not_found" | "note_not_found";
                         message: string;
                     };
                 };
@@ -2386,7 +2485,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -2400,7 +2500,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -2443,7 +2544,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "link_not_found" | "push_off";
                         message: string;
                     };
                 };
@@ -2455,7 +2557,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "rate_limited";
                         message: string;
                     };
                 };
@@ -2467,7 +2570,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -2481,7 +2585,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -2540,7 +2645,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "device_unknown" | "invalid_subscription" | "push_endpoint_refused";
                         message: string;
                     };
                 };
@@ -2552,7 +2658,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "link_not_found" | "push_off";
                         message: string;
                     };
                 };
@@ -2564,7 +2671,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "too_large";
                         message: string;
                     };
                 };
@@ -2576,7 +2684,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -2590,7 +2699,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "link_phones_busy" | "link_phones_full" | "push_link_full" | "push_phone_full" | "rate_limited";
                         message: string;
                     };
                 };
@@ -2602,7 +2712,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -2616,7 +2727,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -2648,7 +2760,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "device_unknown";
                         message: string;
                     };
                 };
@@ -2660,7 +2773,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "link_not_found" | "push_off";
                         message: string;
                     };
                 };
@@ -2672,7 +2786,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "rate_limited";
                         message: string;
                     };
                 };
@@ -2684,7 +2799,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -2698,7 +2814,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -2742,7 +2859,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "device_unknown" | "unknown_marker";
                         message: string;
                     };
                 };
@@ -2754,7 +2872,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "link_not_found" | "push_off";
                         message: string;
                     };
                 };
@@ -2766,7 +2885,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "marker_passed" | "marker_too_near" | "progress_not_shared" | "push_not_subscribed";
                         message: string;
                     };
                 };
@@ -2780,7 +2900,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "link_phones_busy" | "link_phones_full" | "rate_limited";
                         message: string;
                     };
                 };
@@ -2792,7 +2913,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -2806,7 +2928,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -2839,7 +2962,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "device_unknown";
                         message: string;
                     };
                 };
@@ -2851,7 +2975,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "link_not_found" | "push_off";
                         message: string;
                     };
                 };
@@ -2863,7 +2988,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "rate_limited";
                         message: string;
                     };
                 };
@@ -2875,7 +3001,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -2889,7 +3016,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -2947,7 +3075,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "device_unknown" | "invalid_subscription" | "push_endpoint_refused";
                         message: string;
                     };
                 };
@@ -2959,7 +3088,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "link_not_found" | "push_off";
                         message: string;
                     };
                 };
@@ -2971,7 +3101,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "push_not_subscribed";
                         message: string;
                     };
                 };
@@ -2983,7 +3114,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "too_large";
                         message: string;
                     };
                 };
@@ -2995,7 +3127,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -3009,7 +3142,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "link_phones_busy" | "link_phones_full" | "rate_limited";
                         message: string;
                     };
                 };
@@ -3021,7 +3155,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -3035,7 +3170,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -3068,7 +3204,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "invalid_note_id";
                         message: string;
                     };
                 };
@@ -3080,7 +3217,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "link_not_found" | "upload_not_found";
                         message: string;
                     };
                 };
@@ -3092,7 +3230,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "rate_limited";
                         message: string;
                     };
                 };
@@ -3104,7 +3243,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -3118,7 +3258,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -3159,7 +3300,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "invalid_note_id";
                         message: string;
                     };
                 };
@@ -3171,7 +3313,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "link_not_found" | "upload_not_found";
                         message: string;
                     };
                 };
@@ -3183,7 +3326,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "rate_limited";
                         message: string;
                     };
                 };
@@ -3195,7 +3339,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -3209,7 +3354,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -3272,11 +3418,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request" | "digest_mismatch" | "invalid_note_id" | "upload_interrupted";
                         message: string;
                     };
                     "application/problem+json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "completed-upload" | "inconsistent-upload-length";
                         message: string;
                         title: string;
                         type: string;
@@ -3292,7 +3440,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "link_not_found" | "upload_not_found";
                         message: string;
                     };
                 };
@@ -3304,11 +3453,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "note_conflict";
                         message: string;
                     };
                     "application/problem+json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "mismatching-upload-offset";
                         message: string;
                         title: string;
                         type: string;
@@ -3324,7 +3475,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "note_removed";
                         message: string;
                     };
                 };
@@ -3336,7 +3488,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "too_large";
                         message: string;
                     };
                 };
@@ -3348,7 +3501,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "not_audio" | "not_partial_upload";
                         message: string;
                     };
                 };
@@ -3362,7 +3516,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "address_rate_limited" | "link_full" | "link_storage_full" | "rate_limited" | "too_many_open_uploads";
                         message: string;
                     };
                 };
@@ -3374,7 +3529,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -3388,7 +3544,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable" | "upload_busy";
                         message: string;
                     };
                 };
@@ -3439,7 +3596,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -3453,7 +3611,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -3506,7 +3665,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "no_course" | "race_not_found";
                         message: string;
                     };
                 };
@@ -3518,7 +3678,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -3532,7 +3693,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -3583,7 +3745,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "share_not_found";
                         message: string;
                     };
                 };
@@ -3595,7 +3758,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -3609,7 +3773,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -3676,7 +3841,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "audio_gone" | "note_not_found" | "share_not_found";
                         message: string;
                     };
                 };
@@ -3697,7 +3863,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -3711,7 +3878,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -3753,7 +3921,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -3765,7 +3934,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "not_signed_in";
                         message: string;
                     };
                 };
@@ -3777,7 +3947,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "entry_not_found" | "note_not_found";
                         message: string;
                     };
                 };
@@ -3789,7 +3960,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "too_large";
                         message: string;
                     };
                 };
@@ -3801,7 +3973,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -3813,7 +3986,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -3827,7 +4001,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };
@@ -3859,7 +4034,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "bad_request";
                         message: string;
                     };
                 };
@@ -3871,7 +4047,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "not_signed_in";
                         message: string;
                     };
                 };
@@ -3883,7 +4060,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "share_not_found";
                         message: string;
                     };
                 };
@@ -3895,7 +4073,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "server_error";
                         message: string;
                     };
                 };
@@ -3909,7 +4088,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
+                        /** @enum {string} */
+                        error: "shutting_down" | "storage_full" | "storage_unavailable";
                         message: string;
                     };
                 };

@@ -9,6 +9,7 @@ import { takePrefetchedLink } from './linkPrefetch.js';
 import type { LinkInfo } from './outbox/notes.js';
 import type { Keepsake, NoteHeard } from '../contract/runnerApi.js';
 import { keepsakeApiPath, linkApiPath, noteStatusPath } from '../contract/paths.js';
+import { readRefusal } from '../contract/refusalsReader.js';
 
 /**
  * PUT /api/r/:token/notes/:id: the page's note upload, handed to the outbox's replay
@@ -18,19 +19,23 @@ export { xhrTransport as uploadNote } from './xhrTransport.js';
 
 export type ApiAnswer<T> =
   | { ok: true; value: T }
-  /** 404: the server does not know this link, note or share (or no longer). */
-  | { ok: false; reason: 'not-found' }
+  /** 404: the server does not know this link, note or share (or no longer). `code`: the refusal's, when the server gave one. */
+  | { ok: false; reason: 'not-found'; code?: string }
   /** No answer (offline, server down) or one we cannot use (a 5xx, a proxy's page). */
-  | { ok: false; reason: 'unreachable' };
+  | { ok: false; reason: 'unreachable'; code?: string };
+
+/** An error answer as the one reader (contract/refusalsReader.ts) reads it; a body that cannot be read reads as none. */
+async function refusalOf(response: Response) {
+  return readRefusal(response.status, await response.text().catch(() => undefined), response.headers.get('retry-after'));
+}
 
 /** `started`: the same request, already under way (the shell's, src/linkPrefetch.ts). */
 export async function getJson<T>(path: string, init: RequestInit = {}, started?: Promise<Response>): Promise<ApiAnswer<T>> {
   try {
     const response = await (started ?? fetch(path, { ...init, headers: { Accept: 'application/json' } }));
     if (!response.ok) {
-      // The error's body is not read: let it go, or the request stays open in the browser.
-      void response.body?.cancel().catch(() => undefined);
-      return { ok: false, reason: response.status === 404 ? 'not-found' : 'unreachable' };
+      const { status, code } = await refusalOf(response);
+      return { ok: false, reason: status === 404 ? 'not-found' : 'unreachable', ...(code && { code }) };
     }
     return { ok: true, value: (await response.json()) as T };
   } catch {

@@ -6,7 +6,7 @@
  * (a limit, a race, a name), the entry is a function of them.
  */
 import { MAX_FROM_LENGTH, MAX_NOTE_BYTES } from '../../contract/limits.js';
-import type { RecorderRefusal } from '../../contract/refusals.js';
+import type { RecorderRefusal, RefusalStatus } from '../../contract/refusals.js';
 import { PARTIAL_UPLOAD_TYPE, UPLOAD_HEADER, UPLOAD_PROBLEM } from '../../contract/uploadProtocol.js';
 import { ApiProblem, UploadProblem } from './problem.js';
 
@@ -39,7 +39,7 @@ export const refusal = {
   /** `what`: the method and path nothing answers; without it, a path parameter that names nothing. */
   not_found: (what?: string) => new ApiProblem(404, 'not_found', what ? `There is nothing at ${what}.` : 'This was not found. The link may be incomplete.'),
   /** `field`: the field (or header) that failed its schema; without it, a request not understood at all. */
-  bad_request: (field?: string, statusCode = 400) =>
+  bad_request: (field?: string, statusCode: RefusalStatus<'bad_request'> = 400) =>
     new ApiProblem(
       statusCode,
       'bad_request',

@@ -10,7 +10,7 @@
  * else is a 500 with a generic sentence and a log line, never details.
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import type { ApiError } from '../../contract/api.js';
+import { isRefusalStatus } from '../../contract/refusals.js';
 import { ApiProblem, deviceLinkNotFound, entryNotFound, keepsakeNotFound, shareNotFound, UploadProblem } from '../http/problem.js';
 import { refusal } from '../http/refusals.js';
 import { storageFaultAnswer } from '../http/storage-faults.js';
@@ -56,7 +56,9 @@ function problemFor(err: FastifyError, req: FastifyRequest): ApiProblem | undefi
   if (err.validation) return problemForValidation(err, req);
   if (err.statusCode === 429) return refusal.rate_limited();
   if (err.statusCode === 413) return refusal.too_large('request');
-  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return refusal.bad_request(undefined, err.statusCode);
+  // Fastify's own refusals of a request keep their status; the catalogue lists each one they give.
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)
+    return refusal.bad_request(undefined, isRefusalStatus('bad_request', err.statusCode) ? err.statusCode : 400);
   return undefined;
 }
 
@@ -68,24 +70,18 @@ export function installApiErrors(app: FastifyInstance): void {
     const problem = known ?? fault;
     if (!problem) {
       req.log.error({ err }, 'API request failed');
-      const { statusCode, code, message } = refusal.server_error(familyOf(req) === 'r');
-      return reply
-        .code(statusCode)
-        .header('cache-control', 'no-store')
-        .send({ error: code, message } satisfies ApiError);
+      const ours = refusal.server_error(familyOf(req) === 'r');
+      return reply.code(ours.statusCode).header('cache-control', 'no-store').send(ours.body());
     }
     reply.code(problem.statusCode).headers(problem.headers).header('cache-control', 'no-store');
     if (problem.statusCode === 413) reply.header('connection', 'close');
     // The resumable-upload draft's problems keep their RFC 9457 shape (type, title, members).
     if (problem instanceof UploadProblem) return reply.type('application/problem+json').send(problem.body());
-    return reply.send({ error: problem.code, message: problem.message } satisfies ApiError);
+    return reply.send(problem.body());
   });
 
   app.setNotFoundHandler((req, reply) => {
-    const { code, message } = refusal.not_found(`${req.method} ${req.url.split('?')[0]}`);
-    return reply
-      .code(404)
-      .header('cache-control', 'no-store')
-      .send({ error: code, message } satisfies ApiError);
+    const problem = refusal.not_found(`${req.method} ${req.url.split('?')[0]}`);
+    return reply.code(problem.statusCode).header('cache-control', 'no-store').send(problem.body());
   });
 }

@@ -35,7 +35,7 @@ const TOKEN = new RegExp(TOKEN_PATTERN);
 
 const notFound = (): LinkData => {
   const problem = refusal.link_not_found();
-  return { status: 404, body: { error: problem.code, message: problem.message } };
+  return { status: problem.statusCode, body: problem.body() };
 };
 
 export const recorderPage: FastifyPluginAsync<RecorderPageOptions> = async (app, { distDir, repo, clock, devices, rateLimitPerMinute }) => {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { API_PREFIX, NOT_FOUND_PAGE, PAGES } from '../../contract/paths.js';
+import { siteNotFound } from '../http/problem.js';
 import type { HomePage } from './home-page.js';
 import { recorderPage, type RecorderPageOptions } from './recorder-page.js';
 
@@ -94,6 +95,7 @@ export const site: FastifyPluginAsync<{ distDir: string; home?: HomePage; record
   app.setNotFoundHandler((req, reply) => {
     const wantsHtml = req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
     if (wantsHtml && !req.url.startsWith(`${API_PREFIX}/`)) return sendPage(reply, NOT_FOUND_PAGE.file, 404);
-    return reply.code(404).send({ error: 'not_found', message: `Nothing is here: ${req.method} ${req.url.split('?')[0]}` });
+    const nothing = siteNotFound(`${req.method} ${req.url.split('?')[0]}`);
+    return reply.code(nothing.statusCode).send(nothing.body());
   });
 };

@@ -1,6 +1,7 @@
 /** Owns the replay policy: which note goes next, what each server answer means, backoff. */
 import type { OutboxNote } from './notes.js';
 import { LINK_FULL_ERRORS } from '../../contract/refusals.js';
+import { readRefusal } from '../../contract/refusalsReader.js';
 import { OUTBOX_CODE } from './codes.js';
 import { withUploaderLock, type LockOptions } from './lock.js';
 import { offsetRequest, sendNote } from './resume.js';
@@ -58,19 +59,6 @@ export function retryAfterMs(value: string | null, now: number): number {
 
 export function isRetryable(status: number): boolean {
   return status === 0 || status === 408 || status === 429 || status >= 500;
-}
-
-function serverError(response: UploadResponse): { error?: string; message?: string } {
-  try {
-    const parsed = JSON.parse(response.body) as { error?: unknown; message?: unknown };
-    return {
-      error: typeof parsed.error === 'string' && parsed.error ? parsed.error : undefined,
-      message: typeof parsed.message === 'string' && parsed.message ? parsed.message : undefined,
-    };
-  } catch {
-    // Not JSON (a proxy's page): no code, and a generic sentence.
-    return {};
-  }
 }
 
 /** A 429 for a full link: waiting will not help, so the person sees the server's sentence and acts. */
@@ -170,15 +158,16 @@ async function attempt(note: OutboxNote, transport: Transport, now: () => number
       uploadOffset: n.bytes,
     }));
   }
-  const server = serverError(response);
-  if (isRetryable(status) && !isLinkFull(status, server.error)) {
+  // Not our JSON (a proxy's page): no code, and a sentence of our own.
+  const server = readRefusal(status, response.body);
+  if (isRetryable(status) && !isLinkFull(status, server.code)) {
     const cap = isNetworkTrouble(status) ? NETWORK_BACKOFF_CAP_MS : BACKOFF_CAP_MS;
     const wait = Math.max(backoffDelay(claimed.attempts, random, cap), retryAfterMs(response.retryAfter, now()));
     const lastError =
       status === 0
         ? 'No connection right now. The note is saved on this phone and will be sent when there is one.'
         : `The server is busy (error ${status}). Trying again soon.`;
-    const lastCode = server.error ?? (status === 0 ? OUTBOX_CODE.offline : OUTBOX_CODE.serverBusy);
+    const lastCode = server.code ?? (status === 0 ? OUTBOX_CODE.offline : OUTBOX_CODE.serverBusy);
     return updateNote(note.id, (n) =>
       n.state === 'sending' ? { ...n, state: 'waiting', nextAttemptAt: now() + wait, lastStatus: status, lastError, lastCode } : undefined,
     );
@@ -188,6 +177,6 @@ async function attempt(note: OutboxNote, transport: Transport, now: () => number
     state: 'failed',
     lastStatus: status,
     lastError: server.message ?? `The server could not accept this note (error ${status}).`,
-    lastCode: server.error ?? OUTBOX_CODE.refused,
+    lastCode: server.code ?? OUTBOX_CODE.refused,
   }));
 }

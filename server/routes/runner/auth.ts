@@ -7,15 +7,13 @@ import { API_ROUTES } from '../../../contract/paths.js';
 import { IdentityTokenError, JwksUnavailableError } from '../../auth/apple.js';
 import { hashToken, issueAccessToken, newRefreshToken, successorRefreshToken } from '../../auth/tokens.js';
 import { addressKey } from '../../http/client-key.js';
-import { ApiProblem } from '../../http/problem.js';
 import { refusals } from '../../http/contract.js';
 import { refusal } from '../../http/refusals.js';
+import { sessionRefusal } from '../../http/session-refusals.js';
 import type { Account } from '../../db/repository.js';
 import type { RunnerContext } from './context.js';
 
-const signInRefused = () => new ApiProblem(401, 'sign_in_refused', 'Sign in with Apple could not be confirmed. Please try signing in again.');
-const appleUnavailable = () => new ApiProblem(503, 'apple_unavailable', "We couldn't reach Apple to confirm your sign-in. Please try again in a minute.");
-const refreshRefused = () => new ApiProblem(401, 'session_expired', 'Your session has ended. Please sign in again.');
+const { sign_in_refused: signInRefused, apple_unavailable: appleUnavailable, session_expired: refreshRefused } = sessionRefusal;
 
 export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
   const { auth, repo } = ctx;

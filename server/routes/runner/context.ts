@@ -5,7 +5,7 @@ import type { AuthConfig } from '../../config/auth.js';
 import type { Clock } from '../../clock.js';
 import { readAccessToken } from '../../auth/tokens.js';
 import type { Account, Repository } from '../../db/repository.js';
-import { ApiProblem } from '../../http/problem.js';
+import { sessionRefusal } from '../../http/session-refusals.js';
 import type { Push } from '../../push/index.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { NoteChangeHub } from '../../sync/note-changes.js';
@@ -24,7 +24,7 @@ export interface RunnerContext {
   push: Push;
 }
 
-export const notSignedIn = () => new ApiProblem(401, 'not_signed_in', 'Please sign in again.', { 'www-authenticate': 'Bearer' });
+export const notSignedIn = sessionRefusal.not_signed_in;
 
 export function bearerOf(req: FastifyRequest): string | undefined {
   const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');

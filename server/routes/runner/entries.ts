@@ -1,13 +1,13 @@
 /** The runner's entries and their links for friends (races: ./races.ts; the notes that arrived: ./entry-notes.ts). */
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { MAX_RUNNER_NAME_LENGTH } from '../../../contract/limits.js';
 import { raceWhen } from '../../../contract/raceClock.js';
 import { EntryListSchema, EntrySchema, IdParamsSchema, LinkSchema, NewEntrySchema, type Entry as EntryBody } from '../../../contract/runnerApi.js';
 import { API_ROUTES, recorderPath } from '../../../contract/paths.js';
 import { emptyAnswer, refusals } from '../../http/contract.js';
-import { ApiProblem, entryNotFound } from '../../http/problem.js';
+import { entryNotFound } from '../../http/problem.js';
 import { raceRefusal } from '../../http/refusals.js';
+import { entryRefusal } from '../../http/session-refusals.js';
 import { linkIdOf, newToken } from '../../links.js';
 import { publicRace } from '../../races/public-race.js';
 import { cleanRunnerName } from '../../intake/sanitize.js';
@@ -16,9 +16,7 @@ import { requireRunner, BEARER, type RunnerContext } from './context.js';
 
 const bearer = BEARER;
 
-const unknownRace = () => new ApiProblem(400, 'unknown_race', 'We don’t have that race yet. Pick one from the list, or ask us to add it.');
-const invalidDisplayName = () =>
-  new ApiProblem(400, 'invalid_display_name', `Please enter the name your friends will see (1 to ${MAX_RUNNER_NAME_LENGTH} characters).`);
+const { unknown_race: unknownRace, invalid_display_name: invalidDisplayName } = entryRefusal;
 
 export const entryRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
   const { repo } = ctx;

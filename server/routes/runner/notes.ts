@@ -7,15 +7,15 @@ import { AudioQuerySchema, IdParamsSchema, PlayedSchema, PlayReceiptSchema } fro
 import { API_ROUTES } from '../../../contract/paths.js';
 import { audioSignatureValid } from '../../auth/audio-url.js';
 import { audioAnswers, emptyAnswer, refusals } from '../../http/contract.js';
-import { ApiProblem } from '../../http/problem.js';
 import { refusal, runnerRefusal } from '../../http/refusals.js';
+import { entryRefusal } from '../../http/session-refusals.js';
 import { sendAudio } from '../../runner/audio.js';
 import { deleteRunnerNote } from '../../runner/note-deletion.js';
 import { currentRunner, notSignedIn, requireRunner, BEARER, type RunnerContext } from './context.js';
 
 const bearer = BEARER;
 
-const audioLinkExpired = () => new ApiProblem(403, 'audio_link_expired', 'This audio link has expired. Open the notes again to get a fresh one.');
+const audioLinkExpired = entryRefusal.audio_link_expired;
 
 export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
   const { repo } = ctx;

@@ -110,11 +110,23 @@ function withAmbient(schema: RouteSchema, method: string): RouteSchema {
   return { ...schema, response };
 }
 
-/** Lifts the codes off the schemas onto the response (with a sentence listing them) and `x-required` onto headers. */
+/** `schema`'s `error` as the enum of its codes: a client generated from the document knows every code it may meet. */
+function withErrorEnum(schema: SchemaNode): SchemaNode {
+  const codes = codesOf(schema);
+  const { [ERROR_CODES]: _codes, ...rest } = schema;
+  const properties = rest.properties as Record<string, SchemaNode> | undefined;
+  if (codes.length === 0 || !properties?.error) return rest;
+  return { ...rest, properties: { ...properties, error: { ...properties.error, enum: codes } } };
+}
+
+/**
+ * Lifts the codes off the schemas onto the response (with a sentence listing them), writes each
+ * schema's codes as its `error`'s enum, and lifts `x-required` onto headers.
+ */
 function liftResponse(response: ResponseNode): void {
   const schemas = Object.values(response.content ?? {}).flatMap((media) => (media.schema ? [media.schema] : []));
   const codes = [...new Set(schemas.flatMap(codesOf))].sort();
-  for (const s of schemas) delete s[ERROR_CODES];
+  for (const media of Object.values(response.content ?? {})) if (media.schema) media.schema = withErrorEnum(media.schema);
   if (codes.length > 0) {
     response[ERROR_CODES] = codes;
     response.description = `Refused: ${codes.map((c) => `\`${c}\``).join(', ')}. Show \`message\` to the person; branch on \`error\`.`;
@@ -155,7 +167,7 @@ export const openApi = fp<{ publicUrl: string }>(async (app, { publicUrl }) => {
         version: `${CONTRACT_MAJOR}`,
         description:
           'The runner’s iPhone app (bearer sessions from Sign in with Apple), the recorder at /r/:token and the keepsake page at /s/:token. ' +
-          'docs/app-contract.md walks through it. Every refusal is `{ error, message }`: `error` a stable code (listed per answer in `x-error-codes`), `message` a sentence for a person.',
+          'docs/app-contract.md walks through it. Every refusal is `{ error, message }`: `error` a stable code (listed per answer in `x-error-codes` and as the enum of its `error`), `message` a sentence for a person.',
       },
       servers: [{ url: publicUrl }],
       components: {

@@ -14,8 +14,9 @@ import {
 import { API_ROUTES, keepsakeAudioPath, keepsakePath } from '../../../contract/paths.js';
 import { hashToken } from '../../auth/tokens.js';
 import { audioAnswers, emptyAnswer, refusals } from '../../http/contract.js';
-import { ApiProblem, entryNotFound, keepsakeNotFound, shareNotFound } from '../../http/problem.js';
+import { entryNotFound, keepsakeNotFound, shareNotFound } from '../../http/problem.js';
 import { refusal, runnerRefusal } from '../../http/refusals.js';
+import { entryRefusal } from '../../http/session-refusals.js';
 import { newToken } from '../../links.js';
 import { publicRace } from '../../races/public-race.js';
 import { sendAudio } from '../../runner/audio.js';
@@ -24,7 +25,7 @@ import { requireRunner, BEARER, type RunnerContext } from './context.js';
 
 const bearer = BEARER;
 
-const eitherEntryOrNote = () => new ApiProblem(400, 'bad_request', 'Share either a race entry (entryId) or one note (noteId).');
+const eitherEntryOrNote = entryRefusal.bad_request;
 
 export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = async (app, { ctx }) => {
   const { repo } = ctx;

@@ -5,6 +5,7 @@
  */
 import { pushAlertPath, pushPath } from '../../../contract/paths.js';
 import type { PushState, PushSubscribe } from '../../../contract/pushApi.js';
+import { readRefusal } from '../../../contract/refusalsReader.js';
 
 /** A push route's answer: its value, or the refusal's code (none: no answer we can use) and when to try again (seconds). */
 export type PushAnswer<T> = { ok: true; value: T } | { ok: false; code: string | undefined; retryAfter?: number };
@@ -18,10 +19,10 @@ async function sendJson<T>(path: string, method: string, body?: unknown): Promis
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     if (response.status === 204) return { ok: true, value: undefined as T };
-    const json = (await response.json().catch(() => undefined)) as { error?: unknown } | undefined;
+    const json: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
-      const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
-      return { ok: false, code: typeof json?.error === 'string' ? json.error : undefined, ...(Number.isFinite(retryAfter) && { retryAfter }) };
+      const { code, retryAfterSeconds } = readRefusal(response.status, json, response.headers.get('retry-after'));
+      return { ok: false, code, ...(retryAfterSeconds !== undefined && { retryAfter: retryAfterSeconds }) };
     }
     return json === undefined ? { ok: false, code: undefined } : { ok: true, value: json as T };
   } catch {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractVersion, operationsOf, type OpenApiDoc } from '../../../server/routes/runner/openapi.js';
-import { RECORDER_REFUSALS } from '../../../contract/refusals.js';
+import { isRefusalCode, isRefusalStatus, RECORDER_REFUSALS } from '../../../contract/refusals.js';
 import { PUBLIC_URL, startRunnerApp, type RunnerTestApp } from '../runner/support.js';
 
 describe('the OpenAPI document', () => {
@@ -63,6 +63,22 @@ describe('the OpenAPI document', () => {
     );
     // The recorder's codes all appear somewhere, written by the one owner (server/http/refusals.ts).
     expect(RECORDER_REFUSALS.filter((c) => !codes.has(c) && c !== 'not_found')).toEqual([]);
+  });
+
+  it('should list on each answer only codes of the catalogue with that status, as the enum of its error', () => {
+    const wrong: string[] = [];
+    for (const { op } of operationsOf(doc)) {
+      for (const [status, response] of Object.entries(op.responses!)) {
+        const listed = (response['x-error-codes'] as string[] | undefined) ?? [];
+        for (const code of listed) if (!isRefusalCode(code) || !isRefusalStatus(code, Number(status))) wrong.push(`${op.operationId} ${status} ${code}`);
+        const enums = Object.values(response.content ?? {}).flatMap((media) => {
+          const error = (media.schema?.properties as Record<string, { enum?: string[] }> | undefined)?.error;
+          return error?.enum ?? [];
+        });
+        if (listed.length > 0 && [...new Set(enums)].sort().join() !== listed.join()) wrong.push(`${op.operationId} ${status}: enum ${enums} for ${listed}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('should type every success answer: JSON by schema, audio as binary with its range headers, empty answers by their headers', () => {
