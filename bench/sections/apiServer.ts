@@ -16,6 +16,8 @@
  *   BENCH_APISERVER_NODE_OPTIONS=…               Node options for the server alone (a setting to try: --max-semi-space-size=32)
  *   BENCH_BASE=<commit>                          first the same scenario on that commit's server (./apiServerBase.ts), then
  *                                                this checkout's: before/after rows head the table (none in the smoke run)
+ *   BENCH_APISERVER_BASE_NODE_OPTIONS=…          the base side's Node options (default: the same; empty: none), so that
+ *                                                BENCH_BASE=HEAD measures a Node setting against none in one run
  * A run that profiles is not the run to take the figures from: the sampling costs the server a few per cent.
  */
 import { mkdir } from 'node:fs/promises';
@@ -92,7 +94,11 @@ interface SideRun {
 }
 
 /** One side's whole run: its own PostgreSQL, server and load, taken down at the end. */
-async function runSide(ctx: BenchContext, plan: ReturnType<typeof planFor>, side: { launch?: ServerLauncher; profile?: ProfileAsked }): Promise<SideRun> {
+async function runSide(
+  ctx: BenchContext,
+  plan: ReturnType<typeof planFor>,
+  side: { launch?: ServerLauncher; profile?: ProfileAsked; nodeOptions: string | undefined },
+): Promise<SideRun> {
   const largest = plan.steps.at(-1)!;
   const rig = await startApiRig({
     smoke: ctx.smoke,
@@ -103,7 +109,7 @@ async function runSide(ctx: BenchContext, plan: ReturnType<typeof planFor>, side
     holdSeconds: plan.holdSeconds,
     positionsEveryMs: plan.positionsEveryMs,
     profile: side.profile,
-    serverNodeOptions: process.env.BENCH_APISERVER_NODE_OPTIONS,
+    serverNodeOptions: side.nodeOptions,
     launchServer: side.launch,
   });
   try {
@@ -114,12 +120,15 @@ async function runSide(ctx: BenchContext, plan: ReturnType<typeof planFor>, side
   }
 }
 
+/** The base side's Node options: its own knob when given (empty for none), else the same as this checkout's. */
+const baseNodeOptions = () => process.env.BENCH_APISERVER_BASE_NODE_OPTIONS ?? process.env.BENCH_APISERVER_NODE_OPTIONS;
+
 /** The base side, run first (the smoke run has none): BENCH_BASE's server under the same load. */
 async function runBase(ctx: BenchContext, plan: ReturnType<typeof planFor>, commit: string): Promise<SideRun> {
   const base = await baseServer(commit, ctx.log);
   try {
     ctx.log(`apiserver: ${commit}'s server first, steps of ${plan.steps.join(', ')} apps`);
-    return await runSide(ctx, plan, { launch: base.launch });
+    return await runSide(ctx, plan, { launch: base.launch, nodeOptions: baseNodeOptions() });
   } finally {
     await base.remove();
   }
@@ -131,7 +140,7 @@ export async function apiServerSection(ctx: BenchContext): Promise<Section> {
   const commit = ctx.smoke ? undefined : process.env.BENCH_BASE;
   const base = commit ? await runBase(ctx, plan, commit) : undefined;
   ctx.log(`apiserver: steps of ${plan.steps.join(', ')} apps on one API server (CONVERT_WORKER=off) on PostgreSQL`);
-  const ours = await runSide(ctx, plan, { profile });
+  const ours = await runSide(ctx, plan, { profile, nodeOptions: process.env.BENCH_APISERVER_NODE_OPTIONS });
   const { figures } = ours;
   const notes = (run: SideRun) =>
     apiServerNotes(run.figures, run.result, {
@@ -139,7 +148,7 @@ export async function apiServerSection(ctx: BenchContext): Promise<Section> {
       holdSeconds: plan.holdSeconds,
       positionsEveryMs: plan.positionsEveryMs,
       raised: run.raised,
-      nodeOptions: process.env.BENCH_APISERVER_NODE_OPTIONS,
+      nodeOptions: run === base ? baseNodeOptions() : process.env.BENCH_APISERVER_NODE_OPTIONS,
       friendsErrors: run.friendsErrors,
     });
   const ab = base && commit ? apiServerAbRows(figures, base.figures) : [];
