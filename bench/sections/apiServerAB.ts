@@ -33,6 +33,7 @@ export function apiServerAbRows(after: ApiServerFigures, before: ApiServerFigure
     },
     row(`PostgreSQL transactions committed a second, ${largest}`, (f) => f.last.commitsPerSecond, '/s', 0),
     row(`WAL written a second, ${largest}`, (f) => f.last.walBytesPerSecond / 1024, 'KB/s', 0),
+    row(`share of the server's CPU in garbage-collection pauses, ${largest}`, (f) => f.last.result.window.gcShare * 100, '%', 1),
     row('server memory per held app (RSS slope over the steps)', (f) => f.rssKBPerApp, 'KB', 1),
     row(`CPU of other people's work on the machine, ${largest}`, (f) => f.last.result.window.cores.others, 'cores', 2),
   ];
