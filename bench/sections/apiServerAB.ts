@@ -13,7 +13,9 @@ export function apiServerAbRows(after: ApiServerFigures, before: ApiServerFigure
     unit,
     digits,
   });
-  const largest = `${after.last.apps} apps`;
+  // A step whose server answered its apps too little spent too little CPU to price an app-minute: said in its rows.
+  const starved = !after.last.reachedRates || !before.last.reachedRates;
+  const largest = `${after.last.apps} apps${starved ? ' (SHORT OF ITS RATES on a side: not a price)' : ''}`;
   return [
     row(`server CPU per app-minute, ${largest}`, (f) => f.last.cpuMsPerAppMinute, 'ms', 2),
     row('server CPU per app-minute, marginal (slope over the steps)', (f) => f.marginalMsPerAppMinute, 'ms', 2),
