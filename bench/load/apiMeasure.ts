@@ -36,6 +36,10 @@ export interface Reading {
   load1: number;
 }
 
+/** Seconds the server's garbage collector has paused it so far, every kind summed (prom-client's nodejs_gc_duration_seconds). */
+const gcSecondsIn = (metrics: string) =>
+  [...metrics.matchAll(/^nodejs_gc_duration_seconds_sum(?:\{[^}]*\})? (\S+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+
 export async function takeReading(m: Measured): Promise<Reading> {
   // /metrics first: reading it resets prom-client's event-loop lag, so a window's lag is its own.
   const metrics = await readMetrics(m.serverUrl);
@@ -100,6 +104,8 @@ export interface WindowFigures {
   wake: { value: number; count: number };
   rssMB: number;
   heapMB: number;
+  /** Of the server's CPU, the share its garbage collector's pauses took. */
+  gcShare: number;
   sockets: number;
   held: number;
   pgConnections: Record<string, number>;
@@ -132,6 +138,7 @@ export function between(a: Reading, b: Reading): WindowFigures {
     wake: quantile('milenotes_sync_wake_seconds'),
     rssMB: b.serverRssMB,
     heapMB: gaugeIn(b.metrics, 'nodejs_heap_size_used_bytes') / 1024 / 1024,
+    gcShare: (gcSecondsIn(b.metrics) - gcSecondsIn(a.metrics)) / Math.max(1e-9, b.serverCpu - a.serverCpu),
     sockets: b.serverSockets,
     held: gaugeIn(b.metrics, 'milenotes_sync_held_requests'),
     pgConnections: b.pg.connections,

@@ -36,6 +36,8 @@ export interface RigOptions {
   positionsEveryMs: number;
   /** More options for the server's Node (a heap setting to try, say), in NODE_OPTIONS. */
   serverNodeOptions?: string;
+  /** Starts the server with the rig's settings: this checkout's (kit/server.ts) unless another side's is given. */
+  launchServer?: (env: NodeJS.ProcessEnv) => Promise<RunningServer>;
   /** Profile the server in each window with this sampler, keeping the profiles in `dir` (./windowProfiler.ts). */
   profile?: { kind: ProfilerKind; dir: string };
 }
@@ -99,7 +101,7 @@ async function startApiServer(pg: OwnPostgres, apple: FakeApple, opts: RigOption
     OPEN_UPLOADS_PER_ADDRESS: '1000',
     ...(opts.syncMaxHeld !== 5_000 && { SYNC_MAX_HELD: String(opts.syncMaxHeld) }),
   };
-  const server = await startServer({
+  const server = await (opts.launchServer ?? startServer)({
     DATABASE_URL: named(pg.url, 'api-server'),
     CONVERT_WORKER: 'off',
     METRICS: 'on',

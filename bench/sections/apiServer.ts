@@ -14,16 +14,23 @@
  *                                                collector's included; JavaScript names approximate), or both (the
  *                                                default where perf is installed)
  *   BENCH_APISERVER_NODE_OPTIONS=…               Node options for the server alone (a setting to try: --max-semi-space-size=32)
+ *   BENCH_BASE=<commit>                          first the same scenario on that commit's server (./apiServerBase.ts), then
+ *                                                this checkout's: before/after rows head the table (none in the smoke run)
+ *   BENCH_APISERVER_BASE_NODE_OPTIONS=…          the base side's Node options (default: the same; empty: none), so that
+ *                                                BENCH_BASE=HEAD measures a Node setting against none in one run
  * A run that profiles is not the run to take the figures from: the sampling costs the server a few per cent.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { startApiRig } from '../load/apiRig.js';
-import { runApiScenario, type ScenarioPlan } from '../load/apiScenario.js';
+import { runApiScenario, type ScenarioPlan, type ScenarioResult } from '../load/apiScenario.js';
+import type { Tally } from '../load/crowd.js';
 import { perfAvailable } from '../load/perfProfile.js';
 import type { ProfilerKind } from '../load/windowProfiler.js';
 import type { Section } from '../report.js';
-import { apiServerFigures } from './apiServerFigures.js';
+import { abTable, apiServerAbRows } from './apiServerAB.js';
+import { baseServer, type ServerLauncher } from './apiServerBase.js';
+import { apiServerFigures, type ApiServerFigures } from './apiServerFigures.js';
 import { apiServerChart, apiServerNotes, apiServerRows } from './apiServerReport.js';
 import type { BenchContext } from './context.js';
 
@@ -68,7 +75,9 @@ function planFor(smoke: boolean): ScenarioPlan & { holdSeconds: number; position
   };
 }
 
-async function profileAsked(): Promise<{ kind: ProfilerKind; dir: string } | undefined> {
+type ProfileAsked = { kind: ProfilerKind; dir: string };
+
+async function profileAsked(): Promise<ProfileAsked | undefined> {
   if (!process.env.BENCH_APISERVER_PROFILE) return undefined;
   const dir = path.resolve(process.env.BENCH_APISERVER_PROFILE);
   await mkdir(dir, { recursive: true });
@@ -77,9 +86,19 @@ async function profileAsked(): Promise<{ kind: ProfilerKind; dir: string } | und
   return { kind, dir };
 }
 
-export async function apiServerSection(ctx: BenchContext): Promise<Section> {
-  const profile = await profileAsked();
-  const plan = planFor(ctx.smoke);
+interface SideRun {
+  figures: ApiServerFigures;
+  result: ScenarioResult;
+  raised: Record<string, string>;
+  friendsErrors: Tally;
+}
+
+/** One side's whole run: its own PostgreSQL, server and load, taken down at the end. */
+async function runSide(
+  ctx: BenchContext,
+  plan: ReturnType<typeof planFor>,
+  side: { launch?: ServerLauncher; profile?: ProfileAsked; nodeOptions: string | undefined },
+): Promise<SideRun> {
   const largest = plan.steps.at(-1)!;
   const rig = await startApiRig({
     smoke: ctx.smoke,
@@ -89,28 +108,67 @@ export async function apiServerSection(ctx: BenchContext): Promise<Section> {
     syncMaxHeld: largest > 5_000 ? largest + 50 : 5_000,
     holdSeconds: plan.holdSeconds,
     positionsEveryMs: plan.positionsEveryMs,
-    profile,
-    serverNodeOptions: process.env.BENCH_APISERVER_NODE_OPTIONS,
+    profile: side.profile,
+    serverNodeOptions: side.nodeOptions,
+    launchServer: side.launch,
   });
   try {
-    ctx.log(`apiserver: steps of ${plan.steps.join(', ')} apps on one API server (CONVERT_WORKER=off) on PostgreSQL`);
     const result = await runApiScenario(rig, plan, ctx.log);
-    const figures = apiServerFigures(result, plan.positionsEveryMs);
-    return {
-      id: 'apiserver',
-      title: `One API server (CONVERT_WORKER=off) on PostgreSQL at race morning's rates: ${plan.steps.join(', ')} apps holding syncs, the load from other processes`,
-      baseline: `the same figure at the smallest step (${plan.steps[0]} apps), earlier in the same run`,
-      rows: apiServerRows(figures, rig.errors.total()),
-      chart: apiServerChart(figures),
-      notes: apiServerNotes(figures, result, {
-        plan,
-        holdSeconds: plan.holdSeconds,
-        positionsEveryMs: plan.positionsEveryMs,
-        raised: rig.raised,
-        friendsErrors: rig.errors,
-      }),
-    };
+    return { figures: apiServerFigures(result, plan.positionsEveryMs), result, raised: rig.raised, friendsErrors: rig.errors };
   } finally {
     await rig.stop();
   }
+}
+
+/** The base side's Node options: its own knob when given (empty for none), else the same as this checkout's. */
+const baseNodeOptions = () => process.env.BENCH_APISERVER_BASE_NODE_OPTIONS ?? process.env.BENCH_APISERVER_NODE_OPTIONS;
+
+/** The base side, run first (the smoke run has none): BENCH_BASE's server under the same load. */
+async function runBase(ctx: BenchContext, plan: ReturnType<typeof planFor>, commit: string): Promise<SideRun> {
+  const base = await baseServer(commit, ctx.log);
+  try {
+    ctx.log(`apiserver: ${commit}'s server first, steps of ${plan.steps.join(', ')} apps`);
+    return await runSide(ctx, plan, { launch: base.launch, nodeOptions: baseNodeOptions() });
+  } finally {
+    await base.remove();
+  }
+}
+
+export async function apiServerSection(ctx: BenchContext): Promise<Section> {
+  const profile = await profileAsked();
+  const plan = planFor(ctx.smoke);
+  const commit = ctx.smoke ? undefined : process.env.BENCH_BASE;
+  const base = commit ? await runBase(ctx, plan, commit) : undefined;
+  ctx.log(`apiserver: steps of ${plan.steps.join(', ')} apps on one API server (CONVERT_WORKER=off) on PostgreSQL`);
+  const ours = await runSide(ctx, plan, { profile, nodeOptions: process.env.BENCH_APISERVER_NODE_OPTIONS });
+  const { figures } = ours;
+  const notes = (run: SideRun) =>
+    apiServerNotes(run.figures, run.result, {
+      plan,
+      holdSeconds: plan.holdSeconds,
+      positionsEveryMs: plan.positionsEveryMs,
+      raised: run.raised,
+      nodeOptions: run === base ? baseNodeOptions() : process.env.BENCH_APISERVER_NODE_OPTIONS,
+      friendsErrors: run.friendsErrors,
+    });
+  const ab = base && commit ? apiServerAbRows(figures, base.figures) : [];
+  if (base && commit) ctx.log(`apiserver: ${commit} (before) against this checkout (after):\n${abTable(ab)}`);
+  return {
+    id: 'apiserver',
+    title: `One API server (CONVERT_WORKER=off) on PostgreSQL at race morning's rates: ${plan.steps.join(', ')} apps holding syncs, the load from other processes${commit ? `, against ${commit}` : ''}`,
+    baseline: commit
+      ? `the first rows: the same figure from ${commit}'s server (BENCH_BASE), run first in the same run under the same load; the rest: the same figure at the smallest step (${plan.steps[0]} apps), earlier in the same run`
+      : `the same figure at the smallest step (${plan.steps[0]} apps), earlier in the same run`,
+    rows: [...ab, ...apiServerRows(figures, ours.friendsErrors.total())],
+    chart: apiServerChart(figures),
+    notes: [
+      ...(base
+        ? [
+            `Before and after: ${commit}'s server (a git archive of it, serving this checkout's build; the load, the converting stand-in and the admin command this checkout's) ran the whole scenario first, then this checkout's, one after the other on the same machine, so a change of the machine's load between them moves the ratios: compare the "others" CPU of each side's steps.`,
+          ]
+        : []),
+      ...notes(ours),
+      ...(base ? notes(base).map((n) => `${commit}: ${n}`) : []),
+    ],
+  };
 }

@@ -25,11 +25,17 @@ export function fitLine(points: Array<[number, number]>): { intercept: number; s
 export interface UnitCost {
   units: number;
   cpuMs: number;
+  /** PostgreSQL's processes' CPU: parsing, planning and running the unit's statements. */
+  pgCpuMs: number;
+  /** Statements PostgreSQL ran for one unit, BEGIN and COMMIT included. */
+  statementCalls: number;
   commits: number;
   walBytes: number;
   /** Statements per unit, most time first: [calls per unit, ms per unit, query]. */
   statements: Array<[number, number, string]>;
 }
+
+const callsIn = (pg: ComponentResult['window']['pg']) => pg.statements.reduce((n, s) => n + s.calls, 0);
 
 function unitCost(work: ComponentResult, idle: ComponentResult, units: number): UnitCost {
   const w = work.window;
@@ -38,6 +44,8 @@ function unitCost(work: ComponentResult, idle: ComponentResult, units: number): 
   return {
     units,
     cpuMs: overIdle(w.serverCpuSeconds, i.serverCpuSeconds) * 1000,
+    pgCpuMs: overIdle(w.cores.postgres * w.seconds, i.cores.postgres * i.seconds) * 1000,
+    statementCalls: overIdle(callsIn(w.pg), callsIn(i.pg)),
     commits: overIdle(w.pg.commits, i.pg.commits),
     walBytes: overIdle(w.pg.walBytes, i.pg.walBytes),
     statements: w.pg.statements.slice(0, 12).map((s) => [s.calls / units, s.ms / units, s.query.slice(0, 140)]),

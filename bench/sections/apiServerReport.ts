@@ -192,7 +192,7 @@ export function apiServerNotes(
       `${s.apps} apps${s.reachedRates ? '' : ' (SHORT OF ITS RATES: the server answered too little for its CPU to count)'}: ${n2(s.batchesPerAppMinute)} batches and ${n2(s.answersPerAppMinute)} sync answers answered an app-minute; server ${n2(c.server)} cores (${n2(s.cpuMsPerAppMinute)} ms/app-min, ${n0(w.serverSystemShare * 100)} % of it in the kernel; its event loop waited for a core ${n2(w.serverWaitShare)} s a second), PostgreSQL ${n2(c.postgres)}, apps ${n2(c.fleet)}, converting stand-in ${n2(c.converting)}, bench process ${n2(c.bench)}, others ${n2(c.others)} of ${n2(c.machine)} busy (load average ${n1(w.load1)}); ` +
       `loop p50/p99/max ${n0(w.loop.p50)}/${n0(w.loop.p99)}/${n0(w.loop.max)} ms; sync p95 ${n0(s.syncP95)} ms over ${s.result.wakes.length} notes (server's own wake→answer p95 ${n0(w.wake.value)} ms); ` +
       `positions p95 ${n0(s.positionsP95)} ms (server ${n0(w.route('POST', '/api/entries/:id/positions', '200').value)} ms), upload p95 ${n0(s.uploadP95)} ms, sign-in p95 ${n0(s.signInP95)} ms; ` +
-      `${n0(s.commitsPerSecond)} commits/s, ${n0(s.walBytesPerSecond / 1024)} KB WAL/s (${n0(w.pg.walFpi)} full-page images); RSS ${n0(w.rssMB)} MB, heap ${n0(w.heapMB)} MB, ${w.sockets} sockets, ${w.held} held; ` +
+      `${n0(s.commitsPerSecond)} commits/s, ${n0(s.walBytesPerSecond / 1024)} KB WAL/s (${n0(w.pg.walFpi)} full-page images); RSS ${n0(w.rssMB)} MB, heap ${n0(w.heapMB)} MB, garbage collection ${n1(w.gcShare * 100)} % of the server's CPU, ${w.sockets} sockets, ${w.held} held; ` +
       `PostgreSQL connections ${JSON.stringify(w.pgConnections)}; the apps' processes' loop p99 ${n0(s.result.fleet.loop.p99)} ms, the friends' thread's ${n0(s.result.friendsLoop.p99)} ms.`
     );
   });

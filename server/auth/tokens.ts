@@ -36,12 +36,38 @@ export async function issueAccessToken(
     .sign(secret);
 }
 
+/**
+ * Access tokens already verified, by secret, until they expire: an app sends the same token with
+ * every sync and positions batch for its 15 minutes, and whether a token is valid depends on
+ * nothing but the secret and the clock, so verifying it once is enough (jose's HS256 goes through
+ * WebCrypto, a round trip to the thread pool each time). Only a token that verified is kept, so a
+ * stranger's guesses fill nothing. At most VERIFIED_KEPT a secret, the oldest dropped first (a
+ * token no longer kept is verified again). Whether its account still exists is the caller's check,
+ * made on every request.
+ */
+const VERIFIED_KEPT = 20_000;
+const verifiedBySecret = new WeakMap<Uint8Array, Map<string, { claims: AccessClaims; expiresAtMs: number }>>();
+
+function verifiedUnder(secret: Uint8Array): Map<string, { claims: AccessClaims; expiresAtMs: number }> {
+  let kept = verifiedBySecret.get(secret);
+  if (!kept) verifiedBySecret.set(secret, (kept = new Map()));
+  return kept;
+}
+
 /** The claims of a valid access token, or undefined for anything else (bad signature, expired, not ours). */
 export async function readAccessToken(secret: Uint8Array, token: string): Promise<AccessClaims | undefined> {
+  const kept = verifiedUnder(secret);
+  const known = kept.get(token);
+  // Expired at exp exactly, as jose has it (exp <= now in whole seconds).
+  if (known && Date.now() < known.expiresAtMs) return known.claims;
+  if (known) kept.delete(token);
   try {
     const { payload } = await jwtVerify(token, secret, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
-    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return undefined;
-    return { runnerId: payload.sub, sessionId: payload.sid };
+    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') return undefined;
+    const claims = { runnerId: payload.sub, sessionId: payload.sid };
+    if (kept.size >= VERIFIED_KEPT) kept.delete(kept.keys().next().value!);
+    kept.set(token, { claims, expiresAtMs: payload.exp * 1000 });
+    return claims;
   } catch (err) {
     if (err instanceof errors.JOSEError) return undefined;
     throw err;

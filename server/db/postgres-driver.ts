@@ -44,8 +44,84 @@ async function reaching<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const all = (q: Queryable, sql: string, params: unknown[] = []) => reaching(async () => (await q.query(toPg(sql), params)).rows as Row[]);
-const run = (q: Queryable, sql: string, params: unknown[] = []) => reaching(async () => (await q.query(toPg(sql), params)).rowCount ?? 0);
+/**
+ * Statements PostgreSQL keeps parsed and planned on each connection (pg's named prepared
+ * statements), so the hot ones (a sync's read, a batch's writes) skip parsing and planning after
+ * their first time on a connection. A statement with parameters is named once this process has
+ * sent it NAMED_AFTER times; at most NAMED_KEPT are named, so SQL built with a varying number of
+ * placeholders cannot fill a connection's memory, and statements past BOOK_SIZE are not counted.
+ * Statements without parameters (BEGIN, COMMIT, SET LOCAL) stay in the simple protocol: one
+ * string may hold several.
+ */
+const NAMED_AFTER = 3;
+const NAMED_KEPT = 200;
+const BOOK_SIZE = 2_000;
+
+/**
+ * What PostgreSQL says when a prepared statement's result changed shape under it (a migration
+ * altered a table a `SELECT *` reads): the statement is named afresh, so the next call prepares it again.
+ */
+const STALE_PLAN = /cached plan must not change result type/;
+
+interface Entry {
+  text: string;
+  uses: number;
+  name?: string;
+}
+
+class StatementBook {
+  private readonly entries = new Map<string, Entry>();
+  private named = 0;
+  private issued = 0;
+
+  /** The query pg is given for `sql`: numbered, and named once it is hot. */
+  config(sql: string, params: unknown[]): pg.QueryConfig {
+    let entry = this.entries.get(sql);
+    if (!entry) {
+      entry = { text: toPg(sql), uses: 0 };
+      if (this.entries.size < BOOK_SIZE) this.entries.set(sql, entry);
+    }
+    if (params.length === 0) return { text: entry.text, values: params };
+    entry.uses++;
+    if (!entry.name && entry.uses >= NAMED_AFTER && this.named < NAMED_KEPT && this.entries.get(sql) === entry) {
+      this.named++;
+      entry.name = this.nextName();
+    }
+    return { text: entry.text, values: params, ...(entry.name && { name: entry.name }) };
+  }
+
+  /** After a stale plan: the statement gets a new name (the old one stays prepared, unused). */
+  renamed(sql: string): void {
+    const entry = this.entries.get(sql);
+    if (entry?.name) entry.name = this.nextName();
+  }
+
+  private nextName(): string {
+    return `mn${++this.issued}`;
+  }
+}
+
+const book = new StatementBook();
+
+/**
+ * `sql` on `q`. A stale prepared statement is named afresh; outside a transaction (`q` the pool)
+ * the call is made again at once, inside one the error stands (the transaction is aborted anyway).
+ */
+async function query(q: Queryable, sql: string, params: unknown[], retry: boolean): Promise<pg.QueryResult> {
+  return reaching(async () => {
+    try {
+      return await q.query(book.config(sql, params));
+    } catch (err) {
+      if (!(err instanceof pg.DatabaseError && STALE_PLAN.test(err.message))) throw err;
+      book.renamed(sql);
+      if (!retry) throw err;
+      return q.query(book.config(sql, params));
+    }
+  });
+}
+
+const all = async (q: Queryable, sql: string, params: unknown[] = [], retry = false) => (await query(q, sql, params, retry)).rows as Row[];
+const run = async (q: Queryable, sql: string, params: unknown[] = [], retry = false) => (await query(q, sql, params, retry)).rowCount ?? 0;
 
 /** The driver handed to a transaction's work: statements on its client; nested transactions are savepoints. */
 function clientDriver(client: pg.PoolClient): SqlDriver {
@@ -141,8 +217,8 @@ export function openPostgres(connectionString: string): Database {
 
   return {
     kind: 'postgres',
-    all: (sql, params) => all(pool, sql, params),
-    run: (sql, params) => run(pool, sql, params),
+    all: (sql, params) => all(pool, sql, params, true),
+    run: (sql, params) => run(pool, sql, params, true),
     batch: (statements) => transaction((tx) => runBatch(tx, statements)),
     transaction,
     exclusive: (work) =>

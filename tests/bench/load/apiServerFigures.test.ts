@@ -18,6 +18,7 @@ function windowOf(seconds: number, cpu: number, commits: number, wal: number, mo
     wake: { value: NaN, count: 0 },
     rssMB: 100,
     heapMB: 50,
+    gcShare: 0,
     sockets: 0,
     held: 0,
     pgConnections: {},
@@ -93,6 +94,31 @@ describe("the API-server bench's figures", () => {
     expect(f.passing?.apps).toBe(1000);
     expect(f.crossed?.apps).toBe(3000);
     expect(f.appsPerCore).toBeCloseTo(5000, 6);
+  });
+
+  it("should price PostgreSQL's CPU and statements a batch over the idle rate", () => {
+    const cores = (postgres: number, server: number) => ({ server, postgres, fleet: 0, converting: 0, bench: 0, machine: 0, others: 0 });
+    const statements = (calls: number) => [{ query: 'SELECT 1', calls, ms: 0, walBytes: 0 }];
+    const idleWindow = windowOf(20, 1, 100, 2000, { cores: cores(0.1, 0.05) });
+    idleWindow.pg.statements = statements(20);
+    const idle: ComponentResult = { kind: 'idle', apps: 10, window: idleWindow, fleet: fleetOf() };
+    // 60 s: the idle rate would have had PostgreSQL spend 6 s and run 60 statements; 2,000 batches took 6 s and 16,000 more.
+    const positionsWindow = windowOf(60, 3, 100, 2000, {
+      cores: cores(0.2, 0.05),
+      route: (m, r) => ({ value: 5, count: m === 'POST' && r.endsWith('/positions') ? 2000 : 0 }),
+    });
+    positionsWindow.pg.statements = statements(60 + 2000 * 8);
+    const f = apiServerFigures(
+      {
+        components: [idle, { kind: 'positions', apps: 10, window: positionsWindow, fleet: fleetOf() }, { ...idle, kind: 'holds' }],
+        steps: [stepOf(1000, 12, 200, [100])],
+        setupFailed: 0,
+        setupErrors: [],
+      },
+      30_000,
+    );
+    expect(f.batch.pgCpuMs).toBeCloseTo(3, 6);
+    expect(f.batch.statementCalls).toBeCloseTo(8, 6);
   });
 
   it('should not count a step within the limits when its apps got fewer batches answered than their rhythm', () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { audioSignatureValid, signAudio } from '../../../server/auth/audio-url.js';
 import { hashToken, issueAccessToken, newRefreshToken, readAccessToken } from '../../../server/auth/tokens.js';
 
@@ -21,6 +21,29 @@ describe('runner access tokens', () => {
     const forged = Buffer.from(JSON.stringify({ sub: 'r2', sid: 's1', iss: 'milenotes', aud: 'milenotes-runner-app', exp: 9e9 })).toString('base64url');
     expect(await readAccessToken(secret, `${h}.${forged}.${s}`)).toBeUndefined();
     expect(await readAccessToken(secret, 'not-a-jwt')).toBeUndefined();
+  });
+
+  describe('read again', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('are taken to the second of their expiry, and refused from it, however often read before', async () => {
+      const issuedAt = Math.floor(Date.now() / 1000);
+      const token = await issueAccessToken(secret, { runnerId: 'r1', sessionId: 's1' }, 60, issuedAt);
+      const expiresAtMs = (issuedAt + 60) * 1000;
+      expect(await readAccessToken(secret, token)).toEqual({ runnerId: 'r1', sessionId: 's1' });
+      vi.useFakeTimers({ toFake: ['Date'], now: expiresAtMs - 1 });
+      expect(await readAccessToken(secret, token)).toEqual({ runnerId: 'r1', sessionId: 's1' });
+      vi.setSystemTime(expiresAtMs);
+      expect(await readAccessToken(secret, token)).toBeUndefined();
+      expect(await readAccessToken(secret, token)).toBeUndefined();
+    });
+
+    it('never open under another secret than the one that verified them', async () => {
+      const token = await issueAccessToken(secret, { runnerId: 'r1', sessionId: 's1' }, 60);
+      expect(await readAccessToken(secret, token)).toEqual({ runnerId: 'r1', sessionId: 's1' });
+      expect(await readAccessToken(randomBytes(32), token)).toBeUndefined();
+      expect(await readAccessToken(Buffer.from(secret), token)).toEqual({ runnerId: 'r1', sessionId: 's1' });
+    });
   });
 });
 

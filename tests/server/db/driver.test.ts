@@ -145,6 +145,16 @@ describe.each(BACKENDS)('the SQL driver on %s', (kind) => {
     expect(await ids(db)).toEqual(['a']);
   });
 
+  it('should keep answering a statement sent often after a migration changed the shape of the table it reads', async () => {
+    const db = await open();
+    await db.run(...insertThing('a', 1));
+    const read = () => db.all('SELECT * FROM things WHERE n >= ?', [0]);
+    for (let i = 0; i < 5; i++) expect(await read()).toEqual([{ id: 'a', n: 1 }]);
+    await db.run('ALTER TABLE things ADD COLUMN extra INTEGER NOT NULL DEFAULT 7');
+    expect(await read()).toEqual([{ id: 'a', n: 1, extra: 7 }]);
+    expect(await read()).toEqual([{ id: 'a', n: 1, extra: 7 }]);
+  });
+
   it('should apply each migration once, in order, and only the ones appended since', async () => {
     const db = await open(false);
     expect(await db.exclusive((tx) => applyMigrations(tx, [THINGS]))).toEqual([1]);
@@ -184,5 +194,34 @@ describe.each(BACKENDS)('the SQL driver on %s', (kind) => {
     await expect(db.exclusive((tx) => applyMigrations(tx, [THINGS, 'CREATE TABLE half (id TEXT); CREATE TABLE things (id TEXT)']))).rejects.toThrow();
     await expect(db.all('SELECT id FROM half')).rejects.toThrow();
     expect(await db.exclusive((tx) => applyMigrations(tx, [THINGS]))).toEqual([1]);
+  });
+});
+
+describe("the PostgreSQL driver's prepared statements", () => {
+  let backend: TestBackend | undefined;
+  let db: Database | undefined;
+
+  afterEach(async () => {
+    await db?.close();
+    await backend?.cleanup();
+  });
+
+  const prepared = async (tx: SqlDriver) => (await tx.all('SELECT statement FROM pg_prepared_statements')).map((r) => String(r.statement));
+
+  it('should keep a statement sent often parsed on its connection, and no more than a bounded number of them', async () => {
+    backend = await createBackend('postgres');
+    db = openDatabase(backend.config);
+    await db.exclusive((tx) => applyMigrations(tx, [THINGS]));
+    await db.run(...insertThing('a', 1));
+    await db.transaction(async (tx) => {
+      for (let i = 0; i < 3; i++) expect(await tx.all('SELECT n FROM things WHERE id = ?', ['a'])).toEqual([{ n: 1 }]);
+      expect(await prepared(tx)).toContain('SELECT n FROM things WHERE id = $1');
+      // SQL built with a varying number of placeholders: each shape sent often, more shapes than are kept.
+      for (let shape = 1; shape <= 250; shape++) {
+        const sql = `SELECT count(*)::int AS c FROM things WHERE id IN (${Array(shape).fill('?').join(', ')})`;
+        for (let i = 0; i < 3; i++) expect(await tx.all(sql, Array(shape).fill('a'))).toEqual([{ c: 1 }]);
+      }
+      expect((await prepared(tx)).length).toBeLessThanOrEqual(200);
+    });
   });
 });
