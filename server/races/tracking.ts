@@ -11,8 +11,8 @@ import type { EntryProgress, SharedProgress } from '../db/progress-store.js';
 import type { RaceCourse, RaceRow } from '../db/types.js';
 import type { Repository } from '../db/repository.js';
 import { expectedArrivals } from './eta.js';
-import { rescheduleNotes } from './note-deadlines.js';
 import { placeFixes, snapCourse, type Fix, type SnapCourse } from './progress.js';
+import type { RunnerMovedEvent } from './runner-moved.js';
 
 /**
  * A fix up to a minute ahead of the server's clock is taken (phones' clocks drift by seconds);
@@ -82,9 +82,13 @@ function timeProblem(at: number, startsAt: number, now: number): IgnoredReason |
   return undefined;
 }
 
-/** Places a batch for an entry that shares progress, in a race that is live, on its course. */
+/**
+ * Places a batch for an entry that shares progress, in a race that is live, on its course; when it
+ * placed fixes, tells `runnerMoved`'s listeners before it answers.
+ */
 export async function recordPositions(
   repo: Repository,
+  runnerMoved: RunnerMovedEvent,
   entryId: string,
   race: RaceRow,
   course: RaceCourse,
@@ -118,9 +122,7 @@ export async function recordPositions(
     outcomes.forEach((outcome, i) => {
       if (outcome !== 'accepted') ignored.push({ index: fixes[i]!.index, reason: outcome });
     });
-    // A passage (or the first placement) is what moves the estimate: the waiting notes' deadlines follow.
-    // Not on every batch: race morning's 33 a second would each rewrite the same deadlines by seconds.
-    if (accepted > 0 && (passages.length > 0 || !current.placed)) await rescheduleNotes(repo, entryId);
+    if (accepted > 0) await runnerMoved.emit({ entryId, at: now, passedMarker: passages.length > 0 || !current.placed });
     return {
       accepted,
       ignored: ignored.sort((a, b) => a.index - b.index),

@@ -75,10 +75,7 @@ export const progressRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> =
       if (!(await repo.progress.ofEntry(entry.id)).sharing) throw appRefusal.progress_not_shared();
       const course = await repo.races.course(race.id);
       if (!course) throw raceRefusal.no_course(race);
-      const receipt = await recordPositions(repo, entry.id, race, course, req.body, now);
-      // Spectators' marker alerts follow the new estimate, after this answer (server/push/alerts.ts).
-      if (receipt.accepted > 0) ctx.push.positionsMoved(entry.id, now);
-      return receipt;
+      return recordPositions(repo, ctx.runnerMoved, entry.id, race, course, req.body, now);
     },
   );
 };
