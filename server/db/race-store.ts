@@ -62,8 +62,12 @@ export interface RaceStore {
   startsAt(id: string): Promise<string | undefined>;
   /** Replaces or adds a race's course in one statement; false when there is no such race. */
   setCourse(id: string, course: StoredCourse): Promise<boolean>;
-  /** The whole track and the placed markers; undefined when the race is unknown or has no course. */
-  course(id: string): Promise<RaceCourse | undefined>;
+  /**
+   * The whole track and the placed markers; undefined when the race is unknown or has no course.
+   * `etag`: the course's ETag as the caller just read it with the race, so that this process's copy
+   * is taken without asking again.
+   */
+  course(id: string, etag?: string): Promise<RaceCourse | undefined>;
   /** The course as the app downloads it (GeoJSON LineString text) and its strong ETag. */
   appCourse(id: string): Promise<{ json: string; etag: string } | undefined>;
   /** The home page's races: those not over at `now` (upcoming or live), the earliest start first, at most `limit`. */
@@ -213,9 +217,8 @@ export function createRaceStore(sql: SqlDriver): RaceStore {
     async setCourse(id, course) {
       return (await sql.run(SET_COURSE, [...courseColumns(course), id])) > 0;
     },
-    async course(id) {
-      const [tag] = await sql.all(COURSE_ETAG, [id]);
-      const etag = tag?.course_etag;
+    async course(id, known) {
+      const etag = known ?? (await sql.all(COURSE_ETAG, [id]))[0]?.course_etag;
       if (etag === null || etag === undefined) return undefined;
       const cached = courses.get(id);
       if (cached?.etag === etag) return cached;

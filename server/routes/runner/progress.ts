@@ -67,15 +67,17 @@ export const progressRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> =
       },
     },
     async (req) => {
-      const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
+      // One statement for what the batch starts from; the course itself is this process's copy while its ETag holds.
+      const start = await repo.progress.batchStart((await requireRunner(ctx, req)).id, req.params.id);
+      if (!start) throw entryNotFound();
+      const { race, progress } = start;
       const now = ctx.clock.now();
-      const race = (await repo.races.get(entry.race.id))!;
       const when = raceWhen(race.startsAt, now);
       if (when !== 'live') throw appRefusal.race_not_live(race.name, when);
-      if (!(await repo.progress.ofEntry(entry.id)).sharing) throw appRefusal.progress_not_shared();
-      const course = await repo.races.course(race.id);
+      if (!progress.sharing) throw appRefusal.progress_not_shared();
+      const course = start.courseEtag === null ? undefined : await repo.races.course(race.id, start.courseEtag);
       if (!course) throw raceRefusal.no_course(race);
-      return recordPositions(repo, ctx.runnerMoved, entry.id, race, course, req.body, now);
+      return recordPositions(repo, ctx.runnerMoved, req.params.id, race, course, req.body, now, progress);
     },
   );
 };
