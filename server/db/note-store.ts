@@ -18,6 +18,8 @@ export interface NoteChanges {
   notes: EntryNote[];
   /** Ids of the notes removed. */
   removed: string[];
+  /** The start of the entry's race, read with the number (the operator may move it); undefined for a link made outside the app. */
+  raceStartsAt?: string;
 }
 
 export interface NoteStore {
@@ -50,6 +52,8 @@ const SQL = {
     "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'received' WHERE NOT EXISTS (SELECT 1 FROM note_removals WHERE note_id = ?) ON CONFLICT (id) DO NOTHING",
   ofLink: 'SELECT * FROM notes WHERE link_id = ? ORDER BY received_at, id',
   latestChange: 'SELECT change_seq FROM runners WHERE id = ?',
+  latestChangeAndStart:
+    'SELECT u.change_seq, r.starts_at FROM runners u LEFT JOIN entries e ON e.runner_id = u.id LEFT JOIN races r ON r.id = e.race_id WHERE u.id = ?',
   changedNotes:
     `SELECT ${NOTE_WITH_PLAY_COLUMNS} FROM notes n JOIN links l ON l.id = n.link_id ${PLAY_JOIN} ` +
     'WHERE l.runner_id = ? AND n.change_seq > ? AND n.change_seq <= ? ORDER BY n.received_at, n.id',
@@ -122,12 +126,13 @@ export function createNoteStore(db: Database): NoteStore {
     async changesSince(runnerId, after) {
       // The latest number first: every change up to it is committed (the counter's row lock
       // orders them), so reading up to it misses nothing and the next ask starts right after.
-      const [row] = await db.all(SQL.latestChange, [runnerId]);
+      const [row] = await db.all(SQL.latestChangeAndStart, [runnerId]);
       const seq = row ? Number(row.change_seq) : 0;
-      if (seq <= after) return { seq, notes: [], removed: [] };
+      const start = row?.starts_at === null || row?.starts_at === undefined ? {} : { raceStartsAt: String(row.starts_at) };
+      if (seq <= after) return { seq, notes: [], removed: [], ...start };
       const notes = (await db.all(SQL.changedNotes, [runnerId, after, seq])).map(toEntryNote);
       const removed = (await db.all(SQL.removedNotes, [runnerId, after, seq])).map((r) => String(r.note_id));
-      return { seq, notes, removed };
+      return { seq, notes, removed, ...start };
     },
     remove(noteId, now) {
       return db.transaction(async (tx) => {

@@ -24,6 +24,11 @@ export interface HeldAsk {
   untilPlayable: boolean;
   /** Fires when the app's connection closes: a hold for it ends ('gone'). */
   left: AbortSignal;
+  /**
+   * The entry's latest change number as the caller read it, and when (performance.now()): the
+   * first hold starts from it instead of reading it again, and ends at once for a change since.
+   */
+  known?: { seq: number; readAt: number };
 }
 
 export interface HeldAnswer {
@@ -40,16 +45,20 @@ export interface HeldAnswer {
  * process's cap and CursorAhead for a cursor past the entry's changes.
  */
 export async function changesAfter(hub: NoteChangeHub, notes: Pick<NoteStore, 'changesSince'>, ask: HeldAsk): Promise<HeldAnswer> {
-  const { runnerId, since, holdMs, untilPlayable } = ask;
+  const { runnerId, since, holdMs, untilPlayable, known } = ask;
   const until = Date.now() + holdMs;
   let wokenAt: number | undefined;
+  // The caller's number, when it shows nothing new: no need to read it again under the first hold.
+  let nothingYet = known !== undefined && known.seq === since;
   for (;;) {
-    // Held before reading, so a change committed between the read and the hold still wakes it.
-    const hold: Hold | undefined = holdMs > 0 && Date.now() < until ? hub.hold(runnerId, ask.accountId, until) : undefined;
+    // Held before reading (or told of a change since the caller's read), so a change committed between the read and the hold still wakes it.
+    const hold: Hold | undefined =
+      holdMs > 0 && Date.now() < until ? hub.hold(runnerId, ask.accountId, until, nothingYet ? known?.readAt : undefined) : undefined;
     const gone = () => hold?.release('gone');
     ask.left.addEventListener('abort', gone, { once: true });
     try {
-      const changes = await notes.changesSince(runnerId, since);
+      const changes: NoteChanges = nothingYet && hold ? { seq: since, notes: [], removed: [] } : await notes.changesSince(runnerId, since);
+      nothingYet = false;
       if (changes.seq < since) throw new CursorAhead();
       const told = untilPlayable ? changes.notes.some(playable) : changes.notes.length > 0;
       if (told || changes.removed.length > 0) return { changes, held: wokenAt !== undefined, ...(wokenAt !== undefined && { wokenAt }) };

@@ -110,20 +110,21 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
     },
     async (req, reply) => {
       const account = await requireRunner(ctx, req);
-      const entry = await repo.entries.get(account.id, req.params.id);
+      const readAt = performance.now();
+      const entry = await repo.entries.toSync(account.id, req.params.id);
       if (!entry) throw entryNotFound();
       const { after, wait, until } = req.query;
       const summary = req.query.summary === '1';
       let body: EntryNotes;
       if (after === undefined) {
         if (wait !== undefined) throw runnerRefusal.cursor_required();
-        // The number first: a change landing during the read is listed now and again after it, never lost.
-        const seq = (await repo.notes.latestChange(entry.runnerId)) ?? 0;
+        // The number first (read with the entry): a change landing during the read is listed now and again after it, never lost.
+        const seq = entry.changeSeq;
         body = {
           entryId: entry.id,
           markers: byMarker(await repo.entries.notes(entry.id), summary),
           cursor: encodeCursor(entry.id, seq),
-          raceStartsAt: entry.race.startsAt,
+          raceStartsAt: entry.raceStartsAt,
         };
       } else {
         const since = decodeCursor(entry.id, after);
@@ -135,9 +136,10 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
           since,
           holdMs,
           untilPlayable: until === 'playable',
+          known: { seq: entry.changeSeq, readAt },
         });
-        // Read again after a hold: the operator may have moved the start meanwhile (npm run admin -- edit-race).
-        const raceStartsAt = held ? ((await repo.races.startsAt(entry.race.id)) ?? entry.race.startsAt) : entry.race.startsAt;
+        // Read again (with the changes) after a hold: the operator may have moved the start meanwhile (npm run admin -- edit-race).
+        const raceStartsAt = held ? (changes.raceStartsAt ?? entry.raceStartsAt) : entry.raceStartsAt;
         body = {
           entryId: entry.id,
           markers: byMarker(changes.notes, summary),

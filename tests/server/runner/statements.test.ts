@@ -47,4 +47,13 @@ describe.each(BACKENDS)('the statements of an app’s race-day requests on %s', 
     expect(result.json()).toMatchObject({ accepted: 2, progress: { at: new Date(start + 120_000).toISOString() } });
     expect(statements, statements.join('\n')).toHaveLength(3);
   });
+
+  it('should answer a held sync that waited out its time in three: the account, the entry with its latest change, the changes after the wait', async () => {
+    const { session, id } = await sharingRunner();
+    const { cursor } = (await t.call(session, 'GET', `/api/entries/${id}/notes`)).json();
+    const { result, statements } = await counter.during(() => t.call(session, 'GET', `/api/entries/${id}/notes?after=${cursor}&wait=1`));
+    expect(result.statusCode, result.body).toBe(200);
+    expect(result.json()).toMatchObject({ cursor, removed: [] });
+    expect(statements, statements.join('\n')).toHaveLength(3);
+  });
 });
