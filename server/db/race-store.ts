@@ -58,8 +58,6 @@ export interface RaceStore {
   holdings(id: string): Promise<RaceHoldings>;
   /** The catalogue's history, of one race or of all, oldest first. */
   history(id?: string): Promise<RaceChange[]>;
-  /** The race's start (ISO 8601, UTC), undefined for no such race: the one field a race-day answer reads again. */
-  startsAt(id: string): Promise<string | undefined>;
   /** Replaces or adds a race's course in one statement; false when there is no such race. */
   setCourse(id: string, course: StoredCourse): Promise<boolean>;
   /**
@@ -102,7 +100,6 @@ const HOLDINGS =
   '(SELECT COUNT(*) FROM links WHERE race_id = ? AND revoked_at IS NOT NULL) AS revoked';
 const RECORD_CHANGE = 'INSERT INTO race_changes (id, race_id, changed_at, changed_by, action, before_json, after_json) VALUES (?, ?, ?, ?, ?, ?, ?)';
 const HISTORY = 'SELECT * FROM race_changes';
-const STARTS_AT = 'SELECT starts_at FROM races WHERE id = ?';
 const SET_COURSE = 'UPDATE races SET course_line = ?, course_app = ?, course_etag = ?, course_meters = ?, course_markers = ? WHERE id = ?';
 const COURSE_ETAG = 'SELECT course_etag FROM races WHERE id = ?';
 const COURSE = `SELECT ${RACE_COLUMNS}, r.course_line, r.course_etag, r.course_markers FROM races r WHERE r.id = ? AND r.course_etag IS NOT NULL`;
@@ -209,10 +206,6 @@ export function createRaceStore(sql: SqlDriver): RaceStore {
       const rows =
         id === undefined ? await sql.all(`${HISTORY} ORDER BY changed_at, id`) : await sql.all(`${HISTORY} WHERE race_id = ? ORDER BY changed_at, id`, [id]);
       return rows.map(toRaceChange);
-    },
-    async startsAt(id) {
-      const [row] = await sql.all(STARTS_AT, [id]);
-      return row && String(row.starts_at);
     },
     async setCourse(id, course) {
       return (await sql.run(SET_COURSE, [...courseColumns(course), id])) > 0;
