@@ -17,6 +17,8 @@ import { openRepository } from '../server/db/index.js';
 import type { Repository } from '../server/db/repository.js';
 import { createMarkerAlerts } from '../server/push/alerts.js';
 import { storedCourse } from '../server/races/stored-course.js';
+import { deadlinesFollowRunner } from '../server/races/note-deadlines.js';
+import { createRunnerMoved, type RunnerMovedEvent } from '../server/races/runner-moved.js';
 import { recordPositions } from '../server/races/tracking.js';
 import { markersFor } from '../contract/markers.js';
 import { localSchedule } from '../contract/raceClock.js';
@@ -52,6 +54,13 @@ function counted(repo: Repository): { repo: Repository; calls: () => number } {
   return { repo: wrapped, calls: () => calls };
 }
 
+/** The runner moved, with the notes' deadlines listening: the alerts' pass is the one measured, called on its own. */
+function notesFollow(repo: Repository): RunnerMovedEvent {
+  const moved = createRunnerMoved();
+  moved.listen(deadlinesFollowRunner(repo));
+  return moved;
+}
+
 /** A live race that started 20 minutes ago on the straight course, a runner sharing progress, and the link's phones with their alerts. */
 async function prepare(repo: Repository): Promise<{ entryId: string; start: number; alerts: number }> {
   const start = Math.floor((Date.now() - 20 * MINUTE) / MINUTE) * MINUTE;
@@ -71,7 +80,7 @@ async function prepare(repo: Repository): Promise<{ entryId: string; start: numb
   const course = (await repo.races.course(RACE))!;
   // The first ten minutes at 8 minutes a mile: Mile 1 is passed, every other marker is ahead with an estimate.
   const fixes = Array.from({ length: 10 }, (_, i) => positionAt((i / 8) * MILE, start + i * MINUTE));
-  await recordPositions(repo, entry.id, race, course, { positions: fixes }, Date.now());
+  await recordPositions(repo, notesFollow(repo), entry.id, race, course, { positions: fixes }, Date.now());
   const markers = markersFor(['mi', 'km'])
     .filter((m) => m.distanceMeters > (9 / 8) * MILE)
     .map((m) => m.id);
@@ -115,7 +124,15 @@ async function measure(kind: string, env: NodeJS.ProcessEnv): Promise<void> {
     for (let pass = 0; pass < PASSES; pass++) {
       // One more minute of running, as the phone sends it: the estimate moves, every alert's due time with it.
       const minute = 10 + pass;
-      await recordPositions(base, entryId, race, course, { positions: [positionAt((minute / 8) * MILE, start + minute * MINUTE)] }, Date.now());
+      await recordPositions(
+        base,
+        notesFollow(base),
+        entryId,
+        race,
+        course,
+        { positions: [positionAt((minute / 8) * MILE, start + minute * MINUTE)] },
+        Date.now(),
+      );
       const before = calls();
       const t0 = performance.now();
       await marker.positionsMoved(entryId, Date.now());

@@ -16,6 +16,8 @@ import { createOpenUploads } from './intake/open-uploads.js';
 import { createUploadQuota } from './intake/quota.js';
 import { createIntake } from './intake/index.js';
 import { createPush, type Push } from './push/index.js';
+import { deadlinesFollowRunner } from './races/note-deadlines.js';
+import { createRunnerMoved } from './races/runner-moved.js';
 import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
 import { health } from './routes/health.js';
@@ -123,6 +125,11 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     events: metrics.push,
     raceNow: clock.now,
   });
+  // The runner moved: the waiting notes' deadlines follow before the batch is answered; the
+  // spectators' marker alerts after it (push.positionsMoved never holds the batch up).
+  const runnerMoved = createRunnerMoved();
+  runnerMoved.listen(deadlinesFollowRunner(repo));
+  runnerMoved.listen(({ entryId, at }) => push.positionsMoved(entryId, at));
   noteChanges = await startNoteChanges(
     repo.notes,
     { maxHeld: config.syncMaxHeld, maxHeldPerAccount: MAX_HELD_PER_ACCOUNT },
@@ -180,6 +187,7 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     noteChanges,
     clock,
     push,
+    runnerMoved,
   });
   await app.register(raceImages, { races: repo.races, blobs });
   const home = createHomePage({

@@ -17,6 +17,10 @@ export const ENTRY_SQL = {
   listEntries: `SELECT ${ENTRY_COLUMNS} ${ENTRY_FROM} WHERE e.account_id = ? ORDER BY e.created_at, e.id`,
   getEntry: `SELECT ${ENTRY_COLUMNS} ${ENTRY_FROM} WHERE e.account_id = ? AND e.id = ?`,
   getEntryById: `SELECT ${ENTRY_COLUMNS} ${ENTRY_FROM} WHERE e.id = ?`,
+  // Without the links' and phones' counts: the sync asks this twice a minute for every app.
+  getEntryToSync:
+    'SELECT e.id AS entry_id, e.runner_id, r.starts_at, u.change_seq FROM entries e JOIN races r ON r.id = e.race_id JOIN runners u ON u.id = e.runner_id ' +
+    'WHERE e.account_id = ? AND e.id = ?',
   revokeEntryLinks: 'UPDATE links SET revoked_at = ? WHERE runner_id = ? AND revoked_at IS NULL',
   listEntryNotes: `SELECT ${NOTE_WITH_PLAY_COLUMNS} ${ENTRY_NOTES} WHERE e.id = ? ORDER BY n.received_at, n.id`,
   findOwnedNote: `SELECT ${NOTE_WITH_PLAY_COLUMNS}, e.id AS entry_id, e.account_id ${ENTRY_NOTES} WHERE n.id = ?`,

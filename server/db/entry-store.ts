@@ -6,6 +6,14 @@ import { dropPushOfRevokedLinks } from './push-store.js';
 import { toEntry, toEntryNote } from './rows.js';
 import type { Entry, EntryNote, NewEntry, OwnedNote } from './types.js';
 
+export interface EntryToSync {
+  id: string;
+  runnerId: string;
+  raceStartsAt: string;
+  /** The number of the latest change to its notes (0 before any). */
+  changeSeq: number;
+}
+
 export interface EntryStore {
   /** The entry, its runners row and its first link, in one transaction. */
   create(entry: NewEntry): Promise<Entry>;
@@ -13,6 +21,8 @@ export interface EntryStore {
   /** Only the account's own entry; another runner's entry is as good as missing. */
   get(accountId: string, entryId: string): Promise<Entry | undefined>;
   getById(entryId: string): Promise<Entry | undefined>;
+  /** Only the account's own entry, as the app's sync needs it: its runners row, its race's start, its latest change. */
+  toSync(accountId: string, entryId: string): Promise<EntryToSync | undefined>;
   /** Revokes every live link of the entry and adds a new one, atomically; the revoked links' push subscriptions go. */
   replaceLink(entry: Entry, linkId: string, now: string): Promise<void>;
   /** Revokes every live link of the entry (their push subscriptions go); resolves to how many there were. */
@@ -48,6 +58,10 @@ export function createEntryStore(sql: SqlDriver): EntryStore {
     async getById(entryId) {
       const row = await one(SQL.getEntryById, [entryId]);
       return row && toEntry(row);
+    },
+    async toSync(accountId, entryId) {
+      const row = await one(SQL.getEntryToSync, [accountId, entryId]);
+      return row && { id: String(row.entry_id), runnerId: String(row.runner_id), raceStartsAt: String(row.starts_at), changeSeq: Number(row.change_seq ?? 0) };
     },
     async replaceLink(entry, linkId, now) {
       await sql.batch([

@@ -18,6 +18,8 @@ export interface NoteChanges {
   notes: EntryNote[];
   /** Ids of the notes removed. */
   removed: string[];
+  /** The start of the entry's race, read with the number (the operator may move it); undefined for a link made outside the app. */
+  raceStartsAt?: string;
 }
 
 export interface NoteStore {
@@ -30,8 +32,6 @@ export interface NoteStore {
   /** The notes that came through one link, oldest first. */
   ofLink(linkId: string): Promise<NoteRow[]>;
 
-  /** The number of the latest change to the notes of a runners row (an entry's); 0 before any. Undefined for no such row. */
-  latestChange(runnerId: string): Promise<number | undefined>;
   /** The changes after `after` up to the latest one, read as of the latest one read first. */
   changesSince(runnerId: string, after: number): Promise<NoteChanges>;
   /** Deletes the note's rows (its play, job and one-note shares too), leaving its removal; resolves to its files, undefined if it was not there. */
@@ -49,7 +49,8 @@ const SQL = {
     'INSERT INTO notes (id, link_id, marker, sender, content_type, bytes, sha256, original_key, received_at, device_id, status) ' +
     "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'received' WHERE NOT EXISTS (SELECT 1 FROM note_removals WHERE note_id = ?) ON CONFLICT (id) DO NOTHING",
   ofLink: 'SELECT * FROM notes WHERE link_id = ? ORDER BY received_at, id',
-  latestChange: 'SELECT change_seq FROM runners WHERE id = ?',
+  latestChangeAndStart:
+    'SELECT u.change_seq, r.starts_at FROM runners u LEFT JOIN entries e ON e.runner_id = u.id LEFT JOIN races r ON r.id = e.race_id WHERE u.id = ?',
   changedNotes:
     `SELECT ${NOTE_WITH_PLAY_COLUMNS} FROM notes n JOIN links l ON l.id = n.link_id ${PLAY_JOIN} ` +
     'WHERE l.runner_id = ? AND n.change_seq > ? AND n.change_seq <= ? ORDER BY n.received_at, n.id',
@@ -115,19 +116,16 @@ export function createNoteStore(db: Database): NoteStore {
       return (await db.all(SQL.ofLink, [linkId])).map(toNote);
     },
 
-    async latestChange(runnerId) {
-      const [row] = await db.all(SQL.latestChange, [runnerId]);
-      return row && Number(row.change_seq);
-    },
     async changesSince(runnerId, after) {
       // The latest number first: every change up to it is committed (the counter's row lock
       // orders them), so reading up to it misses nothing and the next ask starts right after.
-      const [row] = await db.all(SQL.latestChange, [runnerId]);
+      const [row] = await db.all(SQL.latestChangeAndStart, [runnerId]);
       const seq = row ? Number(row.change_seq) : 0;
-      if (seq <= after) return { seq, notes: [], removed: [] };
+      const start = row?.starts_at === null || row?.starts_at === undefined ? {} : { raceStartsAt: String(row.starts_at) };
+      if (seq <= after) return { seq, notes: [], removed: [], ...start };
       const notes = (await db.all(SQL.changedNotes, [runnerId, after, seq])).map(toEntryNote);
       const removed = (await db.all(SQL.removedNotes, [runnerId, after, seq])).map((r) => String(r.note_id));
-      return { seq, notes, removed };
+      return { seq, notes, removed, ...start };
     },
     remove(noteId, now) {
       return db.transaction(async (tx) => {

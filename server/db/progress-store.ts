@@ -4,7 +4,9 @@
  * its notes are worked out from (scheduleOfLink, scheduleOfEntry).
  */
 import type { SqlDriver } from './driver.js';
-import type { RunnerSchedule, StoredPassage, StoredPlacement } from './types.js';
+import { RACE_COLUMNS } from './race-store.js';
+import { toRace } from './rows.js';
+import type { RaceRow, Row, RunnerSchedule, StoredPassage, StoredPlacement } from './types.js';
 
 export interface EntryProgress {
   sharing: boolean;
@@ -22,12 +24,21 @@ export interface SharedProgress extends EntryProgress {
   passages: StoredPassage[];
 }
 
+/** What a position batch starts from: the entry's race, its course's ETag (null: no course yet) and its progress. */
+export interface BatchStart {
+  race: RaceRow;
+  courseEtag: string | null;
+  progress: EntryProgress;
+}
+
 export interface ProgressStore {
   setSharing(entryId: string, on: boolean): Promise<void>;
   /** Sets (null: clears) the finish time the runner expects, in seconds. */
   setExpectedFinish(entryId: string, seconds: number | null): Promise<void>;
   /** The entry's progress (sharing or not: for its own runner). */
   ofEntry(entryId: string): Promise<EntryProgress>;
+  /** The account's own entry as a position batch needs it, in one statement; undefined for another's or none. */
+  batchStart(accountId: string, entryId: string): Promise<BatchStart | undefined>;
   /** The progress of the entry a link belongs to, only while its runner shares it; undefined otherwise. */
   sharedThroughLink(linkId: string): Promise<SharedProgress | undefined>;
   /**
@@ -41,10 +52,19 @@ export interface ProgressStore {
   scheduleOfLink(linkId: string): Promise<RunnerSchedule | undefined>;
 }
 
+/** Sharing, placement and the last passage of the entry `e`, as columns of one row. */
+const PROGRESS_COLUMNS =
+  'e.share_progress, p.distance_meters, p.placed_at, ' +
+  '(SELECT m.marker_id FROM marker_passages m WHERE m.entry_id = e.id ORDER BY m.passed_at DESC, m.marker_id DESC LIMIT 1) AS last_marker, ' +
+  '(SELECT m.passed_at FROM marker_passages m WHERE m.entry_id = e.id ORDER BY m.passed_at DESC, m.marker_id DESC LIMIT 1) AS last_passed_at';
+const PROGRESS_FROM = 'FROM entries e LEFT JOIN entry_progress p ON p.entry_id = e.id';
+
 const SQL = {
   setSharing: 'UPDATE entries SET share_progress = ? WHERE id = ?',
   setExpectedFinish: 'UPDATE entries SET expected_finish_seconds = ? WHERE id = ?',
-  entry: 'SELECT share_progress FROM entries WHERE id = ?',
+  // Each statement is a round trip (and on PostgreSQL a transaction of its own): the progress in one.
+  entryProgress: `SELECT ${PROGRESS_COLUMNS} ${PROGRESS_FROM} WHERE e.id = ?`,
+  batchStart: `SELECT ${RACE_COLUMNS}, r.course_etag, ${PROGRESS_COLUMNS} ${PROGRESS_FROM} JOIN races r ON r.id = e.race_id WHERE e.account_id = ? AND e.id = ?`,
   entryOfLink: 'SELECT e.id, e.expected_finish_seconds FROM links l JOIN entries e ON e.runner_id = l.runner_id WHERE l.id = ? AND e.share_progress = 1',
   placed: 'SELECT distance_meters, placed_at FROM entry_progress WHERE entry_id = ?',
   passages: 'SELECT marker_id, passed_at FROM marker_passages WHERE entry_id = ? ORDER BY passed_at, marker_id',
@@ -61,6 +81,14 @@ const SQL = {
 } as const;
 
 const finishOf = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+const present = (value: unknown) => value !== null && value !== undefined;
+
+/** A row of PROGRESS_COLUMNS (none: no such entry, which shares nothing). */
+const progressOf = (row: Row | undefined): EntryProgress => ({
+  sharing: Number(row?.share_progress ?? 0) === 1,
+  ...(row && present(row.placed_at) && { placed: { distanceMeters: Number(row.distance_meters), at: Number(row.placed_at) } }),
+  lastPassage: row && present(row.last_marker) ? { markerId: String(row.last_marker), passedAt: Number(row.last_passed_at) } : null,
+});
 
 async function placementOf(sql: SqlDriver, entryId: string): Promise<Pick<SharedProgress, 'placed' | 'passages'>> {
   const [placed] = await sql.all(SQL.placed, [entryId]);
@@ -80,9 +108,8 @@ async function scheduleOf(sql: SqlDriver, query: string, key: string): Promise<R
 
 export function createProgressStore(sql: SqlDriver): ProgressStore {
   async function ofEntry(entryId: string): Promise<EntryProgress> {
-    const [entry] = await sql.all(SQL.entry, [entryId]);
-    const { placed, passages } = await placementOf(sql, entryId);
-    return { sharing: Number(entry?.share_progress ?? 0) === 1, ...(placed && { placed }), lastPassage: passages.at(-1) ?? null };
+    const [row] = await sql.all(SQL.entryProgress, [entryId]);
+    return progressOf(row);
   }
 
   return {
@@ -93,6 +120,10 @@ export function createProgressStore(sql: SqlDriver): ProgressStore {
       await sql.run(SQL.setExpectedFinish, [seconds, entryId]);
     },
     ofEntry,
+    async batchStart(accountId, entryId) {
+      const [row] = await sql.all(SQL.batchStart, [accountId, entryId]);
+      return row && { race: toRace(row), courseEtag: present(row.course_etag) ? String(row.course_etag) : null, progress: progressOf(row) };
+    },
     async sharedThroughLink(linkId) {
       const [entry] = await sql.all(SQL.entryOfLink, [linkId]);
       if (!entry) return undefined;

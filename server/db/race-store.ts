@@ -58,12 +58,14 @@ export interface RaceStore {
   holdings(id: string): Promise<RaceHoldings>;
   /** The catalogue's history, of one race or of all, oldest first. */
   history(id?: string): Promise<RaceChange[]>;
-  /** The race's start (ISO 8601, UTC), undefined for no such race: the one field a race-day answer reads again. */
-  startsAt(id: string): Promise<string | undefined>;
   /** Replaces or adds a race's course in one statement; false when there is no such race. */
   setCourse(id: string, course: StoredCourse): Promise<boolean>;
-  /** The whole track and the placed markers; undefined when the race is unknown or has no course. */
-  course(id: string): Promise<RaceCourse | undefined>;
+  /**
+   * The whole track and the placed markers; undefined when the race is unknown or has no course.
+   * `etag`: the course's ETag as the caller just read it with the race, so that this process's copy
+   * is taken without asking again.
+   */
+  course(id: string, etag?: string): Promise<RaceCourse | undefined>;
   /** The course as the app downloads it (GeoJSON LineString text) and its strong ETag. */
   appCourse(id: string): Promise<{ json: string; etag: string } | undefined>;
   /** The home page's races: those not over at `now` (upcoming or live), the earliest start first, at most `limit`. */
@@ -98,7 +100,6 @@ const HOLDINGS =
   '(SELECT COUNT(*) FROM links WHERE race_id = ? AND revoked_at IS NOT NULL) AS revoked';
 const RECORD_CHANGE = 'INSERT INTO race_changes (id, race_id, changed_at, changed_by, action, before_json, after_json) VALUES (?, ?, ?, ?, ?, ?, ?)';
 const HISTORY = 'SELECT * FROM race_changes';
-const STARTS_AT = 'SELECT starts_at FROM races WHERE id = ?';
 const SET_COURSE = 'UPDATE races SET course_line = ?, course_app = ?, course_etag = ?, course_meters = ?, course_markers = ? WHERE id = ?';
 const COURSE_ETAG = 'SELECT course_etag FROM races WHERE id = ?';
 const COURSE = `SELECT ${RACE_COLUMNS}, r.course_line, r.course_etag, r.course_markers FROM races r WHERE r.id = ? AND r.course_etag IS NOT NULL`;
@@ -206,16 +207,11 @@ export function createRaceStore(sql: SqlDriver): RaceStore {
         id === undefined ? await sql.all(`${HISTORY} ORDER BY changed_at, id`) : await sql.all(`${HISTORY} WHERE race_id = ? ORDER BY changed_at, id`, [id]);
       return rows.map(toRaceChange);
     },
-    async startsAt(id) {
-      const [row] = await sql.all(STARTS_AT, [id]);
-      return row && String(row.starts_at);
-    },
     async setCourse(id, course) {
       return (await sql.run(SET_COURSE, [...courseColumns(course), id])) > 0;
     },
-    async course(id) {
-      const [tag] = await sql.all(COURSE_ETAG, [id]);
-      const etag = tag?.course_etag;
+    async course(id, known) {
+      const etag = known ?? (await sql.all(COURSE_ETAG, [id]))[0]?.course_etag;
       if (etag === null || etag === undefined) return undefined;
       const cached = courses.get(id);
       if (cached?.etag === etag) return cached;

@@ -28,15 +28,16 @@ export interface Push {
   readonly enabled: boolean;
   /** This phone's subscription on the link as the recorder shows it. */
   state(deviceId: string | undefined, link: LinkView): Promise<PushState>;
-  /** Saves this phone's subscription on the link (`token`: the link's, sealed for the notice's tap). */
-  subscribe(deviceId: string | undefined, link: LinkView, token: string, body: PushSubscribe, now: number): Promise<PushState>;
+  /** Saves this phone's subscription on the link (`token`: the link's, sealed for the notice's tap); `deviceId`: a phone on the link (routes/push.ts checked it). */
+  subscribe(deviceId: string, link: LinkView, token: string, body: PushSubscribe, now: number): Promise<PushState>;
   unsubscribe(deviceId: string | undefined, link: LinkView): Promise<void>;
   /**
    * The browser replaced this phone's subscription (pushsubscriptionchange, issue 42): the row on the
    * link whose endpoint is `oldEndpoint` takes the new one, keeping its language, alerts and queue.
    */
-  replaceEndpoint(deviceId: string | undefined, link: LinkView, token: string, body: PushEndpointChange, now: number): Promise<PushState>;
-  askAlert(deviceId: string | undefined, link: LinkView, marker: string, now: number): Promise<PushState>;
+  replaceEndpoint(deviceId: string, link: LinkView, token: string, body: PushEndpointChange, now: number): Promise<PushState>;
+  /** Asks for an alert on this phone's subscription; `deviceId`: a phone on the link (routes/push.ts checked it). */
+  askAlert(deviceId: string, link: LinkView, marker: string, now: number): Promise<PushState>;
   dropAlert(deviceId: string | undefined, link: LinkView, marker: string): Promise<void>;
   /**
    * When a note's first play at `now` queues its sender's pushes, and how long they are worth
@@ -142,14 +143,13 @@ export async function createPush(deps: PushDeps): Promise<Push> {
     enabled: true,
     state,
     async subscribe(deviceId, link, token, body, now) {
-      const device = phone(deviceId);
       if ('problem' in checkEndpoint(config.hosts, body.endpoint)) throw pushRefusal.push_endpoint_refused();
       const p256dh = body.keys.p256dh.replace(/=+$/, '');
       const auth = body.keys.auth.replace(/=+$/, '');
       if (!keysUsable(p256dh, auth)) throw pushRefusal.invalid_subscription();
       const saved = await repo.push.subscribe(
         {
-          deviceId: device,
+          deviceId,
           linkId: link.linkId,
           endpoint: body.endpoint,
           p256dh,
@@ -163,10 +163,10 @@ export async function createPush(deps: PushDeps): Promise<Push> {
       );
       if (saved === 'link_full') throw pushRefusal.push_link_full();
       if (saved === 'phone_full') throw pushRefusal.push_phone_full();
-      return state(device, link);
+      return state(deviceId, link);
     },
     async replaceEndpoint(deviceId, link, token, body, now) {
-      const sub = await repo.push.subscription(phone(deviceId), link.linkId);
+      const sub = await repo.push.subscription(deviceId, link.linkId);
       if (!sub || sub.endpoint !== body.oldEndpoint) throw pushRefusal.push_not_subscribed();
       return api.subscribe(deviceId, link, token, { endpoint: body.endpoint, keys: body.keys, lang: sub.lang as PushSubscribe['lang'], heard: sub.heard }, now);
     },
@@ -174,11 +174,10 @@ export async function createPush(deps: PushDeps): Promise<Push> {
       await repo.push.unsubscribe(phone(deviceId), link.linkId);
     },
     async askAlert(deviceId, link, marker, now) {
-      const device = phone(deviceId);
-      const sub = await repo.push.subscription(device, link.linkId);
+      const sub = await repo.push.subscription(deviceId, link.linkId);
       if (!sub) throw pushRefusal.push_not_subscribed();
       await alerts.ask(sub.id, link, marker, now);
-      return state(device, link);
+      return state(deviceId, link);
     },
     async dropAlert(deviceId, link, marker) {
       const sub = await repo.push.subscription(phone(deviceId), link.linkId);

@@ -11,6 +11,7 @@ import { DeadlinesOutdated } from '../db/job-store.js';
 import type { EditOutcome } from '../db/race-store.js';
 import type { ChangeAuthor, JobDeadline, NewNote, QueuedNote, Race, RaceEdit, Repository, RunnerSchedule } from '../db/repository.js';
 import { noteDeadline } from './deadline.js';
+import type { RunnerMovedListener } from './runner-moved.js';
 
 /**
  * How often a store may find the deadlines it was given outdated before the caller is told: each
@@ -66,6 +67,17 @@ export async function rescheduleNotes(repo: Repository, entryId: string): Promis
   await repo.jobs.setDue(changes);
   return schedule;
 }
+
+/**
+ * The runner moved (./runner-moved.ts): a passage (or the first placement) is what moves the
+ * estimate, so the waiting notes' deadlines follow it, before the batch is answered. Not on every
+ * batch: race morning's 33 a second would each rewrite the same deadlines by seconds.
+ */
+export const deadlinesFollowRunner =
+  (repo: Repository): RunnerMovedListener =>
+  async ({ entryId, passedMarker }) => {
+    if (passedMarker) await rescheduleNotes(repo, entryId);
+  };
 
 /**
  * Edits the race (repo.races.edit) with the deadlines of its waiting notes worked out from the new

@@ -8,11 +8,11 @@ import { markerLabel, markersFor } from '../../contract/markers.js';
 import type { IgnoredReason, PositionBatch, PositionsReceipt } from '../../contract/progressApi.js';
 import { LIVE_HOURS, raceWhen } from '../../contract/raceClock.js';
 import type { EntryProgress, SharedProgress } from '../db/progress-store.js';
-import type { RaceCourse, RaceRow } from '../db/types.js';
+import type { RaceCourse, RaceRow, StoredPassage } from '../db/types.js';
 import type { Repository } from '../db/repository.js';
 import { expectedArrivals } from './eta.js';
-import { rescheduleNotes } from './note-deadlines.js';
 import { placeFixes, snapCourse, type Fix, type SnapCourse } from './progress.js';
+import type { RunnerMovedEvent } from './runner-moved.js';
 
 /**
  * A fix up to a minute ahead of the server's clock is taken (phones' clocks drift by seconds);
@@ -82,14 +82,24 @@ function timeProblem(at: number, startsAt: number, now: number): IgnoredReason |
   return undefined;
 }
 
-/** Places a batch for an entry that shares progress, in a race that is live, on its course. */
+/** The later of two passages, by time then marker, as the store orders them. */
+const laterPassage = (a: StoredPassage | null, b: StoredPassage): StoredPassage =>
+  a && (a.passedAt > b.passedAt || (a.passedAt === b.passedAt && a.markerId > b.markerId)) ? a : b;
+
+/**
+ * Places a batch for an entry that shares progress, in a race that is live, on its course; when it
+ * placed fixes, tells `runnerMoved`'s listeners before it answers. `known`: the entry's progress as
+ * the caller just read it, placed from first; read again only when another batch moved it meanwhile.
+ */
 export async function recordPositions(
   repo: Repository,
+  runnerMoved: RunnerMovedEvent,
   entryId: string,
   race: RaceRow,
   course: RaceCourse,
   batch: PositionBatch,
   now: number,
+  known?: EntryProgress,
 ): Promise<PositionsReceipt> {
   const startsAt = Date.parse(race.startsAt);
   const ignored: PositionsReceipt['ignored'] = [];
@@ -102,7 +112,7 @@ export async function recordPositions(
   });
   const snap = snapCourseOf(course);
   for (let attempt = 1; ; attempt++) {
-    const current = await repo.progress.ofEntry(entryId);
+    const current = attempt === 1 && known ? known : await repo.progress.ofEntry(entryId);
     const { placed, passages, outcomes } = placeFixes(snap, current.placed ?? { distanceMeters: 0, at: startsAt }, fixes);
     const accepted = outcomes.filter((o) => o === 'accepted').length;
     const moved =
@@ -118,13 +128,12 @@ export async function recordPositions(
     outcomes.forEach((outcome, i) => {
       if (outcome !== 'accepted') ignored.push({ index: fixes[i]!.index, reason: outcome });
     });
-    // A passage (or the first placement) is what moves the estimate: the waiting notes' deadlines follow.
-    // Not on every batch: race morning's 33 a second would each rewrite the same deadlines by seconds.
-    if (accepted > 0 && (passages.length > 0 || !current.placed)) await rescheduleNotes(repo, entryId);
+    if (accepted > 0) await runnerMoved.emit({ entryId, at: now, passedMarker: passages.length > 0 || !current.placed });
     return {
       accepted,
       ignored: ignored.sort((a, b) => a.index - b.index),
-      progress: progressBody(accepted === 0 ? current : await repo.progress.ofEntry(entryId)),
+      // What the batch wrote, not read back: the compare-and-set held, so nothing else moved it since `current`.
+      progress: progressBody(accepted === 0 ? current : { ...current, placed, lastPassage: passages.reduce(laterPassage, current.lastPassage) }),
     };
   }
 }

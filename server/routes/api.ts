@@ -17,6 +17,7 @@ import type { BlobStore } from '../storage/blob-store.js';
 import type { NoteChangeHub } from '../sync/note-changes.js';
 import { homeScreenApi } from './home-screen.js';
 import { recorderApi } from './recorder.js';
+import type { RunnerMovedEvent } from '../races/runner-moved.js';
 import { runnerApi } from './runner/index.js';
 
 export interface ApiOptions {
@@ -32,11 +33,16 @@ export interface ApiOptions {
   intake: Intake;
   /** The time races are measured against (../clock.ts). */
   clock: Clock;
-  /** Web Push (server/push): the recorder's subscriptions, the runner app's plays and positions. */
+  /** Web Push (server/push): the recorder's subscriptions, the runner app's plays. */
   push: Push;
+  /** What the runner app's position batches tell (server/races/runner-moved.ts). */
+  runnerMoved: RunnerMovedEvent;
 }
 
-export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, config, openUploads, intake, noteChanges, clock, push, devices }) => {
+export const api: FastifyPluginAsync<ApiOptions> = async (
+  app,
+  { repo, blobs, config, openUploads, intake, noteChanges, clock, push, runnerMoved, devices },
+) => {
   installApiErrors(app);
   // An unknown /api path is a 404 whatever its body: the not-found answer reads none.
   app.removeAllContentTypeParsers();
@@ -47,5 +53,5 @@ export const api: FastifyPluginAsync<ApiOptions> = async (app, { repo, blobs, co
   });
   await app.register(recorderApi, { repo, rateLimitPerMinute: config.rateLimitPerMinute, openUploads, intake, devices, clock, push });
   await app.register(homeScreenApi, { devices, rateLimitPerMinute: config.rateLimitPerMinute, clock });
-  await app.register(runnerApi, { repo, blobs, config, noteChanges, clock, push });
+  await app.register(runnerApi, { repo, blobs, config, noteChanges, clock, push, runnerMoved });
 };

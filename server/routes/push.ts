@@ -37,11 +37,12 @@ export interface PushRouteOptions {
 /**
  * The phone, on this link (our cookie, and its row for the link, made now if the link takes the
  * phone); refused otherwise before anything is stored: subscribing, asking for an alert, moving a
- * subscription (./push-change.ts). With push off the route's own push_off answers first.
+ * subscription (./push-change.ts). The one check of the phone on those paths: server/push takes
+ * the phone it gives as checked. With push off, push_off answers first.
  */
-export async function phoneOnLink(devices: Devices, push: Push, req: FastifyRequest, link: LinkView, token: string): Promise<string | undefined> {
+export async function phoneOnLink(devices: Devices, push: Push, req: FastifyRequest, link: LinkView, token: string): Promise<string> {
+  if (!push.enabled) throw pushRefusal.push_off();
   const deviceId = devices.idOf(req);
-  if (!push.enabled) return deviceId;
   if (deviceId === undefined) throw pushRefusal.device_unknown();
   const now = Date.now();
   const joined = await devices.join(deviceId, link, token, now);

@@ -44,14 +44,49 @@ export function spreadHold(ms: number, random: () => number = Math.random): numb
 }
 
 export interface NoteChangeHub {
-  /** Holds until the runners row `runnerId` changes or `untilMs` (epoch ms) passes. Throws TooManyHeld at the process cap. */
-  hold(runnerId: string, accountId: string, untilMs: number): Hold;
+  /**
+   * Holds until the runners row `runnerId` changes or `untilMs` (epoch ms) passes. Throws TooManyHeld
+   * at the process cap. `changedSince` (performance.now()): when the caller read the row's number;
+   * a change signalled since then (or signals perhaps missed) ends the hold at once, 'changed'.
+   */
+  hold(runnerId: string, accountId: string, untilMs: number, changedSince?: number): Hold;
   /** How many requests are held now. */
   held(): number;
   /** Ends every hold ('stopping'); holds asked for later end at once. */
   stop(): void;
   /** Stops listening to the database. */
   close(): Promise<void>;
+}
+
+/**
+ * How long the last signal of each runners row is kept: only the moments between a request's read
+ * and its hold need it (a round trip to the database); a hold asked for later than this after its
+ * read takes its entry as changed.
+ */
+const SIGNALS_KEPT_MS = 30_000;
+
+/** When each runners row last signalled a change, in two generations so that old ones go without a sweep. */
+function recentSignals() {
+  let recent = new Map<string, number>();
+  let older = new Map<string, number>();
+  let rotatedAt = performance.now();
+  let gapAt = Number.NEGATIVE_INFINITY;
+  return {
+    signalled(runnerId: string, at = performance.now()) {
+      if (at - rotatedAt > SIGNALS_KEPT_MS) {
+        older = recent;
+        recent = new Map();
+        rotatedAt = at;
+      }
+      recent.set(runnerId, at);
+    },
+    gap: () => void (gapAt = performance.now()),
+    /** Whether the row may have changed since `since`. */
+    since(runnerId: string, since: number): boolean {
+      if (performance.now() - since > SIGNALS_KEPT_MS || gapAt >= since) return true;
+      return (recent.get(runnerId) ?? older.get(runnerId) ?? Number.NEGATIVE_INFINITY) >= since;
+    },
+  };
 }
 
 interface Entry {
@@ -67,6 +102,7 @@ export async function startNoteChanges(store: Pick<NoteStore, 'listenForChanges'
   const byAccount = new Map<string, Entry[]>();
   let count = 0;
   let stopping = false;
+  const signals = recentSignals();
 
   const forget = (e: Entry) => {
     clearTimeout(e.timer);
@@ -85,10 +121,12 @@ export async function startNoteChanges(store: Pick<NoteStore, 'listenForChanges'
 
   const stopListening = await store.listenForChanges(
     (runnerId) => {
+      signals.signalled(runnerId);
       const waiting = byRunner.get(runnerId);
       if (waiting) endAll('changed', waiting);
     },
     () => {
+      signals.gap();
       log.warn({ held: count }, 'the change listener reconnected: every held request asks again');
       endAll('changed');
     },
@@ -100,9 +138,10 @@ export async function startNoteChanges(store: Pick<NoteStore, 'listenForChanges'
   };
 
   return {
-    hold(runnerId, accountId, untilMs) {
+    hold(runnerId, accountId, untilMs, changedSince) {
       if (stopping) return { ended: Promise.resolve('stopping'), release: () => {} };
       if (count >= limits.maxHeld) throw new TooManyHeld();
+      if (changedSince !== undefined && signals.since(runnerId, changedSince)) return { ended: Promise.resolve('changed'), release: () => {} };
       let resolve!: (end: HoldEnd) => void;
       const ended = new Promise<HoldEnd>((r) => (resolve = r));
       const e: Entry = {

@@ -7,6 +7,7 @@ import { readAccessToken } from '../../auth/tokens.js';
 import type { Account, Repository } from '../../db/repository.js';
 import { sessionRefusal } from '../../http/session-refusals.js';
 import type { Push } from '../../push/index.js';
+import type { RunnerMovedEvent } from '../../races/runner-moved.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { NoteChangeHub } from '../../sync/note-changes.js';
 
@@ -20,8 +21,10 @@ export interface RunnerContext {
   clock: Clock;
   /** Held sync requests: the hub, and the longest one is held (under the idle timeout, which would cut it). */
   sync: { hub: NoteChangeHub; maxHoldMs: number };
-  /** A first play queues its sender's pushes; a position batch moves the marker alerts (server/push). */
+  /** A first play queues its sender's pushes (server/push). */
   push: Push;
+  /** What a position batch that placed fixes tells: the notes' deadlines and the marker alerts listen. */
+  runnerMoved: RunnerMovedEvent;
 }
 
 export const notSignedIn = sessionRefusal.not_signed_in;

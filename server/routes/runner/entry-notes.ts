@@ -10,22 +10,19 @@ import { markersFor } from '../../../contract/markers.js';
 import { EntryNotesSchema, IdParamsSchema, NotesQuerySchema, type EntryNotes } from '../../../contract/runnerApi.js';
 import { API_ROUTES } from '../../../contract/paths.js';
 import { signAudio } from '../../auth/audio-url.js';
-import type { NoteChanges } from '../../db/note-store.js';
-import type { Entry, EntryNote } from '../../db/repository.js';
+import type { EntryNote } from '../../db/repository.js';
 import { noneMatch } from '../../http/conditional.js';
 import { emptyAnswer, refusals, withHeaders, type HeaderDocs } from '../../http/contract.js';
 import { entryNotFound } from '../../http/problem.js';
 import { runnerRefusal } from '../../http/refusals.js';
 import { decodeCursor, encodeCursor } from '../../sync/cursor.js';
-import { spreadHold, TooManyHeld, type Hold } from '../../sync/note-changes.js';
+import { changesAfter as heldChangesAfter, CursorAhead, playable, type HeldAnswer, type HeldAsk } from '../../sync/held-changes.js';
+import { spreadHold, TooManyHeld } from '../../sync/note-changes.js';
 import { markWoken } from '../../sync/woken-mark.js';
 import { notSignedIn, requireRunner, BEARER, type RunnerContext } from './context.js';
 
 /** A refused held request asks again after this long (perhaps reaching another server). */
 const SYNC_BUSY_RETRY_SECONDS = 5;
-
-/** A note the app can download and play: converted, with its audio stored. */
-const playable = (n: EntryNote) => n.status === 'converted';
 
 /** A strong validator: the hash of the very answer, so equal tags mean equal bytes. */
 const etagOf = (body: EntryNotes) => `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
@@ -70,50 +67,24 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
       .filter((m) => m.count > 0);
   };
 
-  /**
-   * Everything since `since`, held up to `holdMs` while there is nothing (or, `untilPlayable`,
-   * nothing playable or removed); on a stop or a timeout, what is there. `held`: the answer comes
-   * after a hold that a change or the time ended (not a stop), so what was read before it may be old.
-   */
-  async function changesAfter(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    entry: Entry,
-    accountId: string,
-    since: number,
-    holdMs: number,
-    untilPlayable: boolean,
-  ): Promise<{ changes: NoteChanges; held: boolean }> {
-    const until = Date.now() + holdMs;
-    let wokenAt: number | undefined;
-    for (;;) {
-      let hold: Hold | undefined;
-      try {
-        // Held before reading, so a change committed between the read and the hold still wakes it.
-        hold = holdMs > 0 && Date.now() < until ? sync.hub.hold(entry.runnerId, accountId, until) : undefined;
-      } catch (err) {
-        if (err instanceof TooManyHeld) throw runnerRefusal.sync_busy(SYNC_BUSY_RETRY_SECONDS);
-        throw err;
+  /** The held sync (server/sync/held-changes.ts) for this request: its refusals, and the wake the metrics time. */
+  async function changesAfter(req: FastifyRequest, reply: FastifyReply, ask: Omit<HeldAsk, 'left'>): Promise<HeldAnswer> {
+    const left = new AbortController();
+    const close = () => left.abort();
+    reply.raw.once('close', close);
+    try {
+      const answer = await heldChangesAfter(sync.hub, repo.notes, { ...ask, left: left.signal });
+      if (answer.wokenAt !== undefined) {
+        markWoken(req, answer.wokenAt);
+        req.log.debug({ runnerId: ask.runnerId }, 'held sync request woken by a change');
       }
-      const gone = () => hold?.release('gone');
-      reply.raw.once('close', gone);
-      try {
-        const changes = await repo.notes.changesSince(entry.runnerId, since);
-        if (changes.seq < since) throw runnerRefusal.invalid_cursor();
-        const told = untilPlayable ? changes.notes.some(playable) : changes.notes.length > 0;
-        if (told || changes.removed.length > 0) {
-          if (wokenAt !== undefined) markWoken(req, wokenAt);
-          return { changes, held: wokenAt !== undefined };
-        }
-        if (!hold) return { changes, held: false };
-        const end = await hold.ended;
-        if (end !== 'changed') return { changes: end === 'gone' ? changes : await repo.notes.changesSince(entry.runnerId, since), held: end === 'timeout' };
-        wokenAt = performance.now();
-        req.log.debug({ entryId: entry.id }, 'held sync request woken by a change');
-      } finally {
-        hold?.release();
-        reply.raw.off('close', gone);
-      }
+      return answer;
+    } catch (err) {
+      if (err instanceof TooManyHeld) throw runnerRefusal.sync_busy(SYNC_BUSY_RETRY_SECONDS);
+      if (err instanceof CursorAhead) throw runnerRefusal.invalid_cursor();
+      throw err;
+    } finally {
+      reply.raw.off('close', close);
     }
   }
 
@@ -139,28 +110,36 @@ export const entryNoteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> 
     },
     async (req, reply) => {
       const account = await requireRunner(ctx, req);
-      const entry = await repo.entries.get(account.id, req.params.id);
+      const readAt = performance.now();
+      const entry = await repo.entries.toSync(account.id, req.params.id);
       if (!entry) throw entryNotFound();
       const { after, wait, until } = req.query;
       const summary = req.query.summary === '1';
       let body: EntryNotes;
       if (after === undefined) {
         if (wait !== undefined) throw runnerRefusal.cursor_required();
-        // The number first: a change landing during the read is listed now and again after it, never lost.
-        const seq = (await repo.notes.latestChange(entry.runnerId)) ?? 0;
+        // The number first (read with the entry): a change landing during the read is listed now and again after it, never lost.
+        const seq = entry.changeSeq;
         body = {
           entryId: entry.id,
           markers: byMarker(await repo.entries.notes(entry.id), summary),
           cursor: encodeCursor(entry.id, seq),
-          raceStartsAt: entry.race.startsAt,
+          raceStartsAt: entry.raceStartsAt,
         };
       } else {
         const since = decodeCursor(entry.id, after);
         if (since === undefined) throw runnerRefusal.invalid_cursor();
         const holdMs = spreadHold(Math.min((wait ?? 0) * 1000, sync.maxHoldMs));
-        const { changes, held } = await changesAfter(req, reply, entry, account.id, since, holdMs, until === 'playable');
-        // Read again after a hold: the operator may have moved the start meanwhile (npm run admin -- edit-race).
-        const raceStartsAt = held ? ((await repo.races.startsAt(entry.race.id)) ?? entry.race.startsAt) : entry.race.startsAt;
+        const { changes, held } = await changesAfter(req, reply, {
+          runnerId: entry.runnerId,
+          accountId: account.id,
+          since,
+          holdMs,
+          untilPlayable: until === 'playable',
+          known: { seq: entry.changeSeq, readAt },
+        });
+        // Read again (with the changes) after a hold: the operator may have moved the start meanwhile (npm run admin -- edit-race).
+        const raceStartsAt = held ? (changes.raceStartsAt ?? entry.raceStartsAt) : entry.raceStartsAt;
         body = {
           entryId: entry.id,
           markers: byMarker(changes.notes, summary),

@@ -9,6 +9,7 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config/index.js';
 import type { Repository } from '../../db/repository.js';
 import type { Push } from '../../push/index.js';
+import type { RunnerMovedEvent } from '../../races/runner-moved.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { NoteChangeHub } from '../../sync/note-changes.js';
 import { accountRoutes } from './account.js';
@@ -28,9 +29,10 @@ export interface RunnerApiOptions {
   noteChanges: NoteChangeHub;
   clock: Clock;
   push: Push;
+  runnerMoved: RunnerMovedEvent;
 }
 
-export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { repo, blobs, config, noteChanges, clock, push }) => {
+export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { repo, blobs, config, noteChanges, clock, push, runnerMoved }) => {
   if (config.auth.ephemeralSecret) {
     app.log.warn('SESSION_SECRET is not set: sessions and audio URLs last only until this process stops');
   }
@@ -43,6 +45,7 @@ export const runnerApi: FastifyPluginAsync<RunnerApiOptions> = async (app, { rep
     // A held answer goes out a second before the idle timeout would close its silent connection.
     sync: { hub: noteChanges, maxHoldMs: Math.max(0, config.idleTimeoutMs - 1_000) },
     push,
+    runnerMoved,
     verifyApple: createAppleVerifier({ jwksUrl: config.auth.appleJwksUrl, audience: config.auth.appleAudience, cooldownMs: config.auth.jwksCooldownMs }),
   };
 

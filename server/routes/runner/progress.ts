@@ -67,18 +67,17 @@ export const progressRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> =
       },
     },
     async (req) => {
-      const entry = await ownEntry((await requireRunner(ctx, req)).id, req.params.id);
+      // One statement for what the batch starts from; the course itself is this process's copy while its ETag holds.
+      const start = await repo.progress.batchStart((await requireRunner(ctx, req)).id, req.params.id);
+      if (!start) throw entryNotFound();
+      const { race, progress } = start;
       const now = ctx.clock.now();
-      const race = (await repo.races.get(entry.race.id))!;
       const when = raceWhen(race.startsAt, now);
       if (when !== 'live') throw appRefusal.race_not_live(race.name, when);
-      if (!(await repo.progress.ofEntry(entry.id)).sharing) throw appRefusal.progress_not_shared();
-      const course = await repo.races.course(race.id);
+      if (!progress.sharing) throw appRefusal.progress_not_shared();
+      const course = start.courseEtag === null ? undefined : await repo.races.course(race.id, start.courseEtag);
       if (!course) throw raceRefusal.no_course(race);
-      const receipt = await recordPositions(repo, entry.id, race, course, req.body, now);
-      // Spectators' marker alerts follow the new estimate, after this answer (server/push/alerts.ts).
-      if (receipt.accepted > 0) ctx.push.positionsMoved(entry.id, now);
-      return receipt;
+      return recordPositions(repo, ctx.runnerMoved, req.params.id, race, course, req.body, now, progress);
     },
   );
 };

@@ -4,12 +4,11 @@ import { Readable } from 'node:stream';
 import type { Response as InjectResponse } from 'light-my-request';
 import { expect } from 'vitest';
 import type { Session } from '../../../contract/runnerApi.js';
-import type { AppParts } from '../../../server/app.js';
 import { convertedKey } from '../../../server/storage/keys.js';
 import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../../../stand-ins/fakeApple.js';
 import { apiClient, type ApiClient } from '../openapi/client.js';
 import type { BackendKind } from '../support/backends.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { startTestApp, type TestApp, type TestAppParts } from '../support/app.js';
 import { addUpcomingRaces, UPCOMING } from '../support/races.js';
 import { fakeWebm, putNote } from '../support/uploads.js';
 
@@ -27,7 +26,7 @@ export interface RunnerTestApp extends TestApp {
   api(session?: Session): ApiClient;
 }
 
-export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}, parts?: Partial<AppParts>): Promise<RunnerTestApp> {
+export async function startRunnerApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}, parts?: TestAppParts): Promise<RunnerTestApp> {
   const apple = await startFakeApple();
   const t = await startTestApp(
     kind,

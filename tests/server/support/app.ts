@@ -17,10 +17,14 @@ export interface TestApp {
  */
 export const testLog: AppParts['logStream'] = { write: (line) => console.log(line.trimEnd()) };
 
-/** `parts`: what the app is given instead of making its own (a clock, for one). */
-export async function startTestApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}, parts?: Partial<AppParts>): Promise<TestApp> {
+/** What the app is given instead of making its own (a clock, for one), or made from the test's backend (a repository). */
+export type TestAppParts = Partial<AppParts> | ((backend: TestBackend) => Promise<Partial<AppParts>>);
+
+/** `parts`: what the app is given instead of making its own. */
+export async function startTestApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}, parts?: TestAppParts): Promise<TestApp> {
   const backend = await createBackend(kind, env);
-  const app = await buildApp(backend.config, { logStream: testLog, ...parts });
+  const given = typeof parts === 'function' ? await parts(backend) : parts;
+  const app = await buildApp(backend.config, { logStream: testLog, ...given });
   return {
     app,
     backend,
