@@ -126,7 +126,7 @@ test('the picker shows when the runner is expected at each marker, suggests the 
     await page.getByLabel('Your name').fill('Sam');
     await record(page, 2);
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect(noteStates(page)).toHaveText(['Delivered'], { timeout: 15_000 });
+    await expect(noteStates(page)).toHaveText(['Safe with us'], { timeout: 15_000 });
     expect((await serverNotes(world.server, token)).map((n) => ({ marker: n.marker, from: n.from }))).toEqual([{ marker: 'mi-7', from: 'Sam' }]);
 
     await page.setViewportSize({ width: 1280, height: 800 });
