@@ -64,7 +64,6 @@ const de: Catalogue = {
   'progress.passedSuffix': ' (passiert)',
   'progress.passedChosen': '{runner} hat {marker} schon passiert: Diese Nachricht wird abgespielt, sobald sie auf dem Handy von {runner} ankommt.',
 
-  'eta.option': '{marker} · etwa {time}',
   'eta.suggestedSuffix': ' (empfohlen)',
   'eta.asOf': 'Erwartete Zeiten, Stand {time}.',
   'eta.stale.one': 'Erwartete Zeiten, Stand {time}, vor {count} Minute geschätzt.',

@@ -77,7 +77,6 @@ export const en = {
   'progress.passedChosen': "{runner} has passed {marker}: this note will play as soon as it reaches {runner}'s phone.",
 
   // When the runner is expected at the markers ahead (issue 31: src/recorder/Estimates.tsx).
-  'eta.option': '{marker} · about {time}',
   'eta.suggestedSuffix': ' (suggested)',
   'eta.asOf': 'Expected times as of {time}.',
   'eta.stale.one': 'Expected times as of {time}, estimated {count} minute ago.',

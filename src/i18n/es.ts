@@ -65,7 +65,6 @@ const es: Catalogue = {
   'progress.passedSuffix': ' (ya pasó)',
   'progress.passedChosen': '{runner} ya pasó por {marker}: este mensaje sonará en cuanto llegue al teléfono de {runner}.',
 
-  'eta.option': '{marker} · hacia las {time}',
   'eta.suggestedSuffix': ' (sugerido)',
   'eta.asOf': 'Horas de paso previstas, calculadas a las {time}.',
   'eta.stale.one': 'Horas de paso previstas, calculadas a las {time}, hace {count} minuto.',

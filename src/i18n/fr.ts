@@ -69,7 +69,6 @@ const fr: Catalogue = {
   'progress.passedSuffix': ' (passé)',
   'progress.passedChosen': "{runner} a déjà passé {marker} : ce message sera lu dès qu'il arrivera sur le téléphone de {runner}.",
 
-  'eta.option': '{marker} · vers {time}',
   'eta.suggestedSuffix': ' (conseillé)',
   'eta.asOf': 'Heures de passage prévues, calculées à {time}.',
   'eta.stale.one': 'Heures de passage prévues, calculées à {time}, il y a {count} minute.',
