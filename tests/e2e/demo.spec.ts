@@ -55,7 +55,7 @@ function minuteOf(text: string): number {
 /** How many minutes `a` is after `b` on a 24-hour dial (a compressed race may pass midnight). */
 const minutesAfter = (a: number, b: number) => ((((a - b) % 1440) + 1440 + 720) % 1440) - 720;
 
-/** Chooses the marker by its id: during the race each marker's label carries its expected time ("Mile 20 · about 3:05 AM"). */
+/** Chooses the marker by its id: during the race each marker's label carries its expected time ("Mile 20 · 3:05 AM"). */
 async function sendNote(page: Page, markerId: string): Promise<string> {
   await page.getByLabel('Marker').selectOption(markerId);
   await page.getByLabel('Your name').fill('Sam');
