@@ -24,9 +24,9 @@ const de: Catalogue = {
   'marker.km': '{n} km',
   'marker.finish': 'Ziel',
 
-  // Issue 18, the race clock (RaceClock.tsx).
-  'raceClock.upcoming': '{runner} läuft den {race} am {date}.',
-  'raceClock.live': '{runner} läuft gerade den {race}.',
+  // The race clock (RaceClock.tsx).
+  'raceClock.upcoming': '{runner} läuft am {date}.',
+  'raceClock.live': '{runner} läuft gerade.',
   'raceClock.past': 'Das Rennen von {runner} ist vorbei. Deine Nachricht wird als Andenken aufbewahrt.',
   'raceClock.date.1': '{weekday}, {day}. Januar {year}',
   'raceClock.date.2': '{weekday}, {day}. Februar {year}',
@@ -64,7 +64,6 @@ const de: Catalogue = {
   'progress.passedSuffix': ' (passiert)',
   'progress.passedChosen': '{runner} hat {marker} schon passiert: Diese Nachricht wird abgespielt, sobald sie auf dem Handy von {runner} ankommt.',
 
-  'eta.option': '{marker} · etwa {time}',
   'eta.suggestedSuffix': ' (empfohlen)',
   'eta.asOf': 'Erwartete Zeiten, Stand {time}.',
   'eta.stale.one': 'Erwartete Zeiten, Stand {time}, vor {count} Minute geschätzt.',
@@ -100,7 +99,10 @@ const de: Catalogue = {
   'note.waiting': 'Auf diesem Handy gespeichert',
   'note.sending': 'Wird gesendet',
   'note.sendingPercent': 'Wird gesendet ({percent} %)',
-  'note.delivered': 'Zugestellt',
+  'note.safe': 'Sicher bei uns',
+  'note.waitingForPhone': 'Wartet darauf, dass das Handy von {runner} sie abholt.',
+  'note.heard': 'Von {runner} gehört',
+  'note.sent': 'Gesendet',
   'note.failed': 'Bitte prüfen',
   'note.unplayable': 'Nicht abspielbar',
   'note.unplayableReason':

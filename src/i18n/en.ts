@@ -33,9 +33,10 @@ export const en = {
   'marker.km': '{n} km',
   'marker.finish': 'Finish',
 
-  // Issue 18, the race clock (RaceClock.tsx): where the race stands, its day written for the race's own time zone.
-  'raceClock.upcoming': '{runner} runs the {race} on {date}.',
-  'raceClock.live': '{runner} is running the {race} now.',
+  // The race clock (RaceClock.tsx): where the race stands, its day written for the race's own time zone. The race's
+  // name is in the header above; a sentence does not carry it, as no article fits every race's name.
+  'raceClock.upcoming': '{runner} runs on {date}.',
+  'raceClock.live': '{runner} is running now.',
   'raceClock.past': "{runner}'s race is over. Your note will wait in their keepsake.",
   'raceClock.date.1': '{weekday}, January {day}, {year}',
   'raceClock.date.2': '{weekday}, February {day}, {year}',
@@ -76,7 +77,6 @@ export const en = {
   'progress.passedChosen': "{runner} has passed {marker}: this note will play as soon as it reaches {runner}'s phone.",
 
   // When the runner is expected at the markers ahead (issue 31: src/recorder/Estimates.tsx).
-  'eta.option': '{marker} · about {time}',
   'eta.suggestedSuffix': ' (suggested)',
   'eta.asOf': 'Expected times as of {time}.',
   'eta.stale.one': 'Expected times as of {time}, estimated {count} minute ago.',
@@ -110,12 +110,16 @@ export const en = {
   'status.backgroundSync': "Your notes will send automatically when you're back online, even if you close this page.",
   'status.pageOnly': 'This browser sends them only while this page is open: keep it open, or open it again when you have signal.',
 
-  // The person's notes (NoteList.tsx).
+  // The person's notes (NoteList.tsx). A note the server holds is 'safe with us', never 'delivered': the runner has
+  // it only once their app does, and the page learns no more than that the runner heard it.
   'notes.title': 'Your notes for {runner}',
   'note.waiting': 'Saved on this phone',
   'note.sending': 'Sending',
   'note.sendingPercent': 'Sending {percent}%',
-  'note.delivered': 'Delivered',
+  'note.safe': 'Safe with us',
+  'note.waitingForPhone': "Waiting for {runner}'s phone to fetch it.",
+  'note.heard': 'Heard by {runner}',
+  'note.sent': 'Sent',
   'note.failed': 'Needs attention',
   'note.unplayable': "Can't be played",
   'note.unplayableReason': "This note arrived, but its sound could not be used, so {runner} won't hear it. Please record it again.",

@@ -24,9 +24,9 @@ const es: Catalogue = {
   'marker.km': '{n} km',
   'marker.finish': 'Meta',
 
-  // Issue 18, the race clock (RaceClock.tsx).
-  'raceClock.upcoming': '{runner} corre el {race} el {date}.',
-  'raceClock.live': '{runner} está corriendo el {race} ahora mismo.',
+  // The race clock (RaceClock.tsx).
+  'raceClock.upcoming': '{runner} corre el {date}.',
+  'raceClock.live': '{runner} está corriendo ahora mismo.',
   'raceClock.past': 'La carrera de {runner} ya terminó. Tu mensaje se guardará como recuerdo.',
   'raceClock.date.1': '{weekday} {day} de enero de {year}',
   'raceClock.date.2': '{weekday} {day} de febrero de {year}',
@@ -65,7 +65,6 @@ const es: Catalogue = {
   'progress.passedSuffix': ' (ya pasó)',
   'progress.passedChosen': '{runner} ya pasó por {marker}: este mensaje sonará en cuanto llegue al teléfono de {runner}.',
 
-  'eta.option': '{marker} · hacia las {time}',
   'eta.suggestedSuffix': ' (sugerido)',
   'eta.asOf': 'Horas de paso previstas, calculadas a las {time}.',
   'eta.stale.one': 'Horas de paso previstas, calculadas a las {time}, hace {count} minuto.',
@@ -101,7 +100,10 @@ const es: Catalogue = {
   'note.waiting': 'Guardado en este teléfono',
   'note.sending': 'Enviando',
   'note.sendingPercent': 'Enviando ({percent} %)',
-  'note.delivered': 'Entregado',
+  'note.safe': 'A salvo con nosotros',
+  'note.waitingForPhone': 'Esperando a que el teléfono de {runner} lo recoja.',
+  'note.heard': '{runner} lo escuchó',
+  'note.sent': 'Enviado',
   'note.failed': 'Necesita atención',
   'note.unplayable': 'No se puede reproducir',
   'note.unplayableReason': 'Este mensaje llegó, pero su sonido no se pudo usar, así que {runner} no lo escuchará. Por favor, grábalo de nuevo.',

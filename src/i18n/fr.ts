@@ -28,10 +28,10 @@ const fr: Catalogue = {
   'marker.km': '{n} km',
   'marker.finish': 'Arrivée',
 
-  // Issue 18, the race clock (RaceClock.tsx).
-  'raceClock.upcoming': '{runner} court le {race} le {date}.',
-  'raceClock.live': '{runner} court le {race} en ce moment.',
-  'raceClock.past': 'La course de {runner} est terminée. Votre message sera gardé en souvenir.',
+  // The race clock (RaceClock.tsx).
+  'raceClock.upcoming': '{runner} court le {date}.',
+  'raceClock.live': '{runner} est en pleine course.',
+  'raceClock.past': 'La course est terminée pour {runner}. Votre message sera gardé en souvenir.',
   'raceClock.date.1': '{weekday} {day} janvier {year}',
   'raceClock.date.2': '{weekday} {day} février {year}',
   'raceClock.date.3': '{weekday} {day} mars {year}',
@@ -65,11 +65,10 @@ const fr: Catalogue = {
   'details.namePlaceholder': "Pour qu'on sache de qui il vient",
 
   // Progression partagée par le coureur le jour de la course (issue 19 : src/recorder/Progress*.tsx).
-  'progress.passed': 'Passage de {runner} à {marker} à {time}.',
+  'progress.passed': '{runner} : passage à {marker} à {time}.',
   'progress.passedSuffix': ' (passé)',
   'progress.passedChosen': "{runner} a déjà passé {marker} : ce message sera lu dès qu'il arrivera sur le téléphone de {runner}.",
 
-  'eta.option': '{marker} · vers {time}',
   'eta.suggestedSuffix': ' (conseillé)',
   'eta.asOf': 'Heures de passage prévues, calculées à {time}.',
   'eta.stale.one': 'Heures de passage prévues, calculées à {time}, il y a {count} minute.',
@@ -105,7 +104,10 @@ const fr: Catalogue = {
   'note.waiting': 'Gardé sur ce téléphone',
   'note.sending': 'Envoi en cours',
   'note.sendingPercent': 'Envoi en cours ({percent} %)',
-  'note.delivered': 'Bien arrivé',
+  'note.safe': 'En sécurité chez nous',
+  'note.waitingForPhone': "{runner} ne l'a pas encore reçu sur son téléphone.",
+  'note.heard': 'Entendu par {runner}',
+  'note.sent': 'Envoyé',
   'note.failed': 'À vérifier',
   'note.unplayable': 'Lecture impossible',
   'note.unplayableReason': "Ce message est arrivé, mais son audio est inutilisable : {runner} ne l'entendra donc pas. Merci de l'enregistrer à nouveau.",
@@ -147,7 +149,7 @@ const fr: Catalogue = {
   'failed.send': "L'envoi s'est arrêté : la mémoire de ce téléphone n'a pas pu être lue. Rechargez la page pour réessayer.",
 
   'send.chooseMarker': 'Choisissez le point du parcours où {runner} entendra votre message.',
-  'send.addName': 'Ajoutez votre nom pour que {runner} sache de qui il vient.',
+  'send.addName': 'Ajoutez votre nom : {runner} saura ainsi de qui il vient.',
   'send.sectionLabel': 'Votre message',
   'outbox.recordingMissing': "L'enregistrement de ce message manque sur ce téléphone. Merci de l'enregistrer à nouveau.",
   'outbox.noConnection': "Pas de connexion pour le moment. Le message est gardé sur ce téléphone et partira dès qu'il y en aura une.",

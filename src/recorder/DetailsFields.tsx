@@ -24,12 +24,16 @@ interface Props {
 /** Where the runner hears the note, and who it is from. */
 export function DetailsFields({ markers, marker, name, onMarker, onName, runner, passed, expectedAt, suggested, markerNote }: Props) {
   const t = useT();
-  /** 'Mile 1 (passed)', 'Mile 20 · about 10:52 AM (suggested)', or the marker's name alone. */
+  /**
+   * 'Mile 1 (passed)', 'Mile 20 · 10:52 AM (suggested)', or the marker's name alone. The time is
+   * bare: with 'about' before it, the chosen line was cut at a phone's width in every language (a
+   * picker shows its line on one row); the line under the picker says the times are expected ones.
+   */
   const optionText = (id: string, label: string) => {
     const named = markerName(id, label);
     if (passed?.has(id)) return named + t('progress.passedSuffix');
     const time = expectedAt?.(id);
-    const line = time === undefined ? named : t('eta.option', { marker: named, time });
+    const line = time === undefined ? named : `${named} · ${time}`;
     return id === suggested ? line + t('eta.suggestedSuffix') : line;
   };
   return (

@@ -18,14 +18,20 @@ interface Props {
   onDelete: (id: string) => void;
 }
 
-function stateLabel(t: Translate, note: OutboxNote, progress: number | undefined): string {
+/**
+ * Where the note is, as far as this page knows: on this phone, going up, safe on the server, heard.
+ * The server tells the sender only that the runner heard a note, not when the runner's app fetched it.
+ */
+function stateLabel(t: Translate, note: OutboxNote, progress: number | undefined, runner: string, news: NoteNews | undefined): string {
   switch (note.state) {
     case 'waiting':
       return t('note.waiting');
     case 'sending':
       return progress === undefined ? t('note.sending') : t('note.sendingPercent', { percent: Math.round(progress * 100) });
     case 'delivered':
-      return t('note.delivered');
+      // Gone: the server no longer says anything of it (the runner removed it, or the link was turned off).
+      if (news?.kind === 'gone') return t('note.sent');
+      return news?.kind === 'heard' ? t('note.heard', { runner }) : t('note.safe');
     case 'failed':
       return t('note.failed');
   }
@@ -56,8 +62,13 @@ export function NoteList({ runner, notes, progress, heard, online, clock, onRetr
                 </span>
               </div>
               <p className="rec-note-state" data-testid="note-state">
-                {unplayable ? t('note.unplayable') : stateLabel(t, note, progress[note.id])}
+                {unplayable ? t('note.unplayable') : stateLabel(t, note, progress[note.id], runner, news)}
               </p>
+              {note.state === 'delivered' && !news ? (
+                <p className="rec-note-reason" data-testid="note-waiting-phone">
+                  {t('note.waitingForPhone', { runner })}
+                </p>
+              ) : null}
               {news?.kind === 'heard' ? (
                 <p className="rec-note-heard" data-testid="note-heard">
                   {t('note.heardAt', { marker: news.marker ? markerName(news.marker, news.at) : news.at })}

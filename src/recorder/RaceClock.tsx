@@ -20,7 +20,7 @@ function raceDay(t: Translate, date: string): string {
   });
 }
 
-/** One sentence above the form saying where the runner's race stands: before it, during it, or over. */
+/** One sentence above the form saying where the runner's race stands: before it, during it, or over. The race's name is the header's. */
 export function RaceClock({ runner, race, clock }: { runner: string; race: LinkInfo['race']; clock: PageClock }) {
   const t = useT();
   const when = useRaceWhen(race.startsAt, clock);
@@ -28,9 +28,9 @@ export function RaceClock({ runner, race, clock }: { runner: string; race: LinkI
   if (Number.isNaN(Date.parse(race.startsAt))) return null;
   const sentence =
     when === 'upcoming'
-      ? t('raceClock.upcoming', { runner, race: race.name, date: raceDay(t, race.date) })
+      ? t('raceClock.upcoming', { runner, date: raceDay(t, race.date) })
       : when === 'live'
-        ? t('raceClock.live', { runner, race: race.name })
+        ? t('raceClock.live', { runner })
         : t('raceClock.past', { runner });
   return (
     <p className="rec-muted" data-testid="race-clock" data-when={when}>

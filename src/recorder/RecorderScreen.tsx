@@ -153,7 +153,6 @@ export function RecorderScreen({
           markerNote={<EstimateLines runner={runner} marker={marker} markers={link.markers} eta={eta} timeZone={link.race.timezone} />}
         />
         <ProgressChoice runner={runner} marker={marker} markers={link.markers} passed={passed} />
-        <div ref={setAlertSlot} className="rec-push-slot" />
         {/* What the first screen's script may have changed before React came (a recording under way, a
             refusal): taken over as drawn when it matches, drawn again by React alone when not. */}
         <Suspense>
@@ -175,6 +174,8 @@ export function RecorderScreen({
             onListen={(id) => act(() => recorder.review(id), FAILED.listen)}
           />
         </Suspense>
+        {/* The marker alert, under Record: Record is what a friend came for, and nothing above it competes with it. */}
+        <div ref={setAlertSlot} className="rec-push-slot" />
       </section>
       <NoteList
         runner={runner}

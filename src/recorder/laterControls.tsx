@@ -2,7 +2,7 @@
  * The recorder's controls for after a first note (issue 43): the push controls and the install
  * offer, a chunk of their own (assets/later-<hash>.js) that RecorderScreen loads once one could show
  * (./useLaterControls.ts), so a first visit's path to the Record button never carries them. The
- * marker alert belongs under the marker picker: it is drawn there, into the slot the screen keeps.
+ * marker alert belongs under the record panel: it is drawn there, into the slot the screen keeps.
  * The controls' state and taps stay ./push/usePush.ts's, one for both controls, as before. Their
  * English words are a part of the catalogue of their own (src/i18n/enPush.ts, put in by ./laterWords.ts).
  */
@@ -21,7 +21,7 @@ export interface LaterControlsProps {
   /** A push control could show: a note delivered, or the runner's times to be told ahead of. */
   wanted: boolean;
   delivered: boolean;
-  /** Under the marker picker, where the marker alert goes. */
+  /** Under the record panel, where the marker alert goes. */
   alertSlot: HTMLElement | null;
   marker: string;
   label: string | undefined;

@@ -120,7 +120,7 @@ test.describe('the first tap on a first visit', () => {
       await page.getByRole('button', { name: 'Stop' }).click();
       await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
       await page.getByRole('button', { name: 'Send' }).click();
-      await expect(noteStates(page)).toHaveText(['Delivered'], { timeout: 60_000 });
+      await expect(noteStates(page)).toHaveText(['Safe with us'], { timeout: 60_000 });
 
       const notes = await serverNotes(server, token);
       expect(notes, 'one note').toHaveLength(1);
@@ -179,7 +179,7 @@ test.describe('the first tap on a first visit', () => {
       await react.release();
       await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
       await page.getByRole('button', { name: 'Send' }).click();
-      await expect(noteStates(page)).toHaveText(['Delivered']);
+      await expect(noteStates(page)).toHaveText(['Safe with us']);
       const [note] = await serverNotes(server, token);
       const [file] = await blobsWithSha256(server, note!.sha256);
       const audio = await analyseAudio(file!);

@@ -280,14 +280,14 @@ test.describe('what shows only after a note is delivered', () => {
       await page.getByRole('button', { name: 'Send' }).click();
       // Until the note is delivered nothing of it is asked for: a note going up one bar has the link to itself.
       expect(later).toEqual([]);
-      await expect(noteStates(page)).toHaveText(['Delivered']);
+      await expect(noteStates(page)).toHaveText(['Safe with us']);
       await expect(offer).toContainText('Install MileNotes to be told when Max hears your note');
       // Asked for by the page, and taken by the worker (its cache of files kept on use).
       expect(later.filter((by) => by === 'page')).toHaveLength(1);
 
       await context.setOffline(true);
       await page.reload();
-      await expect(noteStates(page)).toHaveText(['Delivered']);
+      await expect(noteStates(page)).toHaveText(['Safe with us']);
       expect(await offerToInstall(page)).toBe(true);
       await expect(offer).toContainText('Install MileNotes to be told when Max hears your note');
     } finally {

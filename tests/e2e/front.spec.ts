@@ -70,7 +70,7 @@ test("a friend's note goes over HTTP/2, one recorded with no signal waits in the
       await fillDetails(page, 'Mile 20', 'Sam');
       await record(page, 2);
       await page.getByRole('button', { name: 'Send' }).click();
-      await expect(noteStates(page)).toHaveText(['Delivered']);
+      await expect(noteStates(page)).toHaveText(['Safe with us']);
       const id = (await page.getByTestId('note').getAttribute('data-note-id'))!;
       expect(await serverNotes(server, token)).toMatchObject([{ id, marker: 'mi-20', from: 'Sam', sha256: await pageAudioSha256(page, id) }]);
       return id;
@@ -106,7 +106,7 @@ test("a friend's note goes over HTTP/2, one recorded with no signal waits in the
 
     await test.step('the signal is back: the note goes through the front', async () => {
       await context.setOffline(false);
-      await expect(noteStates(page)).toHaveText(['Delivered', 'Delivered'], { timeout: 15_000 });
+      await expect(noteStates(page)).toHaveText(['Safe with us', 'Safe with us'], { timeout: 15_000 });
       expect((await serverNotes(server, token)).map((n) => n.marker).sort()).toEqual(['mi-20', 'mi-21']);
     });
   } finally {

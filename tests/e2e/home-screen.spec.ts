@@ -276,7 +276,7 @@ test.describe('installing offered', () => {
 
       await record(page, 2);
       await page.getByRole('button', { name: 'Send' }).click();
-      await expect(noteStates(page)).toHaveText(['Delivered']);
+      await expect(noteStates(page)).toHaveText(['Safe with us']);
       await expect(offer).toContainText('Install MileNotes to be told when Max hears your note');
       await offer.scrollIntoViewIfNeeded();
       await screenshot(page, 'install-offer-android');
@@ -286,7 +286,7 @@ test.describe('installing offered', () => {
       expect(await page.evaluate(() => (window as unknown as { prompted?: number }).prompted)).toBe(1);
       // Turned down in the browser's dialog: the next offer of the browser is kept, and not shown.
       await page.reload();
-      await expect(noteStates(page)).toHaveText(['Delivered']);
+      await expect(noteStates(page)).toHaveText(['Safe with us']);
       expect(await offerToInstall(page)).toBe(true);
       await expect(page.getByRole('heading', { name: 'Your notes for Max' })).toBeVisible();
       await expect(offer).toHaveCount(0);
@@ -309,7 +309,7 @@ test.describe('installing offered', () => {
       const page = await openRecorder(context, server, token);
       const offer = page.getByTestId('install-offer');
       await sendNote(page);
-      await expect(noteStates(page)).toHaveText(['Delivered']);
+      await expect(noteStates(page)).toHaveText(['Safe with us']);
       const steps = {
         English: 'Tap Share, then “Add to Home Screen”.',
         Français: "Touchez Partager, puis « Sur l'écran d'accueil ».",
@@ -331,7 +331,7 @@ test.describe('installing offered', () => {
       await expect(offer).toContainText('1 note still waiting on this phone goes from Safari: open this page in Safari until it has gone.');
       await context.setOffline(false);
 
-      await expect(noteStates(page)).toHaveText(['Delivered', 'Delivered']);
+      await expect(noteStates(page)).toHaveText(['Safe with us', 'Safe with us']);
 
       await test.step("in the installed app: no hint, and with one runner its start is that runner's recorder, offline too", async () => {
         await page.evaluate(() => localStorage.setItem('e2e.standalone', '1'));

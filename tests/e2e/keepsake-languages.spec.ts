@@ -84,7 +84,7 @@ test("the sender's recorder says where the runner heard the note, in the sender'
     await waitForElapsed(page, 2);
     await page.getByRole('button', { name: 'Detener', exact: true }).click();
     await page.getByRole('button', { name: 'Enviar', exact: true }).click();
-    await expect(noteStates(page)).toHaveText(['Entregado']);
+    await expect(noteStates(page)).toHaveText(['A salvo con nosotros']);
 
     const noteId = (await page.getByTestId('note').getAttribute('data-note-id'))!;
     expect((await world.api('POST', `/api/notes/${noteId}/played`, session, { playedAt: new Date().toISOString(), marker: 'mi-13' })).status).toBe(200);

@@ -50,7 +50,7 @@ test('a friend the link cannot take now records, and is told in their language w
     await fillDetails(page, 'Mile 20', 'Sam');
     await record(page, 2);
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect(noteStates(page)).toHaveText(['Delivered']);
+    await expect(noteStates(page)).toHaveText(['Safe with us']);
 
     const refused = page.waitForResponse((r) => r.url() === `${world.server.url}/api/r/${token}/push` && r.request().method() === 'PUT');
     await page.getByRole('button', { name: 'Tell me when Alex hears it' }).click();

@@ -84,7 +84,7 @@ test("a friend is told in their language when the runner hears their note, never
     await fillDetails(page, 'Mile 20', 'Sam');
     await record(page, 2);
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect(noteStates(page)).toHaveText(['Delivered']);
+    await expect(noteStates(page)).toHaveText(['Safe with us']);
     const noteId = (await page.getByTestId('note').getAttribute('data-note-id'))!;
     expect(await page.evaluate(() => (window as { __pushKey?: string }).__pushKey)).toBeUndefined();
 

@@ -92,7 +92,7 @@ test('the picker shows when the runner is expected at each marker, suggests the 
     // The first screen in the page's HTML has the times and the suggestion already, and React takes it
     // over as drawn, drawing nothing again (src/recorderApp.tsx says so in the console when it must).
     const drawn = await (await html).text();
-    expect(drawn).toContain(`<option value="mi-8" selected="">Mile 8 · about ${at('mi-8')} (suggested)</option>`);
+    expect(drawn).toContain(`<option value="mi-8" selected="">Mile 8 · ${at('mi-8')} (suggested)</option>`);
     expect(drawn).toContain('data-testid="eta-suggested"');
     await expect(page.locator('main[data-react]')).toHaveCount(1);
     expect(warnings.filter((text) => text.includes('drawn again'))).toEqual([]);
@@ -101,9 +101,9 @@ test('the picker shows when the runner is expected at each marker, suggests the 
     expect(Date.parse(expectedAt(estimates, 'mi-8'))).toBeGreaterThan(Date.now() + SEND_LEAD_MS + 60_000);
     const options = markerOptions(page);
     await expect(options.nth(6)).toHaveText('Mile 6 (passed)');
-    await expect(options.nth(7)).toHaveText(`Mile 7 · about ${at('mi-7')}`);
-    await expect(options.nth(8)).toHaveText(`Mile 8 · about ${at('mi-8')} (suggested)`);
-    await expect(options.nth(9)).toHaveText(`Mile 9 · about ${at('mi-9')}`);
+    await expect(options.nth(7)).toHaveText(`Mile 7 · ${at('mi-7')}`);
+    await expect(options.nth(8)).toHaveText(`Mile 8 · ${at('mi-8')} (suggested)`);
+    await expect(options.nth(9)).toHaveText(`Mile 9 · ${at('mi-9')}`);
     // Not chosen yet: the suggestion is preselected, and said why.
     await expect(page.getByLabel('Marker')).toHaveValue('mi-8');
     await expect(page.getByTestId('eta-suggested')).toHaveText(
@@ -126,7 +126,7 @@ test('the picker shows when the runner is expected at each marker, suggests the 
     await page.getByLabel('Your name').fill('Sam');
     await record(page, 2);
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect(noteStates(page)).toHaveText(['Delivered'], { timeout: 15_000 });
+    await expect(noteStates(page)).toHaveText(['Safe with us'], { timeout: 15_000 });
     expect((await serverNotes(world.server, token)).map((n) => ({ marker: n.marker, from: n.from }))).toEqual([{ marker: 'mi-7', from: 'Sam' }]);
 
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -141,7 +141,7 @@ test('in French, with a long name, the times and advice fit a phone; every langu
   await page.setViewportSize({ width: 390, height: 844 });
   const estimates = await estimatesSeenBy(page, token, () => page.goto(`${world.server.url}/r/${token}`));
   const at = (id: string) => chicagoTime(expectedAt(estimates, id), 'fr');
-  await expect(markerOptions(page).nth(8)).toHaveText(/^Mile 8 · about /);
+  await expect(markerOptions(page).nth(8)).toHaveText(/^Mile 8 · \d{1,2}:\d\d [AP]M \(suggested\)$/);
   for (const [lang, menuName] of [
     ['de', 'Deutsch'],
     ['es', 'Español'],
@@ -158,8 +158,8 @@ test('in French, with a long name, the times and advice fit a phone; every langu
   const options = markerOptions(page);
   await expect(options.nth(0)).toHaveText("Choisissez où Camille Martin-Delacroix l'entendra");
   await expect(options.nth(6)).toHaveText('Mille 6 (passé)');
-  await expect(options.nth(7)).toHaveText(`Mille 7 · vers ${at('mi-7')}`);
-  await expect(options.nth(8)).toHaveText(`Mille 8 · vers ${at('mi-8')} (conseillé)`);
+  await expect(options.nth(7)).toHaveText(`Mille 7 · ${at('mi-7')}`);
+  await expect(options.nth(8)).toHaveText(`Mille 8 · ${at('mi-8')} (conseillé)`);
   await expect(page.getByTestId('eta-suggested')).toHaveText(
     `Nous conseillons Mille 8\u00a0: on y attend Camille Martin-Delacroix vers ${at('mi-8')}, assez tard pour qu'un message envoyé maintenant arrive à temps.`,
   );
@@ -184,12 +184,12 @@ test('offline, the recorder keeps the last times, after a reload too, and says h
     await page.clock.install();
     const estimates = await estimatesSeenBy(page, token, () => openRecorder(context, world.server, token));
     const at = (id: string) => chicagoTime(expectedAt(estimates, id), 'en');
-    await expect(markerOptions(page).nth(8)).toHaveText(`Mile 8 · about ${at('mi-8')} (suggested)`);
+    await expect(markerOptions(page).nth(8)).toHaveText(`Mile 8 · ${at('mi-8')} (suggested)`);
 
     await context.setOffline(true);
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Alex', exact: true })).toBeVisible();
-    await expect(markerOptions(page).nth(8)).toHaveText(`Mile 8 · about ${at('mi-8')} (suggested)`);
+    await expect(markerOptions(page).nth(8)).toHaveText(`Mile 8 · ${at('mi-8')} (suggested)`);
 
     // Twelve minutes offline: the refreshes fail, the times stay, and say their age.
     await page.clock.runFor(12 * 60_000);
@@ -203,8 +203,8 @@ test('offline, the recorder keeps the last times, after a reload too, and says h
       `Alex is expected at Mile 8 about ${at('mi-8')}, likely before a note sent now reaches their phone.`,
     );
     await expect(page.getByTestId('eta-warning')).toContainText('To be heard in time, choose Mile 9 or later.');
-    await expect(markerOptions(page).nth(8)).toHaveText(`Mile 8 · about ${at('mi-8')}`);
-    await expect(markerOptions(page).nth(9)).toHaveText(`Mile 9 · about ${at('mi-9')} (suggested)`);
+    await expect(markerOptions(page).nth(8)).toHaveText(`Mile 8 · ${at('mi-8')}`);
+    await expect(markerOptions(page).nth(9)).toHaveText(`Mile 9 · ${at('mi-9')} (suggested)`);
     expect(await pageWidth(page)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: path.join(SHOTS, 'recorder-eta-offline-en-390x844.png'), fullPage: true });
   } finally {

@@ -36,7 +36,8 @@ test("the sender's recorder shows 'Heard at Mile 13' once the runner's app repor
     await fillDetails(page, 'Mile 13', 'Sam');
     await record(page, 2);
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect(noteStates(page)).toHaveText(['Delivered']);
+    await expect(noteStates(page)).toHaveText(['Safe with us']);
+    await expect(page.getByTestId('note-waiting-phone')).toHaveText("Waiting for Alex's phone to fetch it.");
     await expect(page.getByTestId('note-heard')).toHaveCount(0);
 
     const noteId = (await page.getByTestId('note').getAttribute('data-note-id'))!;
@@ -44,7 +45,8 @@ test("the sender's recorder shows 'Heard at Mile 13' once the runner's app repor
 
     await page.reload();
     await expect(page.getByTestId('note-heard')).toHaveText('Heard at Mile 13');
-    await expect(noteStates(page)).toHaveText(['Delivered']);
+    await expect(noteStates(page)).toHaveText(['Heard by Alex']);
+    await expect(page.getByTestId('note-waiting-phone'), 'heard: no longer waiting for the phone').toHaveCount(0);
     await screenshot(page, 'heard');
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 

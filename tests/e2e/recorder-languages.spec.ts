@@ -33,7 +33,8 @@ const LANGUAGES = [
     hint: 'Bis zu einer Minute. Sprich nah am Handy.',
     stop: 'Stopp',
     send: 'Senden',
-    delivered: 'Zugestellt',
+    delivered: 'Sicher bei uns',
+    waitingForPhone: 'Wartet darauf, dass das Handy von Alex sie abholt.',
     notes: 'Deine Nachrichten für Alex',
     from: /· von Oma$/,
     online: 'Online.',
@@ -60,7 +61,8 @@ const LANGUAGES = [
     hint: 'Hasta un minuto. Habla cerca del teléfono.',
     stop: 'Detener',
     send: 'Enviar',
-    delivered: 'Entregado',
+    delivered: 'A salvo con nosotros',
+    waitingForPhone: 'Esperando a que el teléfono de Alex lo recoja.',
     notes: 'Tus mensajes para Alex',
     from: /· de Oma$/,
     online: 'Con conexión.',
@@ -87,7 +89,8 @@ const LANGUAGES = [
     hint: "Jusqu'à une minute. Parlez près du téléphone.",
     stop: 'Arrêter',
     send: 'Envoyer',
-    delivered: 'Bien arrivé',
+    delivered: 'En sécurité chez nous',
+    waitingForPhone: "Alex ne l'a pas encore reçu sur son téléphone.",
     notes: 'Vos messages pour Alex',
     from: /· par Oma$/,
     online: 'En ligne.',
@@ -177,6 +180,7 @@ test.describe('the recorder in the language of the browser', () => {
         await page.screenshot({ path: path.join(SCREENSHOTS, `recorder-${words.lang}-review-390x844.png`) });
         await page.getByRole('button', { name: words.send, exact: true }).click();
         await expect(noteStates(page)).toHaveText([words.delivered]);
+        await expect(page.getByTestId('note-waiting-phone')).toHaveText([words.waitingForPhone]);
         const note = page.getByTestId('note');
         await expect(note.locator('strong')).toHaveText(words.mile);
         await expect(note.locator('.rec-note-meta')).toHaveText(words.from);

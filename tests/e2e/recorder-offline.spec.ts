@@ -30,7 +30,7 @@ test.describe('the recorder without signal', () => {
 
       await context.setOffline(false);
       await expect(status).toHaveText('Online.');
-      await expect(noteStates(page)).toHaveText(['Delivered'], { timeout: 15_000 });
+      await expect(noteStates(page)).toHaveText(['Safe with us'], { timeout: 15_000 });
       const notes = await serverNotes(server, token);
       expect(notes).toHaveLength(1);
       expect(notes[0]).toMatchObject({ marker: 'mi-20', from: 'Sam' });
@@ -66,7 +66,7 @@ test.describe('the recorder without signal', () => {
     try {
       await expect.poll(async () => (await serverNotes(server, token)).map((n) => n.id).sort(), { timeout: 20_000 }).toEqual([...noteIds].sort());
       const page = await openRecorder(second.context, server, token);
-      await expect(noteStates(page)).toHaveText(['Delivered', 'Delivered']);
+      await expect(noteStates(page)).toHaveText(['Safe with us', 'Safe with us']);
       const notes = await serverNotes(server, token);
       expect(notes.map((n) => [n.marker, n.from]).sort()).toEqual([
         ['finish', 'Kim'],

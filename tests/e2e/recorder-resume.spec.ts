@@ -19,7 +19,7 @@ test.describe('the recorder on a link that drops every connection', () => {
       await expect(page.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: 75_000 });
       proxy.resetCount();
       await page.getByRole('button', { name: 'Send' }).click();
-      await expect(noteStates(page)).toHaveText(['Delivered'], { timeout: 120_000 });
+      await expect(noteStates(page)).toHaveText(['Safe with us'], { timeout: 120_000 });
 
       const noteId = (await page.getByTestId('note').getAttribute('data-note-id'))!;
       const sent = await pageAudioSha256(page, noteId);

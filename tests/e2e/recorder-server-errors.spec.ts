@@ -42,7 +42,7 @@ test.describe('the recorder when the server says no', () => {
       await expect(page.getByTestId('note-reason')).toHaveText(/^The server is busy \(error 500\)\. It will be tried again in less than a minute\.$/);
       await expect(noteStates(page)).toHaveText(['Saved on this phone']);
       await screenshot(page, 'server-busy');
-      await expect(noteStates(page)).toHaveText(['Delivered'], { timeout: 20_000 });
+      await expect(noteStates(page)).toHaveText(['Safe with us'], { timeout: 20_000 });
       // Two 500s, then it got through: exactly three uploads, and the heard-status poll after it
       // (which an earlier version of this test counted as a fourth PUT) has happened too.
       await statusAsked;
@@ -85,7 +85,7 @@ test.describe('the recorder when the server says no', () => {
 
       await context.unroute(NOTE_PUT, refuse);
       await page.getByRole('button', { name: 'Retry' }).click();
-      await expect(noteStates(page)).toHaveText(['Delivered']);
+      await expect(noteStates(page)).toHaveText(['Safe with us']);
       const notes = await serverNotes(server, token);
       expect(notes.map((n) => [n.id, n.sha256])).toEqual([[noteId, kept]]);
     } finally {
@@ -114,7 +114,7 @@ test.describe('the recorder when the server says no', () => {
       await screenshot(page, 'sending');
       expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
       release();
-      await expect(noteStates(page)).toHaveText(['Delivered']);
+      await expect(noteStates(page)).toHaveText(['Safe with us']);
       expect(await serverNotes(server, token)).toHaveLength(1);
     } finally {
       await context.close();

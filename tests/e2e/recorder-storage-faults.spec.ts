@@ -40,7 +40,7 @@ test('a 503 storage_full shows its words and when it is tried again, and the not
       /^The server has no room to store notes right now\. Your note is kept on your phone and will be sent again\. ?It will be tried again in less than a minute\.$/,
     );
     await expect(noteStates(page)).toHaveText(['Saved on this phone']);
-    await expect(noteStates(page)).toHaveText(['Delivered'], { timeout: 20_000 });
+    await expect(noteStates(page)).toHaveText(['Safe with us'], { timeout: 20_000 });
     expect(puts).toBe(2);
     expect(await serverNotes(server, token)).toHaveLength(1);
   } finally {

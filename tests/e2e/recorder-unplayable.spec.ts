@@ -1,7 +1,7 @@
 /**
  * A note that arrives but can never be converted (here: longer than this server's limit of 1 s)
  * would never be heard: the sender's recorder says so and asks for it again, instead of showing
- * 'Delivered' as if all were well.
+ * 'Safe with us' as if all were well.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
@@ -26,7 +26,7 @@ test("a delivered note the server cannot convert is shown as one the runner won'
     await fillDetails(page, 'Mile 13', 'Sam');
     await record(page, 3);
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect(noteStates(page)).toHaveText(['Delivered']);
+    await expect(noteStates(page)).toHaveText(['Safe with us']);
 
     const noteId = (await page.getByTestId('note').getAttribute('data-note-id'))!;
     const status = async () => (await (await fetch(`${server.url}/api/r/${token}/notes/${noteId}/status`)).json()).status;
@@ -41,7 +41,7 @@ test("a delivered note the server cannot convert is shown as one the runner won'
     await screenshot(page, 'unplayable');
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 
-    // Offline truth (issue 21): kept on the phone, so without a network it still does not read 'Delivered'.
+    // Offline truth: kept on the phone, so without a network it still does not read 'Safe with us'.
     await context.setOffline(true);
     await page.reload();
     await expect(page.getByTestId('status-line')).toHaveText(/^You're offline\./);

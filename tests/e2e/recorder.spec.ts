@@ -39,7 +39,7 @@ test.describe('the recorder, online', () => {
       expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 
       await page.getByRole('button', { name: 'Send' }).click();
-      await expect(noteStates(page)).toHaveText(['Delivered']);
+      await expect(noteStates(page)).toHaveText(['Safe with us']);
       await screenshot(page, 'delivered');
       expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 
@@ -80,7 +80,7 @@ test.describe('the recorder, when something is in the way', () => {
       await expect(page.getByText('We kept the recording that was interrupted')).toBeVisible();
       await fillDetails(page, 'Mile 13', 'Jo');
       await page.getByRole('button', { name: 'Send' }).click();
-      await expect(noteStates(page)).toHaveText(['Delivered']);
+      await expect(noteStates(page)).toHaveText(['Safe with us']);
       const [note] = await serverNotes(server, token);
       const [file] = await blobsWithSha256(server, note!.sha256);
       const audio = await analyseAudio(file!);
@@ -108,7 +108,7 @@ test.describe('the recorder, when something is in the way', () => {
       expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
       await page.getByLabel('Your name').fill('Pat');
       await page.getByRole('button', { name: 'Send' }).click();
-      await expect(noteStates(page)).toHaveText(['Delivered']);
+      await expect(noteStates(page)).toHaveText(['Safe with us']);
       expect(await serverNotes(server, token)).toMatchObject([{ marker: 'mi-5', from: 'Pat' }]);
     } finally {
       await context.close();

@@ -85,7 +85,7 @@ test.describe('the first tap in every engine', () => {
     await tab.click('Stop');
     await tab.waitFor("the 'Send' button after stopping", 15_000, () => [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Send'));
     await tab.click('Send');
-    await tab.waitForTexts('note-state', ['Delivered'], 60_000);
+    await tab.waitForTexts('note-state', ['Safe with us'], 60_000);
 
     const notes = await serverNotes(server, token);
     expect(notes, 'one note').toHaveLength(1);

@@ -44,7 +44,7 @@ test('a note recorded in German is delivered, and the choice of German survives 
   });
   await tab.click('Stopp');
   await tab.click('Senden', 15_000);
-  await tab.waitForTexts('note-state', ['Zugestellt']);
+  await tab.waitForTexts('note-state', ['Sicher bei uns']);
   expect(await tab.text('status-line')).toBe('Online.');
   expect(await serverNotes(server, token)).toMatchObject([{ marker: 'mi-20', from: 'Oma' }]);
 });

@@ -24,7 +24,7 @@ test('a race that has not started is announced with the day it is run', async ({
   );
   const token = await server.createLink('Alex', 'berlin-2099');
   await tab.engine.open(`${faults.url}/r/${token}`);
-  await tab.waitForTexts('race-clock', ['Alex runs the Berlin Marathon on Sunday, September 27, 2099.'], 20_000);
+  await tab.waitForTexts('race-clock', ['Alex runs on Sunday, September 27, 2099.'], 20_000);
   expect(
     await tab.run(() => {
       const enabled = (el: Element | null) => el !== null && !(el as HTMLButtonElement).disabled;

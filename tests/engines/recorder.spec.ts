@@ -47,7 +47,7 @@ test.describe('the recorder in every engine', () => {
     await fillDetails(tab, 'Mile 20', 'Sam');
     await record(tab, 5);
     await tab.click('Send');
-    await tab.waitForTexts('note-state', ['Delivered']);
+    await tab.waitForTexts('note-state', ['Safe with us']);
 
     const notes = await serverNotes(server, token);
     expect(notes).toHaveLength(1);
@@ -104,7 +104,7 @@ test.describe('the recorder in every engine', () => {
     faults.up();
     await tab.engine.reload();
     await waitForRecorder(tab);
-    await tab.waitForTexts('note-state', ['Delivered']);
+    await tab.waitForTexts('note-state', ['Safe with us']);
     expect((await serverNotes(server, token)).map((n) => n.id)).toEqual([id]);
   });
 
@@ -115,7 +115,7 @@ test.describe('the recorder in every engine', () => {
     await fillDetails(tab, 'Mile 3', 'Lee');
     await record(tab, 3);
     await tab.click('Send');
-    await tab.waitForTexts('note-state', ['Delivered'], 45_000);
+    await tab.waitForTexts('note-state', ['Safe with us'], 45_000);
 
     // The note's whole sends (the proxy also logs the resumable HEAD/PATCH requests between them).
     const creations = faults.uploads.filter((u) => u.method === 'PUT');
@@ -141,7 +141,7 @@ test.describe('the recorder in every engine', () => {
     await record(tab, RESUME_NOTE_SECONDS);
     faults.cutEveryConnection(CUT_AFTER_BYTES);
     await tab.click('Send');
-    await tab.waitForTexts('note-state', ['Delivered'], 120_000);
+    await tab.waitForTexts('note-state', ['Safe with us'], 120_000);
 
     const [kept] = await tab.outboxNotes();
     const notes = await serverNotes(server, token);
@@ -178,7 +178,7 @@ test.describe('the recorder in every engine', () => {
     );
     await fillDetails(tab, 'Finish', 'Ana');
     await tab.click('Send');
-    await tab.waitForTexts('note-state', ['Delivered']);
+    await tab.waitForTexts('note-state', ['Safe with us']);
     const notes = await serverNotes(server, token);
     expect(notes).toHaveLength(1);
     expect(notes[0]!.bytes).toBeGreaterThan(0);
@@ -205,7 +205,7 @@ test.describe('the recorder in every engine', () => {
     );
     faults.up();
     await openRecorder(tab, faults.url, token);
-    await tab.waitForTexts('note-state', ['Delivered']);
+    await tab.waitForTexts('note-state', ['Safe with us']);
     expect((await serverNotes(server, token)).map((n) => n.id)).toEqual(ids);
   });
 });

@@ -56,13 +56,7 @@ const options = (lang: Lang) => {
 
 const WORDS: Record<Lang, { options: string[]; asOf: string; stale: string; suggested: string; tooNear: string }> = {
   en: {
-    options: [
-      'Choose where Camille Martin hears it',
-      'Mile 18 (passed)',
-      'Mile 19 · about 10:44 AM',
-      'Mile 20 · about 10:52 AM (suggested)',
-      'Mile 21 · about 11:00 AM',
-    ],
+    options: ['Choose where Camille Martin hears it', 'Mile 18 (passed)', 'Mile 19 · 10:44 AM', 'Mile 20 · 10:52 AM (suggested)', 'Mile 21 · 11:00 AM'],
     asOf: 'Expected times as of 10:41 AM.',
     stale: 'Expected times as of 10:41 AM, estimated 12 minutes ago.',
     suggested: 'Mile 20 is suggested: Camille Martin is expected there about 10:52 AM, late enough for a note sent now to arrive in time.',
@@ -70,13 +64,7 @@ const WORDS: Record<Lang, { options: string[]; asOf: string; stale: string; sugg
       'Camille Martin is expected at Mile 19 about 10:44 AM, likely before a note sent now reaches their phone. You can still send it: it will play as soon as it arrives. To be heard in time, choose Mile 20 or later.',
   },
   fr: {
-    options: [
-      "Choisissez où Camille Martin l'entendra",
-      'Mille 18 (passé)',
-      'Mille 19 · vers 10:44',
-      'Mille 20 · vers 10:52 (conseillé)',
-      'Mille 21 · vers 11:00',
-    ],
+    options: ["Choisissez où Camille Martin l'entendra", 'Mille 18 (passé)', 'Mille 19 · 10:44', 'Mille 20 · 10:52 (conseillé)', 'Mille 21 · 11:00'],
     asOf: 'Heures de passage prévues, calculées à 10:41.',
     stale: 'Heures de passage prévues, calculées à 10:41, il y a 12 minutes.',
     suggested: "Nous conseillons Mille 20\u00a0: on y attend Camille Martin vers 10:52, assez tard pour qu'un message envoyé maintenant arrive à temps.",
@@ -84,13 +72,7 @@ const WORDS: Record<Lang, { options: string[]; asOf: string; stale: string; sugg
       "On attend Camille Martin à Mille 19 vers 10:44, sans doute avant qu'un message envoyé maintenant n'arrive sur son téléphone. Vous pouvez quand même l'envoyer\u00a0: il sera lu dès son arrivée. Pour qu'il soit entendu à temps, choisissez Mille 20 ou plus loin.",
   },
   de: {
-    options: [
-      'Wähle, wo Camille Martin sie hört',
-      'Meile 18 (passiert)',
-      'Meile 19 · etwa 10:44',
-      'Meile 20 · etwa 10:52 (empfohlen)',
-      'Meile 21 · etwa 11:00',
-    ],
+    options: ['Wähle, wo Camille Martin sie hört', 'Meile 18 (passiert)', 'Meile 19 · 10:44', 'Meile 20 · 10:52 (empfohlen)', 'Meile 21 · 11:00'],
     asOf: 'Erwartete Zeiten, Stand 10:41.',
     stale: 'Erwartete Zeiten, Stand 10:41, vor 12 Minuten geschätzt.',
     suggested: 'Empfohlen: Meile 20. Dort wird Camille Martin etwa um 10:52 erwartet, spät genug, damit eine jetzt gesendete Nachricht rechtzeitig ankommt.',
@@ -98,13 +80,7 @@ const WORDS: Record<Lang, { options: string[]; asOf: string; stale: string; sugg
       'Camille Martin wird etwa um 10:44 bei Meile 19 erwartet, wahrscheinlich bevor eine jetzt gesendete Nachricht auf dem Handy ankommt. Du kannst sie trotzdem senden: Sie wird abgespielt, sobald sie ankommt. Damit sie rechtzeitig zu hören ist, wähle Meile 20 oder später.',
   },
   es: {
-    options: [
-      'Elige dónde lo escuchará Camille Martin',
-      'Milla 18 (ya pasó)',
-      'Milla 19 · hacia las 10:44',
-      'Milla 20 · hacia las 10:52 (sugerido)',
-      'Milla 21 · hacia las 11:00',
-    ],
+    options: ['Elige dónde lo escuchará Camille Martin', 'Milla 18 (ya pasó)', 'Milla 19 · 10:44', 'Milla 20 · 10:52 (sugerido)', 'Milla 21 · 11:00'],
     asOf: 'Horas de paso previstas, calculadas a las 10:41.',
     stale: 'Horas de paso previstas, calculadas a las 10:41, hace 12 minutos.',
     suggested: 'Te sugerimos Milla 20: se espera a Camille Martin allí hacia las 10:52, con tiempo para que un mensaje enviado ahora llegue a tiempo.',
