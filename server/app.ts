@@ -11,7 +11,7 @@ import type { Repository } from './db/repository.js';
 import { createDrain, type Drain } from './ops/drain.js';
 import { createReadiness } from './ops/readiness.js';
 import { compression } from './plugins/compression.js';
-import { createMetrics, metricsPlugin } from './plugins/metrics.js';
+import { createMetrics, metricsPlugin, type Metrics } from './plugins/metrics.js';
 import { createOpenUploads } from './intake/open-uploads.js';
 import { createUploadQuota } from './intake/quota.js';
 import { createIntake, type Intake } from './intake/index.js';
@@ -136,7 +136,7 @@ function createFastify(config: Config, trustProxy: ReturnType<typeof trustedProx
 async function registerPlugins(
   app: FastifyInstance,
   p: Pick<WorkDeps, 'config' | 'repo' | 'blobs' | 'clock'> & {
-    metrics: ReturnType<typeof createMetrics>;
+    metrics: Metrics;
     drain: Drain;
     conversion: ConversionWorker | undefined;
     trustedProxy: ReturnType<typeof trustedProxyOf>;
