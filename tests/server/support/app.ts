@@ -20,7 +20,7 @@ export const testLog: AppParts['logStream'] = { write: (line) => console.log(lin
 /** `parts`: what the app is given instead of making its own (a clock, for one). */
 export async function startTestApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}, parts?: Partial<AppParts>): Promise<TestApp> {
   const backend = await createBackend(kind, env);
-  const app = await buildApp(backend.config, { logStream: testLog, ...parts });
+  const app = await ready(await buildApp(backend.config, { logStream: testLog, ...parts }));
   return {
     app,
     backend,
@@ -32,4 +32,10 @@ export async function startTestApp(kind: BackendKind, env: NodeJS.ProcessEnv = {
 }
 
 /** A second app on the same data, as after a restart. */
-export const restartOn = (backend: TestBackend, env: NodeJS.ProcessEnv = {}) => buildApp(loadConfig({ ...backend.env, ...env }), { logStream: testLog });
+export const restartOn = async (backend: TestBackend, env: NodeJS.ProcessEnv = {}) => ready(await buildApp(loadConfig({ ...backend.env, ...env }), { logStream: testLog }));
+
+/** An app started as a server starts: ready, its background work (conversion, pushes, sweeps) going. */
+async function ready<T extends FastifyInstance>(app: T): Promise<T> {
+  await app.ready();
+  return app;
+}
