@@ -32,7 +32,8 @@ export async function startTestApp(kind: BackendKind, env: NodeJS.ProcessEnv = {
 }
 
 /** A second app on the same data, as after a restart. */
-export const restartOn = async (backend: TestBackend, env: NodeJS.ProcessEnv = {}) => ready(await buildApp(loadConfig({ ...backend.env, ...env }), { logStream: testLog }));
+export const restartOn = async (backend: TestBackend, env: NodeJS.ProcessEnv = {}) =>
+  ready(await buildApp(loadConfig({ ...backend.env, ...env }), { logStream: testLog }));
 
 /** An app started as a server starts: ready, its background work (conversion, pushes, sweeps) going. */
 async function ready<T extends FastifyInstance>(app: T): Promise<T> {
