@@ -5,19 +5,19 @@ import { realClock, type Clock } from './clock.js';
 import type { Config } from './config/index.js';
 import { openRepository } from './db/index.js';
 import { expireOldCookie } from './devices/cookie.js';
-import { createDevices, DEVICE_SWEEP_MS, startDeviceSweep } from './devices/index.js';
+import { createDevices, type Devices } from './devices/index.js';
 import { trustedProxyOf, warnOfProxyWithoutProto } from './http/trusted-proxy.js';
 import type { Repository } from './db/repository.js';
-import { createDrain, stopWorker, type Drain } from './ops/drain.js';
+import { createDrain, type Drain } from './ops/drain.js';
 import { createReadiness } from './ops/readiness.js';
 import { compression } from './plugins/compression.js';
-import { createMetrics, metricsPlugin } from './plugins/metrics.js';
+import { createMetrics, metricsPlugin, type Metrics } from './plugins/metrics.js';
 import { createOpenUploads } from './intake/open-uploads.js';
 import { createUploadQuota } from './intake/quota.js';
-import { createIntake } from './intake/index.js';
+import { createIntake, type Intake } from './intake/index.js';
 import { createPush, type Push } from './push/index.js';
 import { deadlinesFollowRunner } from './races/note-deadlines.js';
-import { createRunnerMoved } from './races/runner-moved.js';
+import { createRunnerMoved, type RunnerMovedEvent } from './races/runner-moved.js';
 import { securityHeaders } from './plugins/security.js';
 import { api } from './routes/api.js';
 import { health } from './routes/health.js';
@@ -29,9 +29,10 @@ import type { BlobStore } from './storage/blob-store.js';
 import { openBlobStore } from './storage/index.js';
 import { MAX_HELD_PER_ACCOUNT, startNoteChanges, type NoteChangeHub } from './sync/note-changes.js';
 import type { UploadService } from './intake/resumable/service.js';
-import { startConversionWorker, type ConversionWorker } from './conversion/worker.js';
-import { startOrphanSweeper, type OrphanSweeper } from './ops/orphans.js';
-import { scratchMinAgeMs } from './conversion/scratch.js';
+import type { ConversionWorker } from './conversion/worker.js';
+import type { Background } from './background/services.js';
+import { conversionIdleBeatMs, CONVERSION_POLL_MS } from './config/background.js';
+import { backgroundWork, conversionOf, type WorkDeps } from './app-work.js';
 import { API_PREFIX } from '../contract/paths.js';
 
 export interface AppParts {
@@ -50,25 +51,19 @@ export interface AppOps {
   drain: Drain;
   /** Held sync requests: index.ts ends them first on a stop (they answer with what is there). */
   noteChanges: NoteChangeHub;
-  /** Web Push: its worker is stopped with the app; tests nudge it. */
+  /** Web Push: its loops run with the app's other background work; tests nudge it. */
   push: Push;
+  /** The background work, started when the app is ready and stopped, in reverse order, when it closes. */
+  background: Background;
 }
 
 export async function buildApp(config: Config, parts?: Partial<AppParts>): Promise<FastifyInstance & AppParts & AppOps> {
   const trustedProxy = trustedProxyOf(config.trustProxy);
-  const app = Fastify({
-    logger: { level: config.logLevel, ...(parts?.logStream && { stream: parts.logStream }) },
-    // X-Forwarded-For only from the proxies TRUST_PROXY names; by default the socket's address.
-    trustProxy: trustedProxy,
-    // A connection silent this long is closed: a stalled upload ends and its partial file goes.
-    // No total request time limit: a phone at 20 kbit/s takes minutes for a note and keeps moving.
-    connectionTimeout: config.idleTimeoutMs,
-    // Headers are checked every second (Node's default is 30 s), so the limit is near what it says.
-    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
-  });
+  const app = createFastify(config, trustedProxy, parts?.logStream);
   const repo = parts?.repo ?? (await openRepository(config));
   const blobs = parts?.blobs ?? openBlobStore(config);
   const clock = parts?.clock ?? realClock;
+  const work: WorkDeps = { config, repo, blobs, clock, log: app.log };
 
   let noteChanges: NoteChangeHub | undefined;
   const metrics = createMetrics(
@@ -78,40 +73,14 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     { folders: { data: config.dataDir, temp: config.tempDir }, minFreeBytes: config.readyMinFreeBytes },
   );
   const drain = createDrain();
-  const pollMs = 2_000;
-  let worker: ConversionWorker | undefined;
-  // Housekeeping runs where conversion runs: API-only servers (CONVERT_WORKER=off) leave it alone.
-  let sweeper: OrphanSweeper | undefined;
-  if (config.convertWorker) {
-    sweeper = startOrphanSweeper({
-      blobs,
-      refs: repo.blobRefs,
-      log: app.log.child({ component: 'orphans' }),
-      minAgeMs: config.orphanMinAgeMs,
-      intervalMs: config.orphanSweepIntervalMs,
-      scratchMinAgeMs: scratchMinAgeMs(config.ffmpegTimeoutMs),
-    });
-    worker = startConversionWorker({
-      repo,
-      blobs,
-      log: app.log.child({ component: 'convert' }),
-      ffmpegTimeoutMs: config.ffmpegTimeoutMs,
-      maxNoteSeconds: config.maxNoteSeconds,
-      concurrency: config.convertConcurrency,
-      pollMs,
-      leaseMs: config.convertLeaseMs,
-      heartbeatMs: config.convertHeartbeatMs,
-      events: metrics.conversion,
-      clock,
-    });
-  }
+  const conversion = conversionOf(work, metrics.conversion);
   const intake = createIntake(
     {
       repo,
       blobs,
       quota: createUploadQuota(repo.quota, config.uploads),
       log: app.log.child({ component: 'intake' }),
-      onAccepted: () => worker?.nudge(),
+      onAccepted: () => conversion?.nudge(),
       raceNow: clock.now,
     },
     config.resumableUploads ? { expiryMs: config.uploadExpiryMs } : undefined,
@@ -135,35 +104,62 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     { maxHeld: config.syncMaxHeld, maxHeldPerAccount: MAX_HELD_PER_ACCOUNT },
     app.log.child({ component: 'sync' }),
   );
-  // Before the server waits for requests in flight: held ones answer now instead of holding the stop up.
-  app.addHook('preClose', async () => noteChanges?.stop());
-  const stopSweeping = uploads?.startSweeping(Math.min(config.uploadExpiryMs / 4, 10 * 60_000));
+  const held = noteChanges;
   // The phones links are opened on: one for the API and /r/:token's page.
   const devices = createDevices(repo, config.auth.sessionSecret, { publicUrl: config.publicUrl, newPhonesPerHour: config.linkNewPhonesPerHour });
-  // Every server sweeps the rows of phones unseen for the cookie's life (several sweeping is harmless).
-  const stopDeviceSweep = startDeviceSweep(devices, DEVICE_SWEEP_MS, app.log.child({ component: 'devices' }));
+  const background = backgroundWork(work, { conversion, push, uploads, devices });
+  // Once every plugin is in place (inject and listen alike): the loops may nudge and serve at once.
+  app.addHook('onReady', async () => background.start());
+  // Before the server waits for requests in flight: held ones answer now instead of holding the stop up.
+  app.addHook('preClose', async () => held.stop());
   app.addHook('onClose', async () => {
-    stopSweeping?.();
-    stopDeviceSweep();
     // The connections are closed by now; an append cut by the stop still commits what arrived.
     await uploads?.settle();
-    if (worker) await stopWorker(worker, repo, config.shutdownGraceMs, app.log);
-    await sweeper?.stop();
-    await push.stop();
-    await noteChanges?.close();
+    await background.stop();
+    await held.close();
     await repo.close();
   });
 
-  await app.register(metricsPlugin, { ...config.metrics, metrics, now: clock.now });
-  await app.register(drain.plugin);
+  await registerPlugins(app, { config, repo, blobs, clock, metrics, drain, conversion, trustedProxy });
+  await registerSite(app, { config, repo, blobs, clock, devices, intake, noteChanges: held, push, runnerMoved });
+  const built: FastifyInstance = app;
+  return Object.assign(built, { repo, blobs, drain, uploads, noteChanges: held, clock, push, background });
+}
+
+function createFastify(config: Config, trustProxy: ReturnType<typeof trustedProxyOf>, logStream: AppParts['logStream']): FastifyInstance {
+  return Fastify({
+    logger: { level: config.logLevel, ...(logStream && { stream: logStream }) },
+    // X-Forwarded-For only from the proxies TRUST_PROXY names; by default the socket's address.
+    trustProxy,
+    // A connection silent this long is closed: a stalled upload ends and its partial file goes.
+    // No total request time limit: a phone at 20 kbit/s takes minutes for a note and keeps moving.
+    connectionTimeout: config.idleTimeoutMs,
+    // Headers are checked every second (Node's default is 30 s), so the limit is near what it says.
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+  });
+}
+
+/** What every request passes through: metrics, the drain, health, headers, compression, the OpenAPI page and cookies. */
+async function registerPlugins(
+  app: FastifyInstance,
+  p: Pick<WorkDeps, 'config' | 'repo' | 'blobs' | 'clock'> & {
+    metrics: Metrics;
+    drain: Drain;
+    conversion: ConversionWorker | undefined;
+    trustedProxy: ReturnType<typeof trustedProxyOf>;
+  },
+): Promise<void> {
+  const { config } = p;
+  await app.register(metricsPlugin, { ...config.metrics, metrics: p.metrics, now: p.clock.now });
+  await app.register(p.drain.plugin);
   await app.register(health, {
     readiness: createReadiness({
-      repo,
-      blobs,
-      worker,
-      idleBeatMs: pollMs * 3 + 5_000,
+      repo: p.repo,
+      blobs: p.blobs,
+      worker: p.conversion,
+      idleBeatMs: conversionIdleBeatMs(CONVERSION_POLL_MS),
       busyBeatMs: config.convertLeaseMs,
-      stopping: drain.stopping,
+      stopping: p.drain.stopping,
       space: { dirs: [config.dataDir, config.tempDir], minFreeBytes: config.readyMinFreeBytes },
       onFailure: (check, err) => app.log.warn({ err, check }, 'readiness check failed'),
     }),
@@ -175,7 +171,21 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
   await app.register(cookie);
   // The old, adoptable cookie goes from every phone that still sends it.
   app.addHook('onRequest', async (req, reply) => expireOldCookie(req, reply));
-  warnOfProxyWithoutProto(app, trustedProxy);
+  warnOfProxyWithoutProto(app, p.trustedProxy);
+}
+
+/** The API, the races' images, the home page and the rest of the built site. */
+async function registerSite(
+  app: FastifyInstance,
+  p: Pick<WorkDeps, 'config' | 'repo' | 'blobs' | 'clock'> & {
+    devices: Devices;
+    intake: Intake;
+    noteChanges: NoteChangeHub;
+    push: Push;
+    runnerMoved: RunnerMovedEvent;
+  },
+): Promise<void> {
+  const { config, repo, blobs, clock, devices } = p;
   await app.register(api, {
     devices,
     prefix: API_PREFIX,
@@ -183,11 +193,11 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     blobs,
     config,
     openUploads: createOpenUploads(config.uploads.openUploadsPerAddress),
-    intake,
-    noteChanges,
+    intake: p.intake,
+    noteChanges: p.noteChanges,
     clock,
-    push,
-    runnerMoved,
+    push: p.push,
+    runnerMoved: p.runnerMoved,
   });
   await app.register(raceImages, { races: repo.races, blobs });
   const home = createHomePage({
@@ -199,6 +209,4 @@ export async function buildApp(config: Config, parts?: Partial<AppParts>): Promi
     raceNow: clock.now,
   });
   await app.register(site, { distDir: config.distDir, home, recorder: { repo, clock, devices, rateLimitPerMinute: config.rateLimitPerMinute } });
-  const built: FastifyInstance = app;
-  return Object.assign(built, { repo, blobs, drain, uploads, noteChanges, clock, push });
 }

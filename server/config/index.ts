@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MAX_NOTE_BYTES } from '../../contract/limits.js';
 import { loadAuthConfig, type AuthConfig } from './auth.js';
+import { CONVERSION_LEASE_MS, heartbeatFor } from './background.js';
 import { loadPushConfig, type PushConfig } from './push.js';
 import { positiveInt } from './settings.js';
 
@@ -52,12 +53,9 @@ export interface Config {
   orphanSweepIntervalMs: number;
   /** Runner sign-in, sessions and signed audio URLs (server/auth). */
   auth: AuthConfig;
-  /**
-   * How long a conversion job stays one worker's without a heartbeat before another server may take
-   * it over (20 s: a dead server's job is taken within 20 s + one 2 s poll, inside race day's 30 s).
-   */
+  /** How long a conversion job stays one worker's without a heartbeat before another server may take it over (CONVERSION_LEASE_MS, ./background.ts). */
   convertLeaseMs: number;
-  /** How often a running conversion renews its lease (5 s: three beats may be lost before the lease is). */
+  /** How often a running conversion renews its lease (heartbeatFor the lease, ./background.ts). */
   convertHeartbeatMs: number;
   /** On SIGTERM: how long uploads in flight, then the conversion in hand, may take to finish. */
   shutdownGraceMs: number;
@@ -189,8 +187,8 @@ export function loadStorageConfig(env: NodeJS.ProcessEnv = process.env): Pick<Co
 
 /** The conversion lease and its heartbeat; a heartbeat not well inside the lease would let a live job be taken. */
 function leaseTiming(env: NodeJS.ProcessEnv): Pick<Config, 'convertLeaseMs' | 'convertHeartbeatMs'> {
-  const convertLeaseMs = positiveInt(env, 'CONVERT_LEASE_MS', 20_000);
-  const convertHeartbeatMs = positiveInt(env, 'CONVERT_HEARTBEAT_MS', Math.floor(convertLeaseMs / 4));
+  const convertLeaseMs = positiveInt(env, 'CONVERT_LEASE_MS', CONVERSION_LEASE_MS);
+  const convertHeartbeatMs = positiveInt(env, 'CONVERT_HEARTBEAT_MS', heartbeatFor(convertLeaseMs));
   if (convertHeartbeatMs * 2 > convertLeaseMs) {
     throw new Error(
       `CONVERT_HEARTBEAT_MS (${convertHeartbeatMs}) must be at most half of CONVERT_LEASE_MS (${convertLeaseMs}), so one late beat does not lose the lease.`,

@@ -8,7 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClaimedJob, Repository } from '../db/repository.js';
 import type { StorageFaultKind } from '../storage/faults.js';
-import type { HeldLease } from './lease.js';
+import type { HeldLease } from '../background/lease.js';
 
 /** How long a slot rests after a storage fault before it claims again. */
 export const DEFAULT_STORAGE_FAULT_PAUSE_MS = 15_000;
@@ -23,7 +23,7 @@ export interface FaultDeferral {
 }
 
 export function createFaultDeferral(deps: {
-  repo: Pick<Repository, 'ops'>;
+  repo: Pick<Repository, 'jobs'>;
   log: FastifyBaseLogger;
   leaseMs: number;
   heartbeatMs: number;
@@ -40,7 +40,7 @@ export function createFaultDeferral(deps: {
       const ours = !lease.signal.aborted && Date.now() < claimedAt + deps.leaseMs - deps.heartbeatMs;
       if (
         ours &&
-        (await deps.repo.ops.releaseJob(job.noteId).then(
+        (await deps.repo.jobs.handBack(job).then(
           () => true,
           () => false,
         ))

@@ -1,13 +1,13 @@
 /**
  * Owns background conversion: claims jobs from the repository (a short lease renewed by a
- * heartbeat while the job runs, ./lease.ts, so several servers never take the same one and a
+ * heartbeat while the job runs, ../background/lease.ts, so several servers never take the same one and a
  * crashed server's job is taken again soon after it stops beating), checks the original's
  * container, has the converter process turn it into an M4A (server/audio/converter.ts, which runs
  * server/audio/ffmpeg.ts, the length rule included) and stores the M4A beside it.
  * Several jobs run side by side, each with hard time limits, and a job is tried at most
  * MAX_ATTEMPTS times, so one bad file never holds up the others for long or for ever; an attempt
  * that meets a storage fault does not count and is tried again later (./storage-faults.ts).
- * Nudged after each new note; also polls.
+ * Its slots go round on the background loop (../background/loop.ts): nudged after each new note; also polls.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
@@ -18,12 +18,14 @@ import { startConverter, type Converter } from '../audio/converter.js';
 import { MediaToolError } from '../audio/ffmpeg.js';
 import { NoteTooLongError } from '../audio/length.js';
 import { SNIFF_BYTES, sniffAudio, type AudioContainer } from '../audio/sniff.js';
+import { holdLease, LeaseLostError, type HeldLease } from '../background/lease.js';
+import { createLoop, type Round } from '../background/loop.js';
 import { realClock, type Clock } from '../clock.js';
+import { CONVERSION_LEASE_MS, CONVERSION_POLL_MS, heartbeatFor } from '../config/background.js';
 import type { ClaimedJob, Repository } from '../db/repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { storageFaultOf, type StorageFaultKind } from '../storage/faults.js';
 import { convertedKey } from '../storage/keys.js';
-import { holdLease, LeaseLostError, type HeldLease } from './lease.js';
 import { makeScratchDir } from './scratch.js';
 import { createFaultDeferral, DEFAULT_STORAGE_FAULT_PAUSE_MS } from './storage-faults.js';
 
@@ -32,13 +34,6 @@ import { createFaultDeferral, DEFAULT_STORAGE_FAULT_PAUSE_MS } from './storage-f
  * a time limit, a crash of the server running it) is given up after this many tries.
  */
 export const MAX_ATTEMPTS = 3;
-
-/**
- * A claim lasts 20 s unless renewed (every 5 s while the job runs): a server that dies
- * mid-conversion has its job taken by another within 20 s plus one poll (2 s), well inside the
- * 30 s a race-day note can spare, whatever FFMPEG_TIMEOUT_MS is.
- */
-export const DEFAULT_LEASE_MS = 20_000;
 
 export interface ConversionWorkerOptions {
   repo: Repository;
@@ -50,13 +45,14 @@ export interface ConversionWorkerOptions {
   maxNoteSeconds: number;
   /** Jobs converted at once. */
   concurrency?: number;
+  /** How long an idle slot sleeps (default CONVERSION_POLL_MS, server/config/background.ts). */
   pollMs?: number;
   /**
-   * How long a claim lasts without a heartbeat (default 20 s): a dead server's job is taken over
+   * How long a claim lasts without a heartbeat (default CONVERSION_LEASE_MS): a dead server's job is taken over
    * within this plus one poll. A failed attempt keeps its lease: the rest of it is the wait before the retry.
    */
   leaseMs?: number;
-  /** How often the claim of a running job is renewed (default a quarter of leaseMs: three beats may fail). */
+  /** How often the claim of a running job is renewed (default heartbeatFor(leaseMs)). */
   heartbeatMs?: number;
   /** How long a slot waits after a storage fault before it claims again (default 15 s). */
   storageFaultPauseMs?: number;
@@ -86,10 +82,14 @@ export interface WorkerHeartbeat {
 }
 
 export interface ConversionWorker {
+  /** Starts its slots (the app does, with the rest of its background work). */
+  start(): void;
   /** Look for work now rather than at the next poll. */
   nudge(): void;
   /** Finishes the jobs in hand, then stops. */
   stop(): Promise<void>;
+  /** Lets the jobs in hand finish within `limitMs`; past that, hands them back so another server takes them now. */
+  stopWithin(limitMs: number): Promise<void>;
   /** For /readyz and shutdown: is the loop going, and what is it doing. */
   heartbeat(): WorkerHeartbeat;
 }
@@ -107,33 +107,22 @@ async function containerOf(file: string): Promise<AudioContainer | undefined> {
   }
 }
 
+/** A conversion worker already going (tests, the bench). */
 export function startConversionWorker(opts: ConversionWorkerOptions): ConversionWorker {
-  const { repo, blobs, log, ffmpegTimeoutMs, maxNoteSeconds } = opts;
-  const pollMs = opts.pollMs ?? 2_000;
-  const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
-  const heartbeatMs = opts.heartbeatMs ?? Math.max(1, Math.floor(leaseMs / 4));
-  const faultPauseMs = opts.storageFaultPauseMs ?? DEFAULT_STORAGE_FAULT_PAUSE_MS;
-  const converter = opts.converter ?? startConverter(log);
-  converter.prepare();
-  let stopped = false;
-  let running = true;
-  let lastBeatAt = Date.now();
-  const busy = new Set<string>();
-  // Bumped by each nudge; a slot that saw it change while busy looks again before sleeping.
-  let nudges = 0;
-  const sleepers = new Set<() => void>();
+  const worker = createConversionWorker(opts);
+  worker.start();
+  return worker;
+}
 
-  const sleep = (seen: number) =>
-    new Promise<void>((resolve) => {
-      if (nudges !== seen || stopped) return resolve();
-      const wake = () => {
-        clearTimeout(timer);
-        sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, pollMs);
-      sleepers.add(wake);
-    });
+/** A conversion worker, started by the app with its other background work. */
+export function createConversionWorker(opts: ConversionWorkerOptions): ConversionWorker {
+  const { repo, blobs, log, ffmpegTimeoutMs, maxNoteSeconds } = opts;
+  const leaseMs = opts.leaseMs ?? CONVERSION_LEASE_MS;
+  const heartbeatMs = opts.heartbeatMs ?? heartbeatFor(leaseMs);
+  const faultPauseMs = opts.storageFaultPauseMs ?? DEFAULT_STORAGE_FAULT_PAUSE_MS;
+  let converter: Converter | undefined;
+  /** The jobs in hand, by note id. */
+  const busy = new Map<string, ClaimedJob>();
 
   /** Marks the note failed for a reason in the audio itself: trying again would end the same way. */
   async function fail(noteId: string, reason: string): Promise<void> {
@@ -156,7 +145,7 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       const output = path.join(dir, 'note.m4a');
       let durationMs: number;
       try {
-        ({ durationMs } = await converter.convert(input, container, output, { timeoutMs: ffmpegTimeoutMs, maxSeconds: maxNoteSeconds, signal }));
+        ({ durationMs } = await converter!.convert(input, container, output, { timeoutMs: ffmpegTimeoutMs, maxSeconds: maxNoteSeconds, signal }));
       } catch (err) {
         if (err instanceof NoteTooLongError) return await fail(note.id, `${err.message} It was not converted.`);
         // Only a MediaToolError is the note's doing (server/audio/ffmpeg.ts): a full disk is a
@@ -195,7 +184,8 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
       log.warn({ noteId: job.noteId, attempts: job.attempts }, 'note conversion given up');
       return undefined;
     }
-    const lease = holdLease(repo, job, { leaseMs, heartbeatMs }, log, () => (lastBeatAt = Date.now()));
+    const renew = (now: number, ms: number) => repo.jobs.renew(job, now, ms);
+    const lease = holdLease({ id: job.noteId, what: 'conversion', renew, log, onBeat: () => loop.beat() }, { leaseMs, heartbeatMs });
     try {
       await convert(job, lease);
       deferral.settled(job.noteId);
@@ -225,67 +215,59 @@ export function startConversionWorker(opts: ConversionWorkerOptions): Conversion
     return undefined;
   }
 
-  /** A slot's wait after a storage fault, beating as it goes (it is alive, only waiting); stop() ends it. */
-  const rest = async (ms: number) => {
-    const until = Date.now() + ms;
-    while (!stopped && Date.now() < until) {
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          clearTimeout(timer);
-          sleepers.delete(wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, Math.min(pollMs, until - Date.now()));
-        // A nudge wakes sleepers too: resting goes on until its time is up; only a stop ends it early.
-        sleepers.add(wake);
-      });
-      lastBeatAt = Date.now();
-    }
-  };
-
-  async function slot(): Promise<void> {
-    while (!stopped) {
-      lastBeatAt = Date.now();
-      const seen = nudges;
-      let job: ClaimedJob | undefined;
-      const claimedAt = Date.now();
-      try {
-        job = await repo.jobs.claim(claimedAt, leaseMs, (opts.clock ?? realClock).now());
-      } catch (err) {
-        const fault = storageFaultOf(err);
-        if (fault) {
-          log.warn({ err, kind: fault }, 'could not claim a conversion job: storage fault');
-          opts.events?.storageFault(fault);
-          await rest(faultPauseMs);
-          continue;
-        }
+  /** One slot's round: claim a job and convert it; rest after a storage fault. */
+  async function round(): Promise<Round> {
+    let job: ClaimedJob | undefined;
+    const claimedAt = Date.now();
+    try {
+      job = await repo.jobs.claim(claimedAt, leaseMs, (opts.clock ?? realClock).now());
+    } catch (err) {
+      const fault = storageFaultOf(err);
+      if (!fault) {
         log.error({ err }, 'could not claim a conversion job');
+        return 'idle';
       }
-      if (job) {
-        busy.add(job.noteId);
-        const outcome = await runOne(job, claimedAt);
-        busy.delete(job.noteId);
-        lastBeatAt = Date.now();
-        if (outcome === 'fault') await rest(faultPauseMs);
-      } else await sleep(seen);
+      log.warn({ err, kind: fault }, 'could not claim a conversion job: storage fault');
+      opts.events?.storageFault(fault);
+      return { restMs: faultPauseMs };
+    }
+    if (!job) return 'idle';
+    busy.set(job.noteId, job);
+    try {
+      return (await runOne(job, claimedAt)) === 'fault' ? { restMs: faultPauseMs } : 'again';
+    } finally {
+      busy.delete(job.noteId);
     }
   }
 
-  const slots = Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 1) }, slot)).finally(() => {
-    running = false;
-  });
-  const closed = slots.then(() => (opts.converter ? undefined : converter.close()));
+  const loop = createLoop({ name: 'conversion', pollMs: opts.pollMs ?? CONVERSION_POLL_MS, slots: opts.concurrency, round, log });
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= loop.stop().then(async () => {
+      if (!opts.converter) await converter?.close();
+    }));
 
   return {
-    nudge() {
-      nudges++;
-      for (const wake of [...sleepers]) wake();
+    start() {
+      converter ??= opts.converter ?? startConverter(log);
+      converter.prepare();
+      loop.start();
     },
-    async stop() {
-      stopped = true;
-      for (const wake of [...sleepers]) wake();
-      await closed;
+    nudge: loop.nudge,
+    stop,
+    async stopWithin(limitMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const limit = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), limitMs);
+      });
+      const finished = await Promise.race([stop().then(() => true), limit]);
+      clearTimeout(timer);
+      if (finished) return;
+      for (const job of busy.values()) {
+        await repo.jobs.handBack(job).catch((err: unknown) => log.error({ err, noteId: job.noteId }, 'could not hand a conversion job back'));
+        log.warn({ noteId: job.noteId }, 'stopped in the middle of a conversion; the job was handed back for another server');
+      }
     },
-    heartbeat: () => ({ running, lastBeatAt, busyWith: [...busy] }),
+    heartbeat: () => ({ ...loop.heartbeat(), busyWith: [...busy.keys()] }),
   };
 }

@@ -4,10 +4,10 @@
  * or the reason it failed). Each claim gets a random owner id, so a server's claim stops matching
  * the moment another server takes the job over (or it is handed back).
  */
-import { randomUUID } from 'node:crypto';
 import { LIVE_HOURS } from '../../contract/raceClock.js';
 import type { ConvertOrder } from '../config/index.js';
 import type { SqlDriver, Statement } from './driver.js';
+import { leasedQueue } from './leased-queue.js';
 import { noteChanged } from './note-change-sql.js';
 import type { ClaimedJob, JobDeadline, Row, WaitingJob } from './types.js';
 
@@ -41,6 +41,11 @@ export interface JobStore {
   deadlineStats(now: number): Promise<QueueDeadlines>;
   /** Extends a claim to now + leaseMs; false when it is no longer ours (taken over, finished or deleted). */
   renew(job: ClaimedJob, now: number, leaseMs: number): Promise<boolean>;
+  /**
+   * Hands a claim back at once, the attempt uncounted (a server stopping mid-conversion, a storage
+   * fault), so another server takes it without waiting out the lease; nothing when it is no longer ours.
+   */
+  handBack(job: ClaimedJob): Promise<void>;
   /**
    * False when the note was deleted meanwhile (its converted file is then the caller's to remove)
    * or, given `lease`, when that claim is no longer ours (nothing is written).
@@ -155,21 +160,13 @@ const BY_DEADLINE =
   'CASE WHEN due_at < ? THEN 1 ELSE 0 END, due_at, created_at, note_id';
 const BY_ARRIVAL = 'ORDER BY created_at, note_id';
 
-// The inner SELECT picks a candidate; the outer WHERE re-checks the lease, so when two
-// servers race for one job only one UPDATE matches (PostgreSQL re-evaluates it on the locked row).
-const claimJob = (order: string) =>
-  'UPDATE jobs SET locked_until = ?, attempts = attempts + 1, lease_owner = ? ' +
-  `WHERE note_id = (SELECT note_id FROM jobs WHERE locked_until < ? ${order} LIMIT 1) ` +
-  'AND locked_until < ? RETURNING note_id, attempts';
-const CLAIM_BY_DEADLINE = claimJob(BY_DEADLINE);
-const CLAIM_BY_ARRIVAL = claimJob(BY_ARRIVAL);
+/** The conversion queue's lease (./leased-queue.ts): one server converts a note at a time. */
+const QUEUE = leasedQueue({ table: 'jobs', id: 'note_id', until: 'locked_until', owner: 'lease_owner', attempts: 'attempts' });
+const CLAIM_JOB = { returning: 'note_id, attempts' };
 const LIVE_JOB = 'race_starts_at <= ? AND race_starts_at > ?';
 const DEADLINE_STATS = `SELECT COUNT(*) AS n, SUM(CASE WHEN ${LIVE_JOB} THEN 1 ELSE 0 END) AS live, MIN(CASE WHEN ${LIVE_JOB} THEN due_at END) AS due FROM jobs`;
-// A lease that ran out but was not taken by anyone is still ours; one handed back (locked_until 0) is not.
-const RENEW_JOB = 'UPDATE jobs SET locked_until = ? WHERE note_id = ? AND lease_owner = ? AND locked_until > 0';
 const MARK_CONVERTED =
   "UPDATE notes SET status = 'converted', converted_key = ?, duration_ms = ?, converted_sha256 = ?, converted_bytes = ?, failure_reason = NULL WHERE id = ?";
-const HOLDING = ' AND EXISTS (SELECT 1 FROM jobs WHERE note_id = ? AND lease_owner = ? AND locked_until > 0)';
 const MARK_FAILED = "UPDATE notes SET status = 'failed', failure_reason = ? WHERE id = ?";
 const DELETE_JOB = 'DELETE FROM jobs WHERE note_id = ?';
 const CONVERTED_AUDIO =
@@ -178,12 +175,12 @@ const CONVERTED_AUDIO =
 export function createJobStore(sql: SqlDriver, order: ConvertOrder = 'deadline'): JobStore {
   return {
     async claim(now, leaseMs, raceNow = now) {
-      const owner = randomUUID();
-      const [row] =
+      const claim =
         order === 'deadline'
-          ? await sql.all(CLAIM_BY_DEADLINE, [now + leaseMs, owner, now, raceNow, raceNow - LIVE_MS, raceNow - LATE_GRACE_MS, now])
-          : await sql.all(CLAIM_BY_ARRIVAL, [now + leaseMs, owner, now, now]);
-      return row && { noteId: String(row.note_id), attempts: Number(row.attempts), owner };
+          ? QUEUE.claim({ ...CLAIM_JOB, order: BY_DEADLINE }, { now, leaseMs }, [], [raceNow, raceNow - LIVE_MS, raceNow - LATE_GRACE_MS])
+          : QUEUE.claim({ ...CLAIM_JOB, order: BY_ARRIVAL }, { now, leaseMs });
+      const [row] = await sql.all(claim.sql, claim.params);
+      return row && { noteId: String(row.note_id), attempts: Number(row.attempts), owner: claim.owner };
     },
     async waitingOfEntry(entryId) {
       return (await sql.all(ENTRY_JOBS, [entryId])).map(toWaitingJob);
@@ -206,15 +203,19 @@ export function createJobStore(sql: SqlDriver, order: ConvertOrder = 'deadline')
       return { live, later: Number(row?.n ?? 0) - live, overdueSeconds: due === undefined ? 0 : Math.max(0, (now - due) / 1000) };
     },
     async renew(job, now, leaseMs) {
-      return (await sql.run(RENEW_JOB, [now + leaseMs, job.noteId, job.owner])) > 0;
+      return (await sql.run(QUEUE.renew, [now + leaseMs, job.noteId, job.owner])) > 0;
+    },
+    async handBack(job) {
+      // The attempt did not fail, so it does not count against the note's tries.
+      await sql.run(QUEUE.handBack('attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END'), [job.noteId, job.owner]);
     },
     async markConverted(noteId, convertedKey, durationMs, file, lease) {
       const params = [convertedKey, durationMs, file?.sha256 ?? null, file?.bytes ?? null, noteId];
       // With `lease`, both statements match only while the claim is ours: a lost claim writes nothing.
       const mark: Statement[] = lease
         ? [
-            [`${MARK_CONVERTED}${HOLDING} RETURNING id`, [...params, lease.noteId, lease.owner]],
-            [`${DELETE_JOB} AND lease_owner = ?`, [noteId, lease.owner]],
+            [`${MARK_CONVERTED} AND ${QUEUE.held} RETURNING id`, [...params, lease.noteId, lease.owner]],
+            [QUEUE.finish, [noteId, lease.owner]],
           ]
         : [
             [`${MARK_CONVERTED} RETURNING id`, params],

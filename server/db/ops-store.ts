@@ -1,4 +1,4 @@
-/** Owns the operator's questions to the database: is the schema current, what time is it there, how long is the conversion queue, give a job back. */
+/** Owns the operator's questions to the database: is the schema current, what time is it there, how long is the conversion queue. */
 import type { SqlDriver } from './driver.js';
 import { REQUIRED_VERSIONS } from './migrate.js';
 
@@ -14,8 +14,6 @@ export interface OpsStore {
   databaseNow(): Promise<Date>;
   /** Notes waiting for conversion or being converted. */
   queueDepth(): Promise<number>;
-  /** Hands a leased job back at once (a server stopping mid-conversion), so another server takes it without waiting out the lease. */
-  releaseJob(noteId: string): Promise<void>;
 }
 
 export function createOpsStore(sql: SqlDriver): OpsStore {
@@ -37,10 +35,6 @@ export function createOpsStore(sql: SqlDriver): OpsStore {
     async queueDepth() {
       const [row] = await sql.all('SELECT COUNT(*) AS n FROM jobs');
       return Number(row?.n ?? 0);
-    },
-    async releaseJob(noteId) {
-      // The attempt did not fail, so it does not count against the note's tries.
-      await sql.run('UPDATE jobs SET locked_until = 0, attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END WHERE note_id = ?', [noteId]);
     },
   };
 }

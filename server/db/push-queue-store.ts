@@ -1,16 +1,16 @@
 /**
- * Owns the queue of pushes to send (`push_deliveries`, migration 13), every write to it: the pushes
+ * Owns the queue of pushes to send (`push_deliveries`), every write to it: the pushes
  * queued, inside the transaction of the store whose change they tell (a first play, ./play-store.ts;
  * alerts fired, ./push-alert-store.ts), and the queue's own work. Each is claimed with a lease, as
  * conversion jobs are, so one server sends it while the others leave it alone; a claim carries what
  * the sender needs (the subscription, the runner's name). Each claim gets a random owner id, so a
  * server whose lease ran out and was taken over can no longer finish or move the push. Claims come
- * in batches, and claims, finishes and retries commit without waiting for the disk (issue 42: at a
- * race's peak the fsyncs, not the encryption, held the sends back): a power cut can at worst undo
+ * in batches, and claims, finishes and retries commit without waiting for the disk (at a race's
+ * peak the fsyncs, not the encryption, would hold the sends back): a power cut can at worst undo
  * a finish, and the push is sent again under the same Topic, which the push service replaces.
  */
-import { randomUUID } from 'node:crypto';
 import type { SqlDriver } from './driver.js';
+import { leasedQueue } from './leased-queue.js';
 import type { PushKind, PushTimes } from './types.js';
 
 /** A push this server holds the lease of, with what sending it needs. */
@@ -63,6 +63,16 @@ const INSERT_DELIVERY =
 /** Rows of pushes queued per statement: within both databases' limit on parameters. */
 const QUEUE_CHUNK = 200;
 
+/** The queue's lease (./leased-queue.ts): one server sends a push at a time. */
+const QUEUE = leasedQueue({ table: 'push_deliveries', id: 'id', until: 'locked_until', owner: 'lease_owner', attempts: 'attempts' });
+/** The due pushes, due first. */
+const CLAIM_DUE = {
+  where: 'due_at <= ?',
+  order: 'ORDER BY due_at, id',
+  returning: 'id, subscription_id, kind, ref, marker, attempts, expires_at, due_at',
+  many: true,
+};
+
 const SQL = {
   // The id is deliveryId(s.id, 'heard', n.id), spelled in SQL.
   queueHeard:
@@ -71,17 +81,10 @@ const SQL = {
     'WHERE n.id = ? AND s.heard = 1 ON CONFLICT (id) DO NOTHING',
   queueSoon: (n: number) =>
     `${INSERT_DELIVERY}VALUES ${Array.from({ length: n }, () => "(?, ?, 'soon', ?, NULL, ?, 0, ?, ?, 0, NULL, ?)").join(', ')} ON CONFLICT (id) DO NOTHING`,
-  // The inner SELECT picks candidates; the outer WHERE re-checks the lease, so when two servers
-  // race for one push only one UPDATE matches (PostgreSQL re-evaluates it on the locked row).
-  claim:
-    'UPDATE push_deliveries SET locked_until = ?, attempts = attempts + 1, lease_owner = ? ' +
-    'WHERE id IN (SELECT id FROM push_deliveries WHERE due_at <= ? AND locked_until < ? ORDER BY due_at, id LIMIT ?) ' +
-    'AND locked_until < ? RETURNING id, subscription_id, kind, ref, marker, attempts, expires_at, due_at',
   detail: (n: number) =>
     'SELECT s.id, s.endpoint, s.p256dh, s.auth, s.lang, s.link_id, s.sealed_token, u.display_name, l.revoked_at ' +
     `FROM push_subscriptions s JOIN links l ON l.id = s.link_id JOIN runners u ON u.id = l.runner_id WHERE s.id IN (${Array(n).fill('?').join(', ')})`,
-  finish: 'DELETE FROM push_deliveries WHERE id = ? AND lease_owner = ?',
-  retryAt: 'UPDATE push_deliveries SET due_at = ?, locked_until = 0, lease_owner = NULL WHERE id = ? AND lease_owner = ?',
+  retryAt: QUEUE.handBack('due_at = ?'),
   drop: 'DELETE FROM push_deliveries WHERE id = ?',
   waiting: 'SELECT COUNT(*) AS n FROM push_deliveries',
 } as const;
@@ -119,9 +122,9 @@ export function createPushQueueStore(sql: SqlDriver): PushQueueStore {
     }
   }
   async function claimOnce(now: number, leaseMs: number, limit: number): Promise<ClaimedPush[] | 'all_dropped'> {
-    const owner = randomUUID();
-    const take = Math.max(1, Math.min(MAX_CLAIM, Math.floor(limit)));
-    const rows = (await sql.transaction((tx) => tx.all(SQL.claim, [now + leaseMs, owner, now, now, take, now]), quick))
+    const claim = QUEUE.claim(CLAIM_DUE, { now, leaseMs, limit: Math.max(1, Math.min(MAX_CLAIM, Math.floor(limit))) }, [now]);
+    const { owner } = claim;
+    const rows = (await sql.transaction((tx) => tx.all(claim.sql, claim.params), quick))
       // Due first, as one claim at a time would have taken them (RETURNING keeps no order).
       .sort((a, b) => Number(a.due_at) - Number(b.due_at) || (String(a.id) < String(b.id) ? -1 : 1));
     if (rows.length === 0) return [];
@@ -162,7 +165,7 @@ export function createPushQueueStore(sql: SqlDriver): PushQueueStore {
     claimMany,
     claim: async (now, leaseMs) => (await claimMany(now, leaseMs, 1))[0],
     async finish(push) {
-      await sql.transaction((tx) => tx.run(SQL.finish, [push.id, push.owner]), quick);
+      await sql.transaction((tx) => tx.run(QUEUE.finish, [push.id, push.owner]), quick);
     },
     async retryAt(push, dueAt) {
       await sql.transaction((tx) => tx.run(SQL.retryAt, [Math.round(dueAt), push.id, push.owner]), quick);

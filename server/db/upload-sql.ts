@@ -1,4 +1,8 @@
 /** The SQL of resumable uploads (tables in migrations/4-resumable-uploads.ts), in the dialect both databases accept. */
+import { leasedQueue } from './leased-queue.js';
+
+/** The append lease (./leased-queue.ts): one holder at a time across servers; free once it has run out or was released. */
+export const UPLOAD_LEASE = leasedQueue({ table: 'uploads', id: 'note_id', until: 'lease_until', owner: 'lease_owner' });
 
 /** Both statements of a commit carry the same guard, so in one transaction both apply or neither. */
 const HELD_AT = 'note_id = ? AND lease_owner = ? AND upload_offset = ?';
@@ -8,10 +12,7 @@ export const UPLOAD_SQL = {
   create:
     'INSERT INTO uploads (note_id, link_id, marker, sender, content_type, sha256, upload_length, device_id, upload_offset, lease_owner, lease_until, created_at, expires_at) ' +
     'VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, 0, ?, ?) ON CONFLICT (note_id) DO NOTHING',
-  // Takes the lease when it is free or run out; RETURNING says whether this caller got it.
-  lease: 'UPDATE uploads SET lease_owner = ?, lease_until = ? WHERE note_id = ? AND (lease_owner IS NULL OR lease_until < ?) RETURNING upload_offset',
-  renew: 'UPDATE uploads SET lease_until = ? WHERE note_id = ? AND lease_owner = ?',
-  release: 'UPDATE uploads SET lease_owner = NULL, lease_until = 0 WHERE note_id = ? AND lease_owner = ?',
+  release: UPLOAD_LEASE.handBack(),
   setLength: 'UPDATE uploads SET upload_length = ? WHERE note_id = ? AND upload_length IS NULL',
   addPart:
     'INSERT INTO upload_parts (note_id, part_offset, bytes, sha256, blob_key) ' +
@@ -20,7 +21,7 @@ export const UPLOAD_SQL = {
   parts: 'SELECT * FROM upload_parts WHERE note_id = ? ORDER BY part_offset',
   deleteParts: 'DELETE FROM upload_parts WHERE note_id = ?',
   deleteUpload: 'DELETE FROM uploads WHERE note_id = ?',
-  expired: 'SELECT * FROM uploads WHERE expires_at < ? AND (lease_owner IS NULL OR lease_until < ?) ORDER BY expires_at LIMIT ?',
+  expired: UPLOAD_LEASE.free('expires_at < ?', 'ORDER BY expires_at LIMIT ?'),
   ofAccount: 'SELECT * FROM uploads WHERE link_id IN (SELECT id FROM links WHERE runner_id IN (SELECT runner_id FROM entries WHERE account_id = ?))',
   pendingBytes: 'SELECT COALESCE(SUM(COALESCE(upload_length, upload_offset)), 0) AS bytes, COUNT(*) AS uploads FROM uploads WHERE link_id = ?',
 } as const;

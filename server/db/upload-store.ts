@@ -1,7 +1,7 @@
 /** Owns the rows of resumable uploads (uploads, upload_parts) in either database: offsets, parts and the append lease. */
 import type { SqlDriver } from './driver.js';
 import type { Row } from './types.js';
-import { UPLOAD_SQL as SQL } from './upload-sql.js';
+import { UPLOAD_LEASE, UPLOAD_SQL as SQL } from './upload-sql.js';
 
 export interface NewUpload {
   noteId: string;
@@ -105,10 +105,12 @@ export function createUploadStore(sql: SqlDriver): UploadStore {
       return changed > 0;
     },
     async lease(noteId, owner, now, leaseMs) {
-      return (await sql.all(SQL.lease, [owner, now + leaseMs, noteId, now])).length > 0;
+      // RETURNING says whether this caller got it.
+      const claim = UPLOAD_LEASE.claim({ where: 'note_id = ?', returning: 'upload_offset' }, { now, leaseMs, owner }, [noteId]);
+      return (await sql.all(claim.sql, claim.params)).length > 0;
     },
     async renew(noteId, owner, now, leaseMs) {
-      return (await sql.run(SQL.renew, [now + leaseMs, noteId, owner])) > 0;
+      return (await sql.run(UPLOAD_LEASE.renew, [now + leaseMs, noteId, owner])) > 0;
     },
     async release(noteId, owner) {
       await sql.run(SQL.release, [noteId, owner]);

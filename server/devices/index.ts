@@ -6,6 +6,7 @@
  * MAC, no row), so every phone is given one; what costs, a phone on a link, is bounded per link.
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { createLoop, type Loop } from '../background/loop.js';
 import type { DeviceLink, LinkView, Repository } from '../db/repository.js';
 import { DEVICE_LINK_PHONES_MAX, NEW_PHONES_WINDOW_MS, type Joined, type LinkPhoneLimits } from '../db/device-store.js';
 import { createDeviceCookies, DEVICE_COOKIE_DAYS } from './cookie.js';
@@ -87,14 +88,21 @@ export function createDevices(repo: Pick<Repository, 'devices'>, sessionSecret: 
 /** How often each server removes the rows of phones unseen for the cookie's life. */
 export const DEVICE_SWEEP_MS = 3_600_000;
 
-/** Sweeps every `everyMs` on this server (several servers sweeping is harmless); returns the stop. */
-export function startDeviceSweep(devices: Devices, everyMs: number, log: FastifyBaseLogger): () => void {
-  const timer = setInterval(() => {
-    devices.sweep(Date.now()).then(
+/** The loop that sweeps every `everyMs` (the first a sweep's time after the start) on this server; several servers sweeping is harmless. */
+export function createDeviceSweep(devices: Devices, everyMs: number, log: FastifyBaseLogger): Loop {
+  const round = async () => {
+    await devices.sweep(Date.now()).then(
       (removed) => removed > 0 && log.info({ removed }, 'device links of phones unseen for 400 days removed'),
       (err: unknown) => log.error({ err }, 'sweeping old device links failed; the next sweep tries again'),
     );
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+    return 'idle' as const;
+  };
+  return createLoop({ name: 'device sweep', pollMs: everyMs, waitFirst: true, round, log });
+}
+
+/** A device sweep already going; returns the stop. */
+export function startDeviceSweep(devices: Devices, everyMs: number, log: FastifyBaseLogger): () => Promise<void> {
+  const sweep = createDeviceSweep(devices, everyMs, log);
+  sweep.start();
+  return sweep.stop;
 }

@@ -1,15 +1,13 @@
 /**
  * Owns a graceful stop: once stopping, new note uploads (whole PUTs and appends alike, the routes
  * marked as note uploads) get 503 + Retry-After (the recorder keeps the note and sends it again,
- * to another server behind the balancer), the uploads in flight may finish up to a limit, and the
- * conversion worker finishes its job or hands it back.
+ * to another server behind the balancer) and the uploads in flight may finish up to a limit. (The
+ * background work, conversion among it, stops after them: ../background/services.ts.)
  */
 import fp from 'fastify-plugin';
-import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
-import type { Repository } from '../db/repository.js';
+import type { FastifyPluginAsync } from 'fastify';
 import { isNoteUpload } from '../http/note-upload-mark.js';
 import { refusal } from '../http/refusals.js';
-import type { ConversionWorker } from '../conversion/worker.js';
 
 const RETRY_AFTER_SECONDS = 5;
 
@@ -55,21 +53,4 @@ export function createDrain(): Drain {
       return inFlight;
     },
   };
-}
-
-/** Lets the worker finish its jobs within `limitMs`; past that, hands them back so another server takes them now. */
-export async function stopWorker(worker: ConversionWorker, repo: Repository, limitMs: number, log: FastifyBaseLogger): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const finished = await Promise.race([
-    worker.stop().then(() => true),
-    new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), limitMs);
-    }),
-  ]);
-  clearTimeout(timer);
-  if (finished) return;
-  for (const noteId of worker.heartbeat().busyWith) {
-    await repo.ops.releaseJob(noteId).catch((err: unknown) => log.error({ err, noteId }, 'could not hand a conversion job back'));
-    log.warn({ noteId }, 'stopped in the middle of a conversion; the job was handed back for another server');
-  }
 }

@@ -7,6 +7,7 @@
  * M4A before recording it. Several servers may sweep at once: deleting a file twice is not an error.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { createLoop, type Loop } from '../background/loop.js';
 import type { BlobRefStore } from '../db/blob-refs-store.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { convertedKey, NOTE_AUDIO_PREFIXES } from '../storage/keys.js';
@@ -47,12 +48,8 @@ export async function sweepOrphans(blobs: BlobStore, refs: BlobRefStore, minAgeM
   };
 }
 
-export interface OrphanSweeper {
-  /** Waits for a sweep in progress, then stops. */
-  stop(): Promise<void>;
-}
-
-export function startOrphanSweeper(opts: {
+/** Sweeps at start, then every `intervalMs`, on the background loop; a failed sweep is logged and tried at the next. */
+export function createOrphanSweeper(opts: {
   blobs: BlobStore;
   refs: BlobRefStore;
   log: FastifyBaseLogger;
@@ -60,26 +57,22 @@ export function startOrphanSweeper(opts: {
   intervalMs: number;
   /** The age past which a conversion's scratch directory can only be a dead server's (./scratch.ts). */
   scratchMinAgeMs: number;
-}): OrphanSweeper {
+}): Loop {
   const { blobs, refs, log, minAgeMs, intervalMs, scratchMinAgeMs } = opts;
-  let running: Promise<void> = Promise.resolve();
-  const sweep = () => {
-    running = sweepOrphans(blobs, refs, minAgeMs, Date.now(), { root: scratchRoot(), minAgeMs: scratchMinAgeMs }).then(
-      (result) => {
+  return createLoop({
+    name: 'orphan sweep',
+    pollMs: intervalMs,
+    log,
+    async round() {
+      try {
+        const result = await sweepOrphans(blobs, refs, minAgeMs, Date.now(), { root: scratchRoot(), minAgeMs: scratchMinAgeMs });
         if (result.blobs.length || result.tempFiles || result.scratchDirs) {
           log.info({ removed: result.blobs, tempFiles: result.tempFiles, scratchDirs: result.scratchDirs }, 'orphaned files removed');
         }
-      },
-      (err: unknown) => log.error({ err }, 'orphan sweep failed; trying again at the next one'),
-    );
-  };
-  sweep();
-  const timer = setInterval(() => void running.then(sweep), intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+      } catch (err) {
+        log.error({ err }, 'orphan sweep failed; trying again at the next one');
+      }
+      return 'idle';
     },
-  };
+  });
 }

@@ -2,11 +2,13 @@
  * The push worker of one server: it fires the marker alerts that are due, then sends the queued
  * pushes, each claimed with a lease (server/db/push-queue-store.ts) so one server sends it. What the
  * push service answered decides: sent, the subscription forgotten (404/410), tried again later
- * (429/5xx/no answer, ./retry.ts), or given up. It polls, and is nudged when this server queues a
- * push, so a played note is told at once and never waits on the report that played it.
+ * (429/5xx/no answer, ./retry.ts), or given up. It goes round on the background loop
+ * (../background/loop.ts): it polls, and is nudged when this server queues a push, so a played note
+ * is told at once and never waits on the report that played it.
  */
 import { availableParallelism } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
+import { createLoop } from '../background/loop.js';
 import type { ClaimedPush, Repository } from '../db/repository.js';
 import type { TokenSeal } from '../devices/sealed.js';
 import type { MarkerAlerts } from './alerts.js';
@@ -17,7 +19,7 @@ import type { PushSender } from './send.js';
 /**
  * Pushes in flight at once on one server. A push is about a millisecond of CPU (encryption and
  * signature) and a round trip of a few hundred ms to the push service, so a core keeps dozens in
- * flight (bench push, issue 42); more would only hold sockets open.
+ * flight (the push bench); more would only hold sockets open.
  */
 export const PUSH_CONCURRENCY = 32 * Math.max(1, Math.min(8, availableParallelism()));
 
@@ -50,18 +52,24 @@ export interface PushWorkerOptions {
 }
 
 export interface PushWorker {
+  /** Starts polling (the app does, with the rest of its background work). */
+  start(): void;
   /** Look now (this server queued a push or moved an alert's time). */
   nudge(): void;
   /** Stops polling and waits for the pushes in flight. */
   stop(): Promise<void>;
 }
 
+/** A push worker already going (the bench). */
 export function startPushWorker(opts: PushWorkerOptions): PushWorker {
+  const worker = createPushWorker(opts);
+  worker.start();
+  return worker;
+}
+
+export function createPushWorker(opts: PushWorkerOptions): PushWorker {
   const { repo, log, events } = opts;
   const now = opts.now ?? Date.now;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
   let stopped = false;
 
   async function deliver(push: ClaimedPush): Promise<void> {
@@ -119,43 +127,26 @@ export function startPushWorker(opts: PushWorkerOptions): PushWorker {
     }
   }
 
-  async function tick(): Promise<void> {
-    do {
-      again = false;
+  const loop = createLoop({
+    name: 'push',
+    pollMs: opts.pollMs,
+    log,
+    async round() {
       try {
         await opts.alerts.fireDue((opts.raceNow ?? now)(), now());
         await sendQueued();
       } catch (err) {
         log.error({ err }, 'the push worker could not read its queue; it tries again at the next poll');
       }
-    } while (again && !stopped);
-  }
-
-  function schedule(delay: number): void {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(run, delay);
-    timer.unref();
-  }
-
-  function run(): void {
-    if (running !== undefined) {
-      again = true;
-      return;
-    }
-    running = tick().finally(() => {
-      running = undefined;
-      schedule(opts.pollMs);
-    });
-  }
-
-  schedule(0);
+      return 'idle';
+    },
+  });
   return {
-    nudge: run,
+    start: loop.start,
+    nudge: loop.nudge,
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      await running;
+      await loop.stop();
     },
   };
 }

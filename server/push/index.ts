@@ -1,23 +1,26 @@
 /**
- * Web Push as the routes see it (issue 36): the public key the recorder subscribes with, this phone's
+ * Web Push as the routes see it: the public key the recorder subscribes with, this phone's
  * subscription per link and its marker alerts, the pushes a first play queues, and the worker that
- * sends them. Built once per server (server/app.ts); with PUSH=off, or keys it cannot read, every
+ * sends them, and the loops that send and sweep (the app starts and stops them with the rest of its
+ * background work). Built once per server (server/app.ts); with PUSH=off, or keys it cannot read, every
  * route answers push_off and nothing is queued.
  */
 import { createECDH } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Loop } from '../background/loop.js';
+import { PUSH_LEASE_MS, PUSH_POLL_MS, PUSH_SWEEP_MS } from '../config/background.js';
 import type { PushState, PushSubscribe } from '../../contract/pushApi.js';
 import type { LinkView, PushTimes, Repository } from '../db/repository.js';
 import { createTokenSeal } from '../devices/sealed.js';
 import { createMarkerAlerts } from './alerts.js';
 import type { PushConfig, VapidKeys } from '../config/push.js';
-import { PUSH_CONCURRENCY, startPushWorker, type PushEvents, type PushWorker } from './deliveries.js';
+import { createPushWorker, PUSH_CONCURRENCY, type PushEvents, type PushWorker } from './deliveries.js';
 import { checkEndpoint } from './hosts.js';
 import { vapidKeysOf } from './keys.js';
 import { PUSH_TTL_SECONDS } from './notice.js';
 import { pushRefusal } from './refusals.js';
 import { createPushSender } from './send.js';
-import { startPushSweeper } from './sweep.js';
+import { createPushSweeper } from './sweep.js';
 
 export type { PushEvents } from './deliveries.js';
 
@@ -32,7 +35,7 @@ export interface Push {
   subscribe(deviceId: string, link: LinkView, token: string, body: PushSubscribe, now: number): Promise<PushState>;
   unsubscribe(deviceId: string | undefined, link: LinkView): Promise<void>;
   /**
-   * The browser replaced this phone's subscription (pushsubscriptionchange, issue 42): the row on the
+   * The browser replaced this phone's subscription (pushsubscriptionchange): the row on the
    * link whose endpoint is `oldEndpoint` takes the new one, keeping its language, alerts and queue.
    */
   replaceEndpoint(deviceId: string, link: LinkView, token: string, body: PushEndpointChange, now: number): Promise<PushState>;
@@ -48,7 +51,8 @@ export interface Push {
   played(): void;
   /** After an accepted position batch; never throws, never holds the batch up. */
   positionsMoved(entryId: string, now: number): void;
-  stop(): Promise<void>;
+  /** The loops that send the queue and sweep the rows past their life, by name, in the order they start; none when push is off. */
+  loops: ReadonlyArray<{ name: string; loop: Pick<Loop, 'start' | 'stop'> }>;
 }
 
 export interface PushDeps {
@@ -57,18 +61,16 @@ export interface PushDeps {
   sessionSecret: Uint8Array;
   log: FastifyBaseLogger;
   events: PushEvents;
-  /** How often the worker looks for due alerts and pushes another server queued. */
+  /** How often the worker looks for due alerts and pushes another server queued (default PUSH_POLL_MS, server/config/background.ts). */
   pollMs?: number;
   /** The race clock marker alerts are judged on (../clock.ts); the real clock by default. */
   raceNow?: () => number;
-  /** How often alerts of races over and idle subscriptions are swept (./sweep.ts). */
+  /** How often alerts of races over and idle subscriptions are swept (./sweep.ts; default PUSH_SWEEP_MS). */
   sweepMs?: number;
 }
 
 /** Phones wait about this long for their push service; past it the push is tried again later. */
 const SEND_TIMEOUT_MS = 10_000;
-const LEASE_MS = 60_000;
-const SWEEP_MS = 3_600_000;
 
 /** Push off: every route answers push_off, nothing is queued. */
 const OFF: Push = {
@@ -82,7 +84,7 @@ const OFF: Push = {
   heardPushes: () => undefined,
   played: () => undefined,
   positionsMoved: () => undefined,
-  stop: async () => undefined,
+  loops: [],
 };
 
 /** The browser's keys make a key agreement: p256dh a point on P-256, auth 16 bytes. */
@@ -109,7 +111,7 @@ export async function createPush(deps: PushDeps): Promise<Push> {
   }
   const seal = createTokenSeal(deps.sessionSecret);
   const alerts = createMarkerAlerts(repo);
-  const worker: PushWorker = startPushWorker({
+  const worker: PushWorker = createPushWorker({
     repo,
     alerts,
     seal,
@@ -117,12 +119,12 @@ export async function createPush(deps: PushDeps): Promise<Push> {
     events: deps.events,
     origin: config.origin,
     send: createPushSender({ hosts: config.hosts, keys, subject: config.subject, timeoutMs: SEND_TIMEOUT_MS }),
-    pollMs: deps.pollMs ?? 5_000,
-    leaseMs: LEASE_MS,
+    pollMs: deps.pollMs ?? PUSH_POLL_MS,
+    leaseMs: PUSH_LEASE_MS,
     concurrency: PUSH_CONCURRENCY,
     raceNow: deps.raceNow,
   });
-  const sweeper = startPushSweeper({ repo, log, intervalMs: deps.sweepMs ?? SWEEP_MS, raceNow: deps.raceNow });
+  const sweeper = createPushSweeper({ repo, log, intervalMs: deps.sweepMs ?? PUSH_SWEEP_MS, raceNow: deps.raceNow });
 
   const phone = (deviceId: string | undefined) => {
     if (!deviceId) throw pushRefusal.device_unknown();
@@ -191,10 +193,10 @@ export async function createPush(deps: PushDeps): Promise<Push> {
         (err: unknown) => log.warn({ err }, 'marker alerts could not follow a position batch; the next batch tries again'),
       );
     },
-    stop: async () => {
-      await sweeper.stop();
-      await worker.stop();
-    },
+    loops: [
+      { name: 'push', loop: worker },
+      { name: 'push sweep', loop: sweeper },
+    ],
   };
   return api;
 }

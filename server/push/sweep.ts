@@ -1,5 +1,5 @@
 /**
- * Owns when push rows end (issue 40), swept by every server now and then (deleting twice is no error):
+ * Owns when push rows end, swept by every server now and then (deleting twice is no error):
  * - a race's marker alerts, waiting or fired, once the race is over (LIVE_HOURS after its start):
  *   none can fire any more;
  * - a subscription idle for SUBSCRIPTION_IDLE_DAYS: it took no push and its phone did not save it
@@ -13,6 +13,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { LIVE_HOURS } from '../../contract/raceClock.js';
+import { createLoop, type Loop } from '../background/loop.js';
 import type { Repository } from '../db/repository.js';
 
 export const SUBSCRIPTION_IDLE_DAYS = 30;
@@ -33,36 +34,21 @@ export function sweepPush(repo: Repository, now: number, raceNow = now): Promise
   });
 }
 
-export interface PushSweeper {
-  /** Waits for a sweep in progress, then stops. */
-  stop(): Promise<void>;
-}
-
-/** Sweeps at once, then every `intervalMs`; a failed sweep is logged and tried at the next. */
-export function startPushSweeper(opts: {
-  repo: Repository;
-  log: FastifyBaseLogger;
-  intervalMs: number;
-  now?: () => number;
-  raceNow?: () => number;
-}): PushSweeper {
+/** Sweeps at start, then every `intervalMs`, on the background loop; a failed sweep is logged and tried at the next. */
+export function createPushSweeper(opts: { repo: Repository; log: FastifyBaseLogger; intervalMs: number; now?: () => number; raceNow?: () => number }): Loop {
   const now = opts.now ?? Date.now;
-  let running: Promise<void> = Promise.resolve();
-  const sweep = () => {
-    running = sweepPush(opts.repo, now(), (opts.raceNow ?? now)()).then(
-      (gone) => {
+  return createLoop({
+    name: 'push sweep',
+    pollMs: opts.intervalMs,
+    log: opts.log,
+    async round() {
+      try {
+        const gone = await sweepPush(opts.repo, now(), (opts.raceNow ?? now)());
         if (gone.alerts + gone.subscriptions > 0) opts.log.info(gone, 'push rows past their life removed');
-      },
-      (err: unknown) => opts.log.warn({ err }, 'the push sweep failed; it tries again at the next'),
-    );
-  };
-  sweep();
-  const timer = setInterval(() => void running.then(sweep), opts.intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+      } catch (err) {
+        opts.log.warn({ err }, 'the push sweep failed; it tries again at the next');
+      }
+      return 'idle';
     },
-  };
+  });
 }

@@ -5,6 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
+import { holdLease } from '../../background/lease.js';
+import { UPLOAD_HEARTBEAT_MS, UPLOAD_LEASE_MS } from '../../config/background.js';
 import { MAX_NOTE_BYTES } from '../../../contract/limits.js';
 import { UPLOAD_PROBLEM } from '../../../contract/uploadProtocol.js';
 import type { UploadRow, UploadStore } from '../../db/upload-store.js';
@@ -16,9 +18,8 @@ import { skipBytes, type CutTolerantBody } from './body.js';
 
 const mismatchingOffset = refusal[UPLOAD_PROBLEM.mismatchingOffset];
 
-/** A holder renews well before this runs out; a crashed holder frees the upload after it. */
-export const LEASE_MS = 15_000;
-const RENEW_EVERY_MS = 5_000;
+/** A holder renews well before this runs out; a crashed holder frees the upload after it (server/config/background.ts). */
+export const LEASE_MS = UPLOAD_LEASE_MS;
 /**
  * Silence on a note body this long counts as a cut (the phone lost its signal); what arrived is
  * kept. Above the 20 s a one-bar phone goes silent and then goes on (issue 21), with margin, and
@@ -120,7 +121,9 @@ export async function appendPart(deps: AppendDeps, lease: Lease, req: AppendRequ
   const { body } = req;
   lease.stopBody = body.stop;
   const now = deps.now ?? Date.now;
-  const renewing = setInterval(() => void deps.uploads.renew(upload.noteId, owner, now(), LEASE_MS).catch(() => {}), RENEW_EVERY_MS);
+  // A lost lease needs no signal here: the part's commit below matches only while the lease is ours.
+  const renew = (_at: number, leaseMs: number) => deps.uploads.renew(upload.noteId, owner, now(), leaseMs);
+  const renewing = holdLease({ id: upload.noteId, what: 'upload', renew, log: deps.log }, { leaseMs: LEASE_MS, heartbeatMs: UPLOAD_HEARTBEAT_MS });
   const key = uploadPartKey(upload.noteId, start, owner);
   try {
     let stream: Readable = body.stream;
@@ -148,7 +151,7 @@ export async function appendPart(deps: AppendDeps, lease: Lease, req: AppendRequ
     }
     return { offset, cut: body.cut() };
   } finally {
-    clearInterval(renewing);
+    renewing.release();
     lease.stopBody = undefined;
   }
 }

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NoteReceipt } from '../../../contract/api.js';
 import { PARTIAL_UPLOAD_TYPE, UPLOAD_PROBLEM } from '../../../contract/uploadProtocol.js';
+import { createLoop, type Loop } from '../../background/loop.js';
 import type { LinkView } from '../../db/repository.js';
 import type { UploadRow } from '../../db/upload-store.js';
 import { isRefusal, refusal } from '../../http/refusals.js';
@@ -254,13 +255,13 @@ export function createUploadService(deps: UploadServiceDeps) {
       await Promise.all([...holders.running.values()].map((running) => running.finished));
     },
 
-    /** Sweeps now and then in the background; the returned function stops it. */
-    startSweeping(everyMs: number): () => void {
-      const timer = setInterval(() => {
-        this.sweep().catch((err: unknown) => log.error({ err }, 'sweeping expired uploads failed'));
-      }, everyMs);
-      timer.unref();
-      return () => clearInterval(timer);
+    /** The loop that sweeps every `everyMs` (the first a sweep's time after the start), for the app's background work. */
+    expiryLoop(everyMs: number): Loop {
+      const round = async () => {
+        await this.sweep().catch((err: unknown) => log.error({ err }, 'sweeping expired uploads failed'));
+        return 'idle' as const;
+      };
+      return createLoop({ name: 'upload expiry', pollMs: everyMs, waitFirst: true, round, log });
     },
   };
 

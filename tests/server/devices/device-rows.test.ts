@@ -64,7 +64,7 @@ describe.each(BACKENDS)('device rows on %s', (kind) => {
     try {
       await expect.poll(() => phonesOf(linkId), { timeout: 5_000 }).toEqual([]);
     } finally {
-      stop();
+      await stop();
     }
   });
 

@@ -170,6 +170,8 @@ describe.each(BACKENDS)('the orphan sweep on %s', (kind) => {
       const orphan = `originals/${randomUUID()}.lost`;
       await put(blobs, orphan);
       const app = await buildApp(loadConfig(start.env), { logStream: testLog });
+      // Started as a server starts: its background work begins once it is ready.
+      await app.ready();
       try {
         await vi.waitFor(async () => expect(await blobs.exists(orphan)).toBe(false), { timeout: 10_000, interval: 50 });
       } finally {

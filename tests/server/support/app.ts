@@ -24,7 +24,7 @@ export type TestAppParts = Partial<AppParts> | ((backend: TestBackend) => Promis
 export async function startTestApp(kind: BackendKind, env: NodeJS.ProcessEnv = {}, parts?: TestAppParts): Promise<TestApp> {
   const backend = await createBackend(kind, env);
   const given = typeof parts === 'function' ? await parts(backend) : parts;
-  const app = await buildApp(backend.config, { logStream: testLog, ...given });
+  const app = await ready(await buildApp(backend.config, { logStream: testLog, ...given }));
   return {
     app,
     backend,
@@ -36,4 +36,11 @@ export async function startTestApp(kind: BackendKind, env: NodeJS.ProcessEnv = {
 }
 
 /** A second app on the same data, as after a restart. */
-export const restartOn = (backend: TestBackend, env: NodeJS.ProcessEnv = {}) => buildApp(loadConfig({ ...backend.env, ...env }), { logStream: testLog });
+export const restartOn = async (backend: TestBackend, env: NodeJS.ProcessEnv = {}) =>
+  ready(await buildApp(loadConfig({ ...backend.env, ...env }), { logStream: testLog }));
+
+/** An app started as a server starts: ready, its background work (conversion, pushes, sweeps) going. */
+async function ready<T extends FastifyInstance>(app: T): Promise<T> {
+  await app.ready();
+  return app;
+}
