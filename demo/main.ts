@@ -10,7 +10,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { compressedClock } from '../server/clock.js';
-import { startChaosProxy, type ChaosProxy } from '../stand-ins/venueNetwork.js';
+import { startBadNetwork, type ChaosProxy } from '../stand-ins/badNetwork/index.js';
 import { venueSchedule } from '../stand-ins/venueSchedules.js';
 import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../stand-ins/fakeApple.js';
 import { demoCourse, localTimeZone } from './course.js';
@@ -99,13 +99,16 @@ async function main(opts: DemoOptions): Promise<void> {
       const schedule = venueSchedule(false, race.realMs + AFTER_FINISH_MS);
       // Seed 15: the first note's first try is stored by the server but its answer is cut, so a tester
       // sees the recorder send it again and the server keep it once; a phone's page loads at 400 kbit/s.
-      const proxy = await startChaosProxy(
-        opts.port,
-        { ...schedule, seed: 15, bitsPerSecond: 400_000 },
+      const proxy = await startBadNetwork(
+        { host: '127.0.0.1', port: opts.port },
         {
-          heldBefore: async () => {
-            if (proxy.now() < 0) proxy.start();
-            return undefined;
+          kind: 'venue',
+          schedule: { ...schedule, seed: 15, bitsPerSecond: 400_000 },
+          hooks: {
+            heldBefore: async () => {
+              if (proxy.now() < 0) proxy.start();
+              return undefined;
+            },
           },
         },
       );

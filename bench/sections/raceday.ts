@@ -5,7 +5,7 @@
  * the same entry and the same link. Time is compressed (the race runs several times as fast),
  * so a stretch of the course fits in minutes (4x; 40x in the smoke run); network figures are in real seconds.
  */
-import { startChaosProxy } from '../../stand-ins/venueNetwork.js';
+import { startBadNetwork } from '../../stand-ins/badNetwork/index.js';
 import { runRaceDay } from '../load/race.js';
 import type { Section } from '../report.js';
 import { startFakeApple } from '../../stand-ins/fakeApple.js';
@@ -36,9 +36,9 @@ export async function racedaySection(ctx: BenchContext): Promise<Section> {
   const friends = ctx.smoke ? 2 : 12;
   const realMs = ((stretchMeters / 1000) * 341 * 1000) / COMPRESSION;
   const schedule = { ...venueSchedule(ctx.smoke, realMs + 60_000), bitsPerSecond: 400_000 };
-  const proxy = await startChaosProxy(server.port, schedule);
+  const proxy = await startBadNetwork({ host: '127.0.0.1', port: server.port }, { kind: 'venue', schedule });
   // The baseline's phone: the same schedule and seed, a link of its own (the two apps must not share one link's bandwidth).
-  const baselineProxy = await startChaosProxy(server.port, schedule);
+  const baselineProxy = await startBadNetwork({ host: '127.0.0.1', port: server.port }, { kind: 'venue', schedule });
   try {
     proxy.start();
     baselineProxy.start();
