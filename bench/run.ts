@@ -51,7 +51,7 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<Section>> = {
 /** Sections the smoke run starts at once. */
 const SMOKE_POOL = 3;
 /** The smoke run's sections, longest first; the rest come after, in the order asked. */
-const SMOKE_LONGEST_FIRST = ['racemorning', 'delivery', 'firstvisit', 'overload', 'raceday', 'pages', 'twoservers', 'push', 'capacity', 'apiserver'];
+const SMOKE_LONGEST_FIRST = ['racemorning', 'delivery', 'overload', 'raceday', 'apiserver', 'pages', 'twoservers', 'push', 'firstvisit', 'audio', 'growth'];
 const smokeRank = (id: string) => {
   const rank = SMOKE_LONGEST_FIRST.indexOf(id);
   return rank === -1 ? SMOKE_LONGEST_FIRST.length : rank;
