@@ -10,7 +10,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { compressedClock } from '../server/clock.js';
-import { startChaosProxy, type ChaosProxy } from '../stand-ins/venueNetwork.js';
+import { startBadNetwork, type ChaosProxy } from '../stand-ins/badNetwork/index.js';
 import { venueSchedule } from '../stand-ins/venueSchedules.js';
 import { FAKE_APPLE_NONCE, startFakeApple, type FakeApple } from '../stand-ins/fakeApple.js';
 import { demoCourse, localTimeZone } from './course.js';
@@ -46,6 +46,64 @@ interface Started {
 
 /** Ctrl-C was pressed: its handler ends the process once everything has stopped. */
 let interrupting = false;
+
+/**
+ * The venue's bad network in front of the demo's server: it begins with the first note sent through
+ * it, so the page itself loads. Seed 15: the first note's first try is stored by the server but its
+ * answer is cut, so a tester sees the recorder send it again and the server keep it once; a phone's
+ * page loads at 400 kbit/s.
+ */
+async function startVenue(port: number, raceMs: number): Promise<ChaosProxy> {
+  const schedule = venueSchedule(false, raceMs + AFTER_FINISH_MS);
+  const proxy = await startBadNetwork(
+    { host: '127.0.0.1', port },
+    {
+      kind: 'venue',
+      schedule: { ...schedule, seed: 15, bitsPerSecond: 400_000 },
+      hooks: {
+        heldBefore: async () => {
+          if (proxy.now() < 0) proxy.start();
+          return undefined;
+        },
+      },
+    },
+  );
+  return proxy;
+}
+
+interface Welcome {
+  timeZone: string;
+  minutes: number;
+  rate: number;
+  gun: string;
+  recorderLink: string;
+  watchUrl: string;
+  proxy: ChaosProxy | undefined;
+  opts: DemoOptions;
+  dataDir: string;
+}
+
+/** What the demo says once the gun has gone: the links to open, and how to reach them from a phone. */
+function printWelcome({ timeZone, minutes, rate, gun, recorderLink, watchUrl, proxy, opts, dataDir }: Welcome): void {
+  console.log(
+    [
+      '',
+      `MileNotes demo: Alex runs the Demo Marathon (${timeZone}) in ${minutes} minutes, ${rate.toFixed(1)}x as fast as a 4:05 marathon.`,
+      `  The gun went at ${gun} on the demo's clock, which runs ${rate.toFixed(1)}x as fast as this computer's from when the demo started.`,
+      "  The server, Alex's phone, the recorder and the watch page all read it: every time they show is on it.",
+      '',
+      `  Recorder link for a friend: ${recorderLink}`,
+      `  Watch page (the runner's phone): ${watchUrl}`,
+      '',
+      '  Open the recorder link, record a note for a marker ahead of Alex, and watch it travel to the phone and play there.',
+      `  On this computer the link works as it is. A phone's microphone needs a secure context: reach port ${proxy ? new URL(proxy.url).port : opts.port} over HTTPS,`,
+      '  e.g. through an HTTPS tunnel of your own or `ssh -R` to a host with a certificate.',
+      ...(proxy ? ["  --venue: the link goes through a venue's network (offline windows, cut connections, a gateway's 502s) from the first note sent."] : []),
+      `  Data folder: ${dataDir}${opts.keep ? ' (kept at the end)' : ' (removed at the end; --keep keeps it)'}. Ctrl-C stops the demo.`,
+      '',
+    ].join('\n'),
+  );
+}
 
 async function main(opts: DemoOptions): Promise<void> {
   if (!(await portFree(opts.port))) {
@@ -94,23 +152,7 @@ async function main(opts: DemoOptions): Promise<void> {
     const server = started.server;
     const sub = `demo-runner-${randomUUID()}`;
     const race = (started.race = await setUpRace(server, apple, course, runner, clock, sub));
-    if (opts.venue) {
-      // The venue's bad network begins with the first note sent through it, so the page itself loads.
-      const schedule = venueSchedule(false, race.realMs + AFTER_FINISH_MS);
-      // Seed 15: the first note's first try is stored by the server but its answer is cut, so a tester
-      // sees the recorder send it again and the server keep it once; a phone's page loads at 400 kbit/s.
-      const proxy = await startChaosProxy(
-        opts.port,
-        { ...schedule, seed: 15, bitsPerSecond: 400_000 },
-        {
-          heldBefore: async () => {
-            if (proxy.now() < 0) proxy.start();
-            return undefined;
-          },
-        },
-      );
-      started.proxy = proxy;
-    }
+    if (opts.venue) started.proxy = await startVenue(opts.port, race.realMs);
     const proxy = started.proxy;
     const linkBase = proxy ? proxy.url.replace('127.0.0.1', 'localhost') : local;
     const tracker = (started.tracker = new NoteTracker({
@@ -143,24 +185,17 @@ async function main(opts: DemoOptions): Promise<void> {
     // The links once the race is on: a recorder opened before the gun would show a race still to come.
     await untilTheGun(race, () => stopping);
     if (stopping) return;
-    console.log(
-      [
-        '',
-        `MileNotes demo: Alex runs the Demo Marathon (${timeZone}) in ${minutes} minutes, ${clock.rate.toFixed(1)}x as fast as a 4:05 marathon.`,
-        `  The gun went at ${gun} on the demo's clock, which runs ${clock.rate.toFixed(1)}x as fast as this computer's from when the demo started.`,
-        "  The server, Alex's phone, the recorder and the watch page all read it: every time they show is on it.",
-        '',
-        `  Recorder link for a friend: ${linkBase}/r/${race.token}`,
-        `  Watch page (the runner's phone): ${started.watch.url}`,
-        '',
-        '  Open the recorder link, record a note for a marker ahead of Alex, and watch it travel to the phone and play there.',
-        `  On this computer the link works as it is. A phone's microphone needs a secure context: reach port ${proxy ? new URL(proxy.url).port : opts.port} over HTTPS,`,
-        '  e.g. through an HTTPS tunnel of your own or `ssh -R` to a host with a certificate.',
-        ...(proxy ? ["  --venue: the link goes through a venue's network (offline windows, cut connections, a gateway's 502s) from the first note sent."] : []),
-        `  Data folder: ${server.dataDir}${opts.keep ? ' (kept at the end)' : ' (removed at the end; --keep keeps it)'}. Ctrl-C stops the demo.`,
-        '',
-      ].join('\n'),
-    );
+    printWelcome({
+      timeZone,
+      minutes,
+      rate: clock.rate,
+      gun,
+      recorderLink: `${linkBase}/r/${race.token}`,
+      watchUrl: started.watch.url,
+      proxy,
+      opts,
+      dataDir: server.dataDir,
+    });
 
     tracker.start();
     const report = new RaceReport({ tty: process.stdout.isTTY, columns: process.stdout.columns, write: (text) => process.stdout.write(text) });

@@ -4,7 +4,7 @@ export interface DemoOptions {
   minutes: number;
   /** Simulated friends sending spoken notes to markers ahead. */
   friends: number;
-  /** The recorder link behind the bench's venue network (stand-ins/venueNetwork.ts). */
+  /** The recorder link behind the bench's venue network (the bad network's venue mode, stand-ins/badNetwork/). */
   venue: boolean;
   /** Keep the data folder at the end. */
   keep: boolean;

@@ -7,7 +7,7 @@
 import { markerLabel } from '../contract/markers.js';
 import { signInWith } from '../kit/runnerApi.js';
 import type { ReferenceApp } from '../reference-app/app.js';
-import type { ChaosProxy } from '../stand-ins/venueNetwork.js';
+import type { ChaosProxy } from '../stand-ins/badNetwork/index.js';
 
 export interface NoteWay {
   id: string;

@@ -1,10 +1,10 @@
 /**
- * The networks friends meet at a race, as schedules for the venue network (./venueNetwork.ts), and
+ * The networks friends meet at a race, as schedules for the bad network's venue mode (./badNetwork/), and
  * how long their notes are: what the benchmark measures delivery through, what the demo's --venue
  * plays, and what the tests send.
  */
 import { seededRandom } from './seededRandom.js';
-import type { VenueSchedule } from './venueNetwork.js';
+import type { VenueSchedule } from './badNetwork/index.js';
 
 /** Note lengths drawn from a triangular distribution on 10-60 s with its mode at 20 s (mean 30 s). */
 export function noteLengths(n: number, seed: number): number[] {

@@ -23,6 +23,12 @@ export async function cpuSeconds(pid: number | undefined): Promise<number> {
   return f ? (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND : 0;
 }
 
+/** utime + stime of a process and of the children it has waited for (cutime + cstime: its finished ffmpeg runs), in seconds; 0 once it is gone. */
+export async function cpuSecondsWithReaped(pid: number | undefined): Promise<number> {
+  const f = pid === undefined ? undefined : await statFields(pid);
+  return f ? [11, 12, 13, 14].reduce((sum, i) => sum + Number(f[i]), 0) / TICKS_PER_SECOND : 0;
+}
+
 /** utime and stime of one process apart, in seconds: its own code, and the kernel's work for it (sockets, memory). */
 export async function cpuSplit(pid: number | undefined): Promise<{ user: number; system: number }> {
   const f = pid === undefined ? undefined : await statFields(pid);
@@ -49,6 +55,14 @@ export async function childrenOf(pid: number): Promise<number[]> {
     if (f && Number(f[1]) === pid) found.push(Number(entry));
   }
   return found;
+}
+
+/** The child of `parent` whose command line holds `marker` (a server's converter process, say), if one runs. */
+export async function childRunning(parent: number, marker: string): Promise<number | undefined> {
+  for (const pid of await childrenOf(parent)) {
+    if ((await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).includes(marker)) return pid;
+  }
+  return undefined;
 }
 
 /**

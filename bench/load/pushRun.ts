@@ -17,8 +17,8 @@ import Fastify from 'fastify';
 import { startConverter } from '../../server/audio/converter.js';
 import { openDatabase } from '../../server/db/index.js';
 import { deliveryId, queueAlertPushes, type ClaimedPush } from '../../server/db/push-queue-store.js';
-import { createRepository } from '../../server/db/repository.js';
-import { createTokenSeal } from '../../server/devices/sealed.js';
+import { createRepository, type Repository } from '../../server/db/repository.js';
+import { createTokenSeal, type TokenSeal } from '../../server/devices/sealed.js';
 import { queueNote } from '../../server/races/note-deadlines.js';
 import { newOriginalKey } from '../../server/storage/keys.js';
 import type { MarkerAlerts } from '../../server/push/alerts.js';
@@ -90,32 +90,21 @@ async function startService(count: number) {
   };
 }
 
-export async function runPushes(
-  mode: 'queued' | 'inline',
-  events: PushEvent[],
-  opts: { subscriptions: number; stormAt: [number, number]; drainLimitMs: number; smoke: boolean },
-): Promise<PushRunResult> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-push-bench-'));
-  const service = await startService(opts.subscriptions);
-  const before = tls.getCACertificates('default');
-  tls.setDefaultCACertificates([...before, service.caPem]);
-  const db = openDatabase({ dataDir: dir, databaseUrl: undefined });
-  const repo = createRepository(db);
-  await repo.migrate();
-  const seal = createTokenSeal(SECRET);
-  const keys = webpush.generateVAPIDKeys();
-  const send = createPushSender({ hosts: parsePushHosts(service.host), keys, subject: 'mailto:ops@milenotes.example', timeoutMs: 10_000 });
-  const converter = startConverter(Fastify({ logger: { level: 'silent' } }).log);
-  const note = path.join(dir, 'note.webm');
-  await writeFile(note, (await friendNote(opts.smoke ? 5 : 30)).audio);
+/** Phones per link: each link (and its runner) has this many subscribed phones. */
+const PHONES_PER_LINK = 20;
+const linkOf = (phone: number) => `link-${phone - (phone % PHONES_PER_LINK)}`;
 
+/**
+ * The scenario's database before the clock starts: the race's phones, and a stored note for every
+ * heard push. Answers each phone's subscription id and each heard event's note id.
+ */
+async function seedRace(repo: Repository, seal: TokenSeal, subs: readonly StandInSubscription[], events: readonly PushEvent[]) {
+  const now = new Date().toISOString();
   // The race's phones: a link (and its runner) for every 20, each phone subscribed on one, as
   // PUT /api/r/:token/push saves them (server/push/index.ts).
   const subIds: string[] = [];
-  const linkOf = (i: number) => `link-${i - (i % 20)}`;
-  const now = new Date().toISOString();
-  for (const [i, sub] of service.subs.entries()) {
-    if (i % 20 === 0) await repo.links.create({ linkId: linkOf(i), runnerName: `Runner ${i}`, raceId: 'chicago-2025', createdAt: now });
+  for (const [i, sub] of subs.entries()) {
+    if (i % PHONES_PER_LINK === 0) await repo.links.create({ linkId: linkOf(i), runnerName: `Runner ${i}`, raceId: 'chicago-2025', createdAt: now });
     const linkId = linkOf(i);
     const saved = await repo.push.subscribe(
       {
@@ -129,7 +118,7 @@ export async function runPushes(
         sealedToken: seal.seal(linkId, randomBytes(24).toString('base64url')),
         at: 0,
       },
-      { perLink: 20, perPhone: 1 },
+      { perLink: PHONES_PER_LINK, perPhone: 1 },
     );
     const id = (await repo.push.subscription(`device-${i}`, linkId))?.id;
     if (saved !== 'saved' || !id) throw new Error(`phone ${i} could not subscribe: ${saved}`);
@@ -161,6 +150,30 @@ export async function runPushes(
     if (!stored) throw new Error('a heard note was not stored');
     noteOf.set(index, id);
   }
+
+  return { subIds, noteOf };
+}
+
+export async function runPushes(
+  mode: 'queued' | 'inline',
+  events: PushEvent[],
+  opts: { subscriptions: number; stormAt: [number, number]; drainLimitMs: number; smoke: boolean },
+): Promise<PushRunResult> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'milenotes-push-bench-'));
+  const service = await startService(opts.subscriptions);
+  const before = tls.getCACertificates('default');
+  tls.setDefaultCACertificates([...before, service.caPem]);
+  const db = openDatabase({ dataDir: dir, databaseUrl: undefined });
+  const repo = createRepository(db);
+  await repo.migrate();
+  const seal = createTokenSeal(SECRET);
+  const keys = webpush.generateVAPIDKeys();
+  const send = createPushSender({ hosts: parsePushHosts(service.host), keys, subject: 'mailto:ops@milenotes.example', timeoutMs: 10_000 });
+  const converter = startConverter(Fastify({ logger: { level: 'silent' } }).log);
+  const note = path.join(dir, 'note.webm');
+  await writeFile(note, (await friendNote(opts.smoke ? 5 : 30)).audio);
+
+  const { subIds, noteOf } = await seedRace(repo, seal, service.subs, events);
 
   const counted = { sent: 0, failed: 0, gone: 0 };
   const worker =

@@ -6,7 +6,7 @@
  * is what a core gives. Notes a second per core follows from the same figure.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,30 +14,18 @@ import Fastify from 'fastify';
 import { startConverter } from '../../server/audio/converter.js';
 import { LIMIT_LINEAR } from '../../server/audio/loudness.js';
 import { friendNote } from '../../stand-ins/friend.js';
+import { childRunning, cpuSecondsWithReaped } from '../load/procStat.js';
 import type { Section } from '../report.js';
 import type { BenchContext } from './context.js';
 import { noteLengths } from '../../stand-ins/venueSchedules.js';
 
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 const run = promisify(execFile);
-
-/** CPU seconds of a process and of its children it has waited for (its ffmpeg runs), from /proc. */
-async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime, stime, cutime, cstime: fields 14-17, here 11-14 after the name.
-  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(f[i]), 0) / TICKS_PER_SECOND;
-}
 
 /** This process's converter process, started by startConverter. */
 async function converterPid(): Promise<number> {
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
-    if ((await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).includes('converter-process')) return Number(entry);
-  }
-  throw new Error('capacity: no converter process');
+  const pid = await childRunning(process.pid, 'converter-process');
+  if (pid === undefined) throw new Error('capacity: no converter process');
+  return pid;
 }
 
 /**
@@ -90,13 +78,13 @@ export async function capacitySection(ctx: BenchContext): Promise<Section> {
     // A warm-up: the process's start and its modules are paid once a server, not per note.
     await converter.convert(files.get(lengths[0]!)!, 'webm', path.join(dir, 'warm.m4a'), { timeoutMs: 120_000, maxSeconds: 60 });
     const pid = await converterPid();
-    const before = await cpuSeconds(pid);
+    const before = await cpuSecondsWithReaped(pid);
     const wallStarted = Date.now();
     for (const [i, s] of lengths.entries()) {
       await converter.convert(files.get(s)!, 'webm', path.join(dir, `ours-${i}.m4a`), { timeoutMs: 120_000, maxSeconds: 60 });
     }
     const oursWall = (Date.now() - wallStarted) / 1000;
-    const ours = (await cpuSeconds(pid)) - before;
+    const ours = (await cpuSecondsWithReaped(pid)) - before;
     let floor = 0;
     for (const [i, s] of lengths.entries()) floor += await floorSeconds(files.get(s)!, path.join(dir, `floor-${i}.m4a`));
     const speechMinutes = lengths.reduce((a, b) => a + b, 0) / 60;

@@ -14,7 +14,7 @@ import { fillDetails, openRecorder, record } from '../../kit/browser/recorder.js
 import type { RunningServer } from '../../kit/server.js';
 import { uploadPath } from '../../contract/paths.js';
 import { INTEROP_VERSION, UPLOAD_HEADER } from '../../contract/uploadProtocol.js';
-import { startChaosProxy, type ChaosProxy, type ProxyLogEntry, type VenueSchedule } from '../../stand-ins/venueNetwork.js';
+import { startBadNetwork, type ChaosProxy, type ProxyLogEntry, type VenueSchedule } from '../../stand-ins/badNetwork/index.js';
 import { newestOutboxNote, openBaselinePage, sendFromBaseline, settledCount, type BaselineKind } from './deliveryPhones.js';
 
 export const SYSTEMS = ['ours', 'ours, whole-note retries', 'plain fetch', 'Workbox BackgroundSyncPlugin'] as const;
@@ -213,7 +213,10 @@ export async function runDelivery(servers: Servers, phones: Phones, opts: RunOpt
     for (const name of SYSTEMS) {
       const server = name === 'ours, whole-note retries' ? servers.whole : servers.resume;
       const token = await server.createLink(`Bench ${opts.label} ${name}`);
-      const proxy = await startChaosProxy(server.port, schedule, { heldBefore: (_method, p) => heldOf(server, token, p) });
+      const proxy = await startBadNetwork(
+        { host: '127.0.0.1', port: server.port },
+        { kind: 'venue', schedule, hooks: { heldBefore: (_method, p) => heldOf(server, token, p) } },
+      );
       proxies.push(proxy);
       runs.push({ name, proxy, server, token, ids: [], audioBytes: 0 });
     }

@@ -1,12 +1,12 @@
 /**
  * Section "firstvisit": the first visit to a link as a friend on one bar meets it. Chromium with its
  * CPU slowed 4x and a fresh profile each visit, through a TCP-level model of the bar
- * (stand-ins/linkModel.ts: a round trip to open each connection, half of it each way, one shared
+ * (stand-ins/badNetwork/link.ts: a round trip to open each connection, half of it each way, one shared
  * pipe) to a TLS front (../tlsFront.ts) speaking HTTP/2, or HTTP/1.1 only for comparison. This
  * checkout against a base commit (BENCH_BASE) built and served by its own checkout, visits
  * alternated; the DevTools-throttled figure of the pages section beside it as a secondary row.
  */
-import { ONE_BAR } from '../../stand-ins/linkModel.js';
+import { ONE_BAR } from '../../stand-ins/badNetwork/index.js';
 import type { Row, Section } from '../report.js';
 import { type Protocols, startTlsFront } from '../tlsFront.js';
 import { type Side, startBase } from './baseCheckout.js';

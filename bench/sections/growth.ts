@@ -13,7 +13,7 @@ import { linkIdOf, newToken } from '../../server/links.js';
 import { queueNote } from '../../server/races/note-deadlines.js';
 import { newOriginalKey } from '../../server/storage/keys.js';
 import { addUpcomingRace } from '../../kit/races.js';
-import { runnerApi, signIn } from '../../kit/runnerApi.js';
+import { enterRace, runnerClient, signIn } from '../../kit/runnerApi.js';
 import { startServer } from '../../kit/server.js';
 import { startFakeApple } from '../../stand-ins/fakeApple.js';
 import { putNote } from '../../stand-ins/friend.js';
@@ -90,26 +90,32 @@ export async function growthSection(ctx: BenchContext): Promise<Section> {
     return status;
   };
   try {
-    const call = async (method: string, url: string, accessToken?: string, body?: object) => {
-      const answer = await runnerApi(server.url, method, url, accessToken, body);
-      if (answer.status < 200 || answer.status > 299) throw new Error(`${method} ${url} answered ${answer.status}: ${JSON.stringify(answer.json)}`);
-      return answer.json as Record<string, unknown>;
+    /** The data of a 2xx answer; any other answer throws, so a timing never measures a refusal. */
+    const ok = async <T>(call: Promise<{ data?: T; error?: unknown; response: Response }>, what: string): Promise<T> => {
+      const { data, error, response } = await call;
+      if (!response.ok || data === undefined) throw new Error(`${what} answered ${response.status}: ${JSON.stringify(error)}`);
+      return data;
     };
     const accessToken = await signIn(server.url, apple, `bench-${randomUUID()}`);
-    const entry = (await call('POST', '/api/entries', accessToken, { raceId, displayName: 'Bench' })) as { id: string; link: { token: string } };
+    const runner = runnerClient(server.url, accessToken);
+    const friend = runnerClient(server.url);
+    const entry = await enterRace(runner, raceId, 'Bench');
     for (let i = 0; i < 10; i++) if ((await upload(entry.link.token)) !== 201) throw new Error('a setup upload was refused');
     // Uploads under test go to another link, so the measured entry keeps its 10 notes.
     const uploadToken = await server.createLink('Bench uploads');
 
     const endpoints = [
-      { label: 'GET /api/r/:token', run: () => call('GET', `/api/r/${entry.link.token}`) },
+      { label: 'GET /api/r/:token', run: () => ok(friend.GET('/api/r/{token}', { params: { path: { token: entry.link.token } } }), 'GET /api/r/:token') },
       {
         label: 'PUT a note (8 KB)',
         run: async () => {
           if ((await upload(uploadToken)) !== 201) throw new Error('upload refused');
         },
       },
-      { label: 'GET /api/entries/:id/notes', run: () => call('GET', `/api/entries/${entry.id}/notes`, accessToken) },
+      {
+        label: 'GET /api/entries/:id/notes',
+        run: () => ok(runner.GET('/api/entries/{id}/notes', { params: { path: { id: entry.id } } }), 'GET /api/entries/:id/notes'),
+      },
     ];
     const results = endpoints.map(() => [] as Array<{ median: number; p95: number }>);
     for (const level of levels) {

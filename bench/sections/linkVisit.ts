@@ -1,12 +1,12 @@
 /**
  * One first visit to a link as a friend on one bar makes it: a fresh Chromium profile, its CPU
- * slowed, every connection through the link model (stand-ins/linkModel.ts) to the TLS front
+ * slowed, every connection through the link model (the bad network's link mode, stand-ins/badNetwork/link.ts) to the TLS front
  * (../tlsFront.ts). The page reports, on its own clock, when the HTML's last byte arrived and when
  * the Record button first worked; the link says how many bytes had crossed it by then.
  */
 import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../../kit/browser/chromium.js';
-import { type LinkShape, startLinkModel } from '../../stand-ins/linkModel.js';
+import { type LinkShape, startBadNetwork } from '../../stand-ins/badNetwork/index.js';
 import { FRONT_HOST, type TlsFront } from '../tlsFront.js';
 
 export interface LinkVisit {
@@ -49,7 +49,7 @@ export async function visitThroughLink(
   shape: LinkShape,
   options: { cpuSlowdown: number; expect: string },
 ): Promise<LinkVisit> {
-  const link = await startLinkModel({ host: '127.0.0.1', port }, shape);
+  const link = await startBadNetwork({ host: '127.0.0.1', port }, { kind: 'link', shape });
   const browser = await chromium.launch({ executablePath: chromiumPath, args: [...chromiumArgs, ...front.chromiumArgs] });
   try {
     // Service workers blocked: the worker registers after load and its downloads are measured apart.

@@ -80,6 +80,146 @@ const eachRun = (runs: PageRun[] | undefined, key: 'lcp' | 'tbt') => (runs ? `${
 /** LCP aims against the home page's static copy: the recorder has React to run, the rest has not. */
 const lcpAim = (label: string) => (label === '/r/<token>' ? 1.5 : 1.1);
 
+interface AuditPlan {
+  targets: Array<{ label: string; path: string }>;
+  appliedTargets: Array<{ label: string; path: string }>;
+  runs: number;
+  results: Map<string, PageRun[]>;
+  applied: Map<string, PageRun[]>;
+}
+
+/** The scenario: Lighthouse on every target, round after round, in one Chromium; results go into the plan's maps. */
+async function runAudits(ctx: BenchContext, { targets, appliedTargets, runs, results, applied }: AuditPlan): Promise<void> {
+  const chrome = await chromeLauncher.launch({ chromePath: chromiumPath, chromeFlags: ['--headless=new', ...chromiumArgs] });
+  try {
+    // Alternate the pages within each round, so drift on a noisy machine hits all of them alike.
+    for (let round = 1; round <= runs; round++) {
+      for (const t of targets) {
+        ctx.log(`pages: Lighthouse round ${round}/${runs} ${t.label}`);
+        results.get(t.label)!.push(await auditWithRetry(ctx, ctx.server.url + t.path, chrome.port));
+      }
+    }
+    for (let round = 1; round <= runs; round++) {
+      for (const t of appliedTargets) {
+        ctx.log(`pages: Lighthouse with applied throttling, round ${round}/${runs} ${t.label}`);
+        applied.get(t.label)!.push(await auditWithRetry(ctx, ctx.server.url + t.path, chrome.port, 'devtools'));
+      }
+    }
+  } finally {
+    chrome.kill();
+  }
+}
+
+type Median = (label: string, key: keyof Omit<PageRun, 'scripts'>) => number;
+
+/** One page's Lighthouse figures beside the baseline's. */
+function pageRows(label: string, med: Median): Row[] {
+  const base = (key: keyof Omit<PageRun, 'scripts'>) => med('baseline', key);
+  const lcp = med(label, 'lcp');
+  const tbt = med(label, 'tbt');
+  const bytes = med(label, 'bytes');
+  const isRecorder = label === '/r/<token>';
+  return [
+    { metric: `${label} performance score`, ours: med(label, 'score'), baseline: base('score'), unit: '', digits: 0 },
+    {
+      metric: `${label} LCP`,
+      ours: lcp,
+      baseline: base('lcp'),
+      unit: 'ms',
+      digits: 0,
+      aim: { text: `<= ${lcpAim(label)}x baseline`, met: lcp <= lcpAim(label) * base('lcp') },
+    },
+    {
+      metric: `${label} TBT`,
+      ours: tbt,
+      baseline: base('tbt'),
+      unit: 'ms',
+      digits: 0,
+      ...(isRecorder ? { aim: { text: '<= 100 ms', met: tbt <= 100 } } : {}),
+    },
+    { metric: `${label} CLS`, ours: med(label, 'cls'), baseline: base('cls'), unit: '', digits: 3 },
+    {
+      metric: `${label} bytes on the wire`,
+      ours: bytes,
+      baseline: base('bytes'),
+      unit: 'KB',
+      ...(isRecorder ? { aim: { text: '<= 110 KB', met: bytes <= 110 } } : {}),
+    },
+  ];
+}
+
+/** What the pages weigh as sent: the first paint of /, its scripts, and the recorder's chunk. */
+async function sizeRows(site: BenchContext['site'], results: Map<string, PageRun[]>): Promise<{ rows: Row[]; homeScripts: string[] }> {
+  const dir = site.dir;
+  const { scripts, styles } = site.homeAssets;
+  const firstPaint = await sentKb(dir, ['index.html', ...styles]);
+  const firstPaintBase = await sentKb(dir, ['baseline.html', ...styles]);
+  const homeScripts = [...scripts, ...results.get('/')![0]!.scripts];
+  const homeJs = await sentKb(dir, homeScripts);
+  const assets = await readdir(path.join(dir, 'assets'));
+  const chunk = assets.filter((f) => /^recorder-.*\.js$|^recorderApp-.*\.css$/.test(f)).map((f) => `assets/${f}`);
+  if (!chunk.some((f) => f.endsWith('.js'))) throw new Error('no assets/recorder-*.js in the build: the /r/ chunk was not found');
+  const chunkKb = await sentKb(dir, chunk);
+  const rows: Row[] = [
+    {
+      metric: 'HTML + CSS for first paint of / (as sent)',
+      ours: firstPaint,
+      baseline: firstPaintBase,
+      unit: 'KB',
+      aim: { text: '<= 14 KB', met: firstPaint <= 14 },
+    },
+    { metric: 'JavaScript for / (as sent)', ours: homeJs, baseline: 0, unit: 'KB' },
+    { metric: '/r/ chunk: recorder JS + CSS (as sent)', ours: chunkKb, baseline: null, unit: 'KB', aim: { text: '<= 25 KB', met: chunkKb <= 25 } },
+  ];
+  return { rows, homeScripts };
+}
+
+/** The recorder's figures with the load itself throttled (DevTools), when they were measured. */
+function appliedRows(applied: Map<string, PageRun[]>): Row[] {
+  if (!applied.has('/r/<token>')) return [];
+  const ap = (label: string, key: 'lcp' | 'tbt') => median(applied.get(label)!.map((r) => r[key]));
+  const lcp = ap('/r/<token>', 'lcp');
+  const tbt = ap('/r/<token>', 'tbt');
+  return [
+    {
+      metric: '/r/<token> LCP, load throttled (DevTools)',
+      ours: lcp,
+      baseline: ap('baseline', 'lcp'),
+      unit: 'ms',
+      digits: 0,
+      aim: { text: '<= 1.5x baseline', met: lcp <= 1.5 * ap('baseline', 'lcp') },
+    },
+    {
+      metric: '/r/<token> TBT, load throttled (DevTools)',
+      ours: tbt,
+      baseline: ap('baseline', 'tbt'),
+      unit: 'ms',
+      digits: 0,
+      aim: { text: '<= 100 ms', met: tbt <= 100 },
+    },
+  ];
+}
+
+/** The first visit to a link, in a fresh profile each run: when Record works, and what the worker fetches. */
+async function firstVisitRows(ctx: BenchContext, linkUrl: string, runs: number): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const profile of PROFILES) {
+    const times: number[] = [];
+    for (let run = 1; run <= runs; run++) {
+      ctx.log(`pages: first visit to /r/ on ${profile.label}, run ${run}/${runs}`);
+      times.push(await timeToRecord(linkUrl, profile));
+    }
+    rows.push({ metric: `/r/ first visit: Record works after (${profile.label})`, ours: median(times), baseline: null, unit: 'ms', digits: 0 });
+  }
+  ctx.log('pages: what the service worker fetches on a first visit to /r/');
+  const worker = await workerFirstVisit(linkUrl);
+  rows.push(
+    { metric: `/r/ first visit: service worker's network bytes (${worker.requests} requests)`, ours: worker.kb, baseline: null, unit: 'KB' },
+    { metric: '/r/ first visit: service worker answered from the HTTP cache', ours: worker.fromCacheKb, baseline: null, unit: 'KB' },
+  );
+  return rows;
+}
+
 export async function pagesSection(ctx: BenchContext): Promise<Section> {
   const token = await ctx.server.createLink('Bench');
   const pages = ctx.smoke
@@ -99,128 +239,22 @@ export async function pagesSection(ctx: BenchContext): Promise<Section> {
   const appliedTargets = measuresRecorder ? targets.filter((t) => t.label === '/r/<token>' || t.label === 'baseline') : [];
   const applied = new Map<string, PageRun[]>(appliedTargets.map((t) => [t.label, []]));
 
-  const chrome = await chromeLauncher.launch({ chromePath: chromiumPath, chromeFlags: ['--headless=new', ...chromiumArgs] });
-  try {
-    // Alternate the pages within each round, so drift on a noisy machine hits all of them alike.
-    for (let round = 1; round <= runs; round++) {
-      for (const t of targets) {
-        ctx.log(`pages: Lighthouse round ${round}/${runs} ${t.label}`);
-        results.get(t.label)!.push(await auditWithRetry(ctx, ctx.server.url + t.path, chrome.port));
-      }
-    }
-    for (let round = 1; round <= runs; round++) {
-      for (const t of appliedTargets) {
-        ctx.log(`pages: Lighthouse with applied throttling, round ${round}/${runs} ${t.label}`);
-        applied.get(t.label)!.push(await auditWithRetry(ctx, ctx.server.url + t.path, chrome.port, 'devtools'));
-      }
-    }
-  } finally {
-    chrome.kill();
-  }
+  await runAudits(ctx, { targets, appliedTargets, runs, results, applied });
 
   const med = (label: string, key: keyof Omit<PageRun, 'scripts'>) => median(results.get(label)!.map((r) => r[key]));
   const base = (key: keyof Omit<PageRun, 'scripts'>) => med('baseline', key);
-  const rows: Row[] = [];
-  for (const p of pages) {
-    const lcp = med(p.label, 'lcp');
-    const tbt = med(p.label, 'tbt');
-    const bytes = med(p.label, 'bytes');
-    const isRecorder = p.label === '/r/<token>';
-    rows.push(
-      { metric: `${p.label} performance score`, ours: med(p.label, 'score'), baseline: base('score'), unit: '', digits: 0 },
-      {
-        metric: `${p.label} LCP`,
-        ours: lcp,
-        baseline: base('lcp'),
-        unit: 'ms',
-        digits: 0,
-        aim: { text: `<= ${lcpAim(p.label)}x baseline`, met: lcp <= lcpAim(p.label) * base('lcp') },
-      },
-      {
-        metric: `${p.label} TBT`,
-        ours: tbt,
-        baseline: base('tbt'),
-        unit: 'ms',
-        digits: 0,
-        ...(isRecorder ? { aim: { text: '<= 100 ms', met: tbt <= 100 } } : {}),
-      },
-      { metric: `${p.label} CLS`, ours: med(p.label, 'cls'), baseline: base('cls'), unit: '', digits: 3 },
-      {
-        metric: `${p.label} bytes on the wire`,
-        ours: bytes,
-        baseline: base('bytes'),
-        unit: 'KB',
-        ...(isRecorder ? { aim: { text: '<= 110 KB', met: bytes <= 110 } } : {}),
-      },
-    );
-  }
+  const rows: Row[] = pages.flatMap((p) => pageRows(p.label, med));
 
-  const dir = ctx.site.dir;
-  const { scripts, styles } = ctx.site.homeAssets;
-  const firstPaint = await sentKb(dir, ['index.html', ...styles]);
-  const firstPaintBase = await sentKb(dir, ['baseline.html', ...styles]);
-  const homeScripts = [...scripts, ...results.get('/')![0]!.scripts];
-  const homeJs = await sentKb(dir, homeScripts);
-  const assets = await readdir(path.join(dir, 'assets'));
-  const chunk = assets.filter((f) => /^recorder-.*\.js$|^recorderApp-.*\.css$/.test(f)).map((f) => `assets/${f}`);
-  if (!chunk.some((f) => f.endsWith('.js'))) throw new Error('no assets/recorder-*.js in the build: the /r/ chunk was not found');
-  const chunkKb = await sentKb(dir, chunk);
-  rows.push(
-    {
-      metric: 'HTML + CSS for first paint of / (as sent)',
-      ours: firstPaint,
-      baseline: firstPaintBase,
-      unit: 'KB',
-      aim: { text: '<= 14 KB', met: firstPaint <= 14 },
-    },
-    { metric: 'JavaScript for / (as sent)', ours: homeJs, baseline: 0, unit: 'KB' },
-    { metric: '/r/ chunk: recorder JS + CSS (as sent)', ours: chunkKb, baseline: null, unit: 'KB', aim: { text: '<= 25 KB', met: chunkKb <= 25 } },
-  );
-  if (applied.has('/r/<token>')) {
-    const ap = (label: string, key: 'lcp' | 'tbt') => median(applied.get(label)!.map((r) => r[key]));
-    const lcp = ap('/r/<token>', 'lcp');
-    const tbt = ap('/r/<token>', 'tbt');
-    rows.push(
-      {
-        metric: '/r/<token> LCP, load throttled (DevTools)',
-        ours: lcp,
-        baseline: ap('baseline', 'lcp'),
-        unit: 'ms',
-        digits: 0,
-        aim: { text: '<= 1.5x baseline', met: lcp <= 1.5 * ap('baseline', 'lcp') },
-      },
-      {
-        metric: '/r/<token> TBT, load throttled (DevTools)',
-        ours: tbt,
-        baseline: ap('baseline', 'tbt'),
-        unit: 'ms',
-        digits: 0,
-        aim: { text: '<= 100 ms', met: tbt <= 100 },
-      },
-    );
-  }
+  const { rows: sized, homeScripts } = await sizeRows(ctx.site, results);
+  rows.push(...sized);
+  rows.push(...appliedRows(applied));
   const rRuns = results.get('/r/<token>');
   if (rRuns) {
-    const rJs = await sentKb(dir, rRuns[0]!.scripts);
+    const rJs = await sentKb(ctx.site.dir, rRuns[0]!.scripts);
     rows.push({ metric: 'all JavaScript /r/ loads, React included (as sent)', ours: rJs, baseline: 0, unit: 'KB' });
   }
 
-  // The first visit to a link, in a fresh profile each run.
-  const linkUrl = `${ctx.server.url}/r/${token}`;
-  for (const profile of PROFILES) {
-    const times: number[] = [];
-    for (let run = 1; run <= runs; run++) {
-      ctx.log(`pages: first visit to /r/ on ${profile.label}, run ${run}/${runs}`);
-      times.push(await timeToRecord(linkUrl, profile));
-    }
-    rows.push({ metric: `/r/ first visit: Record works after (${profile.label})`, ours: median(times), baseline: null, unit: 'ms', digits: 0 });
-  }
-  ctx.log('pages: what the service worker fetches on a first visit to /r/');
-  const worker = await workerFirstVisit(linkUrl);
-  rows.push(
-    { metric: `/r/ first visit: service worker's network bytes (${worker.requests} requests)`, ours: worker.kb, baseline: null, unit: 'KB' },
-    { metric: '/r/ first visit: service worker answered from the HTTP cache', ours: worker.fromCacheKb, baseline: null, unit: 'KB' },
-  );
+  rows.push(...(await firstVisitRows(ctx, `${ctx.server.url}/r/${token}`, runs)));
 
   const baseLcp = base('lcp');
   return {

@@ -7,7 +7,6 @@
  * links, so held requests wake and convert. The window is shorter than a morning (120 s; 10 s and
  * 50 apps in the smoke run), the rates are not.
  */
-import { readdir, readFile } from 'node:fs/promises';
 import { addLiveRace } from '../load/race.js';
 import { CrowdApp, Deliveries, heldInFlight, Tally } from '../load/crowd.js';
 import { friendNote, type FriendNote } from '../../stand-ins/friend.js';
@@ -16,6 +15,7 @@ import { quantileBetween } from '../load/histogram.js';
 import { watchLoop, type LoopDelay } from '../load/loopDelay.js';
 import { bucketsIn, readMetrics, serverLoopLag } from '../load/serverMetrics.js';
 import { paced } from '../load/paced.js';
+import { childRunning, rssMB } from '../load/procStat.js';
 import { runnerOnCourse } from '../../stand-ins/runner.js';
 import type { Section } from '../report.js';
 import { startFakeApple } from '../../stand-ins/fakeApple.js';
@@ -30,23 +30,10 @@ const HOLD_SECONDS = 25;
 // Chicago's course is marked in miles: a km marker is refused (unknown_marker).
 const MARKERS = ['mi-3', 'mi-5', 'mi-6', 'mi-8', 'mi-10', 'mi-12', 'mi-13', 'mi-16', 'mi-18', 'mi-20', 'mi-24', 'finish'];
 
-/** A process's resident memory (VmRSS), in MB; 0 for none. */
-async function rssMB(pid: number | undefined): Promise<number> {
-  if (pid === undefined) return 0;
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0);
-  return kb / 1024;
-}
-
-/** The server's converter process (server/audio/converter.ts), a child of it: its memory is the server's too. */
-async function converterOf(server: number): Promise<number | undefined> {
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    if (Number(/^\d+ \(.*\) \S (\d+)/.exec(stat)?.[1]) !== server) continue;
-    if ((await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).includes('converter-process')) return Number(entry);
-  }
-  return undefined;
+/** A process's resident memory (VmRSS), in MB; 0 for none or one gone. */
+async function rssOrZero(pid: number | undefined): Promise<number> {
+  const mb = await rssMB(pid);
+  return Number.isNaN(mb) ? 0 : mb;
 }
 
 /** The server's memory and its converter's, in MB (the converter looked for again once it is gone). */
@@ -55,12 +42,12 @@ function memoryOf(server: () => number | undefined) {
   return async () => {
     const pid = server();
     if (pid === undefined) return { server: NaN, converter: NaN };
-    let converterMB = await rssMB(converter);
+    let converterMB = await rssOrZero(converter);
     if (converterMB === 0) {
-      converter = await converterOf(pid);
-      converterMB = await rssMB(converter);
+      converter = await childRunning(pid, 'converter-process');
+      converterMB = await rssOrZero(converter);
     }
-    return { server: await rssMB(pid), converter: converterMB };
+    return { server: await rssOrZero(pid), converter: converterMB };
   };
 }
 

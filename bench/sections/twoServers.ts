@@ -6,10 +6,10 @@
  * second's added rate is reported as a ratio of the first's. CONVERT_CONCURRENCY=1 each, so on this
  * 2-core machine each gets a core; CPU seconds of the processes (and their ffmpeg runs) beside.
  */
-import { readdir, readFile } from 'node:fs/promises';
 import { addLiveRace } from '../load/race.js';
 import { again, Tally, uploadNote } from '../load/crowd.js';
 import { friendNote, type FriendNote } from '../../stand-ins/friend.js';
+import { childrenOf, cpuSeconds, cpuSecondsWithReaped } from '../load/procStat.js';
 import { gaugeIn, readMetrics } from '../load/serverMetrics.js';
 import type { Section } from '../report.js';
 import { startOwnPostgres } from '../../kit/postgres.js';
@@ -17,26 +17,12 @@ import { startServer, type RunningServer } from '../../kit/server.js';
 import { noteLengths } from '../../stand-ins/venueSchedules.js';
 import type { BenchContext } from './context.js';
 
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
-
-/** utime+stime (+ the children it waited for, with `children`) of a process, in seconds; 0 once it is gone. */
-async function cpuOf(pid: number, children: boolean): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  if (!stat) return 0;
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (children ? [11, 12, 13, 14] : [11, 12]).reduce((sum, i) => sum + Number(f[i]), 0) / TICKS_PER_SECOND;
-}
-
 /** CPU seconds of a server process and of its converter process with the ffmpeg runs it waited for. */
 async function serverCpu(server: RunningServer): Promise<number> {
   const pid = server.pid();
   if (pid === undefined) return 0;
-  let total = await cpuOf(pid, false);
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) total += await cpuOf(Number(entry), true);
-  }
+  let total = await cpuSeconds(pid);
+  for (const child of await childrenOf(pid)) total += await cpuSecondsWithReaped(child);
   return total;
 }
 

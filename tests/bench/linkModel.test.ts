@@ -1,5 +1,5 @@
 /**
- * The link model (stand-ins/linkModel.ts) as the first-visit bench relies on it: every stream's
+ * The link model (the bad network's link mode, stand-ins/badNetwork/link.ts) as the first-visit bench relies on it: every stream's
  * bytes arrive whole and in order, a new connection pays one round trip before its first byte,
  * and connections share one pipe. Timings are measured on real transfers through it.
  */
@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { epochNow, startLinkModel, type LinkModel, type LinkShape } from '../../stand-ins/linkModel.js';
+import { epochNow, startBadNetwork, type LinkModel, type LinkShape } from '../../stand-ins/badNetwork/index.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -33,7 +33,7 @@ async function serve(onConnection: (socket: net.Socket) => void): Promise<number
 }
 
 async function link(port: number, shape: LinkShape): Promise<LinkModel> {
-  const model = await startLinkModel({ host: '127.0.0.1', port }, shape);
+  const model = await startBadNetwork({ host: '127.0.0.1', port }, { kind: 'link', shape });
   cleanups.push(() => model.close());
   return model;
 }

@@ -13,7 +13,7 @@ import { expect, test } from '@playwright/test';
 import { fillDetails, launchPhone, noteStates, openRecorder, pageAudioSha256, record, serverNotes } from '../../kit/browser/recorder';
 import { type RunningFront, startServerBehindFront } from '../../kit/caddy';
 import { addUpcomingRace, UPCOMING_RACE } from '../../kit/races';
-import { runnerApi, signIn } from '../../kit/runnerApi';
+import { enterRace, runnerClient, signIn } from '../../kit/runnerApi';
 import type { RunningServer } from '../../kit/server';
 import { type FakeApple, startFakeApple } from '../../stand-ins/fakeApple';
 import { type PushServiceStandIn, startPushService } from '../../stand-ins/pushService';
@@ -51,8 +51,9 @@ const phone = async () => launchPhone(await speechWav(), undefined, { args: fron
 
 test("a friend's note goes over HTTP/2, one recorded with no signal waits in the worker and goes when it is back, and a push says the runner heard it", async () => {
   const session = await signIn(server.url, apple);
-  const entry = await runnerApi(server.url, 'POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Alex' });
-  const token = (entry.json as { link: { token: string } }).link.token;
+  const runner = runnerClient(server.url, session);
+  const entry = await enterRace(runner, UPCOMING_RACE, 'Alex');
+  const token = entry.link.token;
   const subscription = pushService.subscribe();
   const { context } = await phone();
   try {
@@ -80,8 +81,11 @@ test("a friend's note goes over HTTP/2, one recorded with no signal waits in the
       const subscribed = page.waitForResponse((r) => r.url() === `${front.url}/api/r/${token}/push` && r.request().method() === 'PUT');
       await page.getByRole('button', { name: 'Tell me when Alex hears it' }).click();
       expect((await subscribed).status()).toBe(200);
-      const played = await runnerApi(server.url, 'POST', `/api/notes/${noteId}/played`, session, { playedAt: new Date().toISOString(), marker: 'mi-20' });
-      expect(played.status).toBe(200);
+      const played = await runner.POST('/api/notes/{id}/played', {
+        params: { path: { id: noteId } },
+        body: { playedAt: new Date().toISOString(), marker: 'mi-20' },
+      });
+      expect(played.response.status).toBe(200);
       await expect.poll(() => pushService.received().filter((p) => p.endpoint === subscription.endpoint).length).toBe(1);
       const [push] = pushService.received();
       expect(JSON.parse(push!.text)).toMatchObject({ notification: { title: 'Alex heard your note at Mile 20', navigate: `${front.url}/r/${token}` } });

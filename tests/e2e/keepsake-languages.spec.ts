@@ -9,6 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { speechWav } from '../../stand-ins/speech';
 import { launchPhone, noteStates, waitForElapsed } from '../../kit/browser/recorder';
 import { UPCOMING_RACE } from '../../kit/races';
+import { enterRace } from '../../kit/runnerApi';
 import { startRunnerWorld, type RunnerWorld } from './support/runnerWorld';
 import { waitForControllingWorker } from './support/worker';
 
@@ -33,10 +34,10 @@ test.describe('the keepsake page in the language of the browser', () => {
 
   test('shows a shared note in French, names as given, and switches to German from its menu', async ({ page }) => {
     const { session, entry } = await world.runnerWithNote();
-    const share = await world.api('POST', '/api/shares', session, { entryId: entry.id });
-    expect(share.status).toBe(201);
+    const share = await world.client(session).POST('/api/shares', { body: { entryId: entry.id } });
+    expect(share.response.status).toBe(201);
 
-    await page.goto(share.json.url);
+    await page.goto(share.data!.url);
     await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Alex');
     await expect(page.getByText('Messages vocaux pour', { exact: true })).toBeVisible();
@@ -61,10 +62,10 @@ test.describe('the keepsake page in the language of the browser', () => {
 
   test('says in French that notes are no longer shared', async ({ page }) => {
     const { session, entry } = await world.runnerWithNote();
-    const share = await world.api('POST', '/api/shares', session, { entryId: entry.id });
-    expect((await world.api('DELETE', `/api/shares/${share.json.id}`, session)).status).toBe(204);
+    const share = await world.client(session).POST('/api/shares', { body: { entryId: entry.id } });
+    expect((await world.client(session).DELETE('/api/shares/{id}', { params: { path: { id: share.data!.id } } })).response.status).toBe(204);
 
-    await page.goto(share.json.url);
+    await page.goto(share.data!.url);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ces messages ne sont pas partagés');
     await expect(page.getByRole('alert')).toHaveText(/Demandez au coureur ou à la coureuse de les partager à nouveau\.$/);
   });
@@ -72,7 +73,7 @@ test.describe('the keepsake page in the language of the browser', () => {
 
 test("the sender's recorder says where the runner heard the note, in the sender's language", async () => {
   const session = await world.signIn();
-  const entry = (await world.api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Alex' })).json;
+  const entry = await enterRace(world.client(session), UPCOMING_RACE, 'Alex');
   const { context } = await launchPhone(await speechWav(), undefined, { locale: 'es-ES' });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
@@ -87,7 +88,13 @@ test("the sender's recorder says where the runner heard the note, in the sender'
     await expect(noteStates(page)).toHaveText(['A salvo con nosotros']);
 
     const noteId = (await page.getByTestId('note').getAttribute('data-note-id'))!;
-    expect((await world.api('POST', `/api/notes/${noteId}/played`, session, { playedAt: new Date().toISOString(), marker: 'mi-13' })).status).toBe(200);
+    expect(
+      (
+        await world
+          .client(session)
+          .POST('/api/notes/{id}/played', { params: { path: { id: noteId } }, body: { playedAt: new Date().toISOString(), marker: 'mi-13' } })
+      ).response.status,
+    ).toBe(200);
     await page.reload();
     await expect(page.getByTestId('note-heard')).toHaveText('Escuchado en: Milla 13');
   } finally {

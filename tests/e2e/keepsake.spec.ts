@@ -16,15 +16,14 @@ test.afterAll(async () => {
   await world?.stop();
 });
 
-const api: RunnerWorld['api'] = (...args) => world.api(...args);
 const runnerWithNote = () => world.runnerWithNote();
 
 test('the keepsake page shows the runner, the race and a shared note that plays', async ({ page }) => {
   const { session, entry } = await runnerWithNote();
-  const share = await api('POST', '/api/shares', session, { entryId: entry.id });
-  expect(share.status).toBe(201);
+  const share = await world.client(session).POST('/api/shares', { body: { entryId: entry.id } });
+  expect(share.response.status).toBe(201);
 
-  await page.goto(share.json.url);
+  await page.goto(share.data!.url);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Alex');
   await expect(page.getByText('Chicago Marathon · Oct 11, 2099')).toBeVisible();
   const note = page.getByRole('listitem');
@@ -47,11 +46,11 @@ test('the keepsake page shows the runner, the race and a shared note that plays'
 
 test('a share the runner removed shows a clear message and its audio is gone', async ({ page }) => {
   const { session, entry, noteId } = await runnerWithNote();
-  const share = await api('POST', '/api/shares', session, { entryId: entry.id });
-  const token = String(share.json.url).split('/s/')[1];
-  expect((await api('DELETE', `/api/shares/${share.json.id}`, session)).status).toBe(204);
+  const share = await world.client(session).POST('/api/shares', { body: { entryId: entry.id } });
+  const token = String(share.data!.url).split('/s/')[1];
+  expect((await world.client(session).DELETE('/api/shares/{id}', { params: { path: { id: share.data!.id } } })).response.status).toBe(204);
 
-  await page.goto(share.json.url);
+  await page.goto(share.data!.url);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText("These notes aren't shared");
   await expect(page.getByRole('alert')).toHaveText(/Ask the runner to share them again/);
   expect((await page.request.get(`/api/s/${token}/notes/${noteId}/audio`.replace(/^/, world.server.url))).status()).toBe(404);
@@ -62,6 +61,12 @@ test("the sender's browser learns 'heard at Mile 13' for its own note once the r
   await page.goto(entry.link.url);
   const status = () => page.evaluate(async (url) => (await fetch(url)).json(), `/api/r/${entry.link.token}/notes/${noteId}/status`);
   expect(await status()).toEqual({ id: noteId, status: 'converted' });
-  expect((await api('POST', `/api/notes/${noteId}/played`, session, { playedAt: '2025-10-12T15:00:00Z', marker: 'mi-13' })).status).toBe(200);
+  expect(
+    (
+      await world
+        .client(session)
+        .POST('/api/notes/{id}/played', { params: { path: { id: noteId } }, body: { playedAt: '2025-10-12T15:00:00Z', marker: 'mi-13' } })
+    ).response.status,
+  ).toBe(200);
   expect(await status()).toMatchObject({ heardAtMarker: 'mi-13', heardAtLabel: 'Mile 13' });
 });

@@ -12,6 +12,7 @@ import { fillDetails, launchPhone, noteStates, openRecorder, record } from '../.
 import { UPCOMING_RACE } from '../../kit/races';
 import { standInPushManager } from './support/push';
 import { screenshot } from './support/screenshot';
+import { enterRace } from '../../kit/runnerApi';
 import { startRunnerWorld, type RunnerWorld } from './support/runnerWorld';
 
 let service: PushServiceStandIn;
@@ -35,7 +36,7 @@ test('a friend the link cannot take now records, and is told in their language w
   const session = await world.signIn();
   const {
     link: { token },
-  } = (await world.api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Alex' })).json;
+  } = await enterRace(world.client(session), UPCOMING_RACE, 'Alex');
   // Two phones came onto the link first: its new phones of the hour.
   for (let i = 0; i < 2; i++) {
     const phone = await request.newContext();

@@ -24,6 +24,7 @@ import { deliverPush, noticesShown, standInPushManager } from './support/push';
 import { fillDetails, launchPhone, noteStates, openRecorder, PHONE, record } from '../../kit/browser/recorder';
 import { screenshot } from './support/screenshot';
 import { UPCOMING_RACE } from '../../kit/races';
+import { enterRace } from '../../kit/runnerApi';
 import { startRunnerWorld, type RunnerWorld } from './support/runnerWorld';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -47,7 +48,10 @@ test.afterAll(async () => {
 
 const noticesTo = (endpoint: string) => service.received().filter((p) => p.endpoint === endpoint);
 const played = async (session: string, noteId: string, marker = 'mi-20') =>
-  expect((await world.api('POST', `/api/notes/${noteId}/played`, session, { playedAt: new Date().toISOString(), marker })).status).toBe(200);
+  expect(
+    (await world.client(session).POST('/api/notes/{id}/played', { params: { path: { id: noteId } }, body: { playedAt: new Date().toISOString(), marker } }))
+      .response.status,
+  ).toBe(200);
 
 /** A note sent through the link by a phone whose cookies `phone` holds (a friend's, or the browser context's own). */
 async function sendNote(phone: APIRequestContext, token: string): Promise<string> {
@@ -71,7 +75,7 @@ test("a friend is told in their language when the runner hears their note, never
   const session = await world.signIn();
   const {
     link: { token },
-  } = (await world.api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Alex' })).json;
+  } = await enterRace(world.client(session), UPCOMING_RACE, 'Alex');
   const sub = service.subscribe();
   const { context } = await launchPhone(await speechWav());
   const jo = await request.newContext();
@@ -151,14 +155,22 @@ async function runnerSharing(displayName: string) {
   });
   const start = (JSON.parse(stdout.trim().split('\n').pop()!) as { start: number }).start;
   const session = await world.signIn();
-  const entry = (await world.api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName })).json;
-  expect((await world.api('PATCH', `/api/entries/${entry.id}`, session, { shareProgress: true })).status).toBe(200);
+  const entry = await enterRace(world.client(session), UPCOMING_RACE, displayName);
+  expect((await world.client(session).PATCH('/api/entries/{id}', { params: { path: { id: entry.id } }, body: { shareProgress: true } })).response.status).toBe(
+    200,
+  );
   const run = (from: number, to: number, fromMiles: number, minutesPerMile: number) =>
     Array.from({ length: to - from }, (_, i) => positionAt((fromMiles + (i + 1) / minutesPerMile) * MILE, start + (from + i + 1) * MINUTE));
-  expect((await world.api('POST', `/api/entries/${entry.id}/positions`, session, { positions: run(0, 40, 0, 10) })).status).toBe(200);
+  expect(
+    (await world.client(session).POST('/api/entries/{id}/positions', { params: { path: { id: entry.id } }, body: { positions: run(0, 40, 0, 10) } })).response
+      .status,
+  ).toBe(200);
   /** The next hour at 6:30 a mile: past Mile 13, under a mile from Mile 14. */
   const speedUp = async () =>
-    expect((await world.api('POST', `/api/entries/${entry.id}/positions`, session, { positions: run(40, 99, 4, 6.5) })).status).toBe(200);
+    expect(
+      (await world.client(session).POST('/api/entries/{id}/positions', { params: { path: { id: entry.id } }, body: { positions: run(40, 99, 4, 6.5) } }))
+        .response.status,
+    ).toBe(200);
   return { token: entry.link.token as string, speedUp };
 }
 
@@ -237,7 +249,7 @@ test('a subscription the browser replaced is renewed and told to the server, and
   const session = await world.signIn();
   const {
     link: { token },
-  } = (await world.api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Lee' })).json;
+  } = await enterRace(world.client(session), UPCOMING_RACE, 'Lee');
   const [old, fresh] = [service.subscribe(), service.subscribe()];
   const context = await browser.newContext({ viewport: PHONE });
   try {

@@ -16,6 +16,7 @@ import { SEND_LEAD_MS } from '../../contract/delivery';
 import { positionAt } from '../server/support/live-race';
 import { speechWav } from '../../stand-ins/speech';
 import { launchPhone, noteStates, openRecorder, record, serverNotes } from '../../kit/browser/recorder';
+import { enterRace } from '../../kit/runnerApi';
 import { startRunnerWorld, type RunnerWorld } from './support/runnerWorld';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -42,15 +43,19 @@ async function runnerBeforeMile7(displayName: string): Promise<string> {
   });
   const start = (JSON.parse(stdout.trim().split('\n').pop()!) as { start: number }).start;
   const session = await world.signIn();
-  const entry = (await world.api('POST', '/api/entries', session, { raceId: 'chicago-2099', displayName })).json;
-  expect((await world.api('PATCH', `/api/entries/${entry.id}`, session, { shareProgress: true })).status).toBe(200);
+  const entry = await enterRace(world.client(session), 'chicago-2099', displayName);
+  expect((await world.client(session).PATCH('/api/entries/{id}', { params: { path: { id: entry.id } }, body: { shareProgress: true } })).response.status).toBe(
+    200,
+  );
   const last = Date.now() - 30_000;
   const meters = 7 * MILE - 400;
   const pace = meters / ((last - start) / 1000);
   const running = (fraction: number) => positionAt(meters * fraction, start + (last - start) * fraction);
-  const posted = await world.api('POST', `/api/entries/${entry.id}/positions`, session, { positions: [0.6, 0.75, 0.9, 0.95, 1].map(running) });
-  expect(posted.status).toBe(200);
-  expect(posted.json.progress.lastMarker.id).toBe('mi-6');
+  const posted = await world
+    .client(session)
+    .POST('/api/entries/{id}/positions', { params: { path: { id: entry.id } }, body: { positions: [0.6, 0.75, 0.9, 0.95, 1].map(running) } });
+  expect(posted.response.status).toBe(200);
+  expect(posted.data!.progress!.lastMarker!.id).toBe('mi-6');
   expect(pace).toBeGreaterThan(2);
   return entry.link.token as string;
 }

@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { startFakeApple, type FakeApple } from '../../stand-ins/fakeApple';
 import { speechWav, startServer, type RunningServer } from './fixtures';
 import { addUpcomingRace, UPCOMING_RACE } from '../../kit/races';
-import { runnerApi, signIn } from '../../kit/runnerApi';
+import { enterRace, runnerClient, signIn } from '../../kit/runnerApi';
 import { fillDetails, launchPhone, noteStates, openRecorder, record } from '../../kit/browser/recorder';
 import { screenshot } from './support/screenshot';
 
@@ -24,11 +24,10 @@ test.afterAll(async () => {
   await apple?.close();
 });
 
-const api = (method: string, url: string, accessToken?: string, body?: object) => runnerApi(server.url, method, url, accessToken, body);
-
 test("the sender's recorder shows 'Heard at Mile 13' once the runner's app reports the note played", async () => {
   const session = await signIn(server.url, apple);
-  const entry = (await api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Alex' })).json;
+  const runner = runnerClient(server.url, session);
+  const entry = await enterRace(runner, UPCOMING_RACE, 'Alex');
 
   const { context } = await launchPhone(await speechWav());
   try {
@@ -41,7 +40,11 @@ test("the sender's recorder shows 'Heard at Mile 13' once the runner's app repor
     await expect(page.getByTestId('note-heard')).toHaveCount(0);
 
     const noteId = (await page.getByTestId('note').getAttribute('data-note-id'))!;
-    expect((await api('POST', `/api/notes/${noteId}/played`, session, { playedAt: new Date().toISOString(), marker: 'mi-13' })).status).toBe(200);
+    const played = await runner.POST('/api/notes/{id}/played', {
+      params: { path: { id: noteId } },
+      body: { playedAt: new Date().toISOString(), marker: 'mi-13' },
+    });
+    expect(played.response.status).toBe(200);
 
     await page.reload();
     await expect(page.getByTestId('note-heard')).toHaveText('Heard at Mile 13');

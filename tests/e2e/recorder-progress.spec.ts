@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { positionAt } from '../server/support/live-race';
+import { enterRace } from '../../kit/runnerApi';
 import { startRunnerWorld, type RunnerWorld } from './support/runnerWorld';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -38,16 +39,20 @@ const chicagoTime = (iso: string) =>
 test('the recorder says which marker the runner passed and when, marks passed markers, and keeps up while open', async ({ page }) => {
   const start = await startChicagoAnHourAgo();
   const session = await world.signIn();
-  const entry = (await world.api('POST', '/api/entries', session, { raceId: 'chicago-2099', displayName: 'Alex' })).json;
-  expect((await world.api('PATCH', `/api/entries/${entry.id}`, session, { shareProgress: true })).status).toBe(200);
+  const entry = await enterRace(world.client(session), 'chicago-2099', 'Alex');
+  expect((await world.client(session).PATCH('/api/entries/{id}', { params: { path: { id: entry.id } }, body: { shareProgress: true } })).response.status).toBe(
+    200,
+  );
   const running = (seconds: number) => positionAt(seconds * PACE, start + seconds * 1000);
-  const posted = await world.api('POST', `/api/entries/${entry.id}/positions`, session, { positions: [running(300), running(900), running(1200)] });
-  expect(posted.json.progress.lastMarker.id).toBe('mi-2');
+  const posted = await world
+    .client(session)
+    .POST('/api/entries/{id}/positions', { params: { path: { id: entry.id } }, body: { positions: [running(300), running(900), running(1200)] } });
+  expect(posted.data!.progress!.lastMarker!.id).toBe('mi-2');
 
   await page.clock.install();
   await page.goto(`${world.server.url}/r/${entry.link.token}`);
   await expect(page.getByRole('status').filter({ hasText: 'passed' })).toHaveText(
-    `Alex passed Mile 2 at ${chicagoTime(posted.json.progress.lastMarker.passedAt)}.`,
+    `Alex passed Mile 2 at ${chicagoTime(posted.data!.progress!.lastMarker!.passedAt)}.`,
   );
   const options = page.getByLabel('Marker').locator('option');
   await expect(options.nth(1)).toHaveText('Mile 1 (passed)');
@@ -66,11 +71,13 @@ test('the recorder says which marker the runner passed and when, marks passed ma
   await expect(page.getByText(/this note will play as soon as/)).toHaveCount(0);
 
   // The runner passes mile 3; the open page asks again within a minute.
-  const later = await world.api('POST', `/api/entries/${entry.id}/positions`, session, { positions: [running(1500), running(1800)] });
-  expect(later.json.progress.lastMarker.id).toBe('mi-3');
+  const later = await world
+    .client(session)
+    .POST('/api/entries/{id}/positions', { params: { path: { id: entry.id } }, body: { positions: [running(1500), running(1800)] } });
+  expect(later.data!.progress!.lastMarker!.id).toBe('mi-3');
   await page.clock.runFor(61_000);
   await expect(page.getByRole('status').filter({ hasText: 'passed' })).toHaveText(
-    `Alex passed Mile 3 at ${chicagoTime(later.json.progress.lastMarker.passedAt)}.`,
+    `Alex passed Mile 3 at ${chicagoTime(later.data!.progress!.lastMarker!.passedAt)}.`,
   );
   await expect(options.nth(3)).toHaveText('Mile 3 (passed)');
   await expect(page.getByText("Alex has passed Mile 3: this note will play as soon as it reaches Alex's phone.")).toBeVisible();

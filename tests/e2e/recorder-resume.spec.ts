@@ -1,5 +1,5 @@
 import { expect, speechWav, test } from './fixtures';
-import { startCuttingProxy } from './support/cuttingProxy';
+import { startBadNetwork } from '../../stand-ins/badNetwork/index';
 import { launchPhone, noteStates, openRecorder, fillDetails, pageAudioSha256, serverNotes } from '../../kit/browser/recorder';
 
 const CUT_AFTER_BYTES = 40_000;
@@ -8,7 +8,7 @@ test.describe('the recorder on a link that drops every connection', () => {
   test('a 60 s note arrives intact through a link cut every 40 KB, with little more on the wire than the note', async ({ server }) => {
     test.setTimeout(240_000);
     const token = await server.createLink('Alex');
-    const proxy = await startCuttingProxy({ host: '127.0.0.1', port: server.port }, CUT_AFTER_BYTES);
+    const proxy = await startBadNetwork({ host: '127.0.0.1', port: server.port }, { kind: 'cut', afterBytes: CUT_AFTER_BYTES });
     const { context } = await launchPhone(await speechWav());
     try {
       // The page, its worker and every upload go through the proxy.

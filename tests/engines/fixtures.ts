@@ -1,6 +1,6 @@
 /**
  * Fixtures for the engine scenarios: per worker, one real server and one browser of the project's
- * engine; per test, a fault proxy on a new port, so each test has a fresh origin (its own storage
+ * engine; per test, the bad network in its faults mode on a new port, so each test has a fresh origin (its own storage
  * and service worker) in the shared browser.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { speechWav } from '../../stand-ins/speech';
 import { startServer, type RunningServer } from '../../kit/server';
 import { BROWSER_GONE } from '../../scripts/engine-reruns.mjs';
 import { launchEngine, type Engine, type EngineName } from './driver';
-import { startFaultProxy, type FaultProxy } from './support/faultProxy';
+import { startBadNetwork, type FaultProxy } from '../../stand-ins/badNetwork/index';
 import { EnginePage } from './support/page';
 
 export { expect };
@@ -41,7 +41,7 @@ export const test = base.extend<{ faults: FaultProxy; tab: EnginePage }, { engin
     { scope: 'worker', timeout: 90_000 },
   ],
   faults: async ({ server }, use, testInfo) => {
-    const faults = await startFaultProxy(server.port);
+    const faults = await startBadNetwork({ host: '127.0.0.1', port: server.port }, { kind: 'faults' });
     await use(faults);
     // A failure says what the browser had asked for and what was still unanswered.
     const failed = testInfo.status !== testInfo.expectedStatus;

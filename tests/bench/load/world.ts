@@ -2,7 +2,7 @@
  * What the reference app's end-to-end tests run against: the real server process (conversion on),
  * the fake Apple it trusts, and a fault proxy in front of it playing the given schedule.
  */
-import { startChaosProxy, type ChaosProxy, type VenueSchedule } from '../../../stand-ins/venueNetwork.js';
+import { startBadNetwork, type ChaosProxy, type VenueSchedule } from '../../../stand-ins/badNetwork/index.js';
 import { startFakeApple, type FakeApple } from '../../../stand-ins/fakeApple.js';
 import { startServer, type RunningServer } from '../../../kit/server.js';
 
@@ -23,7 +23,7 @@ export async function startRaceDayWorld(schedule: VenueSchedule): Promise<RaceDa
     CONVERT_WORKER: 'on',
     LOG_LEVEL: 'warn',
   });
-  const proxy = await startChaosProxy(server.port, schedule);
+  const proxy = await startBadNetwork({ host: '127.0.0.1', port: server.port }, { kind: 'venue', schedule });
   proxy.start();
   return {
     apple,

@@ -11,15 +11,15 @@ import { promisify } from 'node:util';
 import { expect } from '@playwright/test';
 import { startFakeApple } from '../../../stand-ins/fakeApple';
 import { putNote } from '../../../stand-ins/friend';
-import { runnerApi, signIn as signInRunner } from '../../../kit/runnerApi';
+import { enterRace, runnerClient, signIn as signInRunner, type RunnerClient } from '../../../kit/runnerApi';
 import { addUpcomingRace, UPCOMING_RACE } from '../../../kit/races';
 import { startServer, type RunningServer } from '../../../kit/server';
 import { speechWav } from '../../../stand-ins/speech';
 
 export interface RunnerWorld {
   server: RunningServer;
-  /** A call to the runner API, with a session's access token when given. */
-  api(method: string, url: string, accessToken?: string, body?: object): ReturnType<typeof runnerApi>;
+  /** The runner API's typed client, as the session with this access token when given. */
+  client(accessToken?: string): RunnerClient;
   /** A runner signed in (a new Apple account each time): their access token. */
   signIn(): Promise<string>;
   /** A runner with one entry and one converted note at mile 13 from Sam, sent through the recorder API. */
@@ -40,22 +40,24 @@ export async function startRunnerWorld(env: NodeJS.ProcessEnv = {}): Promise<Run
   const webm = path.join(os.tmpdir(), `milenotes-runner-world-${process.pid}.webm`);
   await promisify(execFile)('ffmpeg', ['-y', '-loglevel', 'error', '-i', await speechWav(), '-t', '4', '-c:a', 'libopus', '-b:a', '32k', webm]);
   const speech = await readFile(webm);
-  const api: RunnerWorld['api'] = (method, url, accessToken, body) => runnerApi(server.url, method, url, accessToken, body);
+  const client: RunnerWorld['client'] = (accessToken) => runnerClient(server.url, accessToken);
 
   const signIn = () => signInRunner(server.url, apple);
 
   return {
     server,
-    api,
+    client,
     signIn,
     async runnerWithNote() {
       const session = await signIn();
-      const entry = (await api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Alex' })).json;
+      const entry = await enterRace(client(session), UPCOMING_RACE, 'Alex');
       const noteId = randomUUID();
       const put = await putNote(server.url, entry.link.token, { id: noteId, contentType: 'audio/webm;codecs=opus', audio: speech }, 'mi-13', 'Sam');
       expect(put.status).toBe(201);
       await expect
-        .poll(async () => (await api('GET', `/api/entries/${entry.id}/notes`, session)).json.markers[0].notes[0].status, { timeout: 30_000 })
+        .poll(async () => (await client(session).GET('/api/entries/{id}/notes', { params: { path: { id: entry.id } } })).data?.markers[0]?.notes?.[0]?.status, {
+          timeout: 30_000,
+        })
         .toBe('converted');
       return { session, entry, noteId };
     },

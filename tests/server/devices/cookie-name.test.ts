@@ -6,7 +6,7 @@
  * subdomain can plant it) is never read: a planted value of the attacker's own hands the victim's
  * links to nobody. A trusted proxy's request without X-Forwarded-Proto is said once in the log.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { DEVICE_COOKIE, LOCAL_DEVICE_COOKIE } from '../../../server/devices/cookie.js';
 import type { HomeScreenLinks } from '../../../contract/homeScreenApi.js';
 import { BACKENDS } from '../support/backends.js';
@@ -65,6 +65,7 @@ describe('a trusted proxy without X-Forwarded-Proto', () => {
 
   it('should be said once in the log, with what to set', async () => {
     const warn = vi.spyOn(t.app.log, 'warn');
+    onTestFinished(() => warn.mockRestore());
     const said = () => warn.mock.calls.filter((call) => JSON.stringify(call).includes('X-Forwarded-Proto'));
     await t.app.inject({ url: '/api/races', headers: { 'x-forwarded-proto': 'https' } });
     expect(said()).toEqual([]);
@@ -83,6 +84,7 @@ describe('a proxy nobody trusts', () => {
 
   it('should not be said in the log: without TRUST_PROXY no peer is a proxy of ours', async () => {
     const warn = vi.spyOn(t.app.log, 'warn');
+    onTestFinished(() => warn.mockRestore());
     for (let i = 0; i < 2; i++) await t.app.inject({ url: '/api/races', headers: BEHIND_NGINX });
     expect(warn.mock.calls.filter((call) => JSON.stringify(call).includes('X-Forwarded-Proto'))).toEqual([]);
   });

@@ -1,16 +1,16 @@
 /**
- * The venue network: an HTTP proxy on 127.0.0.1 in front of the server that plays a scripted
+ * The bad network's venue mode: an HTTP proxy on 127.0.0.1 in front of the server that plays a scripted
  * schedule. Until start() and after the schedule ends it passes traffic through untouched; during
  * the schedule it refuses connections in offline windows, fails a share of requests (a 502, or the
  * connection cut mid-request or before the answer), and squeezes everything through one slow link
  * with added latency. A short-lived schedule also cuts every connection a few seconds after it
  * opens, as a crowded cell does. Every request is logged with its fate and the bytes it moved.
  */
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { once } from 'node:events';
+import http from 'node:http';
 import type { Readable, Writable } from 'node:stream';
-import { seededRandom } from './seededRandom.js';
+import { seededRandom } from '../seededRandom.js';
+import { openFront, type Target } from './front.js';
 
 export interface VenueSchedule {
   /** How long the bad network lasts from start(); the link is good after it. */
@@ -125,7 +125,7 @@ function headerBytes(req: http.IncomingMessage): number {
   return n;
 }
 
-export async function startChaosProxy(targetPort: number, schedule: VenueSchedule, hooks: ProxyHooks = {}): Promise<ChaosProxy> {
+export async function startVenueNetwork(target: Target, schedule: VenueSchedule, hooks: ProxyHooks = {}): Promise<ChaosProxy> {
   const random = seededRandom(schedule.seed);
   // Lifetimes draw from their own sequence, so they do not shift the request fates.
   const lifetimeRandom = seededRandom(schedule.seed ^ 0x5bd1e995);
@@ -133,7 +133,6 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
   const up = new Link(bytesPerMs);
   const down = new Link(bytesPerMs);
   const log: ProxyLogEntry[] = [];
-  const sockets = new Set<Socket>();
   const timers: NodeJS.Timeout[] = [];
   let startedAt: number | undefined;
   let refused = 0;
@@ -190,7 +189,7 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
         entry.bytesDown += body.length + 100;
         return;
       }
-      const upstream = http.request({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers });
+      const upstream = http.request({ host: target.host, port: target.port, method: req.method, path: req.url, headers: req.headers });
       upstream.on('error', () => {
         if (!res.headersSent && !res.destroyed) res.writeHead(502).end();
       });
@@ -227,32 +226,27 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
       cut();
     }
   });
-  server.on('connection', (socket: Socket) => {
-    if (offlineNow()) {
+  server.keepAliveTimeout = 5_000;
+  const front = await openFront(server, {
+    refuse() {
+      if (!offlineNow()) return false;
       refused++;
-      return socket.destroy();
-    }
-    sockets.add(socket);
-    const lifetime = schedule.connectionLifetimeMs;
-    let timer: NodeJS.Timeout | undefined;
-    if (lifetime && inSchedule()) {
+      return true;
+    },
+    onConnection(socket) {
+      const lifetime = schedule.connectionLifetimeMs;
+      if (!lifetime || !inSchedule()) return;
       const ms = lifetime.min + lifetimeRandom() * (lifetime.max - lifetime.min);
-      timer = setTimeout(() => {
+      const timer = setTimeout(() => {
         cutByLifetime++;
         socket.destroy();
       }, ms);
-    }
-    socket.on('close', () => {
-      if (timer) clearTimeout(timer);
-      sockets.delete(socket);
-    });
+      socket.on('close', () => clearTimeout(timer));
+    },
   });
-  server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: front.url,
     schedule,
     log,
     now,
@@ -261,17 +255,11 @@ export async function startChaosProxy(targetPort: number, schedule: VenueSchedul
     start() {
       startedAt = performance.now();
       // The signal drops: whatever is in flight dies with it.
-      for (const w of schedule.offline)
-        timers.push(
-          setTimeout(() => {
-            for (const s of sockets) s.destroy();
-          }, w.fromMs),
-        );
+      for (const w of schedule.offline) timers.push(setTimeout(front.cutAll, w.fromMs));
     },
     async close() {
       for (const timer of timers) clearTimeout(timer);
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await front.close();
     },
   };
 }

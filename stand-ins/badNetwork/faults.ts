@@ -1,10 +1,11 @@
 /**
- * A proxy on 127.0.0.1 in front of the test server that fails on command: the whole server
+ * The bad network's faults mode: a proxy on 127.0.0.1 in front of the test server that fails on command: the whole server
  * unreachable, note uploads answered 503, or an upload cut after some bytes. Engines without
  * CDP cannot fake a bad network themselves, so the bad network lives here, for every engine alike.
  */
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { openFront, type Target } from './front.js';
 
 const NOTE_UPLOAD = /^\/api\/r\/[^/]+\/(notes|uploads)\//;
 /** Where a note is sent whole (the resumable upload's creation); failUploads' faults meet only these. */
@@ -51,8 +52,7 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
-  const sockets = new Set<Socket>();
+export async function startFaultNetwork(target: Target): Promise<FaultProxy> {
   const uploads: UploadSeen[] = [];
   const faults: UploadFault[] = [];
   let isDown = false;
@@ -99,7 +99,7 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
       });
       return;
     }
-    const upstream = http.request({ host: '127.0.0.1', port: targetPort, method: req.method, path, headers: req.headers });
+    const upstream = http.request({ host: target.host, port: target.port, method: req.method, path, headers: req.headers });
     upstream.on('error', () => req.socket.destroy());
     upstream.on('response', (answer) => {
       if (seen) seen.status = answer.statusCode;
@@ -132,18 +132,12 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
     req.on('data', (chunk: Buffer) => seen && (seen.forwardedBytes += chunk.length));
     req.pipe(upstream);
   }
-  server.on('connection', (socket: Socket) => {
-    if (isDown) return socket.destroy();
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
   // Browsers keep connections: a 'down' proxy must cut those too, and close() must not wait on them.
   server.keepAliveTimeout = 2_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const front = await openFront(server, { refuse: () => isDown });
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: front.url,
     uploads,
     hold(path) {
       const held = { path, released: false, count: 0, waiting: [] as Array<() => void> };
@@ -158,7 +152,7 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
     },
     down() {
       isDown = true;
-      for (const socket of sockets) socket.destroy();
+      front.cutAll();
     },
     up() {
       isDown = false;
@@ -176,9 +170,6 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
           `${at} ms ${line}: ${endedAt === undefined ? 'still open' : closedEarly ? `closed unanswered at ${endedAt} ms` : `${status} at ${endedAt} ms`}`,
       ),
     owed: () => recent.filter((r) => r.endedAt === undefined).map(({ line, at }) => `${at} ms ${line}: still open`),
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: front.close,
   };
 }

@@ -1,11 +1,12 @@
 /**
- * A TCP proxy that cuts every connection after it has carried a set number of bytes towards the
+ * The bad network's cut mode: a TCP proxy that cuts every connection after it has carried a set number of bytes towards the
  * server, as a venue link that never stays up for a whole note does. A cut is the link dropping:
  * every other open connection dies with it (a browser would otherwise resend the cut request on
  * an idle pooled connection that a real dropped link would have killed too). It passes bytes
  * untouched (interim 1xx answers included) and counts what went up, the bytes a phone pays for.
  */
 import net from 'node:net';
+import { openFront, type Target } from './front.js';
 
 export interface CuttingProxy {
   url: string;
@@ -17,14 +18,13 @@ export interface CuttingProxy {
   close(): Promise<void>;
 }
 
-export async function startCuttingProxy(target: { host: string; port: number }, cutAfterBytes: number): Promise<CuttingProxy> {
+export async function startCuttingLink(target: Target, cutAfterBytes: number): Promise<CuttingProxy> {
   let up = 0;
   let cuts = 0;
-  const open = new Set<net.Socket>();
   const clients = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
-    open.add(client).add(upstream);
+    front.track(upstream);
     clients.add(client);
     let carried = 0;
     client.on('data', (chunk: Buffer) => {
@@ -49,23 +49,14 @@ export async function startCuttingProxy(target: { host: string; port: number }, 
     upstream.on('end', () => client.end());
     client.on('error', closeBoth);
     upstream.on('error', closeBoth);
-    client.on('close', () => {
-      open.delete(client);
-      clients.delete(client);
-    });
-    upstream.on('close', () => open.delete(upstream));
+    client.on('close', () => clients.delete(client));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
+  const front = await openFront(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: front.url,
     bytesUp: () => up,
     resetCount: () => void (up = 0),
     cuts: () => cuts,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of open) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: front.close,
   };
 }

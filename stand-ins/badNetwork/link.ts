@@ -1,5 +1,5 @@
 /**
- * A phone's link at the TCP level: a proxy on 127.0.0.1 where each new connection waits one round
+ * The bad network's link mode, a phone's link at the TCP level: a proxy on 127.0.0.1 where each new connection waits one round
  * trip before its first byte moves (the TCP handshake), each direction adds half the round trip,
  * and every connection shares one pipe per direction at a fixed rate. Because it carries bytes,
  * not requests, TLS handshakes and HTTP/2's single connection cross it as they would a real link.
@@ -7,6 +7,7 @@
  * many had crossed by a given moment.
  */
 import net from 'node:net';
+import { openFront, type Target } from './front.js';
 
 export interface LinkShape {
   /** A new connection waits this long before its first byte; each direction adds half of it. */
@@ -178,11 +179,10 @@ function carry(pipe: Pipe, chunk: Buffer, to: net.Socket): void {
 }
 
 /** Starts the link in front of `target`; connect to the returned port instead of the target's. */
-export async function startLinkModel(target: { host: string; port: number }, shape: LinkShape): Promise<LinkModel> {
+export async function startLinkModel(target: Target, shape: LinkShape): Promise<LinkModel> {
   const bytesPerMs = shape.bitsPerSecond / 8 / 1000;
   const up = new Pipe(bytesPerMs, shape.roundTripMs / 2);
   const down = new Pipe(bytesPerMs, shape.roundTripMs / 2);
-  const sockets = new Set<net.Socket>();
   const opening = new Set<NodeJS.Timeout>();
   let connections = 0;
 
@@ -190,16 +190,9 @@ export async function startLinkModel(target: { host: string; port: number }, sha
   const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (client) => {
     connections++;
     const upstream = net.connect({ host: target.host, port: target.port, allowHalfOpen: true, noDelay: true });
-    for (const [socket, towards] of [
-      [client, down],
-      [upstream, up],
-    ] as const) {
-      sockets.add(socket);
-      socket.on('close', () => {
-        sockets.delete(socket);
-        towards.forget(socket);
-      });
-    }
+    front.track(upstream);
+    client.on('close', () => down.forget(client));
+    upstream.on('close', () => up.forget(upstream));
     // Nothing moves until the handshake's round trip is over.
     client.pause();
     upstream.pause();
@@ -226,25 +219,19 @@ export async function startLinkModel(target: { host: string; port: number }, sha
     client.on('close', () => client.readableEnded || reset());
     upstream.on('close', () => upstream.readableEnded || reset());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as net.AddressInfo;
+  const front = await openFront(server);
 
   return {
     host: '127.0.0.1',
-    port,
+    port: front.port,
     bytes: () => ({ up: up.delivered(), down: down.delivered() }),
     bytesBy: (epochMs) => ({ up: up.deliveredBy(epochMs), down: down.deliveredBy(epochMs) }),
     connections: () => connections,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const timer of opening) clearTimeout(timer);
-        up.stop();
-        down.stop();
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close() {
+      for (const timer of opening) clearTimeout(timer);
+      up.stop();
+      down.stop();
+      return front.close();
+    },
   };
 }
