@@ -13,6 +13,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { PHONE, launchPhone, noteStates, waitForElapsed } from '../../kit/browser/recorder';
 import { UPCOMING_RACE } from '../../kit/races';
+import { enterRace } from '../../kit/runnerApi';
 import { startPushService, type PushServiceStandIn } from '../../stand-ins/pushService';
 import { speechWav } from '../../stand-ins/speech';
 import { positionAt } from '../server/support/live-race';
@@ -108,8 +109,8 @@ async function look(page: Page, state: string, lang: string): Promise<void> {
 /** A runner signed in with an entry in the upcoming race: their session, entry and recorder link. */
 async function runnerEntry() {
   const session = await world.signIn();
-  const entry = (await world.api('POST', '/api/entries', session, { raceId: UPCOMING_RACE, displayName: 'Alex' })).json;
-  return { session, entryId: entry.id as string, token: entry.link.token as string };
+  const entry = await enterRace(world.client(session), UPCOMING_RACE, 'Alex');
+  return { session, entryId: entry.id, token: entry.link.token };
 }
 
 /** Records `seconds` and stops: the review panel. */
@@ -162,8 +163,10 @@ for (const lang of Object.keys(WORDS) as Lang[]) {
       await look(page, 'safe-with-us', lang);
 
       const noteId = (await page.getByTestId('note').getAttribute('data-note-id'))!;
-      const played = await world.api('POST', `/api/notes/${noteId}/played`, session, { playedAt: new Date().toISOString(), marker: 'mi-13' });
-      expect(played.status).toBe(200);
+      const played = await world
+        .client(session)
+        .POST('/api/notes/{id}/played', { params: { path: { id: noteId } }, body: { playedAt: new Date().toISOString(), marker: 'mi-13' } });
+      expect(played.response.status).toBe(200);
       await page.reload();
       await expect(noteStates(page)).toHaveText([words.heard]);
       await expect(page.getByTestId('note-heard')).toHaveText(words.heardAt);
@@ -220,9 +223,10 @@ async function runnerSharing(): Promise<string> {
   });
   const start = (JSON.parse(stdout.trim().split('\n').pop()!) as { start: number }).start;
   const { session, entryId, token } = await runnerEntry();
-  expect((await world.api('PATCH', `/api/entries/${entryId}`, session, { shareProgress: true })).status).toBe(200);
+  const runner = world.client(session);
+  expect((await runner.PATCH('/api/entries/{id}', { params: { path: { id: entryId } }, body: { shareProgress: true } })).response.status).toBe(200);
   const positions = Array.from({ length: 40 }, (_, i) => positionAt(((i + 1) / 10) * MILE, start + (i + 1) * MINUTE));
-  expect((await world.api('POST', `/api/entries/${entryId}/positions`, session, { positions })).status).toBe(200);
+  expect((await runner.POST('/api/entries/{id}/positions', { params: { path: { id: entryId } }, body: { positions } })).response.status).toBe(200);
   return token;
 }
 
