@@ -30,7 +30,7 @@ export default defineConfig({
         // React changes less often than our screens: its own file stays cached across releases.
         // (react-router is only used to prerender the pages; no screen in the browser needs it.)
         // The recorder's screen and what it shares with the home screen (the outbox, the loading and
-        // error screens, the server's clock) in one file (issue 43): as a chunk of their own they were
+        // error screens, the server's clock) in one file: as a chunk of their own they were
         // one more request on a first visit's path to Record (6 at once over HTTP/1.1) and 0.7 KB of
         // imports and exports. The home screen loads it whole; the installed app has it cached anyway.
         // Only the modules named (their own dependencies stay where they are), so the keepsake never
@@ -48,11 +48,11 @@ export default defineConfig({
         // assets/recorder-<hash>.js, so the bench's size of the recorder (bench/sections/pages.ts) counts them.
         chunkFileNames: (chunk) => {
           if (/\/src\/i18n\/[a-z]{2}\.ts$/.test(chunk.facadeModuleId ?? '')) return 'assets/lang-[name]-[hash].js';
-          // The home screen (issue 36) by its own name, so it never counts as the recorder.
+          // The home screen by its own name, so it never counts as the recorder.
           if (/\/src\/homeScreenApp\.tsx$/.test(chunk.facadeModuleId ?? '')) return 'assets/home-screen-[hash].js';
           // The keepsake's, which carries its own English words (src/i18n/enKeepsake.ts), never counts as the recorder either.
           if (/\/src\/keepsake\/keepsakeApp\.tsx$/.test(chunk.facadeModuleId ?? '')) return 'assets/keepsakeApp-[hash].js';
-          // The recorder's controls for after a first note (issue 43), loaded once one could show: never
+          // The recorder's controls for after a first note, loaded once one could show: never
           // on a first visit's path to Record, so never counted as the recorder, nor precached at install.
           if (/\/src\/recorder\/laterControls\.tsx$/.test(chunk.facadeModuleId ?? '')) return 'assets/later-[hash].js';
           return chunk.moduleIds.some((id) => /\/src\/(recorder\/|recorderApp|i18n\/|serverClock|xhrTransport)/.test(id))
@@ -89,7 +89,7 @@ export default defineConfig({
             'tests/deploy/**/*.test.ts',
           ],
           globalSetup: ['tests/server/globalSetup.ts', 'tests/server/openapi/globalSetup.ts'],
-          // Every answer a server test receives is checked against /api/openapi.json (issue 20).
+          // Every answer a server test receives is checked against /api/openapi.json.
           setupFiles: ['tests/server/openapi/drift-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -1,5 +1,5 @@
 /**
- * The recorder's benchmark (issue 4), in real Chromium against the real server:
+ * The recorder's benchmark, in real Chromium against the real server:
  * 1. bytes uploaded per second of speech with our settings vs Chrome's MediaRecorder defaults,
  *    on the same espeak-ng WAV fed to the fake microphone (aim: 4 KB/s or less);
  * 2. time from 'back online' to all of 10 queued notes delivered, with the page open.

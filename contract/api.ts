@@ -34,7 +34,7 @@ export const ProgressSchema = Type.Object({
 export type Progress = Static<typeof ProgressSchema>;
 
 /**
- * When the runner is expected at each marker still ahead (server/races/eta.ts, issue 31): only while
+ * When the runner is expected at each marker still ahead (server/races/eta.ts): only while
  * the race is live and the runner shares progress, never a coordinate. The recorder shows these times,
  * suggests a marker a note can still reach in time (contract/delivery.ts), and, offline, says how old they are.
  */
@@ -47,7 +47,7 @@ export const EstimatesSchema = Type.Object({
 export type Estimates = Static<typeof EstimatesSchema>;
 
 /**
- * The server's clock at the answer (server/clock.ts, issue 35). The recorder keeps its own clock in
+ * The server's clock at the answer (server/clock.ts). The recorder keeps its own clock in
  * step with it, so every race time it shows and judges by is the server's, whatever the phone's says.
  */
 export const ServerClockSchema = Type.Object({
@@ -63,9 +63,9 @@ export const RecorderLinkSchema = Type.Object({
   runner: Type.Object({ displayName: Type.String() }),
   race: raceFields('id', 'name', 'date', 'units', 'timezone', 'startsAt', 'when'),
   markers: Type.Array(MarkerSchema),
-  /** Only while the race is live and the runner shares progress (issue 19). Never coordinates. */
+  /** Only while the race is live and the runner shares progress. Never coordinates. */
   progress: Type.Optional(ProgressSchema),
-  /** Only with `progress`: when the runner is expected at each marker ahead (issue 31). */
+  /** Only with `progress`: when the runner is expected at each marker ahead. */
   estimates: Type.Optional(EstimatesSchema),
   clock: ServerClockSchema,
 });

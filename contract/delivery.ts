@@ -1,6 +1,6 @@
 /**
- * How long a note needs on its way, for the server's conversion deadlines and the recorder's advice
- * (issue 31). One place, so the queue and the friend's screen never disagree about "in time".
+ * How long a note needs on its way, for the server's conversion deadlines and the recorder's advice.
+ * One place, so the queue and the friend's screen never disagree about "in time".
  *
  * Both are spans of the server's clock (server/clock.ts), as the race times they are taken from. On
  * race day that clock is the real one. The demo's runs a race in minutes, and these shrink with it

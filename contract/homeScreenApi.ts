@@ -1,5 +1,5 @@
 /**
- * The home screen's list (issue 36), written once with typebox: GET /api/device/links answers the
+ * The home screen's list, written once with typebox: GET /api/device/links answers the
  * runners this phone records for, found by the device cookie (server/devices); DELETE takes one off.
  * The server validates and serialises with these; the start page (src/homeScreen) imports the types.
  */

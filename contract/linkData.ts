@@ -1,5 +1,5 @@
 /**
- * Owns the link's data as /r/:token's HTML carries it (issue 43): what GET /api/r/:token would
+ * Owns the link's data as /r/:token's HTML carries it: what GET /api/r/:token would
  * answer, status and body, in a `<script type="application/json">` block, so a first visit draws
  * and records with no request before. The server writes it (server/routes/recorder-page.ts), the
  * shell reads it (src/linkPrefetch.ts). A data block is never run, and the CSP has no say on it.

@@ -26,7 +26,7 @@ export const PAGES = {
   privacy: { route: '/privacy', url: '/privacy', file: 'privacy.html' },
   recorder: { route: '/r/:token', url: '/r/_', file: 'r.html' },
   keepsake: { route: '/s/:token', url: '/s/_', file: 's.html' },
-  /** Where the installed app starts (the manifest's start_url, issue 36): this phone's runners. */
+  /** Where the installed app starts (the manifest's start_url): this phone's runners. */
   homeScreen: { route: '/home-screen', url: '/home-screen', file: 'home-screen.html' },
 } as const satisfies Record<string, SitePage>;
 

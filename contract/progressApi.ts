@@ -1,5 +1,5 @@
 /**
- * The runner app's progress shapes (issue 19): sharing turned on or off, and a batch of positions
+ * The runner app's progress shapes: sharing turned on or off, and a batch of positions
  * with what became of each. Written once with typebox for validation, OpenAPI and types.
  */
 import { Type, type Static } from 'typebox';

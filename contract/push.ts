@@ -1,5 +1,5 @@
 /**
- * Web Push as the server, the recorder and the service worker all read it (issue 36): what a push
+ * Web Push as the server, the recorder and the service worker all read it: what a push
  * carries (encrypted to the one phone that subscribed, RFC 8291, so only that phone reads it) and
  * the few numbers they share. No imports: any runtime may use it.
  */
@@ -16,7 +16,7 @@ export const DECLARATIVE_PUSH = 8030;
 export const MAX_PUSH_PAYLOAD_BYTES = 3072;
 
 /**
- * What a push carries (issue 42): Declarative Web Push JSON, which Safari 18.4+ shows by itself and
+ * What a push carries: Declarative Web Push JSON, which Safari 18.4+ shows by itself and
  * the service worker shows everywhere else. The words are the server's, in the phone's language; it
  * names the runner and the marker, never where the runner is. `navigate` is the link's recorder
  * (an absolute URL of this site): only the phone that subscribed on it can decrypt the push, and it

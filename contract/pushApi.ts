@@ -1,5 +1,5 @@
 /**
- * The recorder's push routes' shapes (issue 36), written once with typebox for validation, OpenAPI
+ * The recorder's push routes' shapes, written once with typebox for validation, OpenAPI
  * and types: this phone's subscription for a link, whether it asked to hear of its notes played, and
  * its marker alerts. The page imports types only (typebox stays out of its bundle).
  */

@@ -12,7 +12,7 @@ export function fill(sentence: string, values: Record<string, string | number> =
 
 /**
  * Issue 36, what a push shows on the phone, in the sender's language: the server words each push
- * with this block only (server/push/notice.ts, issue 42). One sentence per kind of marker,
+ * with this block only (server/push/notice.ts). One sentence per kind of marker,
  * for the words around it ("at the finish", not "at Finish").
  */
 const enNotices = {

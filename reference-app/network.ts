@@ -24,7 +24,7 @@ export interface RetryRule {
 /**
  * Tries a call until it gets an answer that is not a network failure or a 5xx/429, honouring
  * Retry-After. A request that got no answer is tried again within a second (the rule above: a cell
- * link comes back without notice, the venue's lesson, issue 21). The server's own "not now" (5xx,
+ * link comes back without notice, the venue's lesson). The server's own "not now" (5xx,
  * 429) backs off to 8 s, or as it says. Any other refusal is thrown at once, named by `what`.
  */
 export async function retrying<T>(what: string, call: ClientCall<T>, rule: RetryRule, deadline = Date.now() + 120_000): Promise<T> {

@@ -50,7 +50,7 @@ const PRELOADED_SCREENS = new Set(['s.html', 'home-screen.html']);
 
 /**
  * The chunk a screen's entry module went into when vite.config.ts groups it with what it shares (the
- * recorder's, issue 43): the manifest then has no key for the module, and the chunk bears its name.
+ * recorder's): the manifest then has no key for the module, and the chunk bears its name.
  */
 function groupChunkOf(manifest, entry) {
   const name = path.basename(entry).replace(/\.[jt]sx?$/, '');
@@ -77,7 +77,7 @@ function screenFiles(manifest, entry) {
  * <link>s that start downloading a screen's chunks and stylesheet while the HTML is parsed, in
  * parallel with the shell's script, instead of after it has run. In <head>, not held back until
  * the first paint (d5e3ae4 did that for Lighthouse's simulated LCP): the Record button works
- * sooner on both bench profiles this way (issue 21), and the person's time is the aim.
+ * sooner on both bench profiles this way, and the person's time is the aim.
  */
 function screenPreloads(manifest, entry) {
   const { scripts, styles } = screenFiles(manifest, entry);

@@ -1,7 +1,7 @@
 // Owns which Node MileNotes runs on: package.json's "engines" (read here, written nowhere else),
 // and what is said to someone running an older one. Plain JavaScript that any Node can parse: it
 // runs before anything else is loaded (scripts/require-node.mjs), since on an older Node better-sqlite3
-// does not refuse, it dies of a segmentation fault without a word (Node 20, issue 37).
+// does not refuse, it dies of a segmentation fault without a word (Node 20).
 import { readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));

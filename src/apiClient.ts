@@ -2,7 +2,7 @@
  * The pages' client for the server's JSON API: the recorder's and the keepsake's requests, and the
  * JSON answer's reading (getJson) every client shares. The push routes' client is the later chunk's
  * (src/recorder/push/pushClient.ts), the installed app's list the home screen's
- * (src/homeScreen/linksClient.ts): neither is on a first visit's path to Record (issue 43). No React:
+ * (src/homeScreen/linksClient.ts): neither is on a first visit's path to Record. No React:
  * each function returns the answer as data, so a hook only decides what the person sees.
  */
 import { takePrefetchedLink } from './linkPrefetch.js';

@@ -1,5 +1,5 @@
 /**
- * Owns Chromium's install prompt (issue 36): `beforeinstallprompt` is kept from the moment the
+ * Owns Chromium's install prompt: `beforeinstallprompt` is kept from the moment the
  * shell's script runs (src/main.ts imports this first, before any screen's chunk loads), and the
  * browser's own mini-infobar is held back, so installing is offered at the right moment (after the
  * person's first note is sent: src/recorder/installOffer.ts) and from a tap, as Chromium requires.

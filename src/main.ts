@@ -4,7 +4,7 @@
  * <head>; /r/'s are asked for here, once its first screen records without them: src/firstScreen).
  * Marketing pages are prerendered HTML and load no script file; every page registers the service
  * worker with an inline script (contract/registerWorker.ts). The recorder's link data is taken
- * from the page here (issue 43), or, in the worker's shell, asked for beside its chunk, not after
+ * from the page here, or, in the worker's shell, asked for beside its chunk, not after
  * it. Chromium's offer to install is kept from here on (src/installPrompt.ts), before any screen's
  * chunk has loaded, so it is not missed.
  */

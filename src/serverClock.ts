@@ -1,5 +1,5 @@
 /**
- * The server's clock on the page (issue 35). Every time the recorder shows or judges by is the
+ * The server's clock on the page. Every time the recorder shows or judges by is the
  * server's: where the race stands, when the runner passed a marker, how old the estimates are, which
  * marker a note sent now can reach, when a note was recorded. Each link answer says the server's
  * time and rate (server/clock.ts); the page keeps a clock in step with it from the phone's clock at

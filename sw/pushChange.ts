@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * Owns keeping a replaced push subscription heard (issue 42). A browser may replace its push
+ * Owns keeping a replaced push subscription heard. A browser may replace its push
  * subscription (Firefox and Chromium fire pushsubscriptionchange); the server would go on sending
  * to the old endpoint, and the phone would silently stop hearing. So this worker remembers which
  * links this phone subscribed on (it sees the recorder's own PUT and DELETE of /api/r/:token/push

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * Owns what the worker does with a push (issues 36, 42): the body is Declarative Web Push JSON
+ * Owns what the worker does with a push: the body is Declarative Web Push JSON
  * (contract/push.ts), which Safari 18.4+ shows without the worker; every other browser hands it
  * here, and the worker shows the same notice (the server's words, in the phone's language), sets
  * the badge, and a tap opens the recorder it names. It ALWAYS shows something for a push, inside

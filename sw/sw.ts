@@ -4,7 +4,7 @@
  * recorder offline and the pages' HTML; the rest (pictures, the keepsake screen) is kept on use
  * or fetched later when no note is waiting (laterCache.ts); the outbox sync lives in
  * outboxSync.ts. An update waits until every tab of the old version is closed: it never
- * reloads a page. A push (issue 36) is shown and opened by pushNotice.ts; a replaced subscription
+ * reloads a page. A push is shown and opened by pushNotice.ts; a replaced subscription
  * is renewed by pushChange.ts.
  */
 import { clientsClaim } from 'workbox-core';

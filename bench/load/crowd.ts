@@ -1,5 +1,5 @@
 /**
- * Race morning's crowd for the bench (issue 19): many runners' apps on one server, each its own
+ * Race morning's crowd for the bench: many runners' apps on one server, each its own
  * account with an entry in the live race, holding one sync request, downloading each note as it
  * arrives converted and posting a batch of positions every 30 s; runners signing in and entering;
  * friends uploading notes. Plain fetch, not the generated client: a thousand of these run in one

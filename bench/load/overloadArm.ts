@@ -1,5 +1,5 @@
 /**
- * One side of the overload bench (issue 31): a server with one conversion order, its live race with
+ * One side of the overload bench: a server with one conversion order, its live race with
  * runners on the course (paces 3-10 min/km, wave starts 10 min apart, positions posted every 30 s as
  * the app does, so the server has estimates), a race still to come with a few entries, each app
  * holding its sync with until=playable (when a note became playable), and its /metrics sampled.

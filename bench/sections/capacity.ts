@@ -1,5 +1,5 @@
 /**
- * Conversion capacity against its floor (issue 31): the CPU our conversion spends per minute of
+ * Conversion capacity against its floor: the CPU our conversion spends per minute of
  * speech (the converter process, server/audio/converter.ts, and its two ffmpeg runs: loudness
  * measure, then encode) against ffmpeg alone doing the same decode, filters and encode in one run.
  * CPU seconds, not wall time: the bench shares its 2 cores with whatever else runs, and CPU time

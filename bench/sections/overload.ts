@@ -1,5 +1,5 @@
 /**
- * Overload, side by side (issue 31): two servers, one converting by deadline (CONVERT_ORDER=deadline,
+ * Overload, side by side: two servers, one converting by deadline (CONVERT_ORDER=deadline,
  * as shipped) and one first come first served (arrival), each with its own fresh data, get the same
  * notes at the same moments at about twice what they convert, while runners are on the course. What
  * is measured: of the notes sent at least 5 race minutes ahead of their marker, the share playable

@@ -1,5 +1,5 @@
 /**
- * Section "pagesab" (issue 43): the first visit to a link, this checkout against a base commit
+ * Section "pagesab": the first visit to a link, this checkout against a base commit
  * (BENCH_BASE, default 2122d22, the main before issue 43) measured in the same run on the same
  * machine, runs alternated; the base is built and served by its own checkout (./baseCheckout.ts).
  */

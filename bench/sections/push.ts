@@ -1,5 +1,5 @@
 /**
- * Race day's pushes (issue 42): a race at its peak with thousands of subscribed phones, against
+ * Race day's pushes: a race at its peak with thousands of subscribed phones, against
  * the loopback push service (bench/load/push-service.ts: some answers slow, some subscriptions gone
  * with 410, a 429 storm with Retry-After mid-run), while the converter converts one note after
  * another. Heard pushes come at twice the peak rate notes are played; each spectator's marker alert

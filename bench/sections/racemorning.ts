@@ -1,5 +1,5 @@
 /**
- * Race morning under load (issue 19), on one server process: the figures a runner and a friend
+ * Race morning under load, on one server process: the figures a runner and a friend
  * feel (a note upload, the held answer that brings the note converted, a sign-in) and the server's
  * memory, first with nothing else going on, then while a crowd runs at race morning's real rates:
  * apps each holding a sync request and posting a batch of positions every 30 s, runners signing in

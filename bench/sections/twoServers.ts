@@ -1,5 +1,5 @@
 /**
- * Two servers on one PostgreSQL sharing the conversion queue (issue 31): does adding a converting
+ * Two servers on one PostgreSQL sharing the conversion queue: does adding a converting
  * server add its share of the rate? N real notes (10-60 s of speech) are queued on one server
  * process and it drains them (notes/s); then a second process starts on the same database and
  * audio folder (one disk shared, as a volume would be) and N more notes drain with both. The

@@ -88,7 +88,7 @@ export interface Config {
   tempDir: string;
   /**
    * Which waiting note is converted next (CONVERT_ORDER): `deadline`, the one the runner is expected
-   * to reach first (issue 31), or `arrival`, the oldest (first come, first served, as before).
+   * to reach first, or `arrival`, the oldest (first come, first served, as before).
    */
   convertOrder: ConvertOrder;
   /**
@@ -98,7 +98,7 @@ export interface Config {
   homePageCacheMs: number;
   /** The runner app's page on the App Store (APP_STORE_URL): the home page's badge links there; unset, it says the app is coming. */
   appStoreUrl: string | undefined;
-  /** Web Push (issue 36): on unless PUSH=off; keys, subject, the hosts pushes may go to, limits (./push.ts). */
+  /** Web Push: on unless PUSH=off; keys, subject, the hosts pushes may go to, limits (./push.ts). */
   push: PushConfig;
 }
 
@@ -198,7 +198,7 @@ function leaseTiming(env: NodeJS.ProcessEnv): Pick<Config, 'convertLeaseMs' | 'c
 }
 
 /**
- * A one-bar phone at a venue goes silent for about 20 s and then goes on (issue 21); the venue
+ * A one-bar phone at a venue goes silent for about 20 s and then goes on; the venue
  * schedule of the delivery bench measured at most a few seconds inside a live upload. Three times
  * the field figure: a stall is not a cut.
  */
@@ -264,7 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idleTimeoutMs: positiveInt(env, 'IDLE_TIMEOUT_MS', IDLE_TIMEOUT_DEFAULT_MS),
     resumableUploads: !['off', '0', 'false'].includes((env.RESUMABLE_UPLOADS ?? 'on').toLowerCase()),
     uploadExpiryMs: positiveInt(env, 'UPLOAD_EXPIRY_HOURS', 24) * 60 * 60 * 1000,
-    // Race morning: a thousand phones each holding one on a server is the plan (issue 19).
+    // Race morning: a thousand phones each holding one on a server is the plan.
     syncMaxHeld: positiveInt(env, 'SYNC_MAX_HELD', 5_000),
     // 0 turns the check off.
     readyMinFreeBytes:

@@ -1,5 +1,5 @@
 /**
- * Owns the device cookie: the value that names the phone a friend records on (issues 36, 40), so the
+ * Owns the device cookie: the value that names the phone a friend records on, so the
  * installed app (which on iPhone starts with the site's cookies and nothing else) finds its runners
  * again, and a heard note is told to the phone that sent it.
  *

@@ -6,7 +6,7 @@
  * A link's token kept for the phone that opened it (device_links.sealed_token, createDeviceLinkSeal)
  * is bound by its associated data to what it is for, that phone and that link: copied into another
  * phone's row, or another link's, it opens nothing, so whoever can write rows but lacks the secret
- * is handed no token (issue 40). Those links drop off the home screen's list until the phone opens
+ * is handed no token. Those links drop off the home screen's list until the phone opens
  * them again. createTokenSeal binds a label only (the push subscriptions' tokens and the VAPID key).
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';

@@ -48,7 +48,7 @@ export class UploadProblem<Code extends RefusalCode = RefusalCode> extends ApiPr
 
 export const entryNotFound = () => new ApiProblem(404, 'entry_not_found', 'This race entry was not found on your account.');
 export const shareNotFound = () => new ApiProblem(404, 'share_not_found', 'This share was not found on your account.');
-/** The home screen's list (issue 36): the link is not on this phone's list, or the request carried no device cookie. */
+/** The home screen's list: the link is not on this phone's list, or the request carried no device cookie. */
 export const deviceLinkNotFound = () => new ApiProblem(404, 'device_link_not_found', "This runner is not on this phone's list.");
 /** A keepsake page's token that names no live share: removed, or copied incompletely. */
 export const keepsakeNotFound = () =>

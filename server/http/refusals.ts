@@ -201,7 +201,7 @@ export const raceRefusal = {
 } satisfies Record<string, (...args: never[]) => ApiProblem>;
 
 /**
- * Refusals only the runner's app meets (race-day progress, issue 19): the recorder never calls these
+ * Refusals only the runner's app meets (race-day progress): the recorder never calls these
  * routes, so they are not in RECORDER_REFUSALS and need no catalogue keys. Status, code and sentence here too.
  */
 // Defaults again for the contract, which calls each with no values.

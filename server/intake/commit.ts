@@ -91,7 +91,7 @@ export async function commitNote(deps: CommitDeps, arrived: ArrivedNote): Promis
   if (!inserted) {
     await arrived.discard();
     const winner = await deps.repo.notes.find(note.id);
-    // Neither inserted nor there: the runner removed a note of this id (issue 19).
+    // Neither inserted nor there: the runner removed a note of this id.
     if (!winner) throw refusal.note_removed();
     return answerForExisting(winner, note.linkId, note.sha256);
   }

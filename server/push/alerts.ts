@@ -1,5 +1,5 @@
 /**
- * A spectator's "tell me when {runner} is about 10 minutes from Mile N" (issue 36), from the very
+ * A spectator's "tell me when {runner} is about 10 minutes from Mile N", from the very
  * estimate the recorder shows and the conversion queue schedules by (server/races/eta.ts, by way of
  * tracking.ts), and only while the runner shares progress in a live race.
  *
@@ -10,7 +10,7 @@
  * batch that shows the marker passed removes it first. Each is checked again against the estimate
  * as it stands at fire time: passed, race over, or progress no longer shared, and nothing is sent.
  *
- * What a batch costs is what one runner costs, however many phones wait on the link (issue 40): one
+ * What a batch costs is what one runner costs, however many phones wait on the link: one
  * estimate per link, one write of its markers' due times (kept per link and marker, shared by every
  * phone's alert there: server/db/push-alert-store.ts), and one pass per entry at a time in this
  * process (./coalesce.ts); the poll likewise reads one estimate per link and fires a marker's alerts

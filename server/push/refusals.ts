@@ -1,5 +1,5 @@
 /**
- * Refusals of the recorder's push routes (issue 36): status, code and English sentence, written once
+ * Refusals of the recorder's push routes: status, code and English sentence, written once
  * here for each code contract/refusals.ts lists in PUSH_REFUSALS (the `satisfies` below holds the
  * two to each other). Not note refusals: they are never a note's reason, and the recorder words
  * them itself by code in its push block (src/i18n, push.refusal.*).

@@ -5,7 +5,7 @@
  * never a second parse of the same string (web-push's own sender re-parses it with the legacy
  * url.parse), with a time limit and a cap on the answer read; the answer's status says what happens
  * next, as ./deliveries.ts applies it. Connections to a push service are kept open and shared, and
- * the VAPID signature is made once an hour per push service, not per push (bench push, issue 42).
+ * the VAPID signature is made once an hour per push service, not per push (bench push).
  */
 import https from 'node:https';
 import webpush from 'web-push';

@@ -1,5 +1,5 @@
 /**
- * A conversion's deadline (issue 31), pure: the time the runner is expected at the note's marker
+ * A conversion's deadline, pure: the time the runner is expected at the note's marker
  * (./eta.ts) less the time a converted note needs to reach the phone (PHONE_LEAD_MS). The queue
  * (server/db/job-store.ts) converts the earliest deadline first.
  */

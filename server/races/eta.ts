@@ -1,5 +1,5 @@
 /**
- * One estimate of when a runner reaches each marker (issue 31), pure: the caller reads the inputs.
+ * One estimate of when a runner reaches each marker, pure: the caller reads the inputs.
  * From placed progress: the pace over the last few kilometres (recent stretches weigh more), else
  * the pace since the start, with a modest fade for markers far ahead (runners slow down: FIELD-NOTES
  * "When a runner reaches a marker"), counted from the last fix's own time, never from now. Before

@@ -1,5 +1,5 @@
 /**
- * The one place a note's conversion deadline is worked out and handed to the stores (issue 31): a
+ * The one place a note's conversion deadline is worked out and handed to the stores: a
  * new note's, from its runner's schedule (queueNote); the waiting notes' again when the runner's
  * progress moves past a marker, or their expected finish or sharing changes (rescheduleNotes); and
  * when a race's start moves (editRace). The rule itself is ./deadline.ts; the stores take what it

@@ -1,5 +1,5 @@
 /**
- * What edit-race may change of a race, and when it may move it (issue 37), pure: each option checked
+ * What edit-race may change of a race, and when it may move it, pure: each option checked
  * as add-race checks it, and the rules for moving a race in time judged at `now`, from the caller.
  */
 import {

@@ -1,9 +1,9 @@
 /**
- * The home screen's list under /api/device (issue 36): the runners this phone records for, found
+ * The home screen's list under /api/device: the runners this phone records for, found
  * by the device cookie alone (server/devices), and taking one off. On iPhone the home-screen app
  * starts with the site's cookies and nothing else, so this list is how it finds its recorders.
  * The cookie is a bearer credential for the links it lists: a live link's token is given back,
- * a revoked one's never; only a cookie this server issued names a phone (issue 40). Limited per
+ * a revoked one's never; only a cookie this server issued names a phone. Limited per
  * client (an IPv6 client by its /64) and phone, as the recorder's routes are per link.
  */
 import rateLimit from '@fastify/rate-limit';

@@ -1,5 +1,5 @@
 /**
- * The browser replaced a push subscription (issue 42): its service worker's pushsubscriptionchange
+ * The browser replaced a push subscription: its service worker's pushsubscriptionchange
  * re-subscribes and tells every link it was subscribed on, here, under /api/r/:token/push/endpoint.
  * Only this phone's (the device cookie's, as for the subscribe PUT) row on this live link whose
  * endpoint is the old one takes the new endpoint; anything else changes nothing. Its language,

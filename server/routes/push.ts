@@ -1,5 +1,5 @@
 /**
- * The recorder's push routes under /api/r/:token/push (issue 36), inside the recorder API, so the
+ * The recorder's push routes under /api/r/:token/push, inside the recorder API, so the
  * live-link check and the per-address limit hold here too. The phone is the device cookie's
  * (server/devices), never a value in the body: a page can only turn on, off or ask for its own
  * phone. Only a phone on the link (a cookie this server issued, and the phone's row for that link,

@@ -37,10 +37,10 @@ export const uploadPartKey = (noteId: string, offset: number, owner: string): st
 export const RACE_IMAGES = 'race-images/';
 
 /**
- * A race's picture for the home page (issue 36): named by its race and its content, so a new picture
+ * A race's picture for the home page: named by its race and its content, so a new picture
  * is a new key and a new address, and the old one may be cached by browsers for ever. Outside the
  * orphan sweep's prefixes: the sweep never touches it. `.card.webp` says this server made it
- * (server/races/race-image.ts, issue 40); a picture stored before, as the operator gave it, has
+ * (server/races/race-image.ts); a picture stored before, as the operator gave it, has
  * `.jpg`, `.png` or plain `.webp` and is never served (remake-race-pictures makes it again).
  */
 export const raceImageKey = (raceId: string, sha256: string): string => `${RACE_IMAGES}${raceId}.${sha256.slice(0, 16)}.card.webp`;

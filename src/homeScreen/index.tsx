@@ -58,7 +58,7 @@ function RunnerItem({ row, onRemove }: { row: RunnerRow; onRemove: () => void })
 }
 
 /**
- * /home-screen, where the installed app starts (the manifest's start_url, issue 36): the runners this
+ * /home-screen, where the installed app starts (the manifest's start_url): the runners this
  * phone records for, each recorder one tap away; with a single runner, that recorder opens at once.
  */
 export default function HomeScreen() {

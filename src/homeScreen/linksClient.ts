@@ -1,6 +1,6 @@
 /**
- * The home screen's requests (issue 36): the runners this phone opened, and taking one off the
- * list. Apart from src/apiClient.ts so the recorder's chunk does not carry them (issue 43).
+ * The home screen's requests: the runners this phone opened, and taking one off the
+ * list. Apart from src/apiClient.ts so the recorder's chunk does not carry them.
  */
 import { DEVICE_LINKS_PATH, deviceLinkPath } from '../../contract/paths.js';
 import { getJson, type ApiAnswer } from '../apiClient.js';

@@ -1,5 +1,5 @@
 /**
- * Owns what the home screen's list shows (issue 36): the runners this phone records for, from the
+ * Owns what the home screen's list shows: the runners this phone records for, from the
  * links the phone keeps (IndexedDB, so the list works with no signal) joined with the ones the server
  * remembers for its device cookie (all an iPhone's home-screen app has at its first start). A runner
  * stays listed while notes for them still wait on the phone, even once taken off: a waiting note is

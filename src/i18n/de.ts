@@ -59,7 +59,7 @@ const de: Catalogue = {
   'details.name': 'Dein Name',
   'details.namePlaceholder': 'Damit klar ist, von wem sie kommt',
 
-  // Fortschritt, den der Läufer am Renntag teilt (Issue 19: src/recorder/Progress*.tsx).
+  // Fortschritt, den der Läufer am Renntag teilt (src/recorder/Progress*.tsx).
   'progress.passed': '{runner} hat {marker} um {time} passiert.',
   'progress.passedSuffix': ' (passiert)',
   'progress.passedChosen': '{runner} hat {marker} schon passiert: Diese Nachricht wird abgespielt, sobald sie auf dem Handy von {runner} ankommt.',
@@ -153,7 +153,7 @@ const de: Catalogue = {
   'outbox.serverBusy': 'Der Server ist gerade ausgelastet (Fehler {status}).',
   'outbox.notAccepted': 'Der Server konnte diese Nachricht nicht annehmen (Fehler {status}).',
 
-  // Every wait explained (issue 21).
+  // Every wait explained.
   'wait.soon': 'Nächster Versuch in weniger als einer Minute.',
   'wait.at': 'Nächster Versuch um {time} Uhr.',
   'wait.whenOnline': 'Nächster Versuch, sobald dieses Handy wieder online ist.',

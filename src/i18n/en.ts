@@ -71,12 +71,12 @@ export const en = {
   'details.name': 'Your name',
   'details.namePlaceholder': "So they know who it's from",
 
-  // Progress shared by the runner on race day (issue 19: src/recorder/Progress*.tsx).
+  // Progress shared by the runner on race day (src/recorder/Progress*.tsx).
   'progress.passed': '{runner} passed {marker} at {time}.',
   'progress.passedSuffix': ' (passed)',
   'progress.passedChosen': "{runner} has passed {marker}: this note will play as soon as it reaches {runner}'s phone.",
 
-  // When the runner is expected at the markers ahead (issue 31: src/recorder/Estimates.tsx).
+  // When the runner is expected at the markers ahead (src/recorder/Estimates.tsx).
   'eta.suggestedSuffix': ' (suggested)',
   'eta.asOf': 'Expected times as of {time}.',
   'eta.stale.one': 'Expected times as of {time}, estimated {count} minute ago.',
@@ -171,7 +171,7 @@ export const en = {
   'outbox.serverBusy': 'The server is busy (error {status}).',
   'outbox.notAccepted': 'The server could not accept this note (error {status}).',
 
-  // Every wait explained (issue 21): when a note held back by a limit is tried again (noteWords.ts).
+  // Every wait explained: when a note held back by a limit is tried again (noteWords.ts).
   'wait.soon': 'It will be tried again in less than a minute.',
   'wait.at': 'It will be tried again at {time}.',
   'wait.whenOnline': 'It will be tried again when this phone is back online.',

@@ -1,5 +1,5 @@
 /**
- * English words only the home screen speaks (issue 36: src/homeScreen/, where the installed app
+ * English words only the home screen speaks (src/homeScreen/, where the installed app
  * starts), loaded with it rather than with the recorder: it adds them to English before its first
  * render (addEnglish in ./index.ts). The other languages' catalogues carry these keys too.
  */

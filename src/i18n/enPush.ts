@@ -1,5 +1,5 @@
 /**
- * English words only the recorder's later chunk speaks (issue 43: src/recorder/laterControls.tsx,
+ * English words only the recorder's later chunk speaks (src/recorder/laterControls.tsx,
  * the install offer and the push controls), loaded with it rather than with the recorder: the
  * chunk adds them to English when it loads (addEnglish in ./index.ts). The other languages'
  * catalogues, chunks of their own, carry these keys too; the keys and placeholders are en.ts's rules.

@@ -60,7 +60,7 @@ const es: Catalogue = {
   'details.name': 'Tu nombre',
   'details.namePlaceholder': 'Para que sepa de quién es',
 
-  // Progreso que comparte el corredor el día de la carrera (issue 19: src/recorder/Progress*.tsx).
+  // Progreso que comparte el corredor el día de la carrera (src/recorder/Progress*.tsx).
   'progress.passed': '{runner} pasó por {marker} a las {time}.',
   'progress.passedSuffix': ' (ya pasó)',
   'progress.passedChosen': '{runner} ya pasó por {marker}: este mensaje sonará en cuanto llegue al teléfono de {runner}.',
@@ -152,7 +152,7 @@ const es: Catalogue = {
   'outbox.serverBusy': 'El servidor está ocupado (error {status}).',
   'outbox.notAccepted': 'El servidor no pudo aceptar este mensaje (error {status}).',
 
-  // Every wait explained (issue 21).
+  // Every wait explained.
   'wait.soon': 'Se volverá a intentar en menos de un minuto.',
   'wait.at': 'Se volverá a intentar a las {time}.',
   'wait.whenOnline': 'Se volverá a intentar cuando este teléfono vuelva a tener conexión.',

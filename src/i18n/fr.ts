@@ -156,7 +156,7 @@ const fr: Catalogue = {
   'outbox.serverBusy': 'Le serveur est occupé (erreur {status}).',
   'outbox.notAccepted': "Le serveur n'a pas pu accepter ce message (erreur {status}).",
 
-  // Every wait explained (issue 21).
+  // Every wait explained.
   'wait.soon': "Nouvel essai dans moins d'une minute.",
   'wait.at': 'Nouvel essai à {time}.',
   'wait.whenOnline': 'Nouvel essai dès que ce téléphone sera de nouveau en ligne.',

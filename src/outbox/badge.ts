@@ -1,5 +1,5 @@
 /**
- * Owns the app icon's badge (issue 36): the number of notes on this phone not yet delivered (saved
+ * Owns the app icon's badge: the number of notes on this phone not yet delivered (saved
  * and waiting, being sent, or needing the person), cleared at 0, so a friend who closes the app sees
  * that a note has not gone. The page calls it when its outbox changes, the service worker after a
  * replay. Where the Badging API is missing (Safari tabs, Firefox) nothing happens; on iPhone it

@@ -76,7 +76,7 @@ export interface AudioChunk {
 
 /**
  * What GET /api/r/:token answers; kept on the device so a link opened once works offline. A copy kept
- * by a version from before the server told its clock (issue 35) has no `clock`.
+ * by a version from before the server told its clock has no `clock`.
  */
 export type LinkInfo = Omit<RecorderLink, 'clock'> & Partial<Pick<RecorderLink, 'clock'>>;
 

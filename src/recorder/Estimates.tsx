@@ -1,5 +1,5 @@
 /**
- * When the runner is expected at the markers ahead (issue 31), on the recorder: the server's clock
+ * When the runner is expected at the markers ahead, on the recorder: the server's clock
  * (./serverClock.ts) moving on by itself, the marker a note sent now can still reach in time, and the lines under the
  * picker: how old the times are, why a marker is suggested, and a warning (never a refusal) when
  * the chosen marker is likely to be passed before the note reaches the runner's phone.

@@ -56,7 +56,7 @@ function useInstallOffer(notes: readonly OutboxNote[]): [Offer, () => void] {
 }
 
 /**
- * Installing offered after the person's first note is sent (issue 36): Chromium's own dialog from a
+ * Installing offered after the person's first note is sent: Chromium's own dialog from a
  * button, or, in iPhone Safari, the steps in iOS's words. "Not now" (or a dialog turned down) keeps
  * it away on this phone.
  */

@@ -1,12 +1,12 @@
 /**
- * Race-day progress on the recorder (issue 19): where the runner is, when they share it, said as
+ * Race-day progress on the recorder: where the runner is, when they share it, said as
  * "Alex passed Mile 12 at 10:41 AM." in the race's time zone; which markers are behind them; and,
  * when a passed marker is chosen, when the note will play. The link answer carries the progress;
  * it is asked for again every minute of the race (on the server's clock) while the race is live and
  * the page is in view, at once when the page comes back into view or the race turns live: a hidden
  * tab costs the server nothing. The same answer carries when the runner is expected at each marker
- * ahead (issue 31: ./Estimates.tsx), the server's clock (./serverClock.ts), and the race as it stands
- * (issue 37: a start moved on race morning is shown within a minute, or at the moment the old start
+ * ahead (./Estimates.tsx), the server's clock (./serverClock.ts), and the race as it stands
+ * (a start moved on race morning is shown within a minute, or at the moment the old start
  * comes); each fresh answer is kept on the phone, so a page opened offline shows the last times,
  * with their age.
  */

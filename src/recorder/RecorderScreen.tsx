@@ -72,7 +72,7 @@ export function RecorderScreen({
   const passed = usePassedMarkers(link.markers, progress);
   const eta = useEta(link.markers, estimates, clock);
   const timeOf = useRaceTime(link.race.timezone);
-  // The push controls and the install offer (issue 43) load, and the push state is asked of the
+  // The push controls and the install offer load, and the push state is asked of the
   // server, only once a control could show: a note delivered (never beside a note still going up a
   // one-bar link), or the runner's times to be told ahead of.
   const delivered = outbox.notes.some((n) => n.state === 'delivered');
@@ -80,7 +80,7 @@ export function RecorderScreen({
   const Later = useLaterControls(wanted);
   const [alertSlot, setAlertSlot] = useState<HTMLDivElement | null>(null);
   const [marker, setMarker] = useState(() => entered?.marker ?? eta.suggested ?? '');
-  // The first suggestion is preselected once (issue 31), then the choice stays put as the clock
+  // The first suggestion is preselected once, then the choice stays put as the clock
   // moves: a note goes where the picker showed, and a warning says when that is no longer in time.
   const preselected = useRef(eta.suggested !== undefined);
   useEffect(() => {

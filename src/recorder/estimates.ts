@@ -1,5 +1,5 @@
 /**
- * What the recorder makes of the server's estimates (issue 31): when the runner is expected at each
+ * What the recorder makes of the server's estimates: when the runner is expected at each
  * marker, which marker a note sent now can still reach in time, whether the chosen one is too near,
  * and how old the times are. Pure functions of the answer and the server's clock as the page keeps it
  * (./serverClock.ts), so the advice can be tested without a page and keeps working offline on the last estimate.

@@ -1,5 +1,5 @@
 /**
- * Owns when the recorder offers to install MileNotes (issue 36), and the person's "Not now". The
+ * Owns when the recorder offers to install MileNotes, and the person's "Not now". The
  * offer comes after the person's first note is sent (delivered: the server has it), never before,
  * never inside the installed app, never on a desktop:
  * - Chromium on a phone: the kept `beforeinstallprompt` (src/installPrompt.ts), offered as a button;

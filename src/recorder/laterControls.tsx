@@ -1,5 +1,5 @@
 /**
- * The recorder's controls for after a first note (issue 43): the push controls and the install
+ * The recorder's controls for after a first note: the push controls and the install
  * offer, a chunk of their own (assets/later-<hash>.js) that RecorderScreen loads once one could show
  * (./useLaterControls.ts), so a first visit's path to the Record button never carries them. The
  * marker alert belongs under the record panel: it is drawn there, into the slot the screen keeps.

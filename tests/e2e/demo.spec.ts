@@ -1,8 +1,8 @@
 /**
- * `npm run demo` as a newcomer runs it (issue 32): a short race, a friend in Chromium with a fake
+ * `npm run demo` as a newcomer runs it: a short race, a friend in Chromium with a fake
  * microphone opens the printed recorder link and records a note for a marker ahead; the watch page
  * shows it played at that marker, the recorder shows it heard there, and the demo ends by itself
- * leaving nothing behind. The demo tells one time (issue 35): the recorder's passed time, its
+ * leaving nothing behind. The demo tells one time: the recorder's passed time, its
  * "expected times as of", its suggestion and its warning agree with the demo's clock, and a marker
  * three ahead, not warned about, is reached by the note in time. With --venue the same note goes
  * through the venue's network and is delivered once. Screenshots of both pages at 390 px and

@@ -1,5 +1,5 @@
 /**
- * The first visit to a link: the link's data comes in the page's HTML (issue 43), so nothing is
+ * The first visit to a link: the link's data comes in the page's HTML, so nothing is
  * asked of the API before Record works; the worker's shell carries none, and then the data travels
  * beside the recorder's JavaScript and either may arrive first; the service worker's install fetches only what opens the recorder, compressed;
  * the rest of the site is cached later, and every page opens offline after a visit.
@@ -90,7 +90,7 @@ test.describe('the recorder on a first visit', () => {
     expect(screenFiles).toHaveLength(3);
     expect(timings.recordWorksAt).toBeGreaterThan(0);
     for (const f of screenFiles) expect(f.start, f.path).toBeGreaterThan(timings.recordWorksAt);
-    // Nothing shown only after a note is delivered came with them (issue 43).
+    // Nothing shown only after a note is delivered came with them.
     expect(timings.files.filter((f) => /^\/assets\/later-/.test(f.path))).toEqual([]);
   });
 
@@ -167,7 +167,7 @@ test.describe('the service worker on a first visit', () => {
     // The recorder's languages but English, one chunk each: a page loads its own, the worker keeps them all for offline.
     const languages = (await readdir(path.join(dist, 'assets'))).filter((f) => /^lang-[a-z]{2}-[^.]+\.js$/.test(f)).map((f) => `/assets/${f}`);
     expect(languages).toHaveLength(3);
-    // The installed app's start page opens with no signal too (issue 36): its shell and its chunk.
+    // The installed app's start page opens with no signal too: its shell and its chunk.
     const homeScreenAssets = assetsOf(await readFile(path.join(dist, 'home-screen.html'), 'utf8'));
     // The worker's own script, then its precache.
     const installSet = new Set([

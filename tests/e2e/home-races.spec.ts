@@ -1,5 +1,5 @@
 /**
- * The home page's Upcoming Events come from the race catalogue (issue 36): a race added with the
+ * The home page's Upcoming Events come from the race catalogue: a race added with the
  * CLI shows within the page's cache time, with no rebuild and no restart, in the HTML itself (a
  * browser without JavaScript sees it) and through the service worker; the spec's nine while no race
  * is ahead. One race shows one card; the carousel loops only with enough races to fill the view

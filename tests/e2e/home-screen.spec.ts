@@ -1,5 +1,5 @@
 /**
- * The installed app (issue 36), in Chromium against the real server and service worker: where it
+ * The installed app, in Chromium against the real server and service worker: where it
  * starts (the manifest's start_url, the runners this phone records for, offline), what crosses to
  * an iPhone's home-screen app (the cookies alone), the icon's count of notes waiting, and installing
  * offered after the first note is sent: Chromium's kept prompt, iPhone Safari's hint in each language.

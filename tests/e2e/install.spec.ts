@@ -8,7 +8,7 @@ test.describe('installing the site to the home screen', () => {
     const response = await request.get(href!);
     expect(response.ok()).toBe(true);
     const manifest = await response.json();
-    // The installed app starts on its own page (issue 36): the runners this phone records for. Its id
+    // The installed app starts on its own page: the runners this phone records for. Its id
     // stays '/', so a copy installed before is the same app; its scope holds the recorders.
     expect(manifest).toMatchObject({ name: 'MileNotes', id: '/', start_url: '/home-screen', scope: '/', display: 'standalone' });
     expect(manifest.short_name).toBeTruthy();

@@ -1,5 +1,5 @@
 /**
- * The keepsake page and the sender's 'heard' line in the sender's language (issue 22), in real
+ * The keepsake page and the sender's 'heard' line in the sender's language, in real
  * Chromium against the real server, its runners signed in with a stand-in for Apple. Screenshots
  * at 390x844 go to test-results/screenshots/keepsake-<lang>-390x844.png.
  */

@@ -1,5 +1,5 @@
 /**
- * Told by Web Push (issue 36), end to end in Chromium: a friend taps "Tell me when Alex hears it"
+ * Told by Web Push, end to end in Chromium: a friend taps "Tell me when Alex hears it"
  * after sending a note; the runner's app reports it played; the real server signs and encrypts a
  * push to a loopback stand-in push service, which checks the VAPID signature and decrypts it as a
  * browser would; the real service worker shows it in the friend's language. Another friend's note is

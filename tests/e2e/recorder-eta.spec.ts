@@ -1,5 +1,5 @@
 /**
- * When the runner is expected at the markers ahead (issue 31), in a friend's recorder: a runner in a
+ * When the runner is expected at the markers ahead, in a friend's recorder: a runner in a
  * live race shares progress, their phone posts positions as the app does, and the real server
  * estimates their times. The recorder writes each marker's time in the race's zone, suggests (and
  * preselects) the first marker a note sent now can reach in time, warns in plain words about one
@@ -62,7 +62,7 @@ async function runnerBeforeMile7(displayName: string): Promise<string> {
 
 /**
  * The estimates in the link's data the page receives while `open` runs: the times the page was told.
- * A first visit has them in the page's HTML (issue 43); the worker's shell has none, and the page asks the API.
+ * A first visit has them in the page's HTML; the worker's shell has none, and the page asks the API.
  */
 async function estimatesSeenBy(page: Page, token: string, open: () => Promise<unknown>): Promise<Estimates> {
   const answer = page.waitForResponse((r) => r.url() === `${world.server.url}/api/r/${token}` && r.request().method() === 'GET');

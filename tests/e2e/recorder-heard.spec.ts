@@ -53,7 +53,7 @@ test("the sender's recorder shows 'Heard at Mile 13' once the runner's app repor
     await screenshot(page, 'heard');
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 
-    // Offline truth (issue 21): the phone keeps what the server said, and says it without a network.
+    // Offline truth: the phone keeps what the server said, and says it without a network.
     await context.setOffline(true);
     await page.reload();
     await expect(page.getByTestId('status-line')).toHaveText(/^You're offline\./);

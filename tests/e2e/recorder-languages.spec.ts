@@ -1,5 +1,5 @@
 /**
- * The recorder in the sender's language (issue 22), in Debian's Chromium against the real server:
+ * The recorder in the sender's language, in Debian's Chromium against the real server:
  * the browser's language picks it, the menu changes it and the phone keeps the choice, offline
  * too. Screenshots at 390x844 go to test-results/screenshots/recorder-<lang>.png for a person to look at.
  */

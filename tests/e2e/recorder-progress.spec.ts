@@ -1,5 +1,5 @@
 /**
- * Race-day progress in the sender's recorder (issue 19): a runner in a live race shares progress,
+ * Race-day progress in the sender's recorder: a runner in a live race shares progress,
  * their phone posts positions, and a friend's recorder says which marker they passed and when (in
  * the race's zone), marks passed markers in the picker, says when a note for one will play, and
  * picks up new progress while it stays open.
@@ -57,7 +57,7 @@ test('the recorder says which marker the runner passed and when, marks passed ma
   const options = page.getByLabel('Marker').locator('option');
   await expect(options.nth(1)).toHaveText('Mile 1 (passed)');
   await expect(options.nth(2)).toHaveText('Mile 2 (passed)');
-  // Ahead of the runner: with the time they are expected there (issue 31, tests/e2e/recorder-eta.spec.ts).
+  // Ahead of the runner: with the time they are expected there (tests/e2e/recorder-eta.spec.ts).
   await expect(options.nth(3)).toHaveText(/^Mile 3 · \d{1,2}:\d\d [AP]M$/);
 
   await page.getByLabel('Marker').selectOption('mi-1');

@@ -1,8 +1,8 @@
 /**
- * The recorder says where the runner's race stands (issue 18), in Debian's Chromium against the
+ * The recorder says where the runner's race stands, in Debian's Chromium against the
  * real server: before it (race day as the race's city calls it, on a phone in another zone),
  * while it is run, and after it; the controls are the same in all three; and a page left open follows
- * a start the operator moves (issue 37). Races are added and moved with the admin CLI, as an operator would.
+ * a start the operator moves. Races are added and moved with the admin CLI, as an operator would.
  */
 import type { Page } from '@playwright/test';
 import { expect, test, type RunningServer } from './fixtures';
@@ -80,7 +80,7 @@ test('a start delayed after the planned gun: an open page says so within a minut
   await page.clock.runFor(61_000);
   await expect(clock).toHaveAttribute('data-when', 'upcoming');
   // Half an hour on the phone with no answer from the server: the page runs on the server's clock as
-  // it last heard it (issue 35), so it turns live at the new gun by itself. (An answer would set the
+  // it last heard it, so it turns live at the new gun by itself. (An answer would set the
   // page back to the server's real time, which this test does not fast-forward.)
   await page.route('**/api/r/**', (route) => route.abort());
   await page.clock.runFor(30 * 60_000);

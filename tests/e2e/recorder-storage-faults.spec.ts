@@ -3,7 +3,7 @@ import { expect, speechWav, test } from './fixtures';
 import { fillDetails, launchPhone, noteStates, openRecorder, record, serverNotes } from '../../kit/browser/recorder';
 
 /**
- * A server that cannot store notes for now (issue 30) answers 503 storage_full with Retry-After.
+ * A server that cannot store notes for now answers 503 storage_full with Retry-After.
  * The sender reads why and when it is tried again, the note stays on the phone, and it is
  * delivered once the server takes it. Note uploads are PUTs; the heard-status poll (a GET on the
  * same path) is passed on untouched.

@@ -1,5 +1,5 @@
 /**
- * The home screen's list (issue 36) in WebKit, Safari's engine: /home-screen lists the runners
+ * The home screen's list in WebKit, Safari's engine: /home-screen lists the runners
  * this phone opened from what the page keeps in IndexedDB, with the server out of reach (the proxy
  * refuses every connection), as an iPhone's home-screen app shows it with no signal.
  */

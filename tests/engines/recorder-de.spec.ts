@@ -1,5 +1,5 @@
 /**
- * The recorder in German, in WebKit, Firefox and Chromium (issue 22): chosen from the language
+ * The recorder in German, in WebKit, Firefox and Chromium: chosen from the language
  * menu, kept across a reload by the engine's own storage, and a spoken note delivered through it.
  * The engines start in English (their system language), so the menu is what picks German here.
  */

@@ -1,5 +1,5 @@
 /**
- * The recorder's race clock (issue 18) in WebKit (Safari's engine), Firefox and Chromium: a race
+ * The recorder's race clock in WebKit (Safari's engine), Firefox and Chromium: a race
  * that has not started is announced with its day, weekday and all, and the controls are there.
  * tests/e2e/recorder-race-clock.spec.ts covers the other two states in Chromium.
  */

@@ -1,5 +1,5 @@
 /**
- * Migration 10 (issue 19): progress shared by the runner's choice. `entries.share_progress` is off
+ * Migration 10: progress shared by the runner's choice. `entries.share_progress` is off
  * until the runner turns it on; `entry_progress` keeps only the last accepted distance along the
  * course and its time (never a coordinate), `marker_passages` when each marker was passed. Times
  * are epoch milliseconds. Both go with their entry (ON DELETE CASCADE, as account deletion removes

@@ -1,5 +1,5 @@
 /**
- * Migration 11 (issue 31): conversions by deadline. `entries.expected_finish_seconds` is the finish
+ * Migration 11: conversions by deadline. `entries.expected_finish_seconds` is the finish
  * time the runner's app may give (null: none), for the coarse estimate before any position.
  * `jobs.due_at` is the conversion's deadline (epoch ms: the runner's expected time at the note's
  * marker less the time to reach the phone, server/races/deadline.ts) and `jobs.race_starts_at` the

@@ -1,5 +1,5 @@
 /**
- * Migration 12 (issue 36): the phones friends record on. A phone is named by an opaque cookie
+ * Migration 12: the phones friends record on. A phone is named by an opaque cookie
  * (server/devices/cookie.ts); the database keeps only its SHA-256 (`device_id`), as it keeps link
  * tokens, so a leaked database names no phone's cookie. `device_links` remembers which links were
  * opened on a phone, with the link's token sealed under the session secret (server/devices/sealed.ts)

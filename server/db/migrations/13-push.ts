@@ -1,5 +1,5 @@
 /**
- * Migration 13 (issue 36): Web Push. `push_keys` holds the one VAPID key pair every server signs
+ * Migration 13: Web Push. `push_keys` holds the one VAPID key pair every server signs
  * with when the environment gives none (its private key sealed under the session secret, as device
  * links seal tokens). `push_subscriptions` is a phone's (device_id, the device cookie's hash) push
  * endpoint for one link, with the browser's keys, the language its notices speak, whether it asked

@@ -1,5 +1,5 @@
 /**
- * Migration 15 (issue 37): the race catalogue's history. Every edit-race and remove-race leaves a
+ * Migration 15: the race catalogue's history. Every edit-race and remove-race leaves a
  * row: the race's id, when (ISO 8601, UTC), who ran it (user@host of the CLI), what it did
  * ('edited' or 'removed') and the race's fields before and after (JSON; no `after` for a removal).
  * It is the operator's audit trail (`npm run admin -- race-history`), and a removal in it keeps the

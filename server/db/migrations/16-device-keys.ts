@@ -1,5 +1,5 @@
 /**
- * Migration 16 (issue 40): the device cookie becomes a key only this server issues
+ * Migration 16: the device cookie becomes a key only this server issues
  * (server/devices/cookie.ts), and a device link's token is sealed for its phone and link
  * (server/devices/sealed.ts). What the cookie of migration 12 named cannot be trusted: any
  * well-formed value was adopted, so a phone's id may have been planted by someone else. And a

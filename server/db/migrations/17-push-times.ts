@@ -1,5 +1,5 @@
 /**
- * Migration 17 (issue 40): push rows that end, and alerts that cost one runner.
+ * Migration 17: push rows that end, and alerts that cost one runner.
  * - `push_subscriptions.last_pushed_at` (epoch ms; null until the first): when a push service last
  *   took a push for it. Push services tell us a subscription died only by a 404 or 410 to a push we
  *   send, and a phone that removed the app or cleared its data tells nobody: the push sweep

@@ -22,7 +22,7 @@ const mismatchingOffset = refusal[UPLOAD_PROBLEM.mismatchingOffset];
 export const LEASE_MS = UPLOAD_LEASE_MS;
 /**
  * Silence on a note body this long counts as a cut (the phone lost its signal); what arrived is
- * kept. Above the 20 s a one-bar phone goes silent and then goes on (issue 21), with margin, and
+ * kept. Above the 20 s a one-bar phone goes silent and then goes on, with margin, and
  * below the connection's idle cut (IDLE_TIMEOUT_MS, 60 s), so this rule, which keeps the bytes, acts first.
  */
 export const APPEND_IDLE_MS = 45_000;

@@ -1,9 +1,9 @@
 /**
- * The preflight's push line (issue 36): when push is on, the keys every server signs with are there
+ * The preflight's push line: when push is on, the keys every server signs with are there
  * and readable, with the subject push services reach the operator at and the hosts pushes may go to.
  * A bad setting (half a key pair, a subject that is no mailto:/https:, PUSH_HOSTS that do not parse)
  * already fails the settings line; this one finds keys kept under another SESSION_SECRET, and a
- * subject naming localhost on a public site (Apple answers every push 403 BadJwtToken; issue 42).
+ * subject naming localhost on a public site (Apple answers every push 403 BadJwtToken).
  */
 import { isLocalHost, subjectNamesLocalhost } from '../../config/push.js';
 import { keptVapidKeys } from '../../push/keys.js';

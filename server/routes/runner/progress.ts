@@ -1,5 +1,5 @@
 /**
- * Race-day progress, shared by the runner's choice (issue 19): turning sharing on or off, and the
+ * Race-day progress, shared by the runner's choice: turning sharing on or off, and the
  * positions the runner's phone sends while the race is live. What friends then see is in the
  * recorder's link answer (../recorder.ts), by way of ../../races/tracking.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The recorder's two push controls (issue 36): "Tell me when Alex hears it" once a note is sent, and
+ * The recorder's two push controls: "Tell me when Alex hears it" once a note is sent, and
  * "Tell me when Alex is about 10 minutes from Mile 20" for a marker the runner is expected at later
  * than that. Each shows only when push is on and this phone can be told, or (iPhone outside the Home
  * Screen app) can learn how; the state and the taps are ./usePush.ts's.

@@ -1,5 +1,5 @@
 /**
- * The browser's side of a push subscription (issue 36): notification permission, asked for only
+ * The browser's side of a push subscription: notification permission, asked for only
  * when the person taps (never on load: browsers quiet or block a prompt nobody asked for), and this
  * browser's PushSubscription made with the server's key, one for every link on this phone.
  */

@@ -1,7 +1,7 @@
 /**
- * The push routes' client (issue 36): this phone's notifications and marker alerts on a link. In
+ * The push routes' client: this phone's notifications and marker alerts on a link. In
  * the later chunk with the push controls, apart from src/apiClient.ts, so the recorder's chunk
- * does not carry it (issue 43).
+ * does not carry it.
  */
 import { pushAlertPath, pushPath } from '../../../contract/paths.js';
 import type { PushState, PushSubscribe } from '../../../contract/pushApi.js';

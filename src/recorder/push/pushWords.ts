@@ -1,4 +1,4 @@
-/** What a push route's refusal says to the person (issue 36), by its code: the page's own words, in the language in use. */
+/** What a push route's refusal says to the person, by its code: the page's own words, in the language in use. */
 import '../laterWords.js';
 import { ALERT_LEAD_MINUTES } from '../../../contract/push.js';
 import { markerName, t, tn } from '../../i18n/index.js';

@@ -1,5 +1,5 @@
 /**
- * This phone's notifications on a link (issue 36), for the recorder's controls: what the server
+ * This phone's notifications on a link, for the recorder's controls: what the server
  * holds for it, and the taps that change it. Nothing is asked of the browser until a tap; on iPhone
  * outside the Home Screen app a tap only explains how to get there. A change of language while
  * subscribed is sent along, so notices speak the language the person reads.

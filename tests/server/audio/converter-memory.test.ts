@@ -1,7 +1,7 @@
 /**
  * The converter process's memory is a limit, not a speed: a server converts CONVERT_CONCURRENCY
  * notes at once (2 as shipped) in one converter process, and with the longest notes that process
- * must stay within 100 MB resident (issue 31). Its peak is the kernel's own high-water mark
+ * must stay within 100 MB resident. Its peak is the kernel's own high-water mark
  * (VmHWM), read once both conversions are done, so no sample can miss it.
  */
 import { execFile } from 'node:child_process';

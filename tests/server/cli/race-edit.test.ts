@@ -1,5 +1,5 @@
 /**
- * edit-race, remove-race and race-history (issue 37), as an operator runs them on race morning
+ * edit-race, remove-race and race-history, as an operator runs them on race morning
  * against a running server: what the server answers after a start moves (the race list, the
  * recorder's link, the app's sync, held across the move or not) and the deadlines of the notes
  * waiting for conversion; and every refusal, after which nothing has changed. Two server processes

@@ -1,5 +1,5 @@
 /**
- * Moving a race in the catalogue (issue 37) at the level of the store: an edit is written only over
+ * Moving a race in the catalogue at the level of the store: an edit is written only over
  * the race as it was read, and on PostgreSQL a note queued while the start moves is queued by the
  * new start, never left with the old one (on SQLite every write transaction runs alone).
  */

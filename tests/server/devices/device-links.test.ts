@@ -1,5 +1,5 @@
 /**
- * The device cookie (issues 36, 40): a phone that opens a recorder link gets a cookie only this
+ * The device cookie: a phone that opens a recorder link gets a cookie only this
  * server makes, the server remembers the link for that phone with its token sealed for that phone and
  * link, and every note the phone sends (whole or resumable) carries the phone's id, so it can be told
  * when that note is heard.

@@ -1,5 +1,5 @@
 /**
- * The home screen's list (issue 36): GET /api/device/links gives the runners a phone opened, found
+ * The home screen's list: GET /api/device/links gives the runners a phone opened, found
  * by its device cookie alone (all the iPhone's home-screen app starts with), and DELETE takes one off.
  * The cookie is a credential for the links it lists: a revoked link's token is never given.
  */

@@ -1,5 +1,5 @@
 /**
- * Device rows end (issue 40): a phone not seen for the cookie's 400 days goes, swept on every
+ * Device rows end: a phone not seen for the cookie's 400 days goes, swept on every
  * server. A link holds DEVICE_LINK_PHONES_MAX phones, friends first: a newcomer pushes off the phone
  * that did nothing there seen longest ago (it comes back by opening the link), never one that
  * recorded, turned notifications on or asked for an alert; and it takes so many new phones an hour.

@@ -1,5 +1,5 @@
 /**
- * The cookie is a key only this server issues (issue 40). A value planted in a friend's browser
+ * The cookie is a key only this server issues. A value planted in a friend's browser
  * (a sibling subdomain's cookie, or one injected over plain HTTP) or simply invented is never
  * adopted: the phone gets a new cookie, and the planted value lists none of the friend's links and
  * subscribes nothing. Over HTTPS, directly or behind TRUST_PROXY, the cookie is a `__Host-` one that

@@ -93,7 +93,7 @@ describe.each(BACKENDS)('compressed responses on %s', (kind) => {
   it('should compress the /r/:token shell like the other pages', async () => {
     const res = await t.app.inject({ url: '/r/some-token', headers: { 'accept-encoding': 'br' } });
     expect(res.headers['content-encoding']).toBe('br');
-    // The shell with the link's data in it (issue 43: here, that the link is unknown), as sent uncompressed.
+    // The shell with the link's data in it (here, that the link is unknown), as sent uncompressed.
     const plain = await t.app.inject({ url: '/r/some-token', headers: { 'accept-encoding': 'identity' } });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.startsWith(FILES['/']!.body)).toBe(true);

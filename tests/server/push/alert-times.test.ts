@@ -1,5 +1,5 @@
 /**
- * Marker alerts due per link and marker (migration 17, issue 40): every phone's alert on a link
+ * Marker alerts due per link and marker (migration 17): every phone's alert on a link
  * follows one time; the poll fires them in one transaction, each queued once even when two servers
  * fire at once; a time whose alerts all went is dropped when it comes due; and a database from
  * before keeps its waiting alerts' times.

@@ -1,5 +1,5 @@
 /**
- * "Tell me when Alex is about 10 minutes from Mile 14" (issue 36): a spectator's alert, from the
+ * "Tell me when Alex is about 10 minutes from Mile 14": a spectator's alert, from the
  * estimate the recorder shows, only while the runner shares progress in a live race. Asked while the
  * marker is further off; fired once, by push, when a position batch brings the estimate within ten
  * minutes; never for a marker passed, nor while sharing is off; refused with a code when there is no

@@ -1,5 +1,5 @@
 /**
- * One marker alerts pass per entry at a time (issue 40): asks while a pass runs for the same entry
+ * One marker alerts pass per entry at a time: asks while a pass runs for the same entry
  * are not run beside it, nor lost: they make one more pass after it, with the latest time asked.
  * Other entries' passes run at once. A failed pass fails its askers and never blocks the next.
  */

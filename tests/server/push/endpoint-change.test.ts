@@ -1,5 +1,5 @@
 /**
- * A browser replaced its push subscription (issue 42, pushsubscriptionchange): the service worker
+ * A browser replaced its push subscription (pushsubscriptionchange): the service worker
  * tells each link, and only this phone's row on that link whose endpoint is the old one takes the
  * new endpoint, keeping its language and choice; a wrong old endpoint, another phone, no cookie,
  * or a new endpoint outside PUSH_HOSTS change nothing.

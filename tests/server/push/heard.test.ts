@@ -1,5 +1,5 @@
 /**
- * "Alex heard your note at Mile 20", told by Web Push (issue 36): when the runner's app reports a
+ * "Alex heard your note at Mile 20", told by Web Push: when the runner's app reports a
  * note played, the server pushes to the subscription of the phone the note came from on that link,
  * through a loopback push service that checks the signature and decrypts the body as a browser
  * would. The report never waits for it; another friend's note is never pushed to this phone; a gone

@@ -1,5 +1,5 @@
 /**
- * The VAPID keys every server signs with (issue 36): the environment's pair when given (checked to
+ * The VAPID keys every server signs with: the environment's pair when given (checked to
  * be one P-256 pair), else one made by the first server and kept in the database, sealed, for every
  * server; the settings an operator turns push on and off with.
  */

@@ -1,5 +1,5 @@
 /**
- * The push body is Declarative Web Push (issue 42) as WebKit's parser takes it (Safari 18.4+ shows
+ * The push body is Declarative Web Push as WebKit's parser takes it (Safari 18.4+ shows
  * it without the worker): `web_push` 8030, a `notification` with a title and a `navigate` URL (here
  * always the site's own recorder), `app_badge` a whole number at the top level, nothing of the wrong
  * type; and every body, in every language and for the longest runner name, under 3 KB.

@@ -1,5 +1,5 @@
 /**
- * A phone's push subscription on a link (issue 36): its own, named by the device cookie, replaced
+ * A phone's push subscription on a link: its own, named by the device cookie, replaced
  * when it subscribes again; refused, with a code and nothing saved or called, for an endpoint
  * outside PUSH_HOSTS, keys that make no key agreement, or no cookie; limited per link and per phone;
  * and gone with its link (revoked by the admin CLI or replaced by the runner), with the runner's

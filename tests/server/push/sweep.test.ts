@@ -1,5 +1,5 @@
 /**
- * Push rows that end (issue 40): a race's marker alerts go once the race is over; a subscription
+ * Push rows that end: a race's marker alerts go once the race is over; a subscription
  * goes once it has taken no push, nor been saved again by its phone, for SUBSCRIPTION_IDLE_DAYS
  * counted from its race's end at the earliest, with its alerts and waiting pushes. Rows within their
  * life stay. Swept by every server at its start and then hourly.

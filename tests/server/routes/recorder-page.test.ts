@@ -1,5 +1,5 @@
 /**
- * /r/:token's HTML with the link's data in it (issue 43): what GET /api/r/:token answers, as a data
+ * /r/:token's HTML with the link's data in it: what GET /api/r/:token answers, as a data
  * block that no runner's name can break out of, `no-store`; the phone remembered as the API does;
  * a revoked, unknown or malformed link carries the API's 404; over the limit, the shell as it is.
  * With the build's renderer, a live link's first screen drawn into it, in the language asked for.

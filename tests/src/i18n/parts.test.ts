@@ -4,7 +4,7 @@ import { enHome } from '../../../src/i18n/enHome.js';
 import { enKeepsake } from '../../../src/i18n/enKeepsake.js';
 import { enPush } from '../../../src/i18n/enPush.js';
 
-// English comes in parts (issue 43): the recorder's, and the words of the later chunk, the home
+// English comes in parts: the recorder's, and the words of the later chunk, the home
 // screen and the keepsake, each loaded with its chunk. A key of a part read anywhere else would be missing
 // from an English page that has not loaded that chunk.
 // Every source under src/ but the catalogues, as text, by its path under src/.

@@ -1,6 +1,6 @@
 /**
  * The words a sender reads under a note the server could not store for now (503 storage_unavailable
- * or storage_full, issue 30): why, in each language, and when it is tried again; and the outbox
+ * or storage_full): why, in each language, and when it is tried again; and the outbox
  * keeps the note waiting until the server's Retry-After, never failing it.
  */
 import 'fake-indexeddb/auto';

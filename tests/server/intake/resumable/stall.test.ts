@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../../support/app.js';
 import { creation, trickle } from '../../support/resumable.js';
 import { fakeWebm, makeLink } from '../../support/uploads.js';
 
-/** How long a one-bar phone's upload goes silent and then goes on (issue 21, measured at venues). */
+/** How long a one-bar phone's upload goes silent and then goes on (measured at venues). */
 const ONE_BAR_STALL_MS = 20_000;
 
 describe('stalls are not cuts', () => {

@@ -1,4 +1,4 @@
-/** Which phones the push controls ask, and which they tell to add MileNotes to the Home Screen first (issue 36). */
+/** Which phones the push controls ask, and which they tell to add MileNotes to the Home Screen first. */
 import { describe, expect, it } from 'vitest';
 import { pushSupport } from '../../../../src/recorder/push/platform.js';
 
