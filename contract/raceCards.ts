@@ -24,7 +24,7 @@ export const MAX_RACE_CARDS = 9;
 /** The picture of a race the operator gave none for. */
 export const GENERIC_RACE_IMAGE = '/races/generic.svg';
 
-/** The spec's nine (SPEC §3), shown when no race of the catalogue is ahead. */
+/** The client's nine races, shown when no race of the catalogue is ahead. */
 export const SPEC_RACE_CARDS: readonly RaceCard[] = RACES.map(({ name, date, image, imageAlt }) => ({ name, date, image, alt: imageAlt }));
 
 /** Around the track's cards in the built page, so the server finds the part it replaces. */

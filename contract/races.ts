@@ -1,4 +1,4 @@
-/** The races of the spec (SPEC §3): the home page's cards when no race of the catalogue is ahead, and the server's seed. */
+/** The nine races the client listed: the home page's cards when no race of the catalogue is ahead, and the server's seed. */
 export type DistanceUnit = 'mi' | 'km';
 
 export interface Race {

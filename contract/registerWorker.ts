@@ -3,7 +3,7 @@ import { SCREEN_PAGES } from './paths.js';
 
 /**
  * Every page's inline script that registers the service worker from the site root once the page
- * has loaded (SPEC §2: the outcome is only logged). A marketing page then asks the worker to cache
+ * has loaded (the outcome is only logged). A marketing page then asks the worker to cache
  * the rest of the site for offline use (sw/laterCache.ts); the recorder and keepsake screens and the
  * home screen (/home-screen) never do, so a friend on one bar spends nothing on
  * pictures. Inline, because an external file cost the home page's first paint on a slow phone

@@ -1,5 +1,5 @@
 /**
- * 'Last updated' on the legal pages is the visitor's current date (SPEC §2). The pages are
+ * 'Last updated' on the legal pages is the visitor's current date (as the client asked). The pages are
  * prerendered at build time, so this inline script fills the date in before first paint;
  * React renders the same text when it navigates there. The server allows exactly this
  * script in its Content-Security-Policy by hash. Both write the date as contract/dates.ts does.

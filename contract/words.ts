@@ -11,7 +11,7 @@ export function fill(sentence: string, values: Record<string, string | number> =
 }
 
 /**
- * Issue 36, what a push shows on the phone, in the sender's language: the server words each push
+ * What a push shows on the phone, in the sender's language: the server words each push
  * with this block only (server/push/notice.ts). One sentence per kind of marker,
  * for the words around it ("at the finish", not "at Finish").
  */
@@ -30,7 +30,7 @@ export type Notices = { readonly [K in keyof typeof enNotices]: string };
 /** The notices in every language the site speaks. */
 export const NOTICES: Record<Lang, Notices> = {
   en: enNotices,
-  /** Issue 36, was eine Push-Nachricht auf dem Handy zeigt (server/push/notice.ts liest nur diesen Block). */
+  /** Was eine Push-Nachricht auf dem Handy zeigt (server/push/notice.ts liest nur diesen Block). */
   de: {
     'notice.heard.mi': '{runner} hat deine Nachricht bei Meile {n} gehört',
     'notice.heard.km': '{runner} hat deine Nachricht bei Kilometer {n} gehört',
@@ -39,7 +39,7 @@ export const NOTICES: Record<Lang, Notices> = {
     'notice.soon.km': '{runner} ist etwa {minutes} Minuten von Kilometer {n} entfernt',
     'notice.soon.finish': '{runner} ist etwa {minutes} Minuten vom Ziel entfernt',
   },
-  /** Issue 36, lo que muestra una notificación en el teléfono (server/push/notice.ts solo lee este bloque). */
+  /** Lo que muestra una notificación en el teléfono (server/push/notice.ts solo lee este bloque). */
   es: {
     'notice.heard.mi': '{runner} escuchó tu mensaje en la milla {n}',
     'notice.heard.km': '{runner} escuchó tu mensaje en el kilómetro {n}',
@@ -48,7 +48,7 @@ export const NOTICES: Record<Lang, Notices> = {
     'notice.soon.km': '{runner} está a unos {minutes} minutos del kilómetro {n}',
     'notice.soon.finish': '{runner} está a unos {minutes} minutos de la meta',
   },
-  /** Issue 36, ce qu'une notification affiche sur le téléphone (server/push/notice.ts ne lit que ce bloc). */
+  /** Ce qu'une notification affiche sur le téléphone (server/push/notice.ts ne lit que ce bloc). */
   fr: {
     'notice.heard.mi': '{runner} a entendu votre message au mille {n}',
     'notice.heard.km': '{runner} a entendu votre message au kilomètre {n}',

@@ -6,10 +6,10 @@ export const SUPPORT_EMAIL = 'hello@milenotes.app';
 
 export const TAGLINE = 'Voice notes from your family and friends to keep you going at every mile';
 
-/** Pre-filled e-mail for 'Get in touch' (SPEC §2, home page closing section). */
+/** Pre-filled e-mail for 'Get in touch' (the home page's closing section). */
 export const RACE_REQUEST_MAILTO =
   `mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent('New race request')}` +
   `&body=${encodeURIComponent('Hi MileNotes team,\n\nPlease add my race:\n\nRace name:\nDate:\nCity and country:\nRace website:\n\nThanks!')}`;
 
-/** SPEC §9: load time-out for on-demand script pieces. */
+/** Load time-out for on-demand script pieces, as webpack's chunk loader has it. */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;

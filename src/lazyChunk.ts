@@ -1,6 +1,6 @@
 /**
- * Loads an on-demand piece of the app the way the spec describes (SPEC §8-9, webpack's chunk
- * loader): it gives up after 120 s and fails with a ChunkLoadError whose message reads
+ * Loads an on-demand piece of the app as the client asked, like webpack's chunk
+ * loader: it gives up after 120 s and fails with a ChunkLoadError whose message reads
  * 'Loading chunk <id> failed.\n(<type>: <src>)', type being missing, error or timeout.
  */
 import { CHUNK_LOAD_TIMEOUT_MS } from './config.js';

@@ -1,6 +1,5 @@
 /**
- * The link's data for the recorder's first load. The server's page carries it (issue 43:
- * contract/linkData.ts), so a first visit asks nothing; the worker's shell carries none, and then
+ * The link's data for the recorder's first load. The server's page carries it (contract/linkData.ts), so a first visit asks nothing; the worker's shell carries none, and then
  * the shell asks for it (GET /api/r/<token>) at once, while the recorder's JavaScript is still
  * downloading, so the two travel side by side instead of one after the other on a slow connection.
  * The recorder takes that response when it mounts (getLink in src/apiClient.ts).

@@ -1,6 +1,6 @@
 /**
  * Section "pagesab": the first visit to a link, this checkout against a base commit
- * (BENCH_BASE, default 2122d22, the main before issue 43) measured in the same run on the same
+ * (BENCH_BASE, default 2122d22, the main before the link's data came in its HTML) measured in the same run on the same
  * machine, runs alternated; the base is built and served by its own checkout (./baseCheckout.ts).
  */
 import { readdir, stat } from 'node:fs/promises';

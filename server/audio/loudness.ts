@@ -1,6 +1,6 @@
 /**
  * The loudness rule for notes: every note plays at about the same level in the runner's ears,
- * whether it was recorded in a quiet kitchen or a loud street (EBU R128, FIELD-NOTES). The whole
+ * whether it was recorded in a quiet kitchen or a loud street (EBU R128). The whole
  * note is measured first (integrated loudness), then one gain brings it to the target and a
  * limiter keeps its peaks below clipping: a linear gain keeps the voice as it was said, and is
  * cheaper than ffmpeg's one-pass `loudnorm`, which works at 192 kHz inside (a 35 s spoken note

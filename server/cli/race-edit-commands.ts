@@ -2,7 +2,7 @@
  * The admin CLI's commands that change a race already in the catalogue: edit-race (a
  * start delayed on race morning, a name or units corrected), remove-race (a race added by mistake)
  * race-history (what was changed, when, by whom, and what it was before) and remake-race-pictures
- * (the pictures stored as the operator gave them, before issue 40, made again by this server). Each
+ * (the pictures stored as the operator gave them, by older servers, made again by this server). Each
  * change is said on stderr, the CLI's log, with the race before, and kept in the catalogue's history.
  */
 import os from 'node:os';

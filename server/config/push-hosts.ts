@@ -3,7 +3,7 @@
  * endpoint against them before each connection).
  */
 
-/** Apple's, Google's, Mozilla's and Microsoft's push services, as browsers' endpoints name them (FIELD-NOTES.md). */
+/** Apple's, Google's, Mozilla's and Microsoft's push services, as browsers' endpoints name them. */
 export const DEFAULT_PUSH_HOSTS = 'web.push.apple.com, fcm.googleapis.com, updates.push.services.mozilla.com, *.notify.windows.com';
 
 export interface PushHost {

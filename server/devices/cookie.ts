@@ -11,7 +11,7 @@
  * Secure), so there it is `mn_device_local`, not Secure, Path=/ — nothing else can reach loopback.
  * HttpOnly, SameSite=Lax. The database keeps only the id's SHA-256, as it keeps link tokens.
  *
- * The cookie of issue 36 (`mn_device`, Path=/api) took any well-formed value, so one could have been
+ * The first device cookie (`mn_device`, Path=/api) took any well-formed value, so one could have been
  * planted: it is never read again and is expired when a phone still sends it.
  */
 import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -21,7 +21,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 export const DEVICE_COOKIE = '__Host-mn_device';
 /** Over plain HTTP to this machine, where browsers allow no `__Host-` cookie. */
 export const LOCAL_DEVICE_COOKIE = 'mn_device_local';
-/** Issue 36's cookie: adoptable, hence untrusted; expired when seen. */
+/** The first device cookie: adoptable, hence untrusted; expired when seen. */
 export const OLD_DEVICE_COOKIE = 'mn_device';
 
 /**

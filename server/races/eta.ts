@@ -1,8 +1,8 @@
 /**
  * One estimate of when a runner reaches each marker, pure: the caller reads the inputs.
  * From placed progress: the pace over the last few kilometres (recent stretches weigh more), else
- * the pace since the start, with a modest fade for markers far ahead (runners slow down: FIELD-NOTES
- * "When a runner reaches a marker"), counted from the last fix's own time, never from now. Before
+ * the pace since the start, with a modest fade for markers far ahead (marathon runners slow in
+ * the second half), counted from the last fix's own time, never from now. Before
  * any position (or for a runner who does not share) a coarse estimate from the race's start and the
  * runner's expected finish, else a typical marathon: for scheduling conversions only, never shown.
  */

@@ -56,7 +56,7 @@ export function cardsOf(races: readonly CardRace[]): readonly RaceCard[] {
   return races.map((race) => {
     // A race of the spec moved to a date ahead keeps its own picture, unless the operator gave one.
     const spec = SPEC_CARD.get(race.id);
-    // A picture stored as the operator gave it (before issue 40) is not served: the card shows the spec's or the generic one.
+    // A picture stored as the operator gave it (by an older server) is not served: the card shows the spec's or the generic one.
     const own = race.image && isMadeRaceImage(race.image.key);
     const image = own ? raceImageUrl(race.image!.key) : (spec?.image ?? GENERIC_RACE_IMAGE);
     return { name: race.name, date: race.date, image, alt: own ? '' : (spec?.alt ?? '') };

@@ -1,5 +1,5 @@
 /**
- * Shown while an on-demand screen loads (SPEC §2: a spinner and 'Loading...'). The lead says what
+ * Shown while an on-demand screen loads (the client's design: a spinner and 'Loading...'). The lead says what
  * is coming; it is in the prerendered shell, so a person on one bar reads it while the JavaScript
  * downloads, and the screen's own loading state shows the same one until the link's data is in.
  */

@@ -189,7 +189,7 @@ const de: Catalogue = {
   'refusal.bad_request': 'Die Anfrage wurde nicht verstanden. Bitte lade die Seite neu und versuch es noch einmal.',
   'refusal.not_found': 'Das wurde nicht gefunden. Vielleicht ist der Link unvollständig.',
   'refusal.note_not_found': 'Diese Nachricht wurde nicht gefunden.',
-  // Issue 19, the runner removes a note: a sender's phone sending it again is told why it stops.
+  // The runner removes a note: a sender's phone sending it again is told why it stops.
   'refusal.note_removed': 'Die Läuferin oder der Läufer hat diese Nachricht entfernt, sie wird nicht noch einmal gesendet.',
 
   'keepsake.loading': 'Wird geladen...',
@@ -202,7 +202,7 @@ const de: Catalogue = {
   'keepsake.unreachableTitle': 'Die Nachrichten lassen sich nicht laden',
   'keepsake.unreachable': 'Die Nachrichten lassen sich gerade nicht laden. Prüfe deine Verbindung und lade die Seite neu.',
 
-  // Issue 36, the installed app: its start page (src/homeScreen/), and installing offered in the recorder (InstallOffer.tsx).
+  // The installed app: its start page (src/homeScreen/), and installing offered in the recorder (InstallOffer.tsx).
   'title.homeScreen': 'Deine Läufer · MileNotes',
   'home.title': 'Deine Läufer',
   'home.lead': 'Die Läufer, für die du auf diesem Handy Sprachnachrichten aufnimmst.',

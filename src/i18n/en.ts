@@ -205,7 +205,7 @@ export const en = {
   'refusal.bad_request': 'The request was not understood. Please reload the page and try again.',
   'refusal.not_found': 'This was not found. The link may be incomplete.',
   'refusal.note_not_found': 'This note was not found.',
-  // Issue 19, the runner removes a note: a sender's phone sending it again is told why it stops.
+  // The runner removes a note: a sender's phone sending it again is told why it stops.
   'refusal.note_removed': 'The runner removed this note, so it will not be sent again.',
 } as const;
 

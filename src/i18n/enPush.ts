@@ -5,7 +5,7 @@
  * catalogues, chunks of their own, carry these keys too; the keys and placeholders are en.ts's rules.
  */
 export const enPush = {
-  // Issue 36, installing offered in the recorder (InstallOffer.tsx); notifications (src/recorder/push/),
+  // Installing offered in the recorder (InstallOffer.tsx); notifications (src/recorder/push/),
   // asked for only on a tap; on iPhone, from the Home Screen app.
   'install.title': 'Keep MileNotes on this phone',
   'install.why': "Install MileNotes to be told when {runner} hears your note, and to open {runner}'s page from its icon, even without signal.",

@@ -187,7 +187,7 @@ const es: Catalogue = {
   'refusal.bad_request': 'No se entendió la solicitud. Vuelve a cargar la página e inténtalo de nuevo.',
   'refusal.not_found': 'No se encontró. Puede que el enlace esté incompleto.',
   'refusal.note_not_found': 'No se encontró este mensaje.',
-  // Issue 19, the runner removes a note: a sender's phone sending it again is told why it stops.
+  // The runner removes a note: a sender's phone sending it again is told why it stops.
   'refusal.note_removed': 'La persona que corre eliminó este mensaje, así que no se volverá a enviar.',
 
   'keepsake.loading': 'Cargando...',
@@ -200,7 +200,7 @@ const es: Catalogue = {
   'keepsake.unreachableTitle': 'No se pueden cargar estos mensajes',
   'keepsake.unreachable': 'Ahora mismo no podemos cargar estos mensajes. Revisa tu conexión y vuelve a cargar la página.',
 
-  // Issue 36, the installed app: its start page (src/homeScreen/), and installing offered in the recorder (InstallOffer.tsx).
+  // The installed app: its start page (src/homeScreen/), and installing offered in the recorder (InstallOffer.tsx).
   'title.homeScreen': 'Tus corredores · MileNotes',
   'home.title': 'Tus corredores',
   'home.lead': 'Los corredores para los que grabas mensajes de voz en este teléfono.',

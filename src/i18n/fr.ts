@@ -64,7 +64,7 @@ const fr: Catalogue = {
   'details.name': 'Votre nom',
   'details.namePlaceholder': "Pour qu'on sache de qui il vient",
 
-  // Progression partagée par le coureur le jour de la course (issue 19 : src/recorder/Progress*.tsx).
+  // Progression partagée par le coureur le jour de la course (src/recorder/Progress*.tsx).
   'progress.passed': '{runner} : passage à {marker} à {time}.',
   'progress.passedSuffix': ' (passé)',
   'progress.passedChosen': "{runner} a déjà passé {marker} : ce message sera lu dès qu'il arrivera sur le téléphone de {runner}.",
@@ -190,7 +190,7 @@ const fr: Catalogue = {
   'refusal.bad_request': "La demande n'a pas été comprise. Rechargez la page et réessayez.",
   'refusal.not_found': 'Introuvable. Le lien est peut-être incomplet.',
   'refusal.note_not_found': 'Ce message est introuvable.',
-  // Issue 19, the runner removes a note: a sender's phone sending it again is told why it stops.
+  // The runner removes a note: a sender's phone sending it again is told why it stops.
   'refusal.note_removed': 'La personne qui court a retiré ce message : il ne sera pas renvoyé.',
 
   'keepsake.loading': 'Chargement...',
@@ -203,7 +203,7 @@ const fr: Catalogue = {
   'keepsake.unreachableTitle': 'Impossible de charger ces messages',
   'keepsake.unreachable': 'Nous ne pouvons pas charger ces messages pour le moment. Vérifiez votre connexion et rechargez la page.',
 
-  // Issue 36, the installed app: its start page (src/homeScreen/), and installing offered in the recorder (InstallOffer.tsx).
+  // The installed app: its start page (src/homeScreen/), and installing offered in the recorder (InstallOffer.tsx).
   'title.homeScreen': 'Vos coureurs · MileNotes',
   'home.title': 'Vos coureurs',
   'home.lead': 'Les coureurs pour qui vous enregistrez des messages vocaux sur ce téléphone.',

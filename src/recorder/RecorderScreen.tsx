@@ -46,7 +46,7 @@ function storedName(): string {
 /**
  * The recorder once the link is known: details, record panel, status and the person's notes.
  * `heardAt`: the phone's clock when `link` came; every time shown is on the server's clock from it.
- * `onFresh` shows a fresher answer (the race as the operator left it: issue 37). `entered`: the
+ * `onFresh` shows a fresher answer (the race as the operator left it). `entered`: the
  * fields as they stand on a screen the server drew.
  */
 export function RecorderScreen({

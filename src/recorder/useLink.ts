@@ -20,7 +20,7 @@ export interface CarriedLink {
 
 /**
  * The runner's link from the server, kept on the device so a link opened once works offline; and
- * how to show a fresher answer the page read since (the race as the operator left it: issue 37).
+ * how to show a fresher answer the page read since (the race as the operator left it).
  * `carried`: the link the server drew the page with, ready from the first render (it is the answer).
  */
 export function useLink(token: string, carried?: CarriedLink): [LinkState, (fresh: LinkInfo, heardAt: number) => void] {

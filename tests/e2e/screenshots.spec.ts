@@ -38,7 +38,7 @@ for (const viewport of VIEWPORTS) {
 
 // The recorder with a long runner's name, in every language: the picker's prompt names the runner
 // (French: "Choisissez où Camille Martin l'entendra"), and a select is as wide as its longest line
-// unless its column says otherwise. Issue 31 found it 3 px past a phone's edge.
+// unless its column says otherwise. A layout once put it 3 px past a phone's edge.
 const LANGUAGE_MENU_NAMES = { en: 'English', fr: 'Français', de: 'Deutsch', es: 'Español' } as const;
 for (const viewport of VIEWPORTS) {
   test.describe(`the recorder at ${viewport.width}x${viewport.height}`, () => {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-/** SPEC §1's three steps, in order, word for word as the card titles. */
+/** The client's three steps, in order, word for word as the card titles. */
 const STEPS: { title: string; text: string; icon: ReactNode }[] = [
   {
     title: 'Choose your race from events across the US, Canada, Europe and Australia.',

@@ -1,5 +1,5 @@
 /**
- * Whether this phone can be told by push (FIELD-NOTES.md "The installed app"): Chromium
+ * Whether this phone can be told by push Chromium
  * and Firefox from any page; iPhone and iPad only in the Home Screen app (iOS 16.4+), so there the
  * control says how to get there instead of asking.
  */

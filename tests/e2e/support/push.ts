@@ -1,5 +1,5 @@
 /**
- * Push in Chromium here (FIELD-NOTES.md "Testing push in Chromium"): pushManager.subscribe needs
+ * Push in Chromium on this machine: pushManager.subscribe needs
  * Google's push service, which this machine cannot reach, so the page gets a stand-in subscription
  * whose keys the stand-in push service made (stand-ins/pushService.ts); what that service decrypts
  * is handed to the real service worker with CDP ServiceWorker.deliverPushMessage, and the notices it

@@ -1,5 +1,5 @@
 /**
- * How long a note is, measured by decoding (FIELD-NOTES): as the engine wrote it, and as the server
+ * How long a note is, measured by decoding: as the engine wrote it, and as the server
  * converted it. WebKitGTK repeats its last fragment header (moof, the same moof, mdat), which ffmpeg
  * cannot read past, so the engine's file is decoded with the repeated copy cut out: a different
  * method from the server's repair (server/audio/mp4-repair.ts renames it), so the two check each other.

@@ -2,7 +2,7 @@
  * A conversion whose scratch folder's disk (a real small file system) is full, or runs out part-way,
  * is a StorageFault (the worker tries it again later; it is not the note's doing) whatever ffmpeg
  * says, and never a MediaToolError, which marks a note unplayable. The note is at fault only when
- * its encoding fails with nothing written. Before issue 37 the converter took ffmpeg's last line
+ * its encoding fails with nothing written. The converter once took ffmpeg's last line
  * for the note's ("Conversion failed!", "Error initializing output stream 0:0 --"), and a disk
  * that filled during ffmpeg's last write gave an M4A cut short, stored as converted.
  */

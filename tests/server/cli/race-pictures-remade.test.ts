@@ -13,7 +13,7 @@ import { runAdmin } from '../support/cli.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { lyingJpeg, pngPicture } from '../support/pictures.js';
 
-/** A key as add-race named the operator's own bytes before issue 40. */
+/** A key as add-race once named the operator's own bytes. */
 const keyBefore = (raceId: string, bytes: Buffer, extension: string) =>
   `${RACE_IMAGES}${raceId}.${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.${extension}`;
 
@@ -24,7 +24,7 @@ interface Remade {
   reason?: string;
 }
 
-describe.each(BACKENDS)('pictures stored as the operator gave them, before issue 40, on %s', (kind) => {
+describe.each(BACKENDS)('pictures stored as the operator gave them, by an older server, on %s', (kind) => {
   let t: TestApp;
   let dir: string;
   let env: NodeJS.ProcessEnv;

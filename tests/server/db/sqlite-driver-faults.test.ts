@@ -3,7 +3,7 @@
  * each in its own savepoint) when SQLite refuses a write for lack of room. SQLite may then roll
  * the whole transaction back by itself (SQLITE_FULL while it spills its page cache into the WAL
  * on a real full disk here) or undo only the statement (SQLITE_FULL from its page limit, for a
- * statement with a journal of its own). Before issue 37 the first case answered every
+ * statement with a journal of its own). The first case once answered every
  * transaction with "cannot commit - no transaction is active" (a 500) and ran the work after the
  * failing one outside any transaction, committed on its own.
  */

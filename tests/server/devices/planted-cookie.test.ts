@@ -3,7 +3,7 @@
  * (a sibling subdomain's cookie, or one injected over plain HTTP) or simply invented is never
  * adopted: the phone gets a new cookie, and the planted value lists none of the friend's links and
  * subscribes nothing. Over HTTPS, directly or behind TRUST_PROXY, the cookie is a `__Host-` one that
- * no other host or path can set; issue 36's adoptable cookie is never read again, and expired.
+ * no other host or path can set; the first, adoptable cookie is never read again, and expired.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { makeLink } from '../support/uploads.js';
 import { deviceCookieOf, ISSUED } from './cookies.js';
 
-/** What an attacker plants: well-formed as this server's are (id, dot, 43 characters of "MAC"), or as issue 36's were. */
+/** What an attacker plants: well-formed as this server's are (id, dot, 43 characters of "MAC"), or as the first cookie's were. */
 const invented = () => [`${randomBytes(24).toString('base64url')}.${randomBytes(32).toString('base64url')}`, randomBytes(24).toString('base64url')];
 
 describe.each(BACKENDS)('a device cookie this server never issued, on %s', (kind) => {
@@ -62,7 +62,7 @@ describe.each(BACKENDS)('a device cookie this server never issued, on %s', (kind
     expect(asHost.json<HomeScreenLinks>().links.map((l) => l.runner.displayName)).toEqual(['Jo']);
   });
 
-  it("should set the __Host- cookie behind TRUST_PROXY when the proxy says https, and expire issue 36's cookie", async () => {
+  it("should set the __Host- cookie behind TRUST_PROXY when the proxy says https, and expire the first cookie", async () => {
     const token = await makeLink(t.app.repo);
     const res = await t.app.inject({ url: `/api/r/${token}`, headers: { 'x-forwarded-proto': 'https', cookie: `${OLD_DEVICE_COOKIE}=${invented()[1]}` } });
     expect(deviceCookieOf(res.headers['set-cookie'])).toBeUndefined();

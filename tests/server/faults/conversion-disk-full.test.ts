@@ -1,7 +1,7 @@
 /**
  * A conversion that meets a full disk (the blob folder on a real small file system, filled) is
  * tried again later and never counts toward giving the note up: more faults than MAX_ATTEMPTS and
- * the note still waits, then it is converted once space is freed. Before issue 30 the third
+ * the note still waits, then it is converted once space is freed. Once, the third
  * failure marked the note failed for good.
  */
 import { randomUUID } from 'node:crypto';

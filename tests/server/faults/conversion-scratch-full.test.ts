@@ -4,7 +4,7 @@
  * its M4A: no conversion can finish, and two at once run out wherever they are (their samples,
  * ffmpeg's M4A, the database). None is marked failed, nothing counts toward giving a note up, and
  * each is converted whole once space is back. Which words ffmpeg used varies with the timing (the
- * converter's own test pins each, tests/server/audio/converter-disk-full.test.ts). Before issue 37
+ * converter's own test pins each, tests/server/audio/converter-disk-full.test.ts). Once,
  * ffmpeg's words ("Conversion failed!", "Error initializing output stream 0:0") made a note
  * unplayable, and a disk that filled during ffmpeg's last write gave an M4A cut short, stored as
  * converted.

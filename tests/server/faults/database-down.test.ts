@@ -1,7 +1,7 @@
 /**
  * PostgreSQL stopped (a cluster of this file's own, stopped and started with pg_ctl): every route
  * that writes, and sync, answers 503 storage_unavailable with Retry-After instead of a 500, and a
- * note refused meanwhile is taken once the database is back. Before issue 30 these were 500s.
+ * note refused meanwhile is taken once the database is back. These once were 500s.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

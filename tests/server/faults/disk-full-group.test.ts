@@ -5,7 +5,7 @@
  * its page cache spills into the WAL (a small cache here, so a note's few pages do), as it spills
  * its savepoint journal into TMPDIR: on a full disk the write fails and SQLite rolls the whole
  * transaction back by itself. Each note is then refused 503 storage_full, none kept, and taken
- * with its audio once space is back. Before issue 37 they were 500s ("cannot commit - no
+ * with its audio once space is back. They once were 500s ("cannot commit - no
  * transaction is active"), and the work after the failing one ran outside the transaction.
  */
 import { randomUUID } from 'node:crypto';

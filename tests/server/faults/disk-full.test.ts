@@ -1,7 +1,7 @@
 /**
  * A note sent to a server whose data folder is full (a real small file system filled to its last
  * byte, so the store meets a real ENOSPC): refused with 503 storage_full and Retry-After, nothing
- * partial kept, and taken and converted once space is freed. Before issue 30 it was a 500.
+ * partial kept, and taken and converted once space is freed. It once answered 500.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';

@@ -1,7 +1,7 @@
 /**
  * /readyz warns before the disk is full: 503 with its reason once the data folder (a real small
  * file system here) has less free than READY_MIN_FREE_MB, ready again once space is freed.
- * Before issue 30 it stayed 200 on a full disk. /metrics gives the same figures, for the alerts
+ * It once stayed 200 on a full disk. /metrics gives the same figures, for the alerts
  * that come before (docs/prometheus/milenotes-rules.yml).
  */
 import { statfs } from 'node:fs/promises';

@@ -1,7 +1,7 @@
 /**
  * A note sent while the S3 store cannot be reached (nothing listens at its endpoint): 503
- * storage_unavailable with Retry-After, after the store's own retries, and nothing stored. Before
- * issue 30 it was a 500.
+ * storage_unavailable with Retry-After, after the store's own retries, and nothing stored. It once
+ * answered 500.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';

@@ -53,7 +53,7 @@ function runner(late: number, secondsPerKm: number, drift: (meters: number) => n
 }
 
 /**
- * The drifting runner of FIELD-NOTES: starts 20 minutes after the gun at 5:30 a km, slows evenly by
+ * A drifting runner, as real ones run: starts 20 minutes after the gun at 5:30 a km, slows evenly by
  * 10 % over the race, hits the wall at 30 km (20 % slower over the next 5 km, staying there), and
  * stops 30 s at every water station (each 5 km).
  */

@@ -50,7 +50,7 @@ export async function jpegPicture(width: number, height: number, quality = 1): P
 }
 
 /**
- * Issue 40's lying JPEG: its start (SOI), a standalone RST0 marker and two stray bytes, then an APP15
+ * A lying JPEG: its start (SOI), a standalone RST0 marker and two stray bytes, then an APP15
  * segment holding a frame header (SOF0) of 100x100, then the rest of a real 6000x6000 JPEG. A
  * sniffer that reads the stray bytes as RST0's length (6) lands on the fake header inside APP15; a
  * decoder skips them, skips APP15 by its length, and reads the real frame.
