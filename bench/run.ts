@@ -27,7 +27,7 @@ import { pagesSection } from './sections/pages.js';
 import { pagesAbSection } from './sections/pagesAB.js';
 import { pushSection } from './sections/push.js';
 import { racedaySection } from './sections/raceday.js';
-import { racemorningSection } from './sections/racemorning.js';
+import { racemorningSection } from './sections/racemorning/section.js';
 import { twoServersSection } from './sections/twoServers.js';
 import { ensureBuilt, prepareSite, root } from './site.js';
 

@@ -17,7 +17,7 @@ export interface FriendsSetup {
   notes: Array<{ seconds: number; contentType: string; audio: Uint8Array }>;
 }
 
-/** What the race morning's load sends, at which rates, and to which links (as racemorning.ts did in its own thread). */
+/** What the race morning's load sends, at which rates, and to which links (bench/sections/racemorning/). */
 export interface FriendsLoad {
   raceId: string;
   /** The apps' links, one picked at random (seeded) for each friend's note. */

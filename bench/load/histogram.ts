@@ -2,7 +2,7 @@
  * A quantile of what one of the server's Prometheus histograms observed between two readings of
  * GET /metrics (read by ./serverMetrics.ts), as Prometheus's histogram_quantile does: linear
  * within the bucket it falls in. For figures only the server can time (a held sync answer from the
- * moment a conversion woke it, a route's own time: bench/sections/racemorning.ts).
+ * moment a conversion woke it, a route's own time: bench/sections/racemorning/).
  */
 export type Buckets = Array<{ le: number; count: number }>;
 
