@@ -74,7 +74,13 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['tests/src/**/*.test.{ts,tsx}', 'tests/sw/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/demo/**/*.test.ts', 'tests/house/**/*.test.ts'],
+          include: [
+            'tests/src/**/*.test.{ts,tsx}',
+            'tests/sw/**/*.test.ts',
+            'tests/contract/**/*.test.ts',
+            'tests/demo/**/*.test.ts',
+            'tests/house/**/*.test.ts',
+          ],
         },
       },
       {

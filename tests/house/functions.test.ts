@@ -31,7 +31,7 @@ function isFunction(node: ts.Node): node is ts.FunctionLikeDeclaration {
 }
 
 /** Each function's own lines: its body's lines less those strictly inside the functions it holds. */
-export function longFunctions(file: string, text: string, max = MAX_OWN_LINES): string[] {
+function longFunctions(file: string, text: string, max = MAX_OWN_LINES): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line;
   const found: string[] = [];

@@ -203,7 +203,7 @@ describe('a race picture on S3', () => {
 });
 
 describe('a race picture as this server makes it', () => {
-  it("should refuse a lying JPEG by its real frame, 6000x6000, which the old sniffer read as 100x100", async () => {
+  it('should refuse a lying JPEG by its real frame, 6000x6000, which the old sniffer read as 100x100', async () => {
     await expect(makeRaceImage(await lyingJpeg())).rejects.toThrow(/^is 6000x6000 pixels \(36 megapixels\)/);
   });
 

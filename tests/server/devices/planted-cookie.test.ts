@@ -62,7 +62,7 @@ describe.each(BACKENDS)('a device cookie this server never issued, on %s', (kind
     expect(asHost.json<HomeScreenLinks>().links.map((l) => l.runner.displayName)).toEqual(['Jo']);
   });
 
-  it("should set the __Host- cookie behind TRUST_PROXY when the proxy says https, and expire the first cookie", async () => {
+  it('should set the __Host- cookie behind TRUST_PROXY when the proxy says https, and expire the first cookie', async () => {
     const token = await makeLink(t.app.repo);
     const res = await t.app.inject({ url: `/api/r/${token}`, headers: { 'x-forwarded-proto': 'https', cookie: `${OLD_DEVICE_COOKIE}=${invented()[1]}` } });
     expect(deviceCookieOf(res.headers['set-cookie'])).toBeUndefined();
