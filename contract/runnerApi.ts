@@ -144,6 +144,8 @@ export const ShareSchema = Type.Object({ id: Type.String(), url: Type.String() }
 export const NoteHeardSchema = Type.Object({
   id: Type.String(),
   status: NoteStatusSchema,
+  /** The runner's app has downloaded the note's audio in full at least once: it is on the runner's phone. */
+  onRunnersPhone: Type.Boolean(),
   heardAt: Type.Optional(IsoTime),
   heardAtMarker: Type.Optional(Type.String()),
   /** 'Mile 13', ready to show as 'Heard at Mile 13'. */

@@ -270,7 +270,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** For the sender’s recorder: whether its own note was heard, and where */
+        /** For the sender’s recorder: whether its own note is on the runner’s phone, was heard, and where */
         get: operations["getNoteStatus"];
         put?: never;
         post?: never;
@@ -2448,6 +2448,7 @@ export interface operations {
                         heardAtLabel?: string;
                         heardAtMarker?: string;
                         id: string;
+                        onRunnersPhone: boolean;
                         status: "received" | "converted" | "failed";
                     };
                 };

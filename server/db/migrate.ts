@@ -23,6 +23,7 @@ import { DEVICE_KEY_TABLES } from './migrations/16-device-keys.js';
 import { SEED_RACES } from './seed-races.js';
 import { PUSH_TIMES_TABLES } from './migrations/17-push-times.js';
 import { FRIENDS_FIRST_COLUMNS } from './migrations/18-friends-first.js';
+import { ON_PHONE_COLUMNS } from './migrations/19-on-phone.js';
 
 /**
  * What stands in MIGRATIONS for a number assigned to a branch not merged yet (as 13 did for push).
@@ -51,6 +52,7 @@ export const MIGRATIONS: readonly string[] = [
   DEVICE_KEY_TABLES,
   PUSH_TIMES_TABLES,
   FRIENDS_FIRST_COLUMNS,
+  ON_PHONE_COLUMNS,
 ];
 
 /** The versions a database must have recorded to be current: every one but the placeholders. */

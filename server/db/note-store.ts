@@ -38,6 +38,8 @@ export interface NoteStore {
   remove(noteId: string, now: string): Promise<BlobKeys | undefined>;
   /** The runners row a removed note belonged to, so a repeated removal can answer as the first. */
   removedFrom(noteId: string): Promise<string | undefined>;
+  /** Records that the runner's app has the note's audio in full, at `at`; the first time is kept. */
+  markOnPhone(noteId: string, at: string): Promise<void>;
   /** Calls `onChange` with the runners row id of every committed change, from any server; `onGap` when some may have been missed. */
   listenForChanges(onChange: (runnerId: string) => void, onGap: () => void): Promise<() => Promise<void>>;
 }
@@ -66,6 +68,7 @@ const SQL = {
     'DELETE FROM notes WHERE id = ? RETURNING id, original_key, converted_key',
   ],
   removedFrom: 'SELECT runner_id FROM note_removals WHERE note_id = ?',
+  markOnPhone: 'UPDATE notes SET on_phone_at = ? WHERE id = ? AND on_phone_at IS NULL',
   /** The start of the race a link records for, as the note's transaction reads it. */
   raceStart: 'SELECT r.starts_at FROM links l JOIN races r ON r.id = l.race_id WHERE l.id = ?',
 } as const;
@@ -144,6 +147,9 @@ export function createNoteStore(db: Database): NoteStore {
     async removedFrom(noteId) {
       const [row] = await db.all(SQL.removedFrom, [noteId]);
       return row && String(row.runner_id);
+    },
+    async markOnPhone(noteId, at) {
+      await db.run(SQL.markOnPhone, [at, noteId]);
     },
     listenForChanges(onChange, onGap) {
       return db.listen(NOTE_CHANGES_CHANNEL, onChange, onGap);

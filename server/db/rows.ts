@@ -95,6 +95,7 @@ export const toNote = (r: Row): NoteRow => ({
   convertedKey: strOrNull(r.converted_key),
   durationMs: numOrNull(r.duration_ms),
   failureReason: strOrNull(r.failure_reason),
+  onPhoneAt: strOrNull(r.on_phone_at),
 });
 
 export const toAccount = (r: Row): Account => ({ id: str(r.id), appleSub: str(r.apple_sub), createdAt: str(r.created_at) });

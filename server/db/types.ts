@@ -210,6 +210,8 @@ export interface NoteRow extends NewNote {
   convertedKey: string | null;
   durationMs: number | null;
   failureReason: string | null;
+  /** When the runner's app first had the audio in full; null: not yet. */
+  onPhoneAt: string | null;
 }
 
 export interface ClaimedJob {

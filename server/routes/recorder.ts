@@ -138,7 +138,7 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
       config: { rateLimit: false },
       schema: {
         operationId: 'getNoteStatus',
-        summary: 'For the sender’s recorder: whether its own note was heard, and where',
+        summary: 'For the sender’s recorder: whether its own note is on the runner’s phone, was heard, and where',
         params: NoteParamsSchema,
         response: { 200: NoteHeardSchema, ...refusals(refusal.link_not_found, refusal.invalid_note_id, refusal.note_not_found) },
       },
@@ -147,10 +147,12 @@ export const recorderApi: FastifyPluginAsyncTypebox<RecorderApiOptions> = async 
       const note = await repo.plays.noteWithPlay(req.params.noteId.toLowerCase());
       // The note must have come through this very link: a note id alone, or a link alone, tells nothing.
       if (!note || note.linkId !== liveLink(req).linkId) throw refusal.note_not_found();
-      if (!note.play) return { id: note.id, status: note.status };
+      const onRunnersPhone = note.onPhoneAt !== null;
+      if (!note.play) return { id: note.id, status: note.status, onRunnersPhone };
       return {
         id: note.id,
         status: note.status,
+        onRunnersPhone,
         heardAt: note.play.playedAt,
         heardAtMarker: note.play.marker,
         heardAtLabel: markerLabel(note.play.marker),

@@ -4,7 +4,9 @@
  * served without) read from the store as ranges, and If-Range, so a download cut at 60 % asks for
  * the rest and gets it only if the file is still the one it has the start of. A note whose file
  * is gone from the store (deleted under it) answers 404 audio_gone, and the request carries a mark
- * the metrics count (server/plugins/metrics.ts).
+ * the metrics count (server/plugins/metrics.ts). `onSentToEnd` hears of a GET whose answer reached
+ * the file's last byte (the whole file, or the range that finishes a resumed download) and was sent
+ * to the end: a download cut short never finishes its response.
  */
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -47,9 +49,9 @@ async function digestOf(blobs: BlobStore, key: string): Promise<{ sha256: string
   return { sha256: hash.digest('hex'), bytes };
 }
 
-export async function sendAudio(req: FastifyRequest, reply: FastifyReply, blobs: BlobStore, audio: ConvertedAudio) {
+export async function sendAudio(req: FastifyRequest, reply: FastifyReply, blobs: BlobStore, audio: ConvertedAudio, onSentToEnd?: () => void) {
   try {
-    return await sendStored(req, reply, blobs, audio);
+    return await sendStored(req, reply, blobs, audio, onSentToEnd);
   } catch (err) {
     if (!isBlobMissing(err)) throw err;
     throw goneAnswer(req, reply, audio.key);
@@ -64,7 +66,7 @@ function goneAnswer(req: FastifyRequest, reply: FastifyReply, key: string) {
   return runnerRefusal.audio_gone();
 }
 
-async function sendStored(req: FastifyRequest, reply: FastifyReply, blobs: BlobStore, audio: ConvertedAudio) {
+async function sendStored(req: FastifyRequest, reply: FastifyReply, blobs: BlobStore, audio: ConvertedAudio, onSentToEnd?: () => void) {
   const { sha256, bytes } = audio.sha256 !== null && audio.bytes !== null ? { sha256: audio.sha256, bytes: audio.bytes } : await digestOf(blobs, audio.key);
   const etag = `"${sha256}"`;
   reply.header('content-type', 'audio/mp4').header('accept-ranges', 'bytes').header('cache-control', 'private, no-store').header('etag', etag);
@@ -81,15 +83,21 @@ async function sendStored(req: FastifyRequest, reply: FastifyReply, blobs: BlobS
     if (!(await blobs.exists(audio.key))) throw goneAnswer(req, reply, audio.key);
     return Readable.from([]);
   };
+  // 'finish' comes only once the last byte is handed to the connection; a download cut short closes
+  // without it. Listened for once the body is in hand, so a file gone from the store is never counted.
+  const toEnd = <T>(end: number, stream: T): T => {
+    if (onSentToEnd && req.method === 'GET' && end === bytes - 1) reply.raw.once('finish', onSentToEnd);
+    return stream;
+  };
   if (!range)
     return reply
       .code(200)
       .header('content-length', bytes)
-      .send(await body());
+      .send(toEnd(bytes - 1, await body()));
   const [start, end] = range;
   return reply
     .code(206)
     .header('content-range', `bytes ${start}-${end}/${bytes}`)
     .header('content-length', end - start + 1)
-    .send(await body({ start, end }));
+    .send(toEnd(end, await body({ start, end })));
 }

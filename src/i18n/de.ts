@@ -101,6 +101,7 @@ const de: Catalogue = {
   'note.sendingPercent': 'Wird gesendet ({percent} %)',
   'note.safe': 'Sicher bei uns',
   'note.waitingForPhone': 'Wartet darauf, dass das Handy von {runner} sie abholt.',
+  'note.onPhone': 'Auf dem Handy von {runner}',
   'note.heard': 'Von {runner} gehört',
   'note.sent': 'Gesendet',
   'note.failed': 'Bitte prüfen',

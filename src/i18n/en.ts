@@ -111,13 +111,14 @@ export const en = {
   'status.pageOnly': 'This browser sends them only while this page is open: keep it open, or open it again when you have signal.',
 
   // The person's notes (NoteList.tsx). A note the server holds is 'safe with us', never 'delivered': the runner has
-  // it only once their app does, and the page learns no more than that the runner heard it.
+  // it only once their app does ('on their phone'), and the page learns no more than that and that the runner heard it.
   'notes.title': 'Your notes for {runner}',
   'note.waiting': 'Saved on this phone',
   'note.sending': 'Sending',
   'note.sendingPercent': 'Sending {percent}%',
   'note.safe': 'Safe with us',
   'note.waitingForPhone': "Waiting for {runner}'s phone to fetch it.",
+  'note.onPhone': "On {runner}'s phone",
   'note.heard': 'Heard by {runner}',
   'note.sent': 'Sent',
   'note.failed': 'Needs attention',

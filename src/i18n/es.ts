@@ -102,6 +102,7 @@ const es: Catalogue = {
   'note.sendingPercent': 'Enviando ({percent} %)',
   'note.safe': 'A salvo con nosotros',
   'note.waitingForPhone': 'Esperando a que el teléfono de {runner} lo recoja.',
+  'note.onPhone': 'En el teléfono de {runner}',
   'note.heard': '{runner} lo escuchó',
   'note.sent': 'Enviado',
   'note.failed': 'Necesita atención',

@@ -106,6 +106,7 @@ const fr: Catalogue = {
   'note.sendingPercent': 'Envoi en cours ({percent} %)',
   'note.safe': 'En sécurité chez nous',
   'note.waitingForPhone': "{runner} ne l'a pas encore reçu sur son téléphone.",
+  'note.onPhone': 'Sur le téléphone de {runner}',
   'note.heard': 'Entendu par {runner}',
   'note.sent': 'Envoyé',
   'note.failed': 'À vérifier',

@@ -1,15 +1,16 @@
-import type { NoteNews, OutboxNote } from '../outbox/notes.js';
+import type { OutboxNote } from '../outbox/notes.js';
 import { clockTime, markerName, type Translate } from '../i18n/index.js';
 import { useT } from '../i18n/useLanguage.js';
 import { nextTry, noteReason } from './noteWords.js';
 import type { PageClock } from '../serverClock.js';
+import type { NoteWord } from './useHeard.js';
 
 interface Props {
   runner: string;
   notes: OutboxNote[];
   progress: Record<string, number>;
-  /** What the server said of a delivered note: heard at 'Mile 13', or not playable (src/recorder/useHeard.ts). */
-  heard: Record<string, NoteNews>;
+  /** What the server said of a delivered note: on the runner's phone, heard at 'Mile 13', or not playable (./useHeard.ts). */
+  heard: Record<string, NoteWord>;
   /** The browser believes it has a network: offline, a held note waits for one whatever its backoff says. */
   online: boolean;
   /** The server's clock, which a note's times are said on (./serverClock.ts). */
@@ -19,10 +20,10 @@ interface Props {
 }
 
 /**
- * Where the note is, as far as this page knows: on this phone, going up, safe on the server, heard.
- * The server tells the sender only that the runner heard a note, not when the runner's app fetched it.
+ * Where the note is, as far as this page knows: on this phone, going up, safe on the server, on the
+ * runner's phone (their app downloaded it), heard.
  */
-function stateLabel(t: Translate, note: OutboxNote, progress: number | undefined, runner: string, news: NoteNews | undefined): string {
+function stateLabel(t: Translate, note: OutboxNote, progress: number | undefined, runner: string, news: NoteWord | undefined): string {
   switch (note.state) {
     case 'waiting':
       return t('note.waiting');
@@ -31,7 +32,8 @@ function stateLabel(t: Translate, note: OutboxNote, progress: number | undefined
     case 'delivered':
       // Gone: the server no longer says anything of it (the runner removed it, or the link was turned off).
       if (news?.kind === 'gone') return t('note.sent');
-      return news?.kind === 'heard' ? t('note.heard', { runner }) : t('note.safe');
+      if (news?.kind === 'heard') return t('note.heard', { runner });
+      return news?.kind === 'onPhone' ? t('note.onPhone', { runner }) : t('note.safe');
     case 'failed':
       return t('note.failed');
   }

@@ -60,7 +60,7 @@ test("the sender's browser learns 'heard at Mile 13' for its own note once the r
   const { session, entry, noteId } = await runnerWithNote();
   await page.goto(entry.link.url);
   const status = () => page.evaluate(async (url) => (await fetch(url)).json(), `/api/r/${entry.link.token}/notes/${noteId}/status`);
-  expect(await status()).toEqual({ id: noteId, status: 'converted' });
+  expect(await status()).toEqual({ id: noteId, status: 'converted', onRunnersPhone: false });
   expect(
     (
       await world

@@ -1,7 +1,7 @@
 /**
  * The recorder's words, state by state, as a friend reads them at 390x844, in English and German:
  * the first screen, recording, review, sending, safe with us and waiting for the runner's phone,
- * heard, waiting offline, a refused microphone, a link turned off, a race that is over, and a live
+ * on the runner's phone (their app downloaded it), heard, waiting offline, a refused microphone, a link turned off, a race that is over, and a live
  * race with the marker alert under Record. Each state's words are asserted, every screen is checked
  * with axe and for words cut at the phone's width, and each is saved as
  * test-results/screenshots/words-<state>-<lang>.png for a person to look at.
@@ -39,6 +39,7 @@ const WORDS = {
     sending: /^Sending( \d+%)?$/,
     safe: 'Safe with us',
     waitingForPhone: "Waiting for Alex's phone to fetch it.",
+    onPhone: "On Alex's phone",
     heard: 'Heard by Alex',
     heardAt: 'Heard at Mile 13',
     saved: 'Saved on this phone',
@@ -56,6 +57,7 @@ const WORDS = {
     sending: /^Wird gesendet( \(\d+ %\))?$/,
     safe: 'Sicher bei uns',
     waitingForPhone: 'Wartet darauf, dass das Handy von Alex sie abholt.',
+    onPhone: 'Auf dem Handy von Alex',
     heard: 'Von Alex gehört',
     heardAt: 'Gehört bei Meile 13',
     saved: 'Auf diesem Handy gespeichert',
@@ -123,9 +125,9 @@ async function recordNote(page: Page, words: (typeof WORDS)[Lang], seconds: numb
 
 for (const lang of Object.keys(WORDS) as Lang[]) {
   const words = WORDS[lang];
-  test(`a note's way in ${lang}: first screen, recording, review, sending, safe with us and waiting for the runner's phone, heard, waiting offline`, async () => {
+  test(`a note's way in ${lang}: first screen, recording, review, sending, safe with us and waiting for the runner's phone, on the runner's phone, heard, waiting offline`, async () => {
     test.setTimeout(180_000);
-    const { session, token } = await runnerEntry();
+    const { session, entryId, token } = await runnerEntry();
     const { context } = await launchPhone(await speechWav(), undefined, { locale: words.locale });
     try {
       const page = context.pages()[0] ?? (await context.newPage());
@@ -163,6 +165,24 @@ for (const lang of Object.keys(WORDS) as Lang[]) {
       await look(page, 'safe-with-us', lang);
 
       const noteId = (await page.getByTestId('note').getAttribute('data-note-id'))!;
+      // The runner's app fetches the converted note through its signed URL, to the last byte.
+      const runner = world.client(session);
+      const listed = async () =>
+        (await runner.GET('/api/entries/{id}/notes', { params: { path: { id: entryId } } })).data?.markers[0]?.notes?.[0]?.audioUrl ?? null;
+      await expect.poll(listed, { timeout: 60_000 }).not.toBeNull();
+      const download = await fetch((await listed()) as string);
+      expect(download.status).toBe(200);
+      expect((await download.arrayBuffer()).byteLength).toBeGreaterThan(0);
+      const status = async () =>
+        ((await (await fetch(`${world.server.url}/api/r/${token}/notes/${noteId}/status`)).json()) as { onRunnersPhone: boolean }).onRunnersPhone;
+      await expect.poll(status).toBe(true);
+      // A reload asks at once, as a page coming back into view does, instead of at the next poll.
+      await page.reload();
+      await expect(noteStates(page)).toHaveText([words.onPhone]);
+      await expect(page.getByTestId('note-waiting-phone')).toHaveCount(0);
+      await expect(page.getByTestId('note-heard')).toHaveCount(0);
+      await look(page, 'on-phone', lang);
+
       const played = await world
         .client(session)
         .POST('/api/notes/{id}/played', { params: { path: { id: noteId } }, body: { playedAt: new Date().toISOString(), marker: 'mi-13' } });

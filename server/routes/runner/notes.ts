@@ -1,6 +1,7 @@
 /**
- * A note's audio (its runner only: session or a short-lived signed URL), the 'heard' receipt the
- * runner's app sends, and the runner removing a note. The sender's view of that receipt is a recorder route (../recorder.ts).
+ * A note's audio (its runner only: session or a short-lived signed URL; sent in full, it marks the
+ * note as on the runner's phone), the 'heard' receipt the runner's app sends, and the runner
+ * removing a note. The sender's view of both is a recorder route (../recorder.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AudioQuerySchema, IdParamsSchema, PlayedSchema, PlayReceiptSchema } from '../../../contract/runnerApi.js';
@@ -52,7 +53,10 @@ export const noteRoutes: FastifyPluginAsyncTypebox<{ ctx: RunnerContext }> = asy
       if (note?.status !== 'converted' || !note.convertedKey) throw refusal.note_not_found();
       const audio = await ctx.repo.jobs.convertedAudio(note.id);
       if (!audio) throw refusal.note_not_found();
-      return sendAudio(req, reply, ctx.blobs, audio);
+      // The runner's app has it in full: its sender may now read that it is on the runner's phone.
+      const onPhone = () =>
+        void repo.notes.markOnPhone(note.id, new Date().toISOString()).catch((err) => req.log.error({ err }, 'could not record a note on the phone'));
+      return sendAudio(req, reply, ctx.blobs, audio, onPhone);
     },
   );
 

@@ -92,7 +92,7 @@ describe('a note longer than the recorder allows', () => {
     expect(long.convertedKey).toBeNull();
     // What the sender's recorder can ask: the note arrived, and it failed.
     const status = await t.app.inject({ method: 'GET', url: `/api/r/${token}/notes/${longId}/status` });
-    expect(status.json()).toEqual({ id: longId, status: 'failed' });
+    expect(status.json()).toEqual({ id: longId, status: 'failed', onRunnersPhone: false });
   }, 180_000);
 
   it('should be failed the same way on one worker alone, the real note waiting only for the probe', async () => {

@@ -33,7 +33,7 @@ describe.each(BACKENDS)('the recorder API under /api/r/ on %s', (kind) => {
     const routes = everyRoute(entry.token, noteId);
     expect((await routes.link()).statusCode).toBe(200);
     expect((await routes.upload()).statusCode).toBe(201);
-    expect((await routes.status()).json()).toEqual({ id: noteId, status: 'converted' });
+    expect((await routes.status()).json()).toEqual({ id: noteId, status: 'converted', onRunnersPhone: false });
   });
 
   it('should answer 404 link_not_found on every route once the link is revoked', async () => {

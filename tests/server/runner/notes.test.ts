@@ -46,7 +46,7 @@ describe.each(BACKENDS)('notes by marker, heard receipts and the sender’s view
     const entry = await t.enter(session);
     const noteId = await t.sendNote(entry.token, { marker: 'mi-13' });
     const statusUrl = `/api/r/${entry.token}/notes/${noteId}/status`;
-    expect((await t.app.inject({ url: statusUrl })).json()).toEqual({ id: noteId, status: 'converted' });
+    expect((await t.app.inject({ url: statusUrl })).json()).toEqual({ id: noteId, status: 'converted', onRunnersPhone: false });
 
     const played = await t.call(session, 'POST', `/api/notes/${noteId}/played`, { playedAt: '2025-10-12T14:03:00Z', marker: 'mi-13' });
     expect(played.statusCode).toBe(200);
@@ -54,6 +54,7 @@ describe.each(BACKENDS)('notes by marker, heard receipts and the sender’s view
     expect((await t.app.inject({ url: statusUrl })).json()).toEqual({
       id: noteId,
       status: 'converted',
+      onRunnersPhone: false,
       heardAt: '2025-10-12T14:03:00.000Z',
       heardAtMarker: 'mi-13',
       heardAtLabel: 'Mile 13',
