@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     // 1. Our settings, through the real screen and upload.
     await recordFor(page, RECORD_SECONDS);
     await page.getByRole('button', { name: 'Send' }).click();
-    await statesAre(page, 'Delivered', 1, 30_000);
+    await statesAre(page, 'Safe with us', 1, 30_000);
     const [ours] = await serverNotes(server, token);
     const [file] = await blobsWithSha256(server, ours!.sha256);
     const decoded = await analyseAudio(file!);
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     );
     const start = performance.now();
     await context.setOffline(false);
-    await statesAre(page, 'Delivered', QUEUED_NOTES + 1, 120_000);
+    await statesAre(page, 'Safe with us', QUEUED_NOTES + 1, 120_000);
     const drainMs = performance.now() - start;
     const onServer = (await serverNotes(server, token)).length;
 

@@ -45,7 +45,7 @@ export async function audioSection(ctx: BenchContext): Promise<Section> {
     ctx.log(`audio: recording ${seconds} s with our recorder`);
     await record(page, seconds);
     await page.getByRole('button', { name: 'Send' }).click();
-    await noteStates(page).filter({ hasText: 'Delivered' }).first().waitFor({ timeout: 30_000 });
+    await noteStates(page).filter({ hasText: 'Safe with us' }).first().waitFor({ timeout: 30_000 });
     const [note] = await serverNotes(ctx.server, token);
     if (!note) throw new Error('the recorded note did not reach the server');
     const [file] = await blobsWithSha256(ctx.server, note.sha256);

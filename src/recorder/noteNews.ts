@@ -1,7 +1,7 @@
 /**
  * Owns the delivered note's news kept on this phone (OutboxNote.news): what the server last said
  * of it, so the recorder can show "Can't be played" or "Heard at Mile 13" offline instead of a
- * bare "Delivered". Written through the outbox's updateNote, which owns the note records.
+ * bare "Safe with us". Written through the outbox's updateNote, which owns the note records.
  */
 import type { NoteNews, OutboxNote } from '../outbox/notes.js';
 import { updateNote } from '../outbox/index.js';
